@@ -1,0 +1,1 @@
+"""The referee's machine: lexicon building, stations, rounds, results, standings, pairings."""

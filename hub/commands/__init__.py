@@ -1,0 +1,1 @@
+"""One module per ``hub`` subcommand group; each has ``register(subparsers)``."""

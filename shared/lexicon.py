@@ -1,0 +1,418 @@
+"""The lexicon: built once on the hub, then only read, on every station the same file.
+
+File layout (little-endian)::
+
+    b"SAMOLEX1"                 magic, 8 bytes
+    uint32                      length of the header
+    header                      UTF-8 JSON: format, language, variant, min/max length,
+                                source, built_at, words, sha256, payload_bytes
+    payload                     a marisa-trie of the canonical (lowercase NFC) words
+
+``sha256`` is the SHA-256 of the payload. :meth:`Lexicon.open` recomputes it, so a
+truncated or altered file is refused, and the hub can compare the value every station
+reports to prove they all judge with the same words.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import struct
+import tempfile
+import time
+import unicodedata
+from collections import Counter
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass, field
+from enum import StrEnum
+from pathlib import Path
+from typing import Any
+
+import marisa_trie
+
+from shared.alphabet import Alphabet, get_alphabet
+from shared.normalize import MAX_LETTERS, MIN_LETTERS, Word
+
+MAGIC = b"SAMOLEX1"
+FORMAT_VERSION = 1
+_HEADER_LEN = struct.Struct("<I")
+_MAX_HEADER = 64 * 1024
+
+
+class LexiconError(Exception):
+    """A lexicon file that cannot be used; the message names the file and the problem."""
+
+
+@dataclass(frozen=True)
+class LexiconInfo:
+    """The header of a lexicon file."""
+
+    language: str
+    variant: str
+    min_length: int
+    max_length: int
+    source: str
+    built_at: str
+    words: int
+    sha256: str
+    payload_bytes: int
+    format: int = FORMAT_VERSION
+
+    def as_dict(self) -> dict[str, Any]:
+        return {
+            "format": self.format,
+            "language": self.language,
+            "variant": self.variant,
+            "min_length": self.min_length,
+            "max_length": self.max_length,
+            "source": self.source,
+            "built_at": self.built_at,
+            "words": self.words,
+            "sha256": self.sha256,
+            "payload_bytes": self.payload_bytes,
+        }
+
+
+class Status(StrEnum):
+    VALID = "valid"
+    INVALID = "invalid"
+    REFEREE = "referee"  # a word is longer than the lexicon covers: the referee decides
+
+
+@dataclass(frozen=True)
+class Verdict:
+    """One verdict for the whole play. ``failed`` (which words are not in the lexicon)
+    and ``too_long`` are for the log and the referee, not for the player's screen."""
+
+    status: Status
+    words: tuple[Word, ...]
+    failed: tuple[str, ...] = ()
+    too_long: tuple[str, ...] = ()
+
+    @property
+    def valid(self) -> bool:
+        return self.status is Status.VALID
+
+
+class Lexicon:
+    """A read-only word set with its verified header."""
+
+    def __init__(self, path: Path, info: LexiconInfo, trie: marisa_trie.Trie) -> None:
+        self.path = path
+        self.info = info
+        self._trie = trie
+        self.alphabet: Alphabet = get_alphabet(info.language)
+
+    def __repr__(self) -> str:
+        i = self.info
+        return (
+            f"<Lexicon {self.path.name} {i.language}/{i.variant} {i.words} words "
+            f"{i.min_length}-{i.max_length} sha256={i.sha256[:12]}>"
+        )
+
+    @classmethod
+    def open(cls, path: Path | str, *, language: str | None = None) -> Lexicon:
+        """Open and verify ``path``. ``language``, when given, must match the file's."""
+        path = Path(path)
+        try:
+            data = path.read_bytes()
+        except OSError as exc:
+            raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
+        info, payload = _split(path, data)
+        if language is not None and info.language != language:
+            raise LexiconError(
+                f"{path}: lexicon is for language {info.language!r}, expected {language!r}"
+            )
+        trie = marisa_trie.Trie()
+        try:
+            trie.frombytes(payload)
+        except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
+            raise LexiconError(f"{path}: lexicon payload is not a valid trie ({exc})") from exc
+        if len(trie) != info.words:
+            raise LexiconError(
+                f"{path}: header says {info.words} words but the payload has {len(trie)}"
+            )
+        return cls(path, info, trie)
+
+    def __len__(self) -> int:
+        return self.info.words
+
+    def __contains__(self, word: object) -> bool:
+        return isinstance(word, str) and word in self._trie
+
+    def contains(self, word: str | Word) -> bool:
+        """Exact membership of one normalised word (no prefixes, no neighbours)."""
+        return str(word) in self._trie
+
+    def covers(self, word: str | Word) -> bool:
+        """Whether the lexicon can judge a word of this length at all."""
+        return self.info.min_length <= len(str(word)) <= self.info.max_length
+
+    def judge(self, words: Sequence[Word]) -> Verdict:
+        """One verdict for one play. A word longer than the lexicon covers sends the whole
+        play to the referee (ČAS 9.4.6) rather than risk a wrong NOT VALID."""
+        too_long = tuple(w.text for w in words if not self.covers(w))
+        if too_long:
+            return Verdict(Status.REFEREE, tuple(words), too_long=too_long)
+        failed = tuple(w.text for w in words if w.text not in self._trie)
+        return Verdict(Status.INVALID if failed else Status.VALID, tuple(words), failed)
+
+    def iter_words(self) -> Iterable[str]:
+        """All words; for building, testing and export on the hub, never for the kiosk."""
+        return iter(self._trie)
+
+
+def _split(path: Path, data: bytes) -> tuple[LexiconInfo, bytes]:
+    if len(data) < len(MAGIC) + _HEADER_LEN.size or not data.startswith(MAGIC):
+        raise LexiconError(f"{path}: not a Samoobsluha lexicon (bad magic)")
+    (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
+    start = len(MAGIC) + _HEADER_LEN.size
+    if header_len > _MAX_HEADER or start + header_len > len(data):
+        raise LexiconError(f"{path}: lexicon header is truncated or corrupt")
+    try:
+        raw = json.loads(data[start : start + header_len].decode("utf-8"))
+        info = LexiconInfo(**raw)
+    except (ValueError, TypeError) as exc:
+        raise LexiconError(f"{path}: lexicon header is unreadable ({exc})") from exc
+    if info.format != FORMAT_VERSION:
+        raise LexiconError(f"{path}: lexicon format {info.format} is not supported")
+    try:
+        get_alphabet(info.language)
+    except KeyError as exc:
+        raise LexiconError(f"{path}: {exc.args[0]}") from None
+    payload = data[start + header_len :]
+    if len(payload) != info.payload_bytes:
+        raise LexiconError(
+            f"{path}: lexicon is truncated ({len(payload)} of {info.payload_bytes} payload bytes)"
+        )
+    if hashlib.sha256(payload).hexdigest() != info.sha256:
+        raise LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
+    return info, payload
+
+
+def read_info(path: Path | str) -> LexiconInfo:
+    """Header of a verified lexicon file (the content hash is checked too)."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
+    return _split(path, data)[0]
+
+
+# --- building -------------------------------------------------------------------------
+
+
+class Drop(StrEnum):
+    PROPER_NOUN = "proper noun (capitalised entry)"
+    ABBREVIATION = "abbreviation"
+    ALPHABET = "character outside the alphabet"
+    TOO_SHORT = "fewer than 2 letters"
+    TOO_LONG = "more than 15 letters"
+    FORBIDDEN = "forbidden by the dictionary"
+
+
+@dataclass
+class BuildReport:
+    """What a build kept and what it dropped, with a few examples per reason."""
+
+    kept: int = 0
+    dropped: Counter[str] = field(default_factory=Counter)
+    examples: dict[str, list[str]] = field(default_factory=dict)
+
+    def drop(self, reason: Drop, item: str) -> None:
+        self.dropped[reason.value] += 1
+        bucket = self.examples.setdefault(reason.value, [])
+        if len(bucket) < 5:
+            bucket.append(item)
+
+    def lines(self) -> list[str]:
+        out = [f"kept: {self.kept}"]
+        for reason, count in self.dropped.most_common():
+            sample = ", ".join(self.examples.get(reason, []))
+            out.append(f"dropped {count}: {reason} (e.g. {sample})")
+        return out
+
+
+def classify_entry(entry: str) -> Drop | None:
+    """Why a dictionary *stem* is not a playable word, or None. A capitalised stem is a
+    proper noun; all capitals, digits or dots mark an abbreviation."""
+    if any(ch.isdigit() for ch in entry) or "." in entry:
+        return Drop.ABBREVIATION
+    letters = [ch for ch in entry if ch.isalpha()]
+    if letters and any(ch.isupper() for ch in letters):
+        if sum(ch.isupper() for ch in letters) > 1:
+            return Drop.ABBREVIATION
+        return Drop.PROPER_NOUN
+    return None
+
+
+def clean_form(form: str, alphabet: Alphabet, report: BuildReport) -> str | None:
+    """Canonical form of a word for the lexicon, or None (recorded in ``report``)."""
+    word = unicodedata.normalize("NFC", form).lower()
+    if any(ch not in alphabet.letters for ch in word):
+        report.drop(Drop.ALPHABET, form)
+        return None
+    if len(word) < MIN_LETTERS:
+        report.drop(Drop.TOO_SHORT, form)
+        return None
+    if len(word) > MAX_LETTERS:
+        report.drop(Drop.TOO_LONG, form)
+        return None
+    return word
+
+
+def write_lexicon(
+    words: Iterable[str],
+    out: Path | str,
+    *,
+    language: str,
+    variant: str,
+    source: str,
+    max_length: int | None = None,
+) -> LexiconInfo:
+    """Write canonical ``words`` (already cleaned) as a lexicon file, atomically."""
+    unique = sorted(set(words))
+    if not unique:
+        raise LexiconError(f"{out}: refusing to write an empty lexicon")
+    longest = max(len(w) for w in unique)
+    if max_length is not None and max_length < longest:
+        raise LexiconError(
+            f"{out}: --max-length {max_length} is shorter than the longest word ({longest})"
+        )
+    trie = marisa_trie.Trie(unique)
+    payload = trie.tobytes()
+    info = LexiconInfo(
+        language=language,
+        variant=variant,
+        min_length=MIN_LETTERS,
+        max_length=max_length if max_length is not None else longest,
+        source=source,
+        built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
+        words=len(unique),
+        sha256=hashlib.sha256(payload).hexdigest(),
+        payload_bytes=len(payload),
+    )
+    header = json.dumps(info.as_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    out = Path(out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    fd, tmp = tempfile.mkstemp(prefix=".lexicon-", dir=out.parent)
+    try:
+        with os.fdopen(fd, "wb") as fh:
+            fh.write(MAGIC + _HEADER_LEN.pack(len(header)) + header + payload)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o644)  # mkstemp makes it private; stations and the hub share it
+        os.replace(tmp, out)
+    except BaseException:
+        Path(tmp).unlink(missing_ok=True)
+        raise
+    return info
+
+
+def build_from_wordlist(
+    wordlist: Path | str,
+    out: Path | str,
+    *,
+    language: str,
+    variant: str,
+    max_length: int | None = None,
+    source: str | None = None,
+) -> tuple[LexiconInfo, BuildReport]:
+    """Build from a UTF-8 list, one word a line (an official list such as a NOVEX export).
+    Upper-case lists are normal here, so case says nothing about proper nouns."""
+    alphabet = get_alphabet(language)
+    report = BuildReport()
+    path = Path(wordlist)
+    try:
+        text = path.read_text(encoding="utf-8-sig")
+    except UnicodeDecodeError as exc:
+        raise LexiconError(f"{path}: word list is not UTF-8 ({exc.reason})") from exc
+    kept: set[str] = set()
+    for line in text.splitlines():
+        item = line.strip()
+        if not item or item.startswith("#"):
+            continue
+        word = clean_form(item, alphabet, report)
+        if word is not None:
+            kept.add(word)
+    report.kept = len(kept)
+    info = write_lexicon(
+        kept,
+        out,
+        language=language,
+        variant=variant,
+        source=source or f"word list {path.name}",
+        max_length=max_length,
+    )
+    return info, report
+
+
+def build_from_hunspell(
+    prefix: Path | str,
+    out: Path | str,
+    *,
+    language: str,
+    variant: str,
+    max_length: int | None = None,
+    source: str | None = None,
+) -> tuple[LexiconInfo, BuildReport]:
+    """Build from a hunspell pair, expanded to every form hunspell accepts."""
+    from shared import hunspell
+
+    alphabet = get_alphabet(language)
+    dic, aff_path = hunspell.hunspell_paths(prefix)
+    aff = hunspell.read_aff(aff_path)
+    expander = hunspell.Expander(aff)
+    report = BuildReport()
+    kept: set[str] = set()
+    forbidden = hunspell.forbidden_words(dic, aff)
+    for stem in hunspell.read_dic(dic, aff):
+        if aff.forbidden and aff.forbidden in stem.flags:
+            report.drop(Drop.FORBIDDEN, stem.word)
+            continue
+        reason = classify_entry(stem.word)
+        if reason is not None:
+            report.drop(reason, stem.word)
+            continue
+        for form in expander.forms(stem):
+            if form in forbidden:
+                report.drop(Drop.FORBIDDEN, form)
+                continue
+            word = clean_form(form, alphabet, report)
+            if word is not None:
+                kept.add(word)
+    report.kept = len(kept)
+    info = write_lexicon(
+        kept,
+        out,
+        language=language,
+        variant=variant,
+        source=source or f"hunspell {dic.with_suffix('').name} ({dic.parent})",
+        # Hunspell knows words of every length: the lexicon covers the whole board.
+        max_length=max_length if max_length is not None else MAX_LETTERS,
+    )
+    return info, report
+
+
+def ensure_default_lexicon(language: str = "cs", *, log: Any = None) -> Path:
+    """Path of the default lexicon for ``language``, building it from the system hunspell
+    dictionary on first use (Debian's hunspell-cs / hunspell-sk). Raises
+    :class:`LexiconError` when there is neither a lexicon nor a dictionary to build from."""
+    from shared.paths import default_lexicon_path, hunspell_prefix
+
+    path = default_lexicon_path(language)
+    if path.exists():
+        return path
+    prefix = hunspell_prefix(language)
+    if prefix is None:
+        package = {"cs": "hunspell-cs", "sk": "hunspell-sk"}.get(language, "hunspell-…")
+        raise LexiconError(
+            f"{path}: no lexicon, and no hunspell dictionary to build one "
+            f"(install {package} or pass --lexicon FILE)"
+        )
+    if log is not None:
+        log(f"building the default {language} lexicon from {prefix} (once, ~30 s) …")
+    build_from_hunspell(prefix, path, language=language, variant="HUNSPELL")
+    return path

@@ -1,0 +1,1 @@
+"""One module per ``station`` subcommand group; each has ``register(subparsers)``."""

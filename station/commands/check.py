@@ -1,0 +1,87 @@
+"""``station check``: judge words from the command line or stdin, as the kiosk does."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from collections.abc import Sequence
+
+from shared.i18n import LANGUAGES, refusal, t
+from shared.lexicon import Lexicon, LexiconError, Status, ensure_default_lexicon
+from shared.normalize import WordRefused, normalize_word, split_words
+
+EXIT_VALID, EXIT_INVALID, EXIT_REFUSED = 0, 1, 2
+
+
+def _check(args: argparse.Namespace) -> int:
+    ui = args.ui
+    try:
+        path = args.lexicon or ensure_default_lexicon(
+            args.lang, log=lambda msg: print(msg, file=sys.stderr)
+        )
+        lexicon = Lexicon.open(path)
+    except LexiconError as exc:
+        print(t("lexicon.unusable", ui, error=exc), file=sys.stderr)
+        return EXIT_REFUSED
+    if not args.words:
+        return _interactive(lexicon, ui)
+    return _judge_and_print(lexicon, args.words, ui)
+
+
+def _interactive(lexicon: Lexicon, ui: str) -> int:
+    """Read one play a line (words separated by spaces) until end of input."""
+    prompt = {"cs": "slova> ", "sk": "slová> ", "en": "words> "}[ui]
+    tty = sys.stdin.isatty()
+    info = lexicon.info
+    print(f"{info.language}/{info.variant}: {info.words} slov, sha256 {info.sha256[:16]}…")
+    while True:
+        try:
+            line = input(prompt) if tty else sys.stdin.readline()
+        except (EOFError, KeyboardInterrupt):
+            print()
+            return 0
+        if not tty and not line:
+            return 0
+        raw = split_words(line)
+        if raw:
+            _judge_and_print(lexicon, raw, ui)
+
+
+def _judge_and_print(lexicon: Lexicon, raw_words: Sequence[str], ui: str) -> int:
+    try:
+        words = [normalize_word(raw, lexicon.alphabet) for raw in raw_words]
+    except WordRefused as exc:
+        print(refusal(exc, ui), file=sys.stderr)
+        return EXIT_REFUSED
+    verdict = lexicon.judge(words)
+    shown = " ".join(w.face for w in words)
+    variant = lexicon.info.variant
+    if verdict.status is Status.REFEREE:
+        print(f"{shown}: {t('verdict.referee', ui)} ({variant})")
+        print(t("verdict.referee_long", ui, max=lexicon.info.max_length))
+        return EXIT_REFUSED
+    key = "verdict.valid" if verdict.valid else "verdict.invalid"
+    print(f"{shown}: {t(key, ui)} ({variant})")
+    return EXIT_VALID if verdict.valid else EXIT_INVALID
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    check = sub.add_parser(
+        "check",
+        help="judge the words of one play: exit 0 valid, 1 not valid, 2 refused input",
+        description=(
+            "Judge the words of one play against the lexicon, as the kiosk does. One verdict "
+            "for the whole play. Exit status: 0 valid, 1 not valid, 2 refused input, a word "
+            "longer than the lexicon covers, or an unusable lexicon. SIT notation works: "
+            "c+a-p = čáp."
+        ),
+    )
+    check.add_argument(
+        "words", nargs="*", metavar="WORD", help="words of one play; none: read plays from stdin"
+    )
+    check.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
+    check.add_argument(
+        "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
+    )
+    check.add_argument("--ui", default="cs", choices=LANGUAGES, help="language of the answer")
+    check.set_defaults(func=_check)
