@@ -1,0 +1,85 @@
+"""Station configuration: one TOML file, one section per feature.
+
+Looked up at ``--config FILE``, else ``$SAMOOBSLUHA_CONFIG``, else
+``/etc/samoobsluha/station.toml`` (written by provisioning), else
+``<data dir>/station.toml``. Every key has a default, so a station starts with no file at
+all. Each feature owns its section and parses it into its own dataclass:
+
+``[station]``  name, ui_language (cs|sk|en), lexicon (path)
+``[kiosk]``    tables, limits, timeouts, referee PIN (see station/kiosk docs)
+``[gong]``     pins, active_high, patterns, audio (see hardware/)
+``[network]``  tournament_id, psk_file, hub ("host:port" when mDNS is blocked)
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import tomllib
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from shared.paths import data_dir
+
+SYSTEM_CONFIG = Path("/etc/samoobsluha/station.toml")
+
+
+class ConfigError(Exception):
+    """The configuration file cannot be used; the message names the file and key."""
+
+
+@dataclass
+class StationConfig:
+    path: Path | None = None
+    raw: dict[str, Any] = field(default_factory=dict)
+
+    def section(self, name: str) -> dict[str, Any]:
+        value = self.raw.get(name, {})
+        if not isinstance(value, dict):
+            raise ConfigError(f"{self.path}: [{name}] must be a table")
+        return value
+
+    @property
+    def name(self) -> str:
+        return str(self.section("station").get("name") or socket.gethostname())
+
+    @property
+    def ui_language(self) -> str:
+        return str(self.section("station").get("ui_language", "cs"))
+
+    @property
+    def lexicon(self) -> Path | None:
+        value = self.section("station").get("lexicon")
+        return Path(value) if value else None
+
+
+def config_path(explicit: Path | str | None = None) -> Path | None:
+    if explicit:
+        return Path(explicit)
+    env = os.environ.get("SAMOOBSLUHA_CONFIG")
+    if env:
+        return Path(env)
+    for candidate in (SYSTEM_CONFIG, data_dir() / "station.toml"):
+        if candidate.is_file():
+            return candidate
+    return None
+
+
+def load(explicit: Path | str | None = None) -> StationConfig:
+    path = config_path(explicit)
+    if path is None:
+        return StationConfig()
+    try:
+        with path.open("rb") as fh:
+            raw = tomllib.load(fh)
+    except FileNotFoundError:
+        raise ConfigError(f"{path}: configuration file not found") from None
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+    return StationConfig(path=path, raw=raw)
+
+
+def station_db_path() -> Path:
+    """The station's one SQLite file (log, outbox, schedule, results)."""
+    return data_dir() / "station.db"
