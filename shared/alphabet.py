@@ -17,6 +17,7 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, field
+from functools import cached_property
 
 BLANK = "?"
 
@@ -35,7 +36,7 @@ class Alphabet:
     blanks: int = 2
     blank_only: frozenset[str] = field(default_factory=frozenset)
 
-    @property
+    @cached_property
     def letters(self) -> frozenset[str]:
         """Every letter a word on the board may contain (tile letters and blank-only ones)."""
         return frozenset(self.tiles) | self.blank_only
@@ -59,9 +60,10 @@ class Alphabet:
 
     def sort_key(self, word: str) -> tuple[int, ...]:
         """Key that sorts words in this language's alphabetical order (Č after C, …)."""
-        order = self._order()
+        order = self._order
         return tuple(order.get(ch, 1000 + ord(ch)) for ch in word)
 
+    @cached_property
     def _order(self) -> dict[str, int]:
         return {letter: i for i, letter in enumerate(sorted(self.letters, key=_collation))}
 

@@ -15,6 +15,9 @@ reports to prove they all judge with the same words.
 
 from __future__ import annotations
 
+import contextlib
+import ctypes
+import ctypes.util
 import hashlib
 import json
 import os
@@ -115,11 +118,7 @@ class Lexicon:
     def open(cls, path: Path | str, *, language: str | None = None) -> Lexicon:
         """Open and verify ``path``. ``language``, when given, must match the file's."""
         path = Path(path)
-        try:
-            data = path.read_bytes()
-        except OSError as exc:
-            raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
-        info, payload = _split(path, data)
+        info, payload = _read(path)
         if language is not None and info.language != language:
             raise LexiconError(
                 f"{path}: lexicon is for language {info.language!r}, expected {language!r}"
@@ -133,6 +132,8 @@ class Lexicon:
             raise LexiconError(
                 f"{path}: header says {info.words} words but the payload has {len(trie)}"
             )
+        del payload
+        _return_freed_memory()
         return cls(path, info, trie)
 
     def __len__(self) -> int:
@@ -163,16 +164,42 @@ class Lexicon:
         return iter(self._trie)
 
 
-def _split(path: Path, data: bytes) -> tuple[LexiconInfo, bytes]:
-    if len(data) < len(MAGIC) + _HEADER_LEN.size or not data.startswith(MAGIC):
-        raise LexiconError(f"{path}: not a Samoobsluha lexicon (bad magic)")
-    (header_len,) = _HEADER_LEN.unpack_from(data, len(MAGIC))
-    start = len(MAGIC) + _HEADER_LEN.size
-    if header_len > _MAX_HEADER or start + header_len > len(data):
-        raise LexiconError(f"{path}: lexicon header is truncated or corrupt")
+def _return_freed_memory() -> None:
+    """Hand the transient read buffer back to the OS. glibc keeps a freed multi-megabyte
+    block in the heap otherwise, which would double the lexicon's resident size on a
+    station that opens it once and runs for days."""
+    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
+        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
+
+
+def _read(path: Path) -> tuple[LexiconInfo, bytes]:
+    """Read and verify a lexicon file: header, payload length and content hash."""
     try:
-        raw = json.loads(data[start : start + header_len].decode("utf-8"))
-        info = LexiconInfo(**raw)
+        with path.open("rb") as fh:
+            prefix = fh.read(len(MAGIC) + _HEADER_LEN.size)
+            if len(prefix) < len(MAGIC) + _HEADER_LEN.size or not prefix.startswith(MAGIC):
+                raise LexiconError(f"{path}: not a Samoobsluha lexicon (bad magic)")
+            (header_len,) = _HEADER_LEN.unpack_from(prefix, len(MAGIC))
+            header = fh.read(header_len) if header_len <= _MAX_HEADER else b""
+            if len(header) != header_len or header_len == 0:
+                raise LexiconError(f"{path}: lexicon header is truncated or corrupt")
+            info = _parse_header(path, header)
+            payload = fh.read(info.payload_bytes + 1)
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
+    if len(payload) != info.payload_bytes:
+        raise LexiconError(
+            f"{path}: lexicon is truncated or padded "
+            f"({len(payload)} payload bytes, header says {info.payload_bytes})"
+        )
+    if hashlib.sha256(payload).hexdigest() != info.sha256:
+        raise LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
+    return info, payload
+
+
+def _parse_header(path: Path, header: bytes) -> LexiconInfo:
+    try:
+        info = LexiconInfo(**json.loads(header.decode("utf-8")))
     except (ValueError, TypeError) as exc:
         raise LexiconError(f"{path}: lexicon header is unreadable ({exc})") from exc
     if info.format != FORMAT_VERSION:
@@ -181,24 +208,12 @@ def _split(path: Path, data: bytes) -> tuple[LexiconInfo, bytes]:
         get_alphabet(info.language)
     except KeyError as exc:
         raise LexiconError(f"{path}: {exc.args[0]}") from None
-    payload = data[start + header_len :]
-    if len(payload) != info.payload_bytes:
-        raise LexiconError(
-            f"{path}: lexicon is truncated ({len(payload)} of {info.payload_bytes} payload bytes)"
-        )
-    if hashlib.sha256(payload).hexdigest() != info.sha256:
-        raise LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
-    return info, payload
+    return info
 
 
 def read_info(path: Path | str) -> LexiconInfo:
     """Header of a verified lexicon file (the content hash is checked too)."""
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as exc:
-        raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
-    return _split(path, data)[0]
+    return _read(Path(path))[0]
 
 
 # --- building -------------------------------------------------------------------------
@@ -251,7 +266,7 @@ def classify_entry(entry: str) -> Drop | None:
 def clean_form(form: str, alphabet: Alphabet, report: BuildReport) -> str | None:
     """Canonical form of a word for the lexicon, or None (recorded in ``report``)."""
     word = unicodedata.normalize("NFC", form).lower()
-    if any(ch not in alphabet.letters for ch in word):
+    if not alphabet.letters.issuperset(word):
         report.drop(Drop.ALPHABET, form)
         return None
     if len(word) < MIN_LETTERS:

@@ -1,0 +1,156 @@
+"""Lexicon benchmark: the real Czech lexicon against a Python ``set`` of the same words.
+
+    .venv/bin/python bench/lexicon.py [--lexicon FILE] [--skip-build]
+
+Prints file size, open time, memory growth after open, lookup time for hits and misses,
+and build time, each with its target and the ratio to the ``set`` baseline measured in
+the same run. Memory is measured in fresh child processes (RSS from /proc), so one
+measurement does not pollute the other.
+"""
+
+from __future__ import annotations
+
+import argparse
+import random
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from shared.lexicon import Lexicon, build_from_hunspell
+from shared.paths import hunspell_prefix
+
+CHILD = r"""
+import sys, time
+def rss():
+    with open("/proc/self/statm") as f:
+        return int(f.read().split()[1]) * 4096
+kind, path = sys.argv[1], sys.argv[2]
+if kind == "lexicon":
+    from shared.lexicon import Lexicon
+    before = rss()
+    lex = Lexicon.open(path)
+    after = rss()
+    assert lex.contains("kůň")
+else:
+    # What a station would hold with a plain set: the strings and the table.
+    before = rss()
+    with open(path, encoding="utf-8") as fh:
+        s = {line.rstrip("\n") for line in fh}
+    after = rss()
+    assert "kůň" in s
+print(after - before)
+"""
+
+
+def child_growth(kind: str, path: Path) -> int:
+    out = subprocess.run(
+        [sys.executable, "-c", CHILD, kind, str(path)],
+        capture_output=True,
+        text=True,
+        check=True,
+        cwd=Path(__file__).resolve().parent.parent,
+    ).stdout
+    return int(out.strip())
+
+
+def per_lookup_us(fn, items: list[str], repeat: int = 5) -> float:
+    best = float("inf")
+    for _ in range(repeat):
+        start = time.perf_counter()
+        for item in items:
+            fn(item)
+        best = min(best, time.perf_counter() - start)
+    return best / len(items) * 1e6
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--lexicon", type=Path, help="use this lexicon instead of building one")
+    parser.add_argument("--skip-build", action="store_true", help="do not time a build")
+    args = parser.parse_args()
+
+    tmp = Path(tempfile.mkdtemp(prefix="bench-lexicon-"))
+    build_s = None
+    path = args.lexicon
+    if path is None or not args.skip_build:
+        prefix = hunspell_prefix("cs")
+        if prefix is None:
+            print("hunspell-cs is not installed (./dev setup installs it)", file=sys.stderr)
+            return 2
+        out = tmp / "cs.lex"
+        start = time.perf_counter()
+        build_from_hunspell(prefix, out, language="cs", variant="HUNSPELL")
+        build_s = time.perf_counter() - start
+        path = path or out
+
+    opens = []
+    for _ in range(7):
+        start = time.perf_counter()
+        lex = Lexicon.open(path)
+        opens.append(time.perf_counter() - start)
+    open_ms = statistics.median(opens) * 1000
+
+    words = list(lex.iter_words())
+    wordfile = tmp / "words.txt"
+    wordfile.write_text("\n".join(words), encoding="utf-8")
+    start = time.perf_counter()
+    baseline = set(words)
+    set_build_s = time.perf_counter() - start
+
+    rng = random.Random(1)
+    hits = rng.sample(words, 100_000)
+    letters = sorted(lex.alphabet.letters)
+    misses: list[str] = []
+    while len(misses) < 100_000:
+        w = rng.choice(words)
+        i = rng.randrange(len(w))
+        m = w[:i] + rng.choice(letters) + w[i + 1 :]
+        if m not in baseline:
+            misses.append(m)
+
+    lex_hit = per_lookup_us(lex.contains, hits)
+    lex_miss = per_lookup_us(lex.contains, misses)
+    set_hit = per_lookup_us(baseline.__contains__, hits)
+    set_miss = per_lookup_us(baseline.__contains__, misses)
+
+    lex_mem = child_growth("lexicon", path)
+    set_mem = child_growth("set", wordfile)
+    size = path.stat().st_size
+    raw_size = wordfile.stat().st_size
+
+    mb = 1024 * 1024
+    rows = [
+        ("words", f"{len(lex):,}", "", ""),
+        ("file size", f"{size / mb:.1f} MB", "<= 8 MB", f"{size / raw_size:.2f} of plain text"),
+        ("open (median of 7)", f"{open_ms:.1f} ms", "<= 50 ms", ""),
+        (
+            "memory growth after open",
+            f"{lex_mem / mb:.1f} MB",
+            "<= 1/10 of set",
+            f"{lex_mem / set_mem:.3f} of set ({set_mem / mb:.0f} MB)",
+        ),
+        ("lookup, hit", f"{lex_hit:.2f} µs", "<= 5 µs", f"{lex_hit / set_hit:.1f}× set"),
+        ("lookup, miss", f"{lex_miss:.2f} µs", "<= 5 µs", f"{lex_miss / set_miss:.1f}× set"),
+        ("set: build from list", f"{set_build_s:.2f} s", "", "baseline"),
+    ]
+    if build_s is not None:
+        rows.append(
+            (
+                "build from hunspell-cs",
+                f"{build_s:.1f} s",
+                "<= 90 s",
+                f"{build_s / set_build_s:.0f}× set",
+            )
+        )
+    width = max(len(r[0]) for r in rows)
+    print(f"lexicon: {path}")
+    for name, value, target, ratio in rows:
+        print(f"{name:<{width}}  {value:>12}  {target:<16} {ratio}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,93 @@
+"""Fixtures every area can use.
+
+``cs_lexicon_path`` is the real Czech lexicon, expanded from Debian's hunspell-cs (which
+``./dev test`` installs). Building it takes about a minute, so it is built once and kept
+under ``.cache/`` keyed by the dictionary's size and mtime; CI builds it once per run.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from shared.lexicon import build_from_hunspell, build_from_wordlist
+from shared.paths import hunspell_prefix
+
+REPO = Path(__file__).resolve().parent.parent
+CACHE = REPO / ".cache" / "lexicons"
+
+SMALL_CZECH_WORDS = """
+kůň koně koni koněm čáp čápa ryba ryby rybník strom stromy les lesy dům domy
+pes psa kočka kočky voda vody slovo slova hra hry deska desky kámen kameny
+ach ahoj žolík žolíky recie
+"""
+
+
+def pytest_configure(config: pytest.Config) -> None:
+    # Nothing a test does may touch the real ~/.local/share/samoobsluha.
+    os.environ.setdefault("SAMOOBSLUHA_DATA", str(REPO / ".cache" / "test-data-unset"))
+
+
+@pytest.fixture(scope="session")
+def small_wordlist(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("wordlist") / "small-cs.txt"
+    path.write_text("\n".join(SMALL_CZECH_WORDS.split()) + "\n", encoding="utf-8")
+    return path
+
+
+@pytest.fixture(scope="session")
+def small_lexicon_path(tmp_path_factory: pytest.TempPathFactory, small_wordlist: Path) -> Path:
+    """A tiny Czech lexicon (a few dozen words, covers 2–15 letters)."""
+    out = tmp_path_factory.mktemp("lexicon") / "small-cs.lex"
+    build_from_wordlist(small_wordlist, out, language="cs", variant="TEST", max_length=15)
+    return out
+
+
+@pytest.fixture(scope="session")
+def cs_lexicon_path() -> Path:
+    """The real Czech lexicon (hunspell-cs expanded), built once and cached."""
+    prefix = hunspell_prefix("cs")
+    if prefix is None:
+        pytest.fail("hunspell-cs is not installed; run the tests through ./dev test")
+    dic = prefix.with_suffix(".dic")
+    stat = dic.stat()
+    # Keyed by the dictionary and by the code that builds it, so a change rebuilds.
+    code = hashlib.sha256()
+    for module in ("hunspell.py", "lexicon.py", "normalize.py", "alphabet.py"):
+        code.update((REPO / "shared" / module).read_bytes())
+    path = CACHE / f"cs-{stat.st_size}-{int(stat.st_mtime)}-{code.hexdigest()[:12]}.lex"
+    if not path.exists():
+        build_from_hunspell(prefix, path, language="cs", variant="HUNSPELL")
+    return path
+
+
+@pytest.fixture
+def data_dir(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[Path]:
+    """A private SAMOOBSLUHA_DATA for one test."""
+    folder = tmp_path / "data"
+    folder.mkdir()
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(folder))
+    yield folder
+
+
+@pytest.fixture
+def cs_data_dir(data_dir: Path, cs_lexicon_path: Path) -> Path:
+    """A data dir whose default Czech lexicon is the real one (no rebuild)."""
+    target = data_dir / "lexicons" / "cs.lex"
+    target.parent.mkdir(parents=True)
+    shutil.copyfile(cs_lexicon_path, target)
+    return data_dir
+
+
+@pytest.fixture(scope="session")
+def shared_dir() -> Path:
+    """The read-only ``shared/`` folder that lies beside the repository (rules, real data)."""
+    for candidate in (REPO.parent / "shared", REPO.parent.parent / "shared"):
+        if (candidate / "RULES.md").is_file():
+            return candidate
+    pytest.fail("../shared (RULES.md, seeds/, data/) is not beside the repository")

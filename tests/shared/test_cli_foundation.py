@@ -1,0 +1,109 @@
+"""The CLI contract other tools rely on: hub lexicon build/info, station check."""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from hub.cli import main as hub_main
+from station.cli import main as station_main
+
+BIN = Path(sys.executable).parent
+
+
+def test_hub_lexicon_build_and_info(tmp_path: Path, small_wordlist: Path, capsys):
+    out = tmp_path / "k.lex"
+    rc = hub_main(
+        ["lexicon", "build", "--wordlist", str(small_wordlist), "--lang", "cs",
+         "--variant", "KLASIK", "-o", str(out), "--max-length", "9"]
+    )  # fmt: skip
+    assert rc == 0
+    assert out.exists()
+    capsys.readouterr()
+    assert hub_main(["lexicon", "info", str(out)]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    info = dict(line.split(": ", 1) for line in lines)
+    assert info["language"] == "cs"
+    assert info["variant"] == "KLASIK"
+    assert info["max_length"] == "9"
+    assert int(info["words"]) > 20
+    assert len(info["sha256"]) == 64
+
+
+def test_hub_lexicon_info_on_garbage_exits_2(tmp_path: Path, capsys):
+    bad = tmp_path / "bad.lex"
+    bad.write_bytes(b"garbage")
+    assert hub_main(["lexicon", "info", str(bad)]) == 2
+    assert "bad.lex" in capsys.readouterr().err
+
+
+def test_hub_lexicon_build_from_hunspell_prefix(tmp_path: Path, capsys):
+    prefix = tmp_path / "xx"
+    prefix.with_suffix(".aff").write_text("SET UTF-8\nSFX A Y 1\nSFX A 0 y .\n", "utf-8")
+    prefix.with_suffix(".dic").write_text("3\nstrom/A\nPraha/A\nkůň\n", "utf-8")
+    out = tmp_path / "h.lex"
+    rc = hub_main(["lexicon", "build", "--hunspell", str(prefix), "--lang", "cs",
+                   "--variant", "PLUS", "-o", str(out)])  # fmt: skip
+    assert rc == 0
+    captured = capsys.readouterr()
+    assert "proper noun" in captured.err
+    assert "3 words" in captured.out
+
+
+@pytest.mark.parametrize(
+    ("argv", "rc", "shown"),
+    [
+        (["kůň"], 0, "KŮŇ: PLATNÉ"),
+        (["c+a-p"], 0, "ČÁP: PLATNÉ"),
+        (["kůň", "čápx"], 1, "NEPLATNÉ"),
+        (["kůň1"], 2, "„kůň1“ obsahuje znak „1“"),
+        (["a"], 2, "alespoň 2 písmena"),
+        (["--ui", "en", "kůň"], 0, "VALID"),
+        (["--ui", "sk", "xyzzy"], 1, "NEPLATNÉ"),
+    ],
+)
+def test_station_check_exit_codes(small_lexicon_path: Path, capsys, argv, rc, shown):
+    assert station_main(["check", "--lexicon", str(small_lexicon_path), *argv]) == rc
+    captured = capsys.readouterr()
+    assert shown in captured.out + captured.err
+
+
+def test_station_check_unusable_lexicon_exits_2(tmp_path: Path, capsys):
+    bad = tmp_path / "bad.lex"
+    bad.write_bytes(b"SAMOLEX1")
+    assert station_main(["check", "--lexicon", str(bad), "kůň"]) == 2
+    assert "bad.lex" in capsys.readouterr().err
+
+
+def test_station_check_without_any_lexicon_says_what_to_install(data_dir, monkeypatch, capsys):
+    monkeypatch.setattr("shared.paths.HUNSPELL_DIRS", (data_dir / "none",))
+    assert station_main(["check", "kůň"]) == 2
+    assert "hunspell-cs" in capsys.readouterr().err
+
+
+def test_station_check_reads_plays_from_stdin(small_lexicon_path: Path):
+    proc = subprocess.run(
+        [BIN / "station", "check", "--lexicon", str(small_lexicon_path)],
+        input="kůň čáp\nkůňx\n\n", capture_output=True, text=True, timeout=60,
+    )  # fmt: skip
+    assert proc.returncode == 0
+    assert "KŮŇ ČÁP: PLATNÉ" in proc.stdout
+    assert "KŮŇX: NEPLATNÉ" in proc.stdout
+
+
+@pytest.mark.parametrize(
+    ("word", "rc", "shown"), [("kůň", 0, "KŮŇ: PLATNÉ"), ("c+a-p", 0, "ČÁP: PLATNÉ"),
+                              ("kůňů", 1, "KŮŇŮ: NEPLATNÉ")]
+)  # fmt: skip
+def test_installed_station_check_uses_the_real_czech_lexicon(cs_data_dir: Path, word, rc, shown):
+    proc = subprocess.run(
+        [BIN / "station", "check", word],
+        capture_output=True, text=True, timeout=60, env={**os.environ},
+    )  # fmt: skip
+    assert proc.returncode == rc, proc.stderr
+    assert shown in proc.stdout
+    assert "(HUNSPELL)" in proc.stdout
