@@ -377,7 +377,7 @@ def _who_starts(f: _Field, a: int, b: int, seed: int, round_no: int) -> tuple[in
 
 def _starts(f: _Field, pid: int) -> str:
     st = f.st[pid]
-    return f"{st.starts}× of {st.starts + st.seconds}"
+    return f"{st.starts} of {st.starts + st.seconds} known games"
 
 
 def _name(f: _Field, pid: int) -> str:
