@@ -169,11 +169,27 @@ def to_tournament(tsh: TshFile, name: str = "") -> TournamentData:
             if opp < pid:
                 continue  # already added from the opponent's line
             opp_score = _score(tsh.players[opp - 1], r)
-            code = p12[r - 1] if len(p12) >= r else 3
-            first = pid if code == 1 else opp if code == 2 else None
+            theirs = tsh.players[opp - 1].ints("p12")
+            first = _starter(
+                pid,
+                opp,
+                p12[r - 1] if len(p12) >= r else 3,
+                theirs[r - 1] if len(theirs) >= r else 3,
+            )
             data.games.append(Game(r, pid, opp, own, opp_score, first=first))
     data.games.sort(key=lambda g: (g.round, g.p1))
     return data
+
+
+def _starter(pid: int, opp: int, mine: int, theirs: int) -> int | None:
+    """Who started, from both players' p12 codes; contradictory codes mean unknown."""
+    says_me = mine == 1 or theirs == 2
+    says_opp = mine == 2 or theirs == 1
+    if says_me and not says_opp:
+        return pid
+    if says_opp and not says_me:
+        return opp
+    return None
 
 
 def _score(tp: TshPlayer, r: int) -> int:
