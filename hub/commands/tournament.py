@@ -23,6 +23,7 @@ from pathlib import Path
 
 from hub.tournament import exports, tsh
 from hub.tournament.facade import Tournament, TournamentError
+from hub.tournament.model import Kind
 from hub.tournament.pairing import PairingError, pair_round
 from hub.tournament.rules import RULES, get_rules
 from hub.tournament.standings import compute
@@ -42,15 +43,30 @@ def _load_tsh(path: str) -> tsh.TournamentData:
     return tsh.to_tournament(tsh.read(path), name=Path(path).stem)
 
 
+def _present_in(data: tsh.TournamentData, round_no: int) -> list[int] | None:
+    """Who was paired in ``round_no`` when the file already has that round (so a past round
+    is re-paired with the field that really played it: late entrants not yet there, players
+    withdrawn later still there); None for a round the file has not reached."""
+    present = {
+        pid
+        for g in data.games
+        if g.round == round_no and g.kind not in (Kind.LATE, Kind.ABSENT)
+        for pid in g.players()
+    }
+    return sorted(present) if present else None
+
+
 def _standings(args: argparse.Namespace) -> int:
     try:
-        rules = get_rules(args.rules, _overrides(args.set))
+        rules = get_rules(args.rules or "cas", _overrides(args.set))
         if args.tsh:
             data = _load_tsh(args.tsh)
             last = args.round if args.round is not None else data.rounds
             table = compute(data.players.values(), data.games_until(last), rules, rounds=last)
         else:
             with Tournament.open(args.db) as tour:
+                if args.rules is None:  # the tournament's own rule set and overrides
+                    rules = tour.rules.with_overrides(_overrides(args.set))
                 table = tour.standings(rules=rules, after_round=args.round)
     except (OSError, ValueError, TournamentError) as exc:
         print(f"hub standings: {exc}", file=sys.stderr)
@@ -66,8 +82,11 @@ def _pair(args: argparse.Namespace) -> int:
     try:
         rules = get_rules(args.rules, _overrides(args.set))
         data = _load_tsh(args.tsh)
+        active = _present_in(data, args.round)
         data.games = [g for g in data.games if g.round < args.round]
-        pairing = pair_round(data, rules, args.round, seed=args.seed, method=args.method)
+        pairing = pair_round(
+            data, rules, args.round, seed=args.seed, method=args.method, active=active
+        )
     except (OSError, ValueError, PairingError) as exc:
         print(f"hub pair: {exc}", file=sys.stderr)
         return 2
@@ -78,7 +97,12 @@ def _pair(args: argparse.Namespace) -> int:
 
 
 def _rules_args(p: argparse.ArgumentParser, required: bool = True) -> None:
-    p.add_argument("--rules", choices=sorted(RULES), required=required, default="cas")
+    p.add_argument(
+        "--rules",
+        choices=sorted(RULES),
+        required=required,
+        help="rule set (cas, sss, pfs)" + ("" if required else "; default: cas / the DB's"),
+    )
     p.add_argument(
         "--set",
         action="append",
@@ -94,7 +118,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         description="Standings by the chosen rule set. CSV header starts with "
         "rank,name,wins,spread,points (plus turcas for cas).",
     )
-    _rules_args(st)
+    _rules_args(st, required=False)
     st.add_argument("--tsh", metavar="FILE", help="tsh .t file (default: the hub database)")
     st.add_argument("--db", metavar="FILE", help="hub database (default: DATA/hub.db)")
     st.add_argument("--round", type=int, help="standings after this round (default: last)")
@@ -112,7 +136,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     pr.add_argument("--tsh", metavar="FILE", required=True)
     pr.add_argument("--round", type=int, required=True)
     pr.add_argument("--seed", type=int, default=0, help="seed for the lot and coin tosses")
-    pr.add_argument("--method", choices=("lot", "rating", "swiss"), help="force a method")
+    pr.add_argument(
+        "--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"), help="force a method"
+    )
     pr.add_argument("--explain", action="store_true", help="why each pair (to stderr)")
     pr.set_defaults(func=_pair)
 
@@ -392,7 +418,7 @@ def _register_db(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     _db_args(p)
     p.add_argument("round", type=int)
     p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
-    p.add_argument("--method", choices=("lot", "rating", "swiss"))
+    p.add_argument("--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"))
     p.add_argument("--force", action="store_true", help="pair despite missing results")
     p.add_argument("--explain", action="store_true")
     p.set_defaults(func=_round_pair)

@@ -90,8 +90,10 @@ def pair_round(
     """Pair ``round_no`` from the games of the earlier rounds.
 
     ``active`` are the ids to pair (default: everybody not withdrawn or paused).
-    ``method`` forces "lot", "rating" or "swiss"; by default round 1 uses the rule set's
-    ``first_round`` and later rounds are Swiss.
+    ``method`` forces "lot", "rating", "swiss", "koth" (King of the Hill: 1–2, 3–4 … by
+    standings, rematches allowed — for a last round) or "roundrobin" (Berger tables by
+    player id, for small fields); by default round 1 uses the rule set's ``first_round``
+    and later rounds are Swiss.
     """
     if round_no < 1:
         raise PairingError("rounds are numbered from 1")
@@ -114,6 +116,10 @@ def pair_round(
         return _by_rating(data, ids, round_no, seed)
     if method == "swiss":
         return swiss(data, rules, round_no, ids, games, seed)
+    if method == "koth":
+        return king_of_the_hill(data, rules, round_no, ids, games, seed)
+    if method == "roundrobin":
+        return round_robin(data, rules, round_no, ids, games, seed)
     raise PairingError(f"unknown pairing method {method!r}")
 
 
@@ -412,3 +418,75 @@ def _explain(f: _Field, a: int, b: int, pairs: list[tuple[int, int]], zh: str) -
         parts.append("REMATCH (unavoidable)")
     parts.append(zh)
     return "; ".join(parts)
+
+
+def king_of_the_hill(
+    data: TournamentData,
+    rules: RuleSet,
+    round_no: int,
+    ids: list[int],
+    games: list[Game],
+    seed: int = 0,
+) -> Pairing:
+    """1 plays 2, 3 plays 4 … by the standings, rematches allowed (a final round)."""
+    f = _field(data, rules, ids, games)
+    result = Pairing(round_no, seed, "koth")
+    result.notes.append(
+        f"round {round_no}: King of the Hill by {rules.name} standings, rematches allowed"
+    )
+    order = list(f.order)
+    bye = None
+    if len(order) % 2:
+        fewest = min(f.byes[i] for i in order)
+        bye = next(i for i in reversed(order) if f.byes[i] == fewest)
+        order.remove(bye)
+    for table, index in enumerate(range(0, len(order), 2), start=1):
+        a, b = order[index], order[index + 1]
+        first, second, zh = _who_starts(f, a, b, seed, round_no)
+        if b in f.met.get(a, ()):
+            result.rematches += 1
+        result.boards.append(
+            Board(table, first, second, f"{_who(f, a)} – {_who(f, b)}: King of the Hill; {zh}")
+        )
+    if bye is not None:
+        why = f"bye: {_who(f, bye)} — lowest-ranked player with the fewest byes"
+        result.boards.append(Board(len(result.boards) + 1, bye, None, why))
+        result.notes.append(why)
+    return result
+
+
+def round_robin(
+    data: TournamentData,
+    rules: RuleSet,
+    round_no: int,
+    ids: list[int],
+    games: list[Game],
+    seed: int = 0,
+) -> Pairing:
+    """Round ``round_no`` of a round robin (circle method, players in id order); with an
+    odd field one player sits out each round (the bye). Rounds past a full cycle repeat it."""
+    f = _field(data, rules, ids, games)
+    players: list[int | None] = sorted(ids)
+    if len(players) % 2:
+        players.append(None)
+    n = len(players)
+    r = (round_no - 1) % (n - 1)
+    rotating = players[1:]
+    rotating = rotating[-r:] + rotating[:-r] if r else rotating
+    circle = [players[0], *rotating]
+    result = Pairing(round_no, seed, "roundrobin")
+    result.notes.append(f"round {round_no}: round robin, cycle round {r + 1} of {n - 1}")
+    bye = None
+    pairs = []
+    for i in range(n // 2):
+        a, b = circle[i], circle[n - 1 - i]
+        if a is None or b is None:
+            bye = b if a is None else a
+            continue
+        pairs.append((a, b))
+    for table, (a, b) in enumerate(pairs, start=1):
+        first, second, zh = _who_starts(f, a, b, seed, round_no)
+        result.boards.append(Board(table, first, second, f"round robin; {zh}"))
+    if bye is not None:
+        result.boards.append(Board(len(pairs) + 1, bye, None, "bye: sits out this round"))
+    return result

@@ -82,7 +82,13 @@ def test_pair_contract(capsys: pytest.CaptureFixture[str], rules: str) -> None:
     rows = list(csv.DictReader(io.StringIO(out)))
     assert out.splitlines()[0] == "table,first,second"
     data = tsh.to_tournament(tsh.read(sample))
-    active = {p.name for p in data.players.values() if not p.withdrawn}
+    # Round 11 is in the file: the field is who really played (or had a bye) in it.
+    active = {
+        data.players[pid].name
+        for g in data.games
+        if g.round == 11 and g.kind.value in ("played", "bye")
+        for pid in g.players()
+    }
     names = [r["first"] for r in rows] + [r["second"] for r in rows if r["second"]]
     assert sorted(names) == sorted(active)
     byes = [r for r in rows if not r["second"]]
@@ -183,3 +189,26 @@ def test_db_workflow(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert code == 2 and "no table 9" in err
     code, out, _ = run(capsys, "result", "audit", "1", "--db", db)
     assert code == 0 and out.count('"action"') >= 2
+
+
+def test_past_round_is_repaired_with_the_field_that_played_it(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    sample = DATA / "tournament1-a.t"
+    data = tsh.to_tournament(tsh.read(sample))
+    played5 = {pid for g in data.games if g.round == 5 and g.p2 is not None for pid in g.players()}
+    byes5 = {g.p1 for g in data.games if g.round == 5 and g.p2 is None and g.kind.value == "bye"}
+    code, out, _ = run(capsys, "pair", "--rules", "cas", "--tsh", str(sample), "--round", "5")
+    assert code == 0
+    rows = list(csv.DictReader(io.StringIO(out)))
+    names = {r["first"] for r in rows} | {r["second"] for r in rows if r["second"]}
+    assert names == {data.players[p].name for p in played5 | byes5}
+
+
+def test_every_tournament_message_has_three_languages() -> None:
+    from shared.i18n import LANGUAGES, MESSAGES
+
+    keys = [k for k in MESSAGES if k.startswith("tour.")]
+    assert keys
+    for key in keys:
+        assert set(MESSAGES[key]) == set(LANGUAGES), key

@@ -292,3 +292,35 @@ def test_explain_names_groups_and_starts() -> None:
             assert "bye" in b.reason
         else:
             assert "score group" in b.reason and "starts" in b.reason
+
+
+def test_king_of_the_hill_pairs_neighbours_even_as_rematch() -> None:
+    data = field_of(6)
+    data.games = [
+        Game(1, 1, 2, 500, 300, first=1),
+        Game(1, 3, 4, 500, 300, first=3),
+        Game(1, 5, 6, 500, 300, first=5),
+    ]
+    pairing = pair_round(data, CAS, 2, method="koth")
+    order = [s.player.id for s in compute(data.players.values(), data.games, CAS)]
+    assert [frozenset(p) for p in pairing.pairs()] == [
+        frozenset(order[i : i + 2]) for i in range(0, 6, 2)
+    ]
+    assert pairing.method == "koth"
+
+
+@pytest.mark.parametrize("n", [4, 5, 8, 9])
+def test_round_robin_meets_everybody_once(n: int) -> None:
+    data = field_of(n)
+    rounds = n - 1 if n % 2 == 0 else n
+    met: list[frozenset[int]] = []
+    byes = []
+    for r in range(1, rounds + 1):
+        pairing = pair_round(data, CAS, r, method="roundrobin")
+        met += [frozenset(p) for p in pairing.pairs()]
+        if pairing.bye is not None:
+            byes.append(pairing.bye)
+        for a, b in pairing.pairs():
+            data.games.append(Game(r, a, b, 400, 300, first=a))
+    assert len(met) == len(set(met)) == n * (n - 1) // 2
+    assert sorted(byes) == (list(range(1, n + 1)) if n % 2 else [])
