@@ -69,7 +69,12 @@ class Outcome:
 
 
 class Tournament:
-    """One tournament in one database. Use :meth:`open` (a context manager)."""
+    """One tournament in one database. Use :meth:`open` (a context manager).
+
+    An instance holds one SQLite connection: use it from one thread. Several instances
+    (the dashboard, the network layer, the CLI) may have the same file open at once; every
+    write takes the database lock for its whole read-check-write, so they never interleave.
+    """
 
     def __init__(self, db: sqlite_utils.Database, clock: Clock | None = None) -> None:
         self.db = db
@@ -124,7 +129,7 @@ class Tournament:
         get_rules(after["rules"], after["overrides"])  # raises on a bad name or override
         if after["protest_minutes"] < 0 or after["rounds"] < 0:
             raise TournamentError("rounds and protest minutes cannot be negative")
-        with self.db.atomic():
+        with self._tx():
             for key in DEFAULTS:
                 value = after[key]
                 text = json.dumps(value) if key == "overrides" else str(value)
@@ -155,7 +160,7 @@ class Tournament:
         name = " ".join(name.split())
         if not name:
             raise TournamentError("a player needs a name")
-        with self.db.atomic():
+        with self._tx():
             cursor = self.db.execute(
                 "INSERT INTO tour_players (name, club, rating, created_at) VALUES (?, ?, ?, ?)",
                 [name, club.strip(), int(rating or 0), self.clock.now()],
@@ -173,7 +178,7 @@ class Tournament:
         rows = _read_player_csv(text)
         existing = {(p.name, p.club) for p in self.players()}
         added = []
-        with self.db.atomic():
+        with self._tx():
             for name, club, rating in rows:
                 if (name, club) in existing:
                     continue
@@ -197,7 +202,7 @@ class Tournament:
         self._set_player(pid, who, "reinstate", status="active")
 
     def _set_player(self, pid: int, who: str, action: str, **changes: Any) -> None:
-        with self.db.atomic():
+        with self._tx():
             before = asdict(self.player(pid))
             sets = ", ".join(f"{k} = ?" for k in changes)
             self.db.execute(
@@ -262,7 +267,7 @@ class Tournament:
         data = self.data(until_round=round_no - 1)
         pairing = pair_round(data, self.rules, round_no, seed=seed, active=active, method=method)
         now = self.clock.now()
-        with self.db.atomic():
+        with self._tx():
             if round_no == last:
                 for table in ("tour_boards", "tour_absences", "tour_rounds"):
                     self.db.execute(f"DELETE FROM {table} WHERE round = ?", [round_no])
@@ -388,7 +393,7 @@ class Tournament:
             "forfeited": forfeited,
         }
         now = self.clock.now()
-        with self.db.atomic():
+        with self._tx():
             duplicate = self.db.execute(
                 "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
                 " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
@@ -496,7 +501,7 @@ class Tournament:
             raise TournamentError(
                 f"round {round_no}: {len(missing)} table(s) without an agreed result"
             )
-        with self.db.atomic():
+        with self._tx():
             self.db.execute(
                 "UPDATE tour_rounds SET published_at = ? WHERE round = ?",
                 [self.clock.now(), round_no],
@@ -511,7 +516,7 @@ class Tournament:
             if self.clock.now() > closes:
                 raise TournamentError(f"round {round_no}: the protest window has closed")
         self._board(round_no, table)
-        with self.db.atomic():
+        with self._tx():
             self.db["tour_protests"].insert(
                 {
                     "round": round_no,
@@ -524,7 +529,7 @@ class Tournament:
             self._audit(who, "protest", round_no, table, None, {"note": note})
 
     def close_protest(self, round_no: int, table: int, *, who: str, note: str = "") -> None:
-        with self.db.atomic():
+        with self._tx():
             cur = self.db.execute(
                 "UPDATE tour_protests SET closed_at = ?, closed_by = ?, close_note = ?"
                 " WHERE round = ? AND table_no = ? AND closed_at IS NULL",
@@ -554,7 +559,7 @@ class Tournament:
             raise TournamentError(f"round {round_no}: protest window open for {left} more min")
         held = {p["table_no"] for p in self.open_protests(round_no)}
         done = 0
-        with self.db.atomic():
+        with self._tx():
             for r in self.results(round_no):
                 if r["status"] in ("entered", "confirmed") and r["table_no"] not in held:
                     self.db.execute(
@@ -652,7 +657,7 @@ class Tournament:
             raise TournamentError("import a tsh file only into an empty tournament")
         data = tshfile.to_tournament(tshfile.read(path))
         now = self.clock.now()
-        with self.db.atomic():
+        with self._tx():
             for p in data.players.values():
                 self.db["tour_players"].insert(
                     {
@@ -703,6 +708,24 @@ class Tournament:
         return len(data.players)
 
     # --- helpers -------------------------------------------------------------------------
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        """One write transaction. The outermost one is BEGIN IMMEDIATE, so two connections
+        (dashboard and network layer) writing the same table at once queue on the lock
+        instead of failing on a stale read; nested ones are savepoints."""
+        if self.db.conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        self.db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.conn.rollback()
+            raise
+        else:
+            self.db.conn.commit()
 
     def _board(self, round_no: int, table: int) -> dict[str, Any]:
         rows = list(

@@ -256,3 +256,33 @@ def test_database_survives_reopen(tmp_path: Path, clock: FakeClock) -> None:
         assert len(t.players()) == 6
         assert t.results(1)[0]["s_first"] == 400
         assert t.pairing(1).seed == 9
+
+
+def test_two_connections_entering_at_once(tmp_path: Path, clock: FakeClock) -> None:
+    import threading
+
+    path = tmp_path / "hub.db"
+    with Tournament.open(path, clock=clock) as t:
+        t.import_players_csv("\n".join(f"Hráč {i}" for i in range(40)))
+        boards = t.pair(1, seed=1).boards
+    errors: list[BaseException] = []
+
+    def enter(source: str) -> None:
+        try:
+            with Tournament.open(path, clock=clock) as mine:
+                for b in boards:
+                    mine.record_result(
+                        1, b.table, b.first, b.second, 400, 300 + b.table, b.first, source=source
+                    )
+        except BaseException as exc:  # pragma: no cover - reported below
+            errors.append(exc)
+
+    threads = [threading.Thread(target=enter, args=(s,)) for s in ("station", "operator")]
+    for th in threads:
+        th.start()
+    for th in threads:
+        th.join()
+    assert errors == []
+    with Tournament.open(path, clock=clock) as t:
+        assert {r["status"] for r in t.results(1)} == {"confirmed"}
+        assert len(t.results(1)) == 20
