@@ -286,3 +286,40 @@ def test_two_connections_entering_at_once(tmp_path: Path, clock: FakeClock) -> N
     with Tournament.open(path, clock=clock) as t:
         assert {r["status"] for r in t.results(1)} == {"confirmed"}
         assert len(t.results(1)) == 20
+
+
+def test_pairings_page_lists_everybody_by_name_in_czech_order(tour: Tournament) -> None:
+    from hub.tournament.exports import _collate
+
+    tour.add_player("Chalupa Jan")
+    tour.add_player("Cibulka Petr")
+    tour.add_player("Nová Eva")
+    pairing = tour.pair(1, seed=3)
+    players = {p.id: p for p in tour.players()}
+    page = exports.pairings_html(pairing, players, lang="cs")
+    assert "Podle jmen" in page
+    section = page.split("Podle jmen")[1]
+    order = [name for name in sorted((p.name for p in players.values()), key=_collate)]
+    import re
+
+    assert re.findall(r"<tr><td>(.*?)</td>", section) == order
+    assert order.index("Cibulka Petr") < order.index("Černý Ondřej") < order.index("Chalupa Jan")
+    assert order.index("Nová Eva") < order.index("Novák Jiří")
+    assert "(volný los)" in page  # 9 players: one bye
+
+
+def test_every_tournament_command_is_documented() -> None:
+    import argparse
+
+    from hub.cli import build_parser
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "tournament.md").read_text()
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in ("standings", "pair", "tournament", "players", "round", "result", "export"):
+        assert f"hub {name}" in docs, name
+        child = sub.choices[name]
+        for action in child._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for verb in action.choices:
+                    assert verb in docs, f"hub {name} {verb}"
