@@ -147,6 +147,7 @@ def test_rounds_late_entry_withdrawals_and_standings(tour: Tournament) -> None:
         tour.check_in(pid)
     p1 = tour.pair(1, seed=5)
     assert 6 not in {x for b in p1.boards for x in (b.first, b.second)}  # not checked in
+    assert any("Malá Žofie" in note for note in p1.notes)
     assert p1.bye is not None  # five present
     with pytest.raises(TournamentError, match="next round to pair is 2"):
         tour.pair(3)
