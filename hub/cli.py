@@ -9,7 +9,10 @@ from collections.abc import Sequence
 from shared import cli
 
 # Each module adds its subcommands with register(subparsers).
-COMMAND_MODULES = ("hub.commands.lexicon",)
+COMMAND_MODULES = (
+    "hub.commands.lexicon",
+    "hub.commands.tournament",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:
