@@ -90,6 +90,11 @@ def _spec(args: argparse.Namespace, role: str) -> ProvisionSpec:
 def _provision(args: argparse.Namespace) -> int:
     role = args.provision_command
     try:
+        if role == "hub" and not (args.ssh_key or args.password_hash or args.password_file):
+            # The referee logs in to the hub to run the dashboard ("hub run").
+            raise ProvisionError(
+                "the hub needs a way to log in: --ssh-key FILE and/or --password-file FILE"
+            )
         spec = _spec(args, role)
         lexicons = tuple(Path(p) for p in (getattr(args, "lexicon", None) or ()))
         for lex in lexicons:

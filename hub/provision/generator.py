@@ -43,7 +43,9 @@ PAYLOAD_FILES = (
     "kiosk-lockdown",
     "kiosk-lockdown.kmap",
 )
-EXECUTABLE = frozenset({"install.sh", "firstrun.sh", "kiosk-session", "kiosk-inner", "kiosk-lockdown"})
+EXECUTABLE = frozenset(
+    {"install.sh", "firstrun.sh", "kiosk-session", "kiosk-inner", "kiosk-lockdown"}
+)
 
 # Debian packages each role needs beyond Raspberry Pi OS Lite. python3-lgpio comes from the
 # Raspberry Pi archive: lgpio and RPi.GPIO have no aarch64 wheels on PyPI (sdist only, they
@@ -182,7 +184,9 @@ class ProvisionSpec:
         if self.role == "hub":
             return APT_COMMON + APT_HUB
         extra = () if self.headless or self.display == "console" else APT_CAGE
-        return APT_COMMON + APT_STATION + extra
+        # No lexicon carried on the card: install.sh builds one from Debian's dictionary.
+        hunspell = () if self.lexicon_file else (f"hunspell-{self.lexicon_language}",)
+        return APT_COMMON + APT_STATION + extra + hunspell
 
     @property
     def lexicon_path(self) -> str:
@@ -276,7 +280,7 @@ def user_data(spec: ProvisionSpec) -> str:
         lines.append('  - ["systemctl", "enable", "--now", "ssh"]')
     lines += [
         f'  - ["env", "SAMOOBSLUHA_NO_REBOOT=1", "/bin/bash", '
-        f'{q(f"{BOOT_DIR}/{PAYLOAD_DIR}/install.sh")}]',
+        f"{q(f'{BOOT_DIR}/{PAYLOAD_DIR}/install.sh')}]",
         "power_state:",
         '  mode: "reboot"',
         f"  message: {q('Samoobsluha installed; rebooting into the ' + spec.role)}",
@@ -294,9 +298,16 @@ def network_config(spec: ProvisionSpec) -> str:
             return [f"{indent}dhcp4: true"]
         out = [f"{indent}dhcp4: false", f"{indent}addresses: [{q(net.address)}]"]
         if net.gateway:
-            out += [f"{indent}routes:", f"{indent}  - to: default", f"{indent}    via: {q(net.gateway)}"]
+            out += [
+                f"{indent}routes:",
+                f"{indent}  - to: default",
+                f"{indent}    via: {q(net.gateway)}",
+            ]
         if net.dns:
-            out += [f"{indent}nameservers:", f"{indent}  addresses: [{', '.join(q(d) for d in net.dns)}]"]
+            out += [
+                f"{indent}nameservers:",
+                f"{indent}  addresses: [{', '.join(q(d) for d in net.dns)}]",
+            ]
         return out
 
     lines = [_header(spec).rstrip("\n"), "network:", "  version: 2"]
@@ -355,7 +366,7 @@ def firstrun_sh(spec: ProvisionSpec) -> str:
         f"NAME={s(spec.hostname)}",
         f"ADMIN={s(spec.admin_user)}",
         f"PASSWORD_HASH={s(spec.password_hash or '!')}",
-        'custom=/usr/lib/raspberrypi-sys-mods/imager_custom',
+        "custom=/usr/lib/raspberrypi-sys-mods/imager_custom",
         "",
         "current=$(tr -d ' \\t\\n\\r' < /etc/hostname)",
         'if [ -x "$custom" ]; then',
@@ -378,7 +389,7 @@ def firstrun_sh(spec: ProvisionSpec) -> str:
         out += [
             'home=$(getent passwd "$ADMIN" | cut -d: -f6)',
             'install -d -m 700 -o "$ADMIN" -g "$ADMIN" "$home/.ssh"',
-            'cat > "$home/.ssh/authorized_keys" <<\'KEYS\'',
+            "cat > \"$home/.ssh/authorized_keys\" <<'KEYS'",
             *[k.strip() for k in spec.ssh_keys],
             "KEYS",
             'chown "$ADMIN:$ADMIN" "$home/.ssh/authorized_keys"',
@@ -430,7 +441,8 @@ def firstrun_sh(spec: ProvisionSpec) -> str:
         "fi",
         "",
         "# The installer needs a fully booted system: it runs from a one-shot unit.",
-        'install -m 0644 "$BOOT/samoobsluha/files/samoobsluha-firstboot.service" /etc/systemd/system/',
+        'install -m 0644 "$BOOT/samoobsluha/files/samoobsluha-firstboot.service" \\',
+        "    /etc/systemd/system/",
         "ln -sf /etc/systemd/system/samoobsluha-firstboot.service "
         "/etc/systemd/system/multi-user.target.wants/samoobsluha-firstboot.service",
         "",
@@ -475,7 +487,8 @@ def chrony_conf(spec: ProvisionSpec) -> str:
     )
     if spec.role == "hub":
         return (
-            head + "# The hub is the hall's time server. With internet it follows the pool; without\n"
+            head
+            + "# The hub is the hall's time server. With internet it follows the pool; without\n"
             "# it, it serves its own clock: stations need the same time, not the exact one.\n"
             "pool 2.debian.pool.ntp.org iburst\n"
             "local stratum 8\n"
