@@ -96,6 +96,7 @@ run_role() {
     chroot "$root" apt-get install --download-only -y -qq --no-install-recommends \
         -o Dir::Cache::archives=/boot/firmware/samoobsluha/debs $packages > "$WORK/$role-debs.log"
     rm -rf "$boot/samoobsluha/debs/partial" "$boot/samoobsluha/debs/lock"
+    "$REPO/.venv/bin/python" -m hub.provision.debindex "$boot/samoobsluha/debs"
     chroot "$root" apt-get clean
 
     say "$role: install.sh with NO network (unshare --net)"

@@ -20,6 +20,8 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
+from hub.provision.debindex import DebError, write_index
+
 BOOT_DIR = "/boot/firmware"  # where Raspberry Pi OS (Bookworm and later) mounts the boot partition
 PAYLOAD_DIR = "samoobsluha"  # our folder on the boot partition
 DATA_DIR = "/srv/samoobsluha"
@@ -619,7 +621,11 @@ def write(
         report.append(f"copied {n} wheels")
         if (bundle / "debs").is_dir():
             n = _copy_tree(bundle / "debs", payload / "debs")
-            report.append(f"copied {n} Debian packages")
+            try:
+                indexed = write_index(payload / "debs")
+            except DebError as exc:
+                raise ProvisionError(f"--bundle {bundle}: {exc}") from None
+            report.append(f"copied {n} files, {indexed} Debian packages (indexed for apt)")
     else:
         report.append(
             "no --bundle: the Pi will need the wheelhouse copied to "

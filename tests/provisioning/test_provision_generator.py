@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import hashlib
+import shutil
 import stat
+import subprocess
 import tomllib
 from pathlib import Path
 
@@ -11,11 +14,52 @@ import yaml
 
 from hub.cli import main as hub_main
 from hub.provision import NetworkSpec, ProvisionError, ProvisionSpec, render, write
+from hub.provision.debindex import DebError, write_index
 from hub.provision.generator import CMDLINE_TRIGGER, hub_host_port
 from station import config as station_config
 
 KEY = "ab" * 32
 SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtVrTm1Qq4p0e1e7c2a9b1e0f3c4d5 org@laptop"
+
+
+def make_deb(folder: Path, name: str, version: str, *, depends: str | None = None) -> Path:
+    """A real (tiny) .deb, built by dpkg-deb."""
+    root = folder / f"{name}-src"
+    (root / "DEBIAN").mkdir(parents=True)
+    control = f"Package: {name}\nVersion: {version}\nArchitecture: all\nMaintainer: t <t@t>\n"
+    if depends:
+        control += f"Depends: {depends}\n"
+    control += "Description: test package\n"
+    (root / "DEBIAN" / "control").write_text(control)
+    (root / "usr" / "share").mkdir(parents=True)
+    (root / "usr" / "share" / name).write_text("x\n")
+    deb = folder / f"{name}_{version}_all.deb"
+    subprocess.run(["dpkg-deb", "--root-owner-group", "--build", str(root), str(deb)],
+                   check=True, capture_output=True)  # fmt: skip
+    shutil.rmtree(root)
+    return deb
+
+
+def test_debindex_matches_what_dpkg_deb_reads(tmp_path: Path) -> None:
+    one = make_deb(tmp_path, "cage", "0.1.4-4", depends="libc6 (>= 2.34), libwlroots10")
+    make_deb(tmp_path, "foot", "1.13.1-2")
+    assert write_index(tmp_path) == 2
+    stanzas = (tmp_path / "Packages").read_text().split("\n\n")
+    first = dict(line.split(": ", 1) for line in stanzas[0].strip().splitlines())
+    assert first["Package"] == "cage" and first["Version"] == "0.1.4-4"
+    assert first["Depends"] == "libc6 (>= 2.34), libwlroots10"
+    assert first["Filename"] == "./cage_0.1.4-4_all.deb"
+    assert int(first["Size"]) == one.stat().st_size
+    assert first["SHA256"] == hashlib.sha256(one.read_bytes()).hexdigest()
+    info = subprocess.run(["dpkg-deb", "--field", str(one), "Package", "Version"],
+                          capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert info == "Package: cage\nVersion: 0.1.4-4\n"
+
+
+def test_debindex_refuses_a_file_that_is_not_a_deb(tmp_path: Path) -> None:
+    (tmp_path / "x.deb").write_bytes(b"not a deb")
+    with pytest.raises(DebError):
+        write_index(tmp_path)
 
 
 def station(**kw: object) -> ProvisionSpec:
@@ -143,7 +187,7 @@ def test_write_copies_bundle_and_lexicon_and_protects_the_key(tmp_path: Path) ->
     (bundle / "debs").mkdir()
     (bundle / "wheelhouse" / "samoobsluha-0.1.0-py3-none-any.whl").write_bytes(b"w")
     (bundle / "wheelhouse" / "msgpack-1.2.4-cp311-cp311-manylinux_aarch64.whl").write_bytes(b"m")
-    (bundle / "debs" / "chrony_4.3_arm64.deb").write_bytes(b"d")
+    make_deb(bundle / "debs", "chrony", "4.3-2", depends="ucf")
     lex = tmp_path / "cs-klasik.lex"
     lex.write_bytes(b"lex")
     card = tmp_path / "card"
@@ -153,7 +197,8 @@ def test_write_copies_bundle_and_lexicon_and_protects_the_key(tmp_path: Path) ->
         "msgpack-1.2.4-cp311-cp311-manylinux_aarch64.whl",
         "samoobsluha-0.1.0-py3-none-any.whl",
     ]
-    assert (payload / "debs" / "chrony_4.3_arm64.deb").read_bytes() == b"d"
+    packages = (payload / "debs" / "Packages").read_text()
+    assert "Package: chrony\n" in packages and "Filename: ./chrony_4.3-2_all.deb" in packages
     assert (payload / "lexicons" / "cs-klasik.lex").read_bytes() == b"lex"
     assert (
         'lexicon = "/srv/samoobsluha/lexicons/cs-klasik.lex"'
@@ -162,6 +207,7 @@ def test_write_copies_bundle_and_lexicon_and_protects_the_key(tmp_path: Path) ->
     assert stat.S_IMODE((payload / "tournament.key").stat().st_mode) == 0o600
     assert (payload / "install.sh").stat().st_mode & stat.S_IXUSR
     assert any("2 wheels" in line for line in report)
+    assert any("1 Debian packages" in line for line in report)
 
 
 def test_bundle_without_our_wheel_is_refused(tmp_path: Path) -> None:

@@ -6,7 +6,7 @@
 #   firstrun.sh images (Bookworm): samoobsluha-firstboot.service runs it once.
 #
 # It reads setup.env (written by "hub provision"), then:
-#   1. installs the Debian packages in debs/ (offline) when any are missing,
+#   1. installs the Debian packages it lacks from debs/ (a local apt repository, offline),
 #   2. creates the samoobsluha user, a virtualenv in /opt/samoobsluha and installs the
 #      samoobsluha wheel from wheelhouse/ (pip --no-index),
 #   3. writes the station/hub configuration, keyboard, console font, chrony, watchdog, units,
@@ -50,10 +50,20 @@ for pkg in $APT_PACKAGES; do
 done
 if [ ${#missing[@]} -gt 0 ]; then
     log "missing Debian packages: ${missing[*]}"
-    if compgen -G "$HERE/debs/*.deb" >/dev/null; then
-        # --no-download: never reach for a mirror; what is not in debs/ is an error.
-        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-download \
-            -o Dpkg::Options::=--force-confold "$HERE"/debs/*.deb
+    if [ -f "$HERE/debs/Packages" ]; then
+        # The card's debs/ folder is a local apt repository (Packages written by
+        # "hub provision"): apt resolves from it and the installed system only, never the
+        # network, and installs just what this role needs.
+        apt_tmp=$(mktemp -d)
+        mkdir -p "$apt_tmp/lists/partial"
+        echo "deb [trusted=yes] file:$HERE/debs ./" > "$apt_tmp/sources.list"
+        apt_opts=(-o Dir::Etc::SourceList="$apt_tmp/sources.list"
+                  -o Dir::Etc::SourceParts="$apt_tmp/none"
+                  -o Dir::State::Lists="$apt_tmp/lists")
+        apt-get "${apt_opts[@]}" update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y --no-install-recommends \
+            -o Dpkg::Options::=--force-confold "${missing[@]}"
+        rm -rf "$apt_tmp"
     else
         log "no debs/ folder: trying the network"
         DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
