@@ -80,6 +80,6 @@ PY
     $sudo apt-get install --download-only -y --no-install-recommends \
         -o Dir::Cache::archives="$(readlink -f "$out/debs")" $packages
     rm -rf "$out/debs/partial" "$out/debs/lock"
-    "$PY" -m hub.provision.debindex "$out/debs"
+    "$PY" -c 'import sys; from hub.provision.debindex import main; sys.exit(main())' "$out/debs"
     say "debs: $(find "$out/debs" -name '*.deb' | wc -l) packages, $(du -sh "$out/debs" | cut -f1)"
 fi

@@ -7,7 +7,7 @@ the .deb files directly fails offline: apt then wants the mirror's copy of packa
 lists for, and its debconf pre-install hook rejects the file names.)
 
 Pure standard library (no dpkg-dev on the organiser's laptop or a fresh Pi):
-``python -m hub.provision.debindex DIR``.
+``python -c "import sys; from hub.provision.debindex import main; sys.exit(main())" DIR``.
 """
 
 from __future__ import annotations

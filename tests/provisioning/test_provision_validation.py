@@ -262,3 +262,64 @@ def test_lockdown_keymap_loads_and_voids_console_switching() -> None:
         assert f"alt keycode {fkey} = VoidSymbol" in text
         assert f"control alt keycode {fkey} = VoidSymbol" in text
     assert "control alt keycode 111 = VoidSymbol" in text  # Ctrl+Alt+Del
+
+
+# kiosk sizing ---------------------------------------------------------------------------
+PAYLOAD = REPO / "hub" / "provision" / "payload"
+
+
+def _fake_drm(tmp_path: Path, mode: str) -> Path:
+    drm = tmp_path / "drm"
+    (drm / "card1-HDMI-A-1").mkdir(parents=True)
+    (drm / "card1-HDMI-A-1" / "status").write_text("disconnected\n")
+    (drm / "card1-HDMI-A-2").mkdir()
+    (drm / "card1-HDMI-A-2" / "status").write_text("connected\n")
+    (drm / "card1-HDMI-A-2" / "modes").write_text(f"{mode}\n1280x720\n")
+    return drm
+
+
+@pytest.mark.parametrize(
+    ("mode", "cells", "pixels"),
+    [("1920x1080", "80x24", 38), ("1920x1080", "64x20", 45), ("800x480", "80x24", 16)],
+)
+def test_foot_font_fills_the_screen_with_the_requested_cells(
+    tmp_path: Path, mode: str, cells: str, pixels: int
+) -> None:
+    cols, rows = cells.split("x")
+    done = subprocess.run(
+        ["bash", str(PAYLOAD / "kiosk-session"), "--font-pixels"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "KIOSK_DRM_DIR": str(_fake_drm(tmp_path, mode)),
+             "KIOSK_COLS": cols, "KIOSK_ROWS": rows},
+    )  # fmt: skip
+    assert int(done.stdout) == pixels
+    # Larger than the console's 32 px cells on a full-HD screen: the reason for cage + foot.
+    if mode == "1920x1080":
+        assert pixels * 118 // 100 > 32
+
+
+@pytest.mark.parametrize(
+    ("size", "font"),
+    [
+        ("1920,1080", "Lat2-TerminusBold32x16"),
+        ("1280,720", "Lat2-TerminusBold28x14"),
+        ("800,480", "Lat2-TerminusBold20x10"),
+        ("640,480", "Lat2-TerminusBold16"),
+    ],
+)
+def test_console_path_picks_the_largest_terminus_that_fits(
+    tmp_path: Path, size: str, font: str
+) -> None:
+    fb = tmp_path / "virtual_size"
+    fb.write_text(size + "\n")
+    done = subprocess.run(
+        ["bash", str(PAYLOAD / "kiosk-lockdown"), "--print-font"],
+        capture_output=True,
+        text=True,
+        check=True,
+        env={**os.environ, "KIOSK_FB_SIZE": str(fb), "KIOSK_COLS": "80", "KIOSK_ROWS": "24"},
+    )
+    assert done.stdout.strip() == font
+    assert (Path("/usr/share/consolefonts") / f"{font}.psf.gz").is_file()
