@@ -229,7 +229,10 @@ if [ "$DRY_RUN" != 1 ] && [ "$OVERLAY" = 1 ]; then
     if mountpoint -q "$DATA"; then
         # cloud-init must never rewrite the network again behind a read-only root.
         mkdir -p /etc/cloud && touch /etc/cloud/cloud-init.disabled
-        raspi-config nonint enable_overlayfs
+        # A swap file on an overlay root would live in RAM: no swap file (zram is fine).
+        systemctl disable dphys-swapfile.service 2>/dev/null || true
+        # Newer raspi-config: enable_overlayfs; older (early Bookworm): do_overlayfs 0.
+        raspi-config nonint enable_overlayfs || raspi-config nonint do_overlayfs 0
         # overlayroot's default (recurse=1) would put /srv/samoobsluha in RAM too.
         sed -i 's/overlayroot=tmpfs\(:[^ ]*\)\?/overlayroot=tmpfs:recurse=0/' "$BOOT/cmdline.txt"
         grep -q 'overlayroot=tmpfs:recurse=0' "$BOOT/cmdline.txt" \
