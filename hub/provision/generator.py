@@ -599,6 +599,11 @@ def write(
     files = render(spec)
     target.mkdir(parents=True, exist_ok=True)
     report = []
+    if not (target / "config.txt").is_file():
+        report.append(
+            f"note: {target} has no config.txt, so it is not a Raspberry Pi boot partition; "
+            "copy its contents onto the card's boot partition"
+        )
     for rel, text in files.items():
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)

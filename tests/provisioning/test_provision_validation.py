@@ -220,7 +220,7 @@ def test_scripts_pass_shellcheck(tmp_path: Path) -> None:
     scripts = _shell_scripts(tmp_path)
     names = {p.name for p in scripts}
     assert {"install.sh", "firstrun.sh", "kiosk-session", "kiosk-lockdown"} <= names
-    assert {"build-bundle.sh", "dry-run.sh", "add-data-partition.sh"} <= names
+    assert {"build-bundle.sh", "dry-run.sh", "add-data-partition.sh", "hall-check.sh"} <= names
     done = subprocess.run(
         [need("shellcheck"), "--severity=style", *map(str, scripts)],
         capture_output=True,
