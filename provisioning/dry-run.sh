@@ -144,8 +144,14 @@ check_role() {
     check "venv has samoobsluha" chroot "$root" /opt/samoobsluha/bin/python -c 'import station, hub, shared'
     check "station --help runs" chroot "$root" /usr/local/bin/station --help
     check "hub --help runs" chroot "$root" /usr/local/bin/hub --help
-    check "tournament key 0640 root:samoobsluha" \
-        test "$(chroot "$root" stat -c '%a %U:%G' /etc/samoobsluha/tournament.key)" = "640 root:samoobsluha"
+    if [ "$role" = station ]; then
+        check "tournament key 0640 root:samoobsluha in /etc" \
+            test "$(chroot "$root" stat -c '%a %U:%G' /etc/samoobsluha/tournament.key)" = "640 root:samoobsluha"
+    else
+        check "tournament key 0600 samoobsluha in the data dir (where hub serve reads it)" \
+            test "$(chroot "$root" stat -c '%a %U' /srv/samoobsluha/tournament.key)" = "600 samoobsluha"
+        check "key on the card is the key installed" cmp -s "$WORK/tournament.key" "$root/srv/samoobsluha/tournament.key"
+    fi
     check "key removed from the boot partition" test ! -e "$root/boot/firmware/samoobsluha/tournament.key"
     check "keyboard cz" grep -q 'XKBLAYOUT="cz"' "$root/etc/default/keyboard"
     check "console font Lat2 Terminus 16x32" grep -q 'FONTSIZE="16x32"' "$root/etc/default/console-setup"

@@ -16,6 +16,7 @@ from hub.provision.generator import (
     ProvisionSpec,
     hash_password,
     new_psk,
+    new_tournament_id,
     write,
 )
 
@@ -34,6 +35,26 @@ def _read_key(path: Path, *, create: bool) -> str:
     path.chmod(0o600)
     print(f"new tournament key in {path} (keep it; every station needs the same file)")
     return key
+
+
+def _tournament(args: argparse.Namespace, role: str) -> str | None:
+    """--tournament, else the id kept beside the key file (the hub card writes it there)."""
+    id_file = Path(args.psk_file).with_name("tournament.id")
+    if args.tournament:
+        if role == "hub":
+            id_file.write_text(args.tournament + "\n", encoding="utf-8")
+        return str(args.tournament)
+    if id_file.is_file():
+        return id_file.read_text(encoding="utf-8").strip()
+    if role == "hub":
+        tournament = new_tournament_id()
+        id_file.write_text(tournament + "\n", encoding="utf-8")
+        print(f"new tournament id {tournament} in {id_file} (the stations' cards read it there)")
+        return tournament
+    raise ProvisionError(
+        f"no --tournament and no {id_file}: provision the hub card first "
+        "(it writes the id beside the key), or pass --tournament ID"
+    )
 
 
 def _kiosk_size(value: str) -> tuple[int, int]:
@@ -71,7 +92,7 @@ def _spec(args: argparse.Namespace, role: str) -> ProvisionSpec:
         timezone=args.timezone,
         network=network,
         image=args.image,
-        tournament_id=args.tournament,
+        tournament_id=_tournament(args, role),
         overlay=not args.no_overlay,
     )
     if role == "station":
@@ -149,7 +170,12 @@ def _common(p: argparse.ArgumentParser, *, default_name: str | None) -> None:
         metavar="FILE",
         help="tournament key shared by the hub and every station (the hub card creates it)",
     )
-    p.add_argument("--tournament", metavar="ID", help="tournament id (network [tournament_id])")
+    p.add_argument(
+        "--tournament",
+        metavar="ID",
+        help="tournament id (stations find their hub by it); default: the hub card makes one "
+        "and keeps it in tournament.id beside the key file",
+    )
     p.add_argument(
         "--bundle",
         metavar="DIR",

@@ -152,8 +152,12 @@ class ProvisionSpec:
             raise ProvisionError(f"--keyboard must be one of {', '.join(LAYOUTS)}")
         if not re.fullmatch(r"[A-Za-z_]+(/[A-Za-z0-9_+-]+)*", self.timezone):
             raise ProvisionError(f"--timezone {self.timezone!r}: e.g. Europe/Prague")
-        if not re.fullmatch(r"[0-9a-fA-F]{32,}", self.psk.strip()):
-            raise ProvisionError("tournament key: expected at least 32 hexadecimal digits")
+        if not re.fullmatch(r"[0-9a-fA-F]{64}", "".join(self.psk.split())):
+            raise ProvisionError("tournament key: expected 64 hexadecimal digits (32 bytes)")
+        if self.tournament_id is not None and not re.fullmatch(r"[\w.-]{1,64}", self.tournament_id):
+            raise ProvisionError(
+                f"--tournament {self.tournament_id!r}: letters, digits, '.', '-', '_' only"
+            )
         if self.ui_language not in ("cs", "sk", "en"):
             raise ProvisionError("--ui-language must be cs, sk or en")
         if self.lexicon_language not in ("cs", "sk"):
@@ -200,12 +204,17 @@ def hub_host_port(value: str) -> tuple[str, int]:
     """Split the ``host:port`` hub fallback; IPv6 hosts go in brackets."""
     match = re.fullmatch(r"\[([0-9a-fA-F:]+)\]:(\d+)|([A-Za-z0-9.-]+):(\d+)", value)
     if not match:
-        raise ProvisionError(f"--hub {value!r}: expected host:port, e.g. 192.168.50.2:7310")
+        raise ProvisionError(f"--hub {value!r}: expected host:port, e.g. 192.168.50.2:47820")
     host = match.group(1) or match.group(3)
     port = int(match.group(2) or match.group(4))
     if not 0 < port < 65536:
         raise ProvisionError(f"--hub {value!r}: port out of range")
     return host, port
+
+
+def new_tournament_id() -> str:
+    """The same shape the hub gives itself on its first run (hub.store): ``t-`` + 8 hex."""
+    return "t-" + secrets.token_hex(4)
 
 
 def new_psk() -> str:
@@ -521,6 +530,7 @@ def setup_env(spec: ProvisionSpec) -> str:
         "LEXICON_LANG": spec.lexicon_language,
         "DATA_LABEL": DATA_LABEL,
         "OVERLAY": "1" if spec.overlay else "0",
+        "TOURNAMENT_ID": spec.tournament_id or "",
         "APT_PACKAGES": " ".join(spec.apt_packages),
     }
     body = "".join(f"{k}={s(v)}\n" for k, v in values.items())
@@ -537,14 +547,6 @@ def kiosk_env(spec: ProvisionSpec) -> str:
         f"KIOSK_ROWS={spec.kiosk_rows}\n"
         f"KIOSK_XKB_LAYOUT={spec.keyboard}\n"
     )
-
-
-def hub_env(spec: ProvisionSpec) -> str:
-    lines = [_header(spec).rstrip("\n"), "# Read by samoobsluha-hub.service."]
-    lines.append(f"SAMOOBSLUHA_PSK_FILE={ETC_DIR}/{KEY_NAME}")
-    if spec.tournament_id:
-        lines.append(f"SAMOOBSLUHA_TOURNAMENT_ID={spec.tournament_id}")
-    return "\n".join(lines) + "\n"
 
 
 def render(spec: ProvisionSpec) -> dict[str, str]:
@@ -565,8 +567,6 @@ def render(spec: ProvisionSpec) -> dict[str, str]:
     if spec.role == "station":
         files[f"{p}/station.toml"] = station_toml(spec)
         files[f"{p}/kiosk.env"] = kiosk_env(spec)
-    else:
-        files[f"{p}/hub.env"] = hub_env(spec)
     for name in PAYLOAD_FILES:
         files[f"{p}/files/{name}"] = _payload(name)
     return files

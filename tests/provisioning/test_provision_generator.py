@@ -122,7 +122,7 @@ def test_open_wifi_and_static_address() -> None:
 
 
 def test_station_toml_is_what_the_station_config_loader_reads(tmp_path: Path) -> None:
-    spec = station(hub_address="192.168.50.2:7310", tournament_id="MČR 2026", ui_language="sk")
+    spec = station(hub_address="192.168.50.2:7310", tournament_id="MČR-2026", ui_language="sk")
     path = tmp_path / "station.toml"
     path.write_text(render(spec)["samoobsluha/station.toml"], encoding="utf-8")
     cfg = station_config.load(path)
@@ -130,7 +130,7 @@ def test_station_toml_is_what_the_station_config_loader_reads(tmp_path: Path) ->
     assert cfg.ui_language == "sk"
     assert cfg.lexicon == Path("/srv/samoobsluha/lexicons/cs.lex")
     assert cfg.section("network") == {
-        "tournament_id": "MČR 2026",
+        "tournament_id": "MČR-2026",
         "psk_file": "/etc/samoobsluha/tournament.key",
         "hub": "192.168.50.2:7310",
     }
@@ -226,6 +226,8 @@ def test_bundle_without_our_wheel_is_refused(tmp_path: Path) -> None:
         ({"password_hash": "plaintext"}, "--password-hash"),
         ({"keyboard": "us"}, "--keyboard"),
         ({"psk": "short"}, "tournament key"),
+        ({"psk": "ab" * 16}, "64 hexadecimal"),
+        ({"tournament_id": "a b"}, "--tournament"),
         ({"hub_address": "hub"}, "--hub"),
         ({"hub_address": "hub:99999"}, "--hub"),
         ({"display": "x11"}, "--display"),
@@ -277,6 +279,36 @@ def test_cli_hub_creates_the_key_and_stations_share_it(
         env = (tmp_path / f"s{n}" / "samoobsluha" / "kiosk.env").read_text()
         assert "KIOSK_DISPLAY=console" in env and "KIOSK_COLS=64" in env
     assert "wrote" in capsys.readouterr().out
+
+
+def test_cli_tournament_id_travels_from_the_hub_card_to_the_stations(tmp_path: Path) -> None:
+    key = tmp_path / "tournament.key"
+    ssh = tmp_path / "id.pub"
+    ssh.write_text(SSH_KEY + "\n")
+    assert hub_main(["provision", "hub", "--target", str(tmp_path / "h"), "--psk-file",
+                     str(key), "--ssh-key", str(ssh)]) == 0  # fmt: skip
+    tournament = (tmp_path / "tournament.id").read_text().strip()
+    assert tournament.startswith("t-") and len(tournament) == 10
+    assert f"TOURNAMENT_ID={tournament}\n" in (tmp_path / "h/samoobsluha/setup.env").read_text()
+    assert hub_main(["provision", "station", "--name", "station-01", "--target",
+                     str(tmp_path / "s"), "--psk-file", str(key)]) == 0  # fmt: skip
+    toml = tomllib.loads((tmp_path / "s/samoobsluha/station.toml").read_text())
+    assert toml["network"]["tournament_id"] == tournament
+    # An explicit --tournament on the hub card replaces the kept id.
+    assert hub_main(["provision", "hub", "--target", str(tmp_path / "h"), "--psk-file",
+                     str(key), "--ssh-key", str(ssh), "--tournament", "mcr-2026"]) == 0  # fmt: skip
+    assert (tmp_path / "tournament.id").read_text() == "mcr-2026\n"
+
+
+def test_cli_station_without_a_tournament_id_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = tmp_path / "tournament.key"
+    key.write_text(KEY + "\n")
+    rc = hub_main(["provision", "station", "--name", "station-01", "--target",
+                   str(tmp_path / "s"), "--psk-file", str(key)])  # fmt: skip
+    assert rc == 2
+    assert "provision the hub card first" in capsys.readouterr().err
 
 
 def test_cli_station_without_a_key_says_where_the_key_comes_from(

@@ -29,7 +29,7 @@ STATUS=$HERE/STATUS.txt
 BOOT=$(dirname "$HERE")
 
 # setup.env is generated: ROLE, HOSTNAME_, KEYBOARD, KIOSK_DISPLAY, KIOSK_COLS, KIOSK_ROWS,
-# HEADLESS, LEXICON_LANG, DATA_LABEL, OVERLAY, APT_PACKAGES.
+# HEADLESS, LEXICON_LANG, DATA_LABEL, OVERLAY, TOURNAMENT_ID, APT_PACKAGES.
 # shellcheck source=/dev/null
 . "$HERE/setup.env"
 
@@ -103,14 +103,13 @@ install -d -m 0755 /usr/local/share/doc/samoobsluha
 if [ -f "$HERE/station.toml" ]; then
     install -m 0644 "$HERE/station.toml" "$ETC/station.toml"
 fi
-if [ -f "$HERE/tournament.key" ]; then
+if [ "$ROLE" = station ] && [ -f "$HERE/tournament.key" ]; then
     install -m 0640 -g samoobsluha "$HERE/tournament.key" "$ETC/tournament.key"
     # The boot partition is FAT and readable by anyone holding the card.
     rm -f "$HERE/tournament.key"
 fi
-[ -f "$ETC/tournament.key" ] || log "WARNING: no tournament key in $ETC (copy it there)"
+[ "$ROLE" = hub ] || [ -f "$ETC/tournament.key" ] || log "WARNING: no tournament key in $ETC"
 [ -f "$HERE/kiosk.env" ] && install -m 0644 "$HERE/kiosk.env" "$ETC/kiosk.env"
-[ -f "$HERE/hub.env" ] && install -m 0644 "$HERE/hub.env" "$ETC/hub.env"
 
 # Keyboard (XKB for cage and console-setup) and the console font: Lat2 has every Czech
 # and Slovak letter; Terminus 16x32 is the largest console font there is.
@@ -205,6 +204,38 @@ else
     fi
 fi
 install -d -o samoobsluha -g samoobsluha -m 0750 "$DATA" "$DATA/run" "$DATA/lexicons"
+
+# The hub keeps its key and tournament id on the data partition (hub serve reads
+# <data>/tournament.key and names its tournament in hub.db on the first run): give it the
+# ones the station cards carry.
+if [ "$ROLE" = hub ]; then
+    if [ -f "$HERE/tournament.key" ] && [ ! -f "$DATA/tournament.key" ]; then
+        install -o samoobsluha -g samoobsluha -m 0600 "$HERE/tournament.key" "$DATA/tournament.key"
+    fi
+    rm -f "$HERE/tournament.key"
+    if [ -n "$TOURNAMENT_ID" ]; then
+        runuser -u samoobsluha -- env SAMOOBSLUHA_DATA="$DATA" TOURNAMENT_ID="$TOURNAMENT_ID" \
+            "$VENV/bin/python" - <<'PY' || log "WARNING: tournament id not recorded in hub.db"
+import os
+import sys
+
+try:
+    from hub import store
+    from shared.storage import open_db
+except ImportError as exc:
+    sys.exit(f"this hub has no hub.store ({exc})")
+want = os.environ["TOURNAMENT_ID"]
+db = open_db(store.db_path(), store.migrations)
+have = store.get_meta(db, "tournament_id")
+if have is None:
+    with db.conn:
+        db["hub_meta"].insert({"key": "tournament_id", "value": want})
+elif have != want:
+    sys.exit(f"hub.db already belongs to tournament {have}, not {want}")
+print(f"tournament {want}")
+PY
+    fi
+fi
 
 # Lexicon: the one carried on the card, else built from Debian's hunspell dictionary.
 if compgen -G "$HERE/lexicons/*.lex" >/dev/null; then
