@@ -38,7 +38,7 @@ for s in "${stations[@]}"; do
         bad=$((bad + 1))
         continue
     fi
-    got=$(ssh_run hub lexicon info "$lexicon" 2>/dev/null | sha_of)
+    got=$(ssh_run sudo -u samoobsluha /usr/local/bin/hub lexicon info "$lexicon" 2>/dev/null | sha_of)
     lex=OK
     [ "$got" = "$want" ] || { lex="DIFFERENT (${got:-missing})"; bad=$((bad + 1)); }
     # chronyc tracking: "Reference ID : C0A83202 (hub.local)" and "System time : ... seconds"

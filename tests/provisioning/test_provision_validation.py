@@ -192,6 +192,7 @@ def test_kiosk_unit_is_locked_down() -> None:
         "Conflicts=getty@tty1.service",
         "WorkingDirectory=/srv/samoobsluha/run",
         "PAMName=samoobsluha-kiosk",
+        "ExecStopPost=-/usr/local/bin/station gong off",
     ):
         assert line in unit.splitlines()
     files = render(SPECS["station-dhcp"])

@@ -89,6 +89,13 @@ fi
 for cmd in station hub; do
     ln -sfn "$VENV/bin/$cmd" "/usr/local/bin/$cmd"
 done
+# The services run as samoobsluha and own the data; an administrator's interactive "hub" /
+# "station" runs as that user too, so "hub stations" or "hub gong" reach the running hub.
+cat > /etc/profile.d/samoobsluha.sh <<'PROFILE'
+# Samoobsluha (written by install.sh): run the tools as the service user, on its data.
+alias hub='sudo -u samoobsluha env SAMOOBSLUHA_DATA=/srv/samoobsluha /usr/local/bin/hub'
+alias station='sudo -u samoobsluha env SAMOOBSLUHA_DATA=/srv/samoobsluha SAMOOBSLUHA_CONFIG=/etc/samoobsluha/station.toml /usr/local/bin/station'
+PROFILE
 
 # --- 3. configuration -------------------------------------------------------------------
 install -d -m 0755 "$ETC" "$LIB"
