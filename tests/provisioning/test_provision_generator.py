@@ -342,3 +342,18 @@ def test_cli_key_refuses_to_overwrite(tmp_path: Path) -> None:
     assert key.read_text() == first
     assert hub_main(["provision", "key", "-o", str(key), "--force"]) == 0
     assert key.read_text() != first
+
+
+def test_payload_is_shipped_in_the_wheel_and_fully_used() -> None:
+    """pyproject ships hub/provision/payload/* (flat); every file there lands on the card."""
+    from hub.provision.generator import PAYLOAD_FILES
+
+    root = Path(__file__).resolve().parents[2]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "payload/*" in pyproject["tool"]["setuptools"]["package-data"]["hub.provision"]
+    payload = root / "hub" / "provision" / "payload"
+    on_disk = {p.name for p in payload.iterdir()}
+    assert all(p.is_file() for p in payload.iterdir())  # "payload/*" is not recursive
+    assert on_disk == {*PAYLOAD_FILES, "install.sh"}
+    card = render(station())
+    assert {f"samoobsluha/files/{name}" for name in PAYLOAD_FILES} <= set(card)
