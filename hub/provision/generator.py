@@ -528,6 +528,7 @@ def setup_env(spec: ProvisionSpec) -> str:
         "KIOSK_ROWS": str(spec.kiosk_rows),
         "HEADLESS": "1" if spec.headless else "0",
         "LEXICON_LANG": spec.lexicon_language,
+        "LEXICON_FILE": spec.lexicon_path.rsplit("/", 1)[1],
         "DATA_LABEL": DATA_LABEL,
         "OVERLAY": "1" if spec.overlay else "0",
         "TOURNAMENT_ID": spec.tournament_id or "",

@@ -204,6 +204,7 @@ def test_write_copies_bundle_and_lexicon_and_protects_the_key(tmp_path: Path) ->
         'lexicon = "/srv/samoobsluha/lexicons/cs-klasik.lex"'
         in (payload / "station.toml").read_text()
     )
+    assert "LEXICON_FILE=cs-klasik.lex\n" in (payload / "setup.env").read_text()
     assert stat.S_IMODE((payload / "tournament.key").stat().st_mode) == 0o600
     assert (payload / "install.sh").stat().st_mode & stat.S_IXUSR
     assert any("2 wheels" in line for line in report)

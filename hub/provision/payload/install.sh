@@ -29,7 +29,7 @@ STATUS=$HERE/STATUS.txt
 BOOT=$(dirname "$HERE")
 
 # setup.env is generated: ROLE, HOSTNAME_, KEYBOARD, KIOSK_DISPLAY, KIOSK_COLS, KIOSK_ROWS,
-# HEADLESS, LEXICON_LANG, DATA_LABEL, OVERLAY, TOURNAMENT_ID, APT_PACKAGES.
+# HEADLESS, LEXICON_LANG, LEXICON_FILE, DATA_LABEL, OVERLAY, TOURNAMENT_ID, APT_PACKAGES.
 # shellcheck source=/dev/null
 . "$HERE/setup.env"
 
@@ -248,7 +248,7 @@ fi
 if compgen -G "$HERE/lexicons/*.lex" >/dev/null; then
     install -o samoobsluha -g samoobsluha -m 0644 "$HERE"/lexicons/*.lex "$DATA/lexicons/"
 fi
-lex=$DATA/lexicons/$LEXICON_LANG.lex
+lex=$DATA/lexicons/$LEXICON_FILE
 hunspell=/usr/share/hunspell/$( [ "$LEXICON_LANG" = sk ] && echo sk_SK || echo cs_CZ )
 if [ ! -f "$lex" ] && [ -f "$hunspell.dic" ]; then
     log "building $lex from $hunspell (a few minutes)"
