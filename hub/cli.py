@@ -12,6 +12,7 @@ from shared import cli
 COMMAND_MODULES = (
     "hub.commands.lexicon",
     "hub.commands.tournament",
+    "hub.commands.provision",
 )
 
 
