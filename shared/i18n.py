@@ -55,6 +55,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sk": "Slovník nie je možné použiť: {error}",
         "en": "The lexicon cannot be used: {error}",
     },
+    # -- station ↔ hub link (station/sync.py) --
+    "sync.clock_not_synced": {
+        "cs": "Hodiny nejsou seřízené",
+        "sk": "Hodiny nie sú zosynchronizované",
+        "en": "Clock not synced",
+    },
+    "sync.hub_offline": {
+        "cs": "Bez spojení s rozhodčím",
+        "sk": "Bez spojenia s rozhodcom",
+        "en": "No link to the referee's hub",
+    },
+    "sync.hub_online": {
+        "cs": "Spojeno s rozhodčím",
+        "sk": "Spojené s rozhodcom",
+        "en": "Linked to the referee's hub",
+    },
+    "sync.backlog": {
+        "cs": "Čeká na odeslání: {count}",
+        "sk": "Čaká na odoslanie: {count}",
+        "en": "Waiting to be sent: {count}",
+    },
 }
 
 

@@ -6,6 +6,7 @@ import contextlib
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -110,15 +111,19 @@ class Hub:
             db.close()
 
     def count(self, station: str | None = None) -> int:
-        db = open_db(self.db_path, store.migrations)
+        if not self.db_path.exists():
+            return 0
+        conn = sqlite3.connect(self.db_path, timeout=5)
         try:
             if station:
                 sql, args = "SELECT COUNT(*) FROM inbox WHERE station_id = ?", [station]
             else:
                 sql, args = "SELECT COUNT(*) FROM inbox", []
-            return int(db.execute(sql, args).fetchone()[0])
+            return int(conn.execute(sql, args).fetchone()[0])
+        except sqlite3.OperationalError:  # the hub has not created its tables yet
+            return 0
         finally:
-            db.close()
+            conn.close()
 
 
 class Station:
