@@ -183,17 +183,15 @@ def bench_spread(tmp: Path, n: int, rounds: int = 3) -> dict[str, float]:
         for number in range(1, rounds + 1):
             plan = json.loads(hub.ctl("round", "start", str(number), "--in", "2", "--basic", "4",
                                       "--warning", "2"))["plan"]  # fmt: skip
-            wait_for(lambda k=number: len(hub.rows("signal")) >= 3 * n * k, 30, "signals")
+            wait_for(lambda k=number: all(len(st.rings()) >= 3 * k for st in stations), 30)
             due = {"start": plan["start_at"], "warning": plan["start_at"] + 2,
                    "end": plan["start_at"] + 4}  # fmt: skip
             by: dict[str, list[float]] = {}
-            for row in hub.rows("signal"):
-                p = row["payload"]
-                if p["round"] != number:
-                    continue
-                true = p["local_time"] - skews[int(row["station_id"][2:])]
-                by.setdefault(p["signal"], []).append(true)
-                errors.append(abs(true - due[p["signal"]]))
+            for i, st in enumerate(stations):
+                for ring in st.rings()[3 * (number - 1) :]:
+                    true = ring["local_time"] - skews[i]  # the bell's real instant
+                    by.setdefault(ring["signal"], []).append(true)
+                    errors.append(abs(true - due[ring["signal"]]))
             spreads += [max(v) - min(v) for v in by.values()]
     finally:
         for st in stations:
