@@ -69,6 +69,7 @@ class HubServer:
         self.advertise = advertise
         self.mdns_interfaces = mdns_interfaces
         self.dbw = DbWorker(db_path, store.migrations)
+        self.published_dir = Path(db_path).parent / "published"
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
         self.conns: dict[str, StationConn] = {}
         self._server: asyncio.Server | None = None
@@ -412,12 +413,20 @@ class HubServer:
 
     async def push_lexicon(self, path: Path | str) -> dict[str, Any]:
         """Send a lexicon file to every station whose lexicon differs (and later joiners)."""
-        path = Path(path).resolve()
-        info = read_info(path)  # refuses a file that is not a lexicon
-        data = path.read_bytes()
+        original = Path(path)
+        info = read_info(original)  # refuses a file that is not a lexicon
+        data = original.read_bytes()
+        # keep our own copy: the referee's file may move or change before every station
+        # (including ones that join later) has it
+        path = self.published_dir / f"{info.sha256[:16]}.lex"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(path)
         record = {
             "path": str(path),
-            "name": path.name,
+            "name": original.name,
             "size": len(data),
             "file_sha256": hashlib.sha256(data).hexdigest(),
             "lexicon_sha256": info.sha256,
