@@ -37,6 +37,7 @@ GONG_LEAD = 1.0  # a manual gong rings this far ahead so every station has it in
 FIRST_FRAME_TIMEOUT = 5.0
 SEND_TIMEOUT = 30.0
 IDLE_TIMEOUT = 30.0
+DUPLICATE_WINDOW = 10.0  # a same-named station heard from this recently is not a ghost
 
 
 @dataclass
@@ -48,6 +49,7 @@ class StationConn:
     status: dict[str, Any] = field(default_factory=dict)
     rows_queue: asyncio.Queue[list[dict[str, Any]]] = field(default_factory=asyncio.Queue)
     sender: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_rx: float = 0.0  # hub monotonic time of the last frame
 
 
 class HubServer:
@@ -167,8 +169,17 @@ class HubServer:
             if first["t"] != "status":
                 raise ProtocolError(f"first frame must be status, not {first['t']!r}")
             conn = StationConn(hello["station"], hello["epoch"], address, channel)
+            conn.last_rx = self.clock.monotonic()
             old = self.conns.get(conn.station)
             if old is not None:
+                alive = self.clock.monotonic() - old.last_rx < DUPLICATE_WINDOW
+                if old.epoch != conn.epoch and alive:
+                    # two machines with one name (both still "raspberrypi"?): refuse the
+                    # newcomer rather than let them knock each other off in turn
+                    raise ProtocolError(
+                        f"station id {conn.station!r} is already connected with another "
+                        f"database (epoch {old.epoch}); give each station its own name"
+                    )
                 log.info("station %s reconnected; closing its old connection", conn.station)
                 await old.channel.close()
             self.conns[conn.station] = conn
@@ -181,6 +192,7 @@ class HubServer:
                 # means it lost power or the Wi-Fi dropped it without a FIN
                 msg = await asyncio.wait_for(channel.recv(), IDLE_TIMEOUT)
                 received = self.clock.now()
+                conn.last_rx = self.clock.monotonic()
                 kind = msg["t"]
                 if kind == "time_req":
                     channel.send_nowait(
