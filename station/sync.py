@@ -566,6 +566,7 @@ class StationSync:
         for _ in range(BURST):
             await self._time_request(channel)
             await asyncio.sleep(0.05)
+        self._status_now.set()  # the estimate after the burst is the one worth reporting
         while True:
             await asyncio.sleep(RESYNC_EVERY)
             await self._time_request(channel)

@@ -18,7 +18,7 @@ def test_no_gong_before_the_hub_clock_is_known(tmp_path: Path) -> None:
     st.enqueue(0)
     start_at = time.time() + 2.0
     schedule = RoundSchedule.open(st.db_path)
-    schedule.apply(RoundPlan(1, start_at, basic_seconds=8, warning_seconds=2))
+    schedule.apply(RoundPlan(1, start_at, basic_seconds=12, warning_seconds=2))
     schedule.close()
     with running(hub, st):
         st.start()
@@ -27,8 +27,8 @@ def test_no_gong_before_the_hub_clock_is_known(tmp_path: Path) -> None:
         assert st.rings() == []
         assert "signals wait for the hub clock" in st.log()
         hub.start()
-        wait_for(lambda: len(hub.rows("signal")) >= 2, 20, "signals after the hub came back")
+        wait_for(lambda: len(hub.rows("signal")) >= 2, 25, "signals after the hub came back")
         rings = st.rings()
         assert rings and all(r["synced"] for r in rings)
         warning = [r for r in rings if r["signal"] == "warning"]
-        assert warning and abs(warning[0]["local_time"] - 1.5 - (start_at + 6)) < 0.02
+        assert warning and abs(warning[0]["local_time"] - 1.5 - (start_at + 10)) < 0.02
