@@ -131,6 +131,11 @@ class HubServer:
         if self._server is not None:
             self._server.close()
             for conn in list(self.conns.values()):
+                with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+                    # tell the station, so it reconnects at once rather than on a timeout
+                    await asyncio.wait_for(
+                        conn.channel.send({"t": "bye", "reason": "hub shutting down"}), 1.0
+                    )
                 await conn.channel.close()
             await self._server.wait_closed()
             self._server = None

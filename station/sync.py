@@ -501,14 +501,19 @@ class StationSync:
             asyncio.open_connection(host, port, limit=protocol.MAX_FRAME + 64), CONNECT_TIMEOUT
         )
         try:
-            channel, welcome = await protocol.client_handshake(
-                reader,
-                writer,
-                self.psk,
-                tournament=self.net.tournament_id,
-                station=self.station_id,
-                epoch=self.epoch,
-            )
+            try:
+                channel, welcome = await protocol.client_handshake(
+                    reader,
+                    writer,
+                    self.psk,
+                    tournament=self.net.tournament_id,
+                    station=self.station_id,
+                    epoch=self.epoch,
+                )
+            except ConnectionError:
+                raise ConnectionError(
+                    "the hub hung up during the handshake: wrong tournament key or id?"
+                ) from None
             self._channel = channel
             # the hub's word is what counts: resend everything after what it has stored
             if self.status.hub_id not in (None, welcome["hub"]):

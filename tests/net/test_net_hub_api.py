@@ -253,3 +253,17 @@ async def test_the_kiosk_loop_never_waits_for_a_missing_hub(tmp_path: Path) -> N
     assert worst < 0.05
     assert not sync.status.connected and "failed" in (sync.status.last_error or "").lower()
     await _stop_station(sync, task)
+
+
+async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
+    hub = HubServer(tmp_path / "hub.db", new_psk(), host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        sync, task = await _start_station(hub, new_psk(), tmp_path / "s.db", "s")
+        await _until(lambda: sync.status.last_error is not None)
+        assert "wrong tournament key" in sync.status.last_error
+        assert not sync.status.connected and hub.conns == {}
+        await _stop_station(sync, task)
+        assert await hub.stations() == []
+    finally:
+        await hub.close()
