@@ -419,6 +419,16 @@ class HubServer:
         """``kind``: config (tables, limits …), pairings or standings."""
         if kind not in ("config", "pairings", "standings"):
             raise ValueError(f"cannot publish {kind!r}")
+        # a station refuses a malformed frame and reconnects; a bad item would be resent
+        # on every connect, so check it here, once
+        if not isinstance(data, dict if kind == "config" else (dict, list)):
+            raise ValueError(
+                f"{kind} must be a JSON object" + ("" if kind == "config" else " or list")
+            )
+        if len(protocol.pack({"t": "show", "id": "x" * 64, "kind": kind, "data": data})) > (
+            protocol.MAX_FRAME - 1024
+        ):
+            raise ValueError(f"{kind} is too large for one frame")
         digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
         item = f"{kind}:{int(self.clock.now() * 1000)}:{digest}"
         await self.dbw.run(store.save_published, kind, item, data, self.clock.now())

@@ -87,6 +87,11 @@ async def test_published_items_are_stored_on_the_station(link) -> None:
     assert sync.dbw.call(load_item, "pairings")["tables"][0][1] == "Novák"
     with pytest.raises(ValueError):
         await hub.publish("passwords", {})
+    with pytest.raises(ValueError, match="JSON object"):
+        await hub.publish("config", ["tables"])
+    with pytest.raises(ValueError, match="too large"):
+        await hub.publish("standings", ["x" * 1000] * 2000)
+    assert hub.conns["s1"].channel is not None  # the link survived the refusals
 
 
 async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> None:
