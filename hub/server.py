@@ -250,7 +250,13 @@ class HubServer:
             rows = await conn.rows_queue.get()
             while not conn.rows_queue.empty():  # merge what queued up meanwhile
                 rows = rows + conn.rows_queue.get_nowait()
-            acked = await self._ingest(conn.station, conn.epoch, rows)
+            try:
+                acked = await self._ingest(conn.station, conn.epoch, rows)
+            except Exception as exc:  # the disk is full, the file went read-only …
+                # nothing was acked; drop the link so the station resends after a backoff
+                log.error("cannot store rows of %s (%s); closing its link", conn.station, exc)
+                await conn.channel.close()
+                return
             if acked != last_acked:
                 last_acked = acked
                 with contextlib.suppress(ConnectionError, OSError):

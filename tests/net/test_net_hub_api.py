@@ -272,3 +272,39 @@ async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
         assert await hub.stations() == []
     finally:
         await hub.close()
+
+
+async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    real_ingest = store.ingest
+    failures = {"left": 1}
+
+    def flaky_ingest(db, batches, now):
+        if failures["left"]:
+            failures["left"] -= 1
+            raise OSError("disk I/O error")
+        return real_ingest(db, batches, now)
+
+    monkeypatch.setattr(store, "ingest", flaky_ingest)
+    try:
+        sync, task = await _start_station(hub, psk, tmp_path / "s.db", "s")
+        await _until(lambda: sync.status.connected)
+        from shared.storage import open_db
+        from station import outbox
+
+        db = open_db(tmp_path / "s.db", outbox.migrations)
+        with db.atomic():
+            for i in range(10):
+                outbox.enqueue(db, "challenge", {"i": i})
+        db.close()
+        sync.nudge()
+        await _until(lambda: sync.status.acked_seq == 10, 15)
+        assert failures["left"] == 0
+        assert len(hub.dbw.call(store.inbox_rows)) == 10
+        await _stop_station(sync, task)
+    finally:
+        await hub.close()
