@@ -51,6 +51,7 @@ from station import outbox
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 5.0
+SPIN_SECONDS = 0.002  # the runner wakes this early and waits out the rest exactly
 PLAYOUT_DISPLAY_SECONDS = 20 * 60
 SIGNAL_ORDER = {Signal.START: 0, Signal.WARNING: 1, Signal.END: 2}
 
@@ -404,7 +405,15 @@ class RoundSchedule:
             if cursor.rowcount == 0:
                 return False
             outbox.enqueue(self.db, "signal", payload)
+        # Keep the cache instead of reloading it: the runner looks again at once.
+        fresh = self._cache_version == self.version()
         self._local_changes += 1
+        if fresh:
+            self._cache[2][(due.number, due.signal)] = SignalRecord(
+                due.number, due.signal, outcome, due.due, actual_at, due.revision
+            )
+            self._cache_version = self.version()
+            self._cache = (self._cache_version, self._cache[1], self._cache[2])
         return True
 
 
@@ -447,19 +456,20 @@ class SignalRunner:
         *,
         sleep: Callable[[float], Awaitable[None]] | None = None,
         max_nap: float = 1.0,
+        spin: float = SPIN_SECONDS,
         on_fired: Callable[[Fired], None] | None = None,
     ) -> None:
         self.schedule = schedule
         self.clock = clock
         self.gong = gong
         self.max_nap = max_nap
+        self.spin = spin
         self.on_fired = on_fired
         self._sleep = sleep or self._real_nap
         self._event: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
         self._thread: int | None = None
         self._stopping = False
-        self._ringing: asyncio.Task[None] | None = None
         schedule.add_listener(self.wake)
 
     # -- control --------------------------------------------------------------------------
@@ -477,6 +487,14 @@ class SignalRunner:
         """Make :meth:`run` return after the pattern being rung (if any) is finished."""
         self._stopping = True
         self.wake()
+
+    def _spin_until(self, instant: float) -> None:
+        """Busy-wait (at most ``spin`` seconds) until hub time ``instant``."""
+        if self._event is not None and self._event.is_set():
+            return
+        limit = time.monotonic() + self.spin
+        while self.clock.now() < instant and time.monotonic() < limit:
+            pass
 
     async def _real_nap(self, seconds: float) -> None:
         assert self._event is not None
@@ -505,7 +523,12 @@ class SignalRunner:
                     nap = min(nap, max(0.0, next_due - now))
                 if until is not None:
                     nap = min(nap, until - now)
-                if nap > 0:
+                if self._sleep == self._real_nap and next_due is not None and nap < self.max_nap:
+                    # asyncio timers fire up to ~1 ms late (epoll's resolution):
+                    # wake a little early and wait out the last moment exactly.
+                    await self._sleep(max(0.0, nap - self.spin))
+                    self._spin_until(next_due)
+                elif nap > 0:
                     await self._sleep(nap)
                 else:
                     await asyncio.sleep(0)
