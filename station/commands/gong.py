@@ -102,6 +102,9 @@ def _gong_run(args: argparse.Namespace) -> int:
     _logging(True)
     _, gong = _load(args)
     guard_outputs()
+    # A 1 ms GIL switch interval keeps a busy thread from delaying the bell by up to
+    # 5 ms per hand-over (bench/gong.py, docs/benchmarks.md).
+    sys.setswitchinterval(0.001)
     return asyncio.run(_daemon(gong, standalone=not args.networked))
 
 

@@ -312,6 +312,9 @@ class Recorder:
     async def ring(self, name: str) -> None:
         self.rung.append((name, self.clock.now()))
 
+    def describe(self) -> str:
+        return "recorder"
+
 
 async def test_real_asyncio_runner_wakes_on_new_plan(tmp_path):
     clock = SystemClock()
@@ -354,3 +357,37 @@ async def test_wake_from_another_thread_and_process(tmp_path):
     runner.stop()
     await asyncio.wait_for(task, 5)
     assert [name for name, _ in gong.rung] == ["start"]
+
+
+async def test_bell_sounds_before_the_record_is_written(tmp_path):
+    """The fsync of the signal's record must not delay the bell: the pin is already
+    on when the runner writes the record (real asyncio, real clock, real outputs)."""
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    clock = SystemClock()
+    schedule = RoundSchedule.open(tmp_path / "s.db", clock=clock)
+    outputs = build_gong(
+        GongConfig(audio="on", button_pin=None, lamp_pin=None),
+        pin_factory=factory,
+        sound=Recorder(clock),
+    )
+    levels = []
+    record = schedule.record
+
+    def spy(due, outcome, actual_at):
+        levels.append((due.signal.value, factory.pin(5).state))
+        return record(due, outcome, actual_at)
+
+    schedule.record = spy
+    runner = SignalRunner(schedule, clock, outputs)
+    task = asyncio.create_task(runner.run())
+    schedule.apply(RoundPlan(1, clock.now() + 0.02, basic_seconds=600, warning_seconds=60))
+    await asyncio.sleep(0.1)
+    runner.stop()
+    await asyncio.wait_for(task, 5)
+    assert levels == [("start", False)]  # active-low: low = ringing
+    assert factory.pin(5).state is True
+    assert outputs.sound.rung[0][0] == "start"  # the speaker sounded with the bell
+    outputs.close()
+    factory.close()
