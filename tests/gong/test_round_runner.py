@@ -82,6 +82,7 @@ async def test_whole_40_minute_round(station, clock, factory):
     rows = outbox.pending(s.schedule.db)
     assert [r["kind"] for r in rows] == ["signal"] * 3
     assert rows[2]["payload"] == {
+        "tournament": "",
         "round": 1,
         "signal": "end",
         "outcome": "given",
@@ -391,3 +392,29 @@ async def test_bell_sounds_before_the_record_is_written(tmp_path):
     assert outputs.sound.rung[0][0] == "start"  # the speaker sounded with the bell
     outputs.close()
     factory.close()
+
+
+async def test_next_tournament_starts_again_at_round_1(tmp_path, clock, factory, vsleep):
+    """The same station DB serves the next tournament: its round 1 is a new round."""
+    path = tmp_path / "s.db"
+    gong = build_gong(
+        GongConfig(audio="off", button_pin=None, lamp_pin=None),
+        pin_factory=factory,
+        sleep=vsleep,
+    )
+    spring = RoundSchedule.open(path, clock=clock, tournament="brno-2026-03")
+    spring.apply(RoundPlan(1, clock.now() + 5, revision=4))
+    await SignalRunner(spring, clock, gong, sleep=vsleep).run(until=clock.now() + 3000)
+    assert len(spring.signals()) == 3
+
+    autumn = RoundSchedule.open(path, clock=clock, tournament="praha-2026-10")
+    assert autumn.status(clock.now()) is None
+    pin = factory.pin(5)
+    pin.clear_states()
+    t0 = clock.now() + 5
+    assert autumn.apply(RoundPlan(1, t0))  # revision 0, yet not "older" than spring's 4
+    await SignalRunner(autumn, clock, gong, sleep=vsleep).run(until=t0 + 10)
+    assert edges(pin, t0) == at(0, START)
+    assert [r["payload"]["tournament"] for r in outbox.pending(autumn.db)][-1] == "praha-2026-10"
+    assert len(spring.signals()) == 3  # the spring record is untouched
+    gong.close()
