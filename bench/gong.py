@@ -67,9 +67,22 @@ async def baseline(n: int, spacing: float) -> list[float]:
     return late
 
 
+RECORD_MS: list[float] = []
+
+
 async def runner_run(n: int, spacing: float, db_path: Path) -> tuple[list[float], int]:
     clock = SystemClock()
     schedule = RoundSchedule.open(db_path, clock=clock)
+    record = schedule.record
+
+    def timed_record(*args: object) -> bool:
+        t = time.perf_counter()
+        try:
+            return record(*args)  # type: ignore[arg-type]
+        finally:
+            RECORD_MS.append((time.perf_counter() - t) * 1000)
+
+    schedule.record = timed_record  # type: ignore[method-assign]
     gong = Recorder(clock)
     runner = SignalRunner(schedule, clock, gong)
     task = asyncio.create_task(runner.run())
@@ -154,6 +167,9 @@ def main() -> None:
                 f"   {ratio:.1f}x   {'OK' if run[1] <= 5 else 'ABOVE TARGET'} (<= 5 ms)"
                 + (f", {missed} missed" if missed else "")
             )
+            rec = percentiles(RECORD_MS)
+            print(f"{'  record + fsync' + label:<26}{rec[0]:8.2f}{rec[1]:8.2f}{rec[2]:8.2f}")
+            RECORD_MS.clear()
 
 
 if __name__ == "__main__":

@@ -51,7 +51,7 @@ from station import outbox
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 5.0
-SPIN_SECONDS = 0.002  # the runner wakes this early and waits out the rest exactly
+SPIN_SECONDS = 0.010  # the runner wakes this early and waits out the rest exactly
 PLAYOUT_DISPLAY_SECONDS = 20 * 60
 SIGNAL_ORDER = {Signal.START: 0, Signal.WARNING: 1, Signal.END: 2}
 
@@ -551,7 +551,8 @@ class SignalRunner:
                     nap = min(nap, until - now)
                 if self._sleep == self._real_nap and next_due is not None and nap < self.max_nap:
                     # asyncio timers fire up to ~1 ms late (epoll's resolution):
-                    # wake a little early and wait out the last moment exactly.
+                    # wake 10 ms early (a busy thread may hold the GIL for 5 ms) and
+                    # wait out the last moment exactly.
                     await self._sleep(max(0.0, nap - self.spin))
                     self.schedule.due_signals()  # look for changes now, not at the instant
                     self._spin_until(next_due)
