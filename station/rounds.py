@@ -66,26 +66,16 @@ migrations = Migrations("station.rounds")
 
 @migrations()
 def m001_rounds(db: sqlite_utils.Database) -> None:
-    # Everything is scoped by ``tournament`` ([network] tournament_id): round numbers
-    # start again at 1 in the next tournament, on the same station DB.
     # The newest revision of each round's plan (what the station acts on) …
     db["round_plans"].create(
-        {
-            "tournament": str,
-            "number": int,
-            "revision": int,
-            "source": str,
-            "plan": str,
-            "applied_at": float,
-        },
-        pk=("tournament", "number"),
+        {"number": int, "revision": int, "source": str, "plan": str, "applied_at": float},
+        pk="number",
         not_null={"revision", "source", "plan", "applied_at"},
     )
     # … every revision ever applied (the referee's changes, for the record) …
     db["round_plan_history"].create(
         {
             "id": int,
-            "tournament": str,
             "number": int,
             "revision": int,
             "source": str,
@@ -99,7 +89,6 @@ def m001_rounds(db: sqlite_utils.Database) -> None:
     db["round_signals"].create(
         {
             "id": int,
-            "tournament": str,
             "number": int,
             "signal": str,
             "outcome": str,
@@ -111,7 +100,20 @@ def m001_rounds(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"number", "signal", "outcome", "scheduled_at", "actual_at", "revision"},
     )
-    db["round_signals"].create_index(["tournament", "number", "signal"], unique=True)
+    db["round_signals"].create_index(["number", "signal"], unique=True)
+
+
+@migrations()
+def m002_tournament(db: sqlite_utils.Database) -> None:
+    # Scope everything by tournament ([network] tournament_id): round numbers start
+    # again at 1 in the next tournament on the same station DB.
+    for table in ("round_plans", "round_plan_history", "round_signals"):
+        db[table].add_column("tournament", str, not_null_default="")
+    db["round_plans"].transform(pk=("tournament", "number"))
+    db.execute("DROP INDEX IF EXISTS idx_round_signals_number_signal")
+    db["round_signals"].create_index(
+        ["tournament", "number", "signal"], unique=True, index_name="round_signals_once"
+    )
 
 
 class RoundError(Exception):

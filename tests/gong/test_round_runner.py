@@ -418,3 +418,40 @@ async def test_next_tournament_starts_again_at_round_1(tmp_path, clock, factory,
     assert [r["payload"]["tournament"] for r in outbox.pending(autumn.db)][-1] == "praha-2026-10"
     assert len(spring.signals()) == 3  # the spring record is untouched
     gong.close()
+
+
+def test_upgrade_from_a_db_without_tournaments(tmp_path, clock):
+    """A station DB written before rounds were scoped by tournament keeps its rounds
+    (tournament "") and signals."""
+    from sqlite_utils.migrations import Migrations
+
+    from shared.storage import open_db
+    from station.rounds import m001_rounds
+
+    old = Migrations("station.rounds")
+    old()(m001_rounds)
+    db = open_db(tmp_path / "s.db", outbox.migrations, old)
+    db["round_plans"].insert(
+        {
+            "number": 1,
+            "revision": 2,
+            "source": "hub",
+            "plan": '{"number": 1, "start_at": 100.0, "revision": 2}',
+            "applied_at": 50.0,
+        }
+    )
+    db["round_signals"].insert(
+        {
+            "number": 1,
+            "signal": "start",
+            "outcome": "given",
+            "scheduled_at": 100.0,
+            "actual_at": 100.001,
+            "revision": 2,
+        }
+    )
+    db.close()
+    schedule = RoundSchedule.open(tmp_path / "s.db", clock=clock)
+    assert schedule.plan(1).revision == 2
+    assert [(r.signal, r.outcome) for r in schedule.signals()] == [(Signal.START, GIVEN)]
+    assert not schedule.apply(RoundPlan(1, 100.0, revision=1))  # still older
