@@ -13,6 +13,7 @@ COMMAND_MODULES = (
     "hub.commands.lexicon",
     "hub.commands.tournament",
     "hub.commands.provision",
+    "hub.commands.serve",
 )
 
 

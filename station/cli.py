@@ -9,7 +9,11 @@ from collections.abc import Sequence
 from shared import cli
 
 # Each module adds its subcommands with register(subparsers).
-COMMAND_MODULES = ("station.commands.check",)
+COMMAND_MODULES = (
+    "station.commands.check",
+    "station.commands.gong",
+    "station.commands.daemon",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

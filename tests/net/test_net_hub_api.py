@@ -1,0 +1,325 @@
+"""The hub's API end to end with a real station link (one process, real sockets and
+SQLite files): rounds, changes, manual gong, published items, lexicon push, control socket."""
+
+from __future__ import annotations
+
+import asyncio
+import hashlib
+import random
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+from hub import control, store
+from hub.server import HubServer
+from shared import protocol
+from shared.lexicon import Lexicon, build_from_wordlist, read_info
+from shared.protocol import new_psk
+from shared.rounds import RoundPlan
+from station.sync import NetworkConfig, StationSync, load_item, load_plans
+
+
+async def _until(cond: Any, timeout: float = 10.0) -> None:
+    deadline = asyncio.get_running_loop().time() + timeout
+    while not cond():
+        if asyncio.get_running_loop().time() > deadline:
+            raise AssertionError("timed out")
+        await asyncio.sleep(0.02)
+
+
+@pytest.fixture
+async def link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "hubdata"))
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    net = NetworkConfig(tournament_id=hub.tournament, hub=f"127.0.0.1:{hub.port}", station_id="s1")
+    events: dict[str, list[Any]] = {}
+    sync = StationSync(
+        tmp_path / "station.db", net, psk=psk, lexicon_path=tmp_path / "st" / "cs.lex"
+    )
+    for name in ("plan", "gong", "config", "show", "lexicon"):
+        sync.on(name, lambda *a, _n=name: events.setdefault(_n, []).append(a))
+    task = asyncio.create_task(sync.run())
+    await _until(lambda: "s1" in hub.conns and sync.clock.synced)
+    yield hub, sync, events, tmp_path
+    sync.stop()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    sync.close()
+    await hub.close()
+
+
+async def test_round_changes_reach_the_station_and_are_confirmed(link) -> None:
+    hub, sync, events, _ = link
+    started = await hub.start_round(3, lead=60, basic_seconds=600, warning_seconds=60)
+    assert started["sent_to"] == ["s1"]
+    await _until(lambda: len(events.get("plan", [])) == 1)
+    for action, seconds in (("delay", 30), ("extend", 120), ("pause", 0), ("resume", 0)):
+        await hub.change_round(3, action, seconds)
+    await hub.change_round(3, "cancel")
+    await _until(lambda: len(events.get("plan", [])) == 6)
+    plans = sync.plans()
+    assert len(plans) == 1 and plans[0].revision == 5 and plans[0].cancelled
+    assert plans[0].start_at == pytest.approx(started["plan"]["start_at"] + 30)
+    await _until(lambda: len(hub.dbw.call(store.load_deliveries, "plan:3:5")) == 1)
+    assert (await hub.deliveries("plan:3:5"))["s1"]["ok"] is True
+    with pytest.raises(ValueError):
+        await hub.change_round(9, "delay", 5)
+
+
+async def test_manual_gong_carries_an_instant_ahead(link) -> None:
+    hub, sync, events, _ = link
+    result = await hub.gong("end")
+    await _until(lambda: "gong" in events)
+    signal, at = events["gong"][0]
+    assert signal == "end" and at == result["at"]
+    assert at > sync.clock.now()  # arrives before it is due: every station rings together
+
+
+async def test_published_items_are_stored_on_the_station(link) -> None:
+    hub, sync, events, _ = link
+    await hub.publish("config", {"tables": [1, 2], "limits": {"words": 6}})
+    await hub.publish("pairings", {"round": 2, "tables": [[1, "Novák", "Dvořák"]]})
+    await _until(lambda: len(events.get("config", [])) == 1 and "show" in events)
+    assert sync.dbw.call(load_item, "config")["tables"] == [1, 2]
+    assert sync.dbw.call(load_item, "pairings")["tables"][0][1] == "Novák"
+    with pytest.raises(ValueError):
+        await hub.publish("passwords", {})
+    with pytest.raises(ValueError, match="JSON object"):
+        await hub.publish("config", ["tables"])
+    with pytest.raises(ValueError, match="too large"):
+        await hub.publish("standings", ["x" * 1000] * 2000)
+    assert hub.conns["s1"].channel is not None  # the link survived the refusals
+
+
+async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> None:
+    hub, sync, events, tmp = link
+    monkeypatch.setattr(protocol, "LEXICON_CHUNK", 4096)  # many chunks from a small file
+    words = tmp / "words.txt"
+    # big enough for several chunks
+    rnd = random.Random(5)
+    words.write_text("\n".join("".join(rnd.choices("abcdeilmnoprstuvz", k=9)) for _ in range(5000)))
+    lex = tmp / "test.lex"
+    build_from_wordlist(words, lex, language="cs", variant="TEST")
+    assert lex.stat().st_size > 3 * 4096
+    info = read_info(lex)
+    result = await hub.push_lexicon(lex)
+    assert result["sent_to"] == ["s1"]
+    await _until(lambda: "lexicon" in events, 20)
+    target = events["lexicon"][0][0]
+    assert target == tmp / "st" / "cs.lex"
+    assert hashlib.sha256(target.read_bytes()).digest() == hashlib.sha256(lex.read_bytes()).digest()
+    assert Lexicon.open(target).info.sha256 == info.sha256
+    assert sync.status.lexicon_sha256 == info.sha256
+    await _until(lambda: "s1" in hub.dbw.call(store.load_deliveries, result["id"]))
+    # the hub now knows the station has it and does not push it again
+    await _until(lambda: hub.conns["s1"].status.get("lexicon_sha256") == info.sha256)
+    assert (await hub.push_lexicon(lex))["sent_to"] == []
+    with pytest.raises(Exception):  # noqa: B017 - whatever read_info raises for junk
+        await hub.push_lexicon(words)
+
+
+def test_finish_lexicon_refuses_a_wrong_digest(tmp_path: Path) -> None:
+    tmp = tmp_path / ".x.incoming"
+    fh = tmp.open("wb")
+    fh.write(b"not what was announced")
+    rx = {
+        "fh": fh,
+        "tmp": tmp,
+        "target": tmp_path / "x.lex",
+        "offset": 22,
+        "size": 22,
+        "sha": hashlib.sha256(b"not what was announced"),
+        "expect_sha": "0" * 64,
+    }
+    ok, detail = StationSync._finish_lexicon(rx)
+    assert not ok and "mismatch" in detail
+    assert not (tmp_path / "x.lex").exists() and not tmp.exists()
+
+
+async def test_control_socket_drives_the_server(link) -> None:
+    hub, _sync, _events, tmp = link
+    path = tmp / "ctl.sock"
+    srv = await control.start_control(hub, path)
+    try:
+        info = await asyncio.to_thread(control.request, "info", path)
+        assert info["tournament"] == hub.tournament and info["connected"] == ["s1"]
+        result = await asyncio.to_thread(
+            control.request, "start_round", path, number=1, lead=30, basic_seconds=100,
+            warning_seconds=10,
+        )  # fmt: skip
+        assert RoundPlan.from_dict(result["plan"]).basic_seconds == 100
+        stations = await asyncio.to_thread(control.request, "stations", path)
+        assert stations[0]["station_id"] == "s1" and stations[0]["connected"]
+        with pytest.raises(control.ControlError, match="not been planned"):
+            await asyncio.to_thread(control.request, "change_round", path, number=5, action="pause")
+        with pytest.raises(control.ControlError, match="unknown operation"):
+            await asyncio.to_thread(control.request, "drop_tables", path)
+    finally:
+        srv.close()
+    with pytest.raises(control.ControlError, match="not running"):
+        control.request("info", tmp / "nothing.sock")
+
+
+async def test_station_catches_up_on_connect(tmp_path: Path) -> None:
+    """Plans and published items made while a station was away reach it when it joins."""
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        await hub.start_round(1, lead=100)
+        await hub.publish("standings", [{"name": "Nováková", "points": 3}])
+        net = NetworkConfig(
+            tournament_id=hub.tournament, hub=f"127.0.0.1:{hub.port}", station_id="late"
+        )
+        sync = StationSync(tmp_path / "st.db", net, psk=psk)
+        task = asyncio.create_task(sync.run())
+        await _until(lambda: sync.dbw.call(load_item, "standings") is not None)
+        await _until(lambda: len(sync.plans()) == 1)
+        sync.stop()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        sync.close()
+    finally:
+        await hub.close()
+
+
+async def _start_station(hub: HubServer, psk: bytes, db: Path, sid: str, **kw: Any):
+    net = NetworkConfig(tournament_id=hub.tournament, hub=f"127.0.0.1:{hub.port}", station_id=sid)
+    sync = StationSync(db, net, psk=psk, **kw)
+    return sync, asyncio.create_task(sync.run())
+
+
+async def _stop_station(sync: StationSync, task: asyncio.Task) -> None:
+    sync.stop()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    sync.close()
+
+
+async def test_two_machines_with_one_name_do_not_knock_each_other_off(tmp_path: Path) -> None:
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        first, t1 = await _start_station(hub, psk, tmp_path / "a.db", "raspberrypi")
+        await _until(lambda: first.status.connected)
+        second, t2 = await _start_station(hub, psk, tmp_path / "b.db", "raspberrypi")
+        await _until(lambda: second.status.last_error is not None)
+        await asyncio.sleep(0.3)
+        assert first.status.connected and not second.status.connected
+        assert hub.conns["raspberrypi"].epoch == first.epoch
+        await _stop_station(second, t2)
+        await _stop_station(first, t1)
+    finally:
+        await hub.close()
+
+
+async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
+    """A station whose clock is 7 minutes fast reads hub time within a few ms."""
+    import time
+
+    from station.sync import SkewedClock
+
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        sync, task = await _start_station(
+            hub, psk, tmp_path / "s.db", "s", local_clock=SkewedClock(420.0)
+        )
+        assert not sync.clock.synced
+        await _until(lambda: sync.clock.synced)
+        await asyncio.sleep(0.4)  # the burst of six exchanges
+        assert abs(sync.clock.now() - time.time()) < 0.005
+        assert sync.clock.offset == pytest.approx(-420.0, abs=0.005)
+        assert len(sync.estimator.samples) >= 3
+        await _until(lambda: hub.conns["s"].status.get("clock_synced") is True)
+        await _stop_station(sync, task)
+    finally:
+        await hub.close()
+
+
+async def test_the_kiosk_loop_never_waits_for_a_missing_hub(tmp_path: Path) -> None:
+    """No hub listening: the link retries in the background and the loop stays free."""
+    from net_procs import free_port
+
+    net = NetworkConfig(tournament_id="t-x", hub=f"127.0.0.1:{free_port()}", station_id="k")
+    sync = StationSync(tmp_path / "k.db", net, psk=new_psk())
+    task = asyncio.create_task(sync.run())
+    loop = asyncio.get_running_loop()
+    worst = 0.0
+    for _ in range(100):  # 2 s of a kiosk ticking every 20 ms
+        before = loop.time()
+        await asyncio.sleep(0.02)
+        worst = max(worst, loop.time() - before - 0.02)
+    assert worst < 0.05
+    assert not sync.status.connected and "failed" in (sync.status.last_error or "").lower()
+    await _stop_station(sync, task)
+
+
+async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
+    hub = HubServer(tmp_path / "hub.db", new_psk(), host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        sync, task = await _start_station(hub, new_psk(), tmp_path / "s.db", "s")
+        await _until(lambda: sync.status.last_error is not None)
+        assert "wrong tournament key" in sync.status.last_error
+        assert not sync.status.connected and hub.conns == {}
+        await _stop_station(sync, task)
+        assert await hub.stations() == []
+    finally:
+        await hub.close()
+
+
+async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    real_ingest = store.ingest
+    failures = {"left": 1}
+
+    def flaky_ingest(db, batches, now):
+        if failures["left"]:
+            failures["left"] -= 1
+            raise OSError("disk I/O error")
+        return real_ingest(db, batches, now)
+
+    monkeypatch.setattr(store, "ingest", flaky_ingest)
+    try:
+        sync, task = await _start_station(hub, psk, tmp_path / "s.db", "s")
+        await _until(lambda: sync.status.connected)
+        from shared.storage import open_db
+        from station import outbox
+
+        db = open_db(tmp_path / "s.db", outbox.migrations)
+        with db.atomic():
+            for i in range(10):
+                outbox.enqueue(db, "challenge", {"i": i})
+        db.close()
+        sync.nudge()
+        await _until(lambda: sync.status.acked_seq == 10, 15)
+        assert failures["left"] == 0
+        assert len(hub.dbw.call(store.inbox_rows)) == 10
+        await _stop_station(sync, task)
+    finally:
+        await hub.close()
+
+
+def test_plans_are_kept_per_tournament(tmp_path: Path) -> None:
+    from shared.storage import open_db
+    from station import outbox
+    from station.sync import _store_plan, migrations
+
+    db = open_db(tmp_path / "s.db", outbox.migrations, migrations)
+    old = RoundPlan(1, 1000.0, revision=4)
+    assert _store_plan(db, "t-spring", old, 1.0)
+    assert not _store_plan(db, "t-spring", RoundPlan(1, 1000.0, revision=2), 2.0)
+    # the next tournament's round 1, revision 0, is news despite the old revision 4
+    assert _store_plan(db, "t-autumn", RoundPlan(1, 5000.0), 3.0)
+    assert load_plans(db, "t-autumn")[0].start_at == 5000.0
+    assert load_plans(db, "t-spring")[0].revision == 4
