@@ -11,6 +11,9 @@ opens the database, so tables never exist without a migration.
 
 from __future__ import annotations
 
+import contextlib
+import fcntl
+from collections.abc import Iterator
 from pathlib import Path
 
 import sqlite_utils
@@ -25,10 +28,30 @@ def open_db(path: Path | str, *migration_sets: Migrations) -> sqlite_utils.Datab
     db = sqlite_utils.Database(path)
     conn = db.conn
     conn.execute("PRAGMA busy_timeout = 5000")
-    if str(path) != ":memory:":
-        db.enable_wal()
-    conn.execute("PRAGMA synchronous = FULL")
-    conn.execute("PRAGMA foreign_keys = ON")
-    for migrations in migration_sets:
-        migrations.apply(db)
+    with _migration_lock(path):
+        if str(path) != ":memory:":
+            db.enable_wal()
+        conn.execute("PRAGMA synchronous = FULL")
+        conn.execute("PRAGMA foreign_keys = ON")
+        for migrations in migration_sets:
+            migrations.apply(db)
     return db
+
+
+@contextlib.contextmanager
+def _migration_lock(path: Path) -> Iterator[None]:
+    """Hold an exclusive lock beside the database while migrating it.
+
+    Two processes opening a new database at once (the kiosk and the daemon at boot, a
+    CLI command beside them) would otherwise both find a migration pending, and the
+    loser fails with "database is locked" when its read turns into a write.
+    """
+    if str(path) == ":memory:":
+        yield
+        return
+    with open(path.with_name(path.name + ".migrate-lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            yield
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
