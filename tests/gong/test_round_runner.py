@@ -464,3 +464,10 @@ def test_upgrade_from_a_db_without_tournaments(tmp_path, clock):
     assert schedule.plan(1).revision == 2
     assert [(r.signal, r.outcome) for r in schedule.signals()] == [(Signal.START, GIVEN)]
     assert not schedule.apply(RoundPlan(1, 100.0, revision=1))  # still older
+
+
+async def test_stop_before_run_is_not_lost(tmp_path):
+    schedule = RoundSchedule.open(tmp_path / "s.db", clock=SystemClock())
+    runner = SignalRunner(schedule, SystemClock(), Recorder(SystemClock()), max_nap=30)
+    runner.stop()  # e.g. SIGTERM during startup
+    await asyncio.wait_for(runner.run(), 2)
