@@ -115,9 +115,14 @@ class KioskApp(App[int], inherit_bindings=False):
         await super().on_event(event)
 
     def _tick(self) -> None:
-        tick = getattr(self.screen, "tick", None)
+        # Run on the screen's own message loop: a screen that closes itself from the
+        # App's timer callback would wait on the App's busy queue.
+        if not self.screen_stack or not self.is_running:
+            return
+        screen = self.screen
+        tick = getattr(screen, "tick", None)
         if tick is not None:
-            tick(self.clock.monotonic())
+            screen.call_later(tick, self.clock.monotonic())
 
     def tr(self, key: str, /, **values: Any) -> str:
         return t(key, self.lang, **values)
