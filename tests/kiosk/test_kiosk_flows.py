@@ -97,7 +97,7 @@ async def test_space_moves_to_next_word(make_app):
     async with app.run_test(size=SIZE) as pilot:
         await start_check(pilot, "4", "2")
         await type_text(pilot, "pes les")
-        words = list(app.screen.query(WordInput))
+        words = [w for w in app.screen.query(WordInput) if w.display and w.parent.display]
         assert [w.value for w in words] == ["pes", "les"]
         await pilot.press("enter", "f10")
         await settle(pilot)
@@ -558,3 +558,23 @@ async def test_round_clock_phases(make_app, clock):
         clock.advance(9 * 60)
         await pilot.pause(0.2)
         assert app.screen.query_one("#round-big").text == "DOHRÁVKA"
+
+
+async def test_fast_typing_loses_nothing(make_app, store):
+    """Keys arrive faster than screens mount (a player typing "12⏎2⏎pes⏎les⏎" at once):
+    none is lost or lands in the wrong field."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        keys = [("1", "1"), ("2", "2"), ("enter", "\r"), ("2", "2"), ("enter", "\r")]
+        keys += [(ch, ch) for ch in "pes"] + [("enter", "\r")]
+        keys += [(ch, ch) for ch in "les"] + [("enter", "\r"), ("f10", None)]
+        for key, char in keys:
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        await pilot.pause(0.1)
+        await settle(pilot)
+        assert isinstance(app.screen, VerdictScreen)
+    row = store.recent()[0]
+    assert (row["table_no"], row["words"]) == (12, ["PES", "LES"])
