@@ -23,7 +23,7 @@ from station.checks import (
     validate_table,
 )
 from station.screens.base import KioskScreen
-from station.widgets.word_input import WordInput
+from station.widgets.word_input import FlowInput, WordInput
 
 
 class CheckScreen(KioskScreen):
@@ -45,6 +45,16 @@ class CheckScreen(KioskScreen):
             self._apply_key(key, character)
         else:
             self._typeahead.append((key, character))
+
+    def flow_key(self, widget: Input, key: str, character: str | None) -> bool:
+        """Called by the form's inputs for every key (see FlowInput); True = handled."""
+        if self.focused is not widget or key == "enter":
+            self._apply_key(key, character)
+            return True
+        if key == "space" and isinstance(widget, WordInput):
+            self._apply_key(key, character)
+            return True
+        return False
 
     def _apply_key(self, key: str, character: str | None) -> None:
         """What a key does in this form, applied directly (for typed-ahead keys)."""
@@ -74,10 +84,10 @@ class CheckScreen(KioskScreen):
         with Vertical(id="check-body"):
             with Horizontal(id="row-table", classes="field"):
                 yield Label("", id="table-label", classes="prompt")
-                yield Input(id="table", restrict=r"[0-9]*", max_length=4)
+                yield FlowInput(id="table", restrict=r"[0-9]*", max_length=4)
             with Horizontal(id="row-count", classes="field"):
                 yield Label("", id="count-label", classes="prompt")
-                yield Input(id="count", restrict=r"[0-9]*", max_length=2)
+                yield FlowInput(id="count", restrict=r"[0-9]*", max_length=2)
             yield Label("", id="words-help")
             with Vertical(id="words"):
                 # Built up front and shown as needed: the first word can be typed the
@@ -148,10 +158,6 @@ class CheckScreen(KioskScreen):
     def _step_error(self, exc: StepError) -> None:
         self._error(self.tr(f"kiosk.error.{exc.problem.value}", **exc.values))
 
-    @on(Input.Submitted, "#table")
-    def _table_entered(self, event: Input.Submitted) -> None:
-        self._submit_table(event.value)
-
     def _submit_table(self, value: str) -> None:
         if self.step != "table":
             return
@@ -183,10 +189,6 @@ class CheckScreen(KioskScreen):
             self.action_confirm()
 
     _confirm_waiting = False
-
-    @on(Input.Submitted, "#count")
-    def _count_entered(self, event: Input.Submitted) -> None:
-        self._submit_count(event.value)
 
     def _submit_count(self, value: str) -> None:
         if self.step != "count":
@@ -225,16 +227,6 @@ class CheckScreen(KioskScreen):
         face, _ = preview(event.value, self.kiosk.lexicon.alphabet)
         self.query_one(f"#face-{event.input.index}", Label).update(face)
         self._error("")
-
-    @on(Input.Submitted)
-    def _word_submitted(self, event: Input.Submitted) -> None:
-        if isinstance(event.input, WordInput):
-            event.stop()
-            self._advance(event.input)
-
-    @on(WordInput.Advance)
-    def _word_space(self, event: WordInput.Advance) -> None:
-        self._advance(event.input)
 
     def _advance(self, word: WordInput) -> None:
         if self.step != "words":
