@@ -46,15 +46,14 @@ class CheckScreen(KioskScreen):
         else:
             self._typeahead.append((key, character))
 
-    def flow_key(self, widget: Input, key: str, character: str | None) -> bool:
-        """Called by the form's inputs for every key (see FlowInput); True = handled."""
-        if self.focused is not widget or key == "enter":
-            self._apply_key(key, character)
-            return True
-        if key == "space" and isinstance(widget, WordInput):
-            self._apply_key(key, character)
-            return True
-        return False
+    def flow_enter(self, widget: Input) -> None:
+        """Enter (or Space between words) in one of the form's inputs, acted on at once."""
+        if widget.id == "table":
+            self._submit_table(widget.value)
+        elif widget.id == "count":
+            self._submit_count(widget.value)
+        elif isinstance(widget, WordInput):
+            self._advance(widget)
 
     def _apply_key(self, key: str, character: str | None) -> None:
         """What a key does in this form, applied directly (for typed-ahead keys)."""
@@ -62,12 +61,8 @@ class CheckScreen(KioskScreen):
         table = self.query_one("#table", Input)
         count = self.query_one("#count", Input)
         if key == "enter" or (key == "space" and isinstance(focused, WordInput)):
-            if focused is table:
-                self._submit_table(table.value)
-            elif focused is count:
-                self._submit_count(count.value)
-            elif isinstance(focused, WordInput):
-                self._advance(focused)
+            if isinstance(focused, Input):
+                self.flow_enter(focused)
         elif key == self.kiosk.settings.confirm_key:
             self.action_confirm()
         elif key == "escape":

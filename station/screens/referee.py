@@ -37,6 +37,7 @@ from station.checks import (
     verify_pin,
 )
 from station.screens.base import KioskScreen
+from station.widgets.word_input import FlowInput
 
 
 class RefereeArea(KioskScreen):
@@ -69,7 +70,7 @@ class PinScreen(KioskScreen):
         with Vertical(id="pin-box"):
             yield Label("", id="pin-title")
             yield Label("", id="pin-prompt")
-            yield Input(id="pin", password=True, max_length=32)
+            yield FlowInput(id="pin", password=True, max_length=32)
             yield Label("", id="pin-message")
 
     def on_mount(self) -> None:
@@ -135,14 +136,13 @@ class PinScreen(KioskScreen):
             self._apply_gate()
 
     # -- typing ----------------------------------------------------------------------------
-    @on(Input.Submitted, "#pin")
-    def _submitted(self, event: Input.Submitted) -> None:
-        pin = event.value
-        event.input.value = ""
+    def flow_enter(self, field: Input) -> None:
+        pin = field.value
+        field.value = ""
         if self.mode == "enter":
             if not self.gate.open:
                 return
-            event.input.disabled = True
+            field.disabled = True
             self._verify(pin)
             return
         # choosing a PIN: twice, the same
@@ -159,7 +159,7 @@ class PinScreen(KioskScreen):
             self._message(self.tr("kiosk.pin.mismatch"))
             self._prompt("kiosk.pin.choose" if self.mode == "set" else "kiosk.pin.new")
             return
-        event.input.disabled = True
+        field.disabled = True
         self._save(pin)
 
     @work(thread=True, exit_on_error=False, group="db")
@@ -283,10 +283,10 @@ class AppealScreen(RefereeArea):
             yield Label("", id="appeal-title")
             with Horizontal(classes="field"):
                 yield Label("", id="appeal-table-label", classes="prompt")
-                yield Input(id="appeal-table", restrict=r"[0-9]*", max_length=4)
+                yield FlowInput(id="appeal-table", restrict=r"[0-9]*", max_length=4)
             with Horizontal(classes="field"):
                 yield Label("", id="appeal-words-label", classes="prompt")
-                yield Input(id="appeal-words", max_length=200)
+                yield FlowInput(id="appeal-words", max_length=200)
             yield Label("", id="appeal-error")
             yield Label("", id="appeal-hint")
 
@@ -295,7 +295,7 @@ class AppealScreen(RefereeArea):
         self.query_one("#appeal-table-label", Label).update(self.tr("kiosk.check.table_prompt"))
         self.query_one("#appeal-words-label", Label).update(self.tr("kiosk.appeal.words"))
         self.query_one("#appeal-hint", Label).update(self.tr("kiosk.appeal.hint"))
-        self.query_one("#appeal-table", Input).focus()
+        self.set_focus(self.query_one("#appeal-table", Input))
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
@@ -304,11 +304,12 @@ class AppealScreen(RefereeArea):
             field.disabled = False
         self.query_one("#appeal-table", Input).focus()
 
-    @on(Input.Submitted, "#appeal-table")
-    def _table(self) -> None:
-        self.query_one("#appeal-words", Input).focus()
+    def flow_enter(self, widget: Input) -> None:
+        if widget.id == "appeal-table":
+            self.set_focus(self.query_one("#appeal-words", Input))
+        else:
+            self._words()
 
-    @on(Input.Submitted, "#appeal-words")
     def _words(self) -> None:
         error = self.query_one("#appeal-error", Label)
         try:
