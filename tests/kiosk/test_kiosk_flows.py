@@ -578,3 +578,31 @@ async def test_fast_typing_loses_nothing(make_app, store):
         assert isinstance(app.screen, VerdictScreen)
     row = store.recent()[0]
     assert (row["table_no"], row["words"]) == (12, ["PES", "LES"])
+
+
+async def burst(pilot, keys: list[str]) -> None:
+    """Post keys all at once, as a terminal delivers a fast typist's burst."""
+    from textual import events
+
+    for key in keys:
+        char = {"enter": "\r", "space": " "}.get(key, key if len(key) == 1 else None)
+        pilot.app.post_message(events.Key(key, char))
+    await settle(pilot)
+    await pilot.pause(0.05)
+    await settle(pilot)
+
+
+async def test_result_form_and_pin_typed_in_a_burst(make_app, store):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        await settle(pilot)
+        await burst(pilot, [*"4711", "enter", *"4711", "enter"])
+        assert isinstance(app.screen, RefereeScreen)
+        await pilot.press("5")
+        await burst(pilot, ["2", "enter", "5", "enter", *"401", "enter", *"399", "enter", "b"])
+        values = [
+            app.screen.query_one(f"#{f}", Input).value
+            for f in ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
+        ]
+        assert values == ["2", "5", "401", "399", "b"]
