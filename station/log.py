@@ -214,6 +214,14 @@ class KioskStore:
         }
         kind = "appeal" if instance == "appeal" else "challenge"
         with self._lock, self.db.atomic():
+            if instance == "appeal" and appeal_of is None:
+                # The first-instance check this appeal reviews: same table, same words.
+                found = self.db.execute(
+                    "SELECT id FROM challenges WHERE instance = 'first' AND table_no = ? "
+                    "AND canonical = ? AND at >= ? ORDER BY id DESC LIMIT 1",
+                    [table_no, row["canonical"], at - ROUND_HORIZON],
+                ).fetchone()
+                row["appeal_of"] = found[0] if found else None
             check_id = self._insert("challenges", row)
             outbox.enqueue(self.db, kind, self._payload(check_id, row), at=at)
             if verdict.status.value == "referee" and instance == "first":

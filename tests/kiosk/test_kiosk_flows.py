@@ -416,6 +416,7 @@ async def test_referee_appeal_is_logged_as_second_instance(make_app, store):
         ("appeal", "invalid"),
         ("first", "invalid"),
     ]
+    assert rows[0]["appeal_of"] == rows[1]["id"]
     assert [p["kind"] for p in outbox.pending(store.db)] == ["challenge", "appeal"]
 
 
@@ -547,14 +548,14 @@ async def test_round_clock_phases(make_app, clock):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.2)
         title = app.screen.query_one("#round-title", Label)
-        digits = app.screen.query_one("#round-digits")
+        digits = app.screen.query_one("#round-time")
         assert "Kolo 4 začne za" in str(title.content)
-        assert digits.value == "01:30"
+        assert digits.text == "01:30"
         assert "hub: spojeno" in str(app.screen.query_one("#hub-status", Label).content)
         clock.advance(90 + 31 * 60)
         await pilot.pause(0.2)
         assert "poslední minuty" in str(title.content)
-        assert digits.value == "09:00"
+        assert digits.text == "09:00"
         clock.advance(9 * 60)
         await pilot.pause(0.2)
         assert app.screen.query_one("#round-big").text == "DOHRÁVKA"
