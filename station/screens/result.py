@@ -31,7 +31,9 @@ class ResultScreen(KioskScreen):
 
     def inactivity_limit(self) -> float | None:
         settings = self.kiosk.settings
-        return settings.referee_idle_seconds if self.by_referee else settings.inactivity_seconds
+        if self.by_referee:
+            return settings.referee_idle_seconds
+        return settings.form_inactivity_seconds  # players read their scoresheets
 
     def compose(self) -> ComposeResult:
         with Vertical(id="result-box"):

@@ -18,6 +18,9 @@ MIN_CHARS = 2
 class WhereScreen(KioskScreen):
     BINDINGS = [Binding("escape", "leave", show=False)]  # noqa: RUF012
 
+    def inactivity_limit(self) -> float | None:
+        return self.kiosk.settings.form_inactivity_seconds
+
     def compose(self) -> ComposeResult:
         with Vertical(id="where-box"):
             yield Label("", id="where-title")
