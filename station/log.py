@@ -14,6 +14,7 @@ lock; nothing here imports Textual.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable
@@ -171,8 +172,14 @@ class KioskStore:
 
     @classmethod
     def open(cls, path: Path | str, station_id: str) -> KioskStore:
-        db = open_db(path, outbox.migrations, migrations, check_same_thread=False)
-        return cls(db, station_id)
+        """Migrate with the shared opener, then keep a connection the kiosk's worker
+        threads may share (every use goes through this store's lock)."""
+        open_db(path, outbox.migrations, migrations).close()  # schema, WAL (persistent)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA synchronous = FULL")  # per connection, as open_db sets it
+        conn.execute("PRAGMA foreign_keys = ON")
+        return cls(sqlite_utils.Database(conn), station_id)
 
     def close(self) -> None:
         with self._lock:

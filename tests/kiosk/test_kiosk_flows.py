@@ -275,8 +275,16 @@ async def test_rate_limit_interval_refuses_and_flags(make_app, store, clock):
 
 
 async def test_rate_limit_cap_per_round(make_app, store, clock):
+    import threading
+
     plan = RoundPlan(number=3, start_at=clock.now() - 60)
-    app = make_app(max_checks_per_round=2, round_status=lambda: plan.status(clock.now()))
+
+    def round_status():
+        # The station's RoundSchedule is bound to the UI thread's SQLite connection.
+        assert threading.current_thread() is threading.main_thread()
+        return plan.status(clock.now())
+
+    app = make_app(max_checks_per_round=2, round_status=round_status)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(2):
             await check_words(pilot, "8", ["pes"])
