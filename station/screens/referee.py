@@ -11,7 +11,9 @@ test, result correction, a new PIN, and quitting the kiosk."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import inspect
 from typing import Any
 
 from textual import on, work
@@ -257,21 +259,26 @@ class RefereeScreen(RefereeArea):
     def _message(self, text: str) -> None:
         self.query_one("#referee-message", Label).update(text)
 
-    @work(thread=True, exit_on_error=False)
-    def _ring(self) -> None:
+    @work(exclusive=True, exit_on_error=False, group="gong")
+    async def _ring(self) -> None:
+        """The injected gong: a plain callable (run in a thread) or one returning an
+        awaitable, e.g. ``lambda: gong.ring("start")`` (awaited on the UI loop)."""
         gong = self.kiosk.gong_test
         if gong is None:
-            self.app.call_from_thread(self.app.bell)
-            self.app.call_from_thread(self._message, self.tr("kiosk.referee.gong_none"))
+            self.app.bell()
+            self._message(self.tr("kiosk.referee.gong_none"))
             return
         try:
-            gong()
+            if inspect.iscoroutinefunction(gong):
+                await gong()
+            else:
+                result = await asyncio.to_thread(gong)
+                if inspect.isawaitable(result):
+                    await result
         except Exception as exc:
-            self.app.call_from_thread(
-                self._message, self.tr("kiosk.referee.gong_failed", error=str(exc))
-            )
+            self._message(self.tr("kiosk.referee.gong_failed", error=str(exc)))
             return
-        self.app.call_from_thread(self._message, self.tr("kiosk.referee.gong_done"))
+        self._message(self.tr("kiosk.referee.gong_done"))
 
 
 class AppealScreen(RefereeArea):

@@ -430,7 +430,11 @@ async def test_referee_appeal_is_logged_as_second_instance(make_app, store):
 
 async def test_referee_log_tables_gong_and_quit(make_app, store):
     rung = []
-    app = make_app(gong_test=lambda: rung.append(True))
+
+    async def ring(name: str) -> None:  # as the station's Gong.ring is
+        rung.append(name)
+
+    app = make_app(gong_test=lambda: ring("start"))
     async with app.run_test(size=SIZE) as pilot:
         await check_words(pilot, "4", ["pes"])
         app.clock.advance(1)
@@ -453,7 +457,8 @@ async def test_referee_log_tables_gong_and_quit(make_app, store):
         assert app.tables == frozenset(range(1, 13))
         await pilot.press("4")
         await settle(pilot)
-        assert rung == [True]
+        assert rung == ["start"]
+        assert "Gong zazněl" in str(app.screen.query_one("#referee-message", Label).content)
         await pilot.press("7")
         await pilot.pause()
     assert app.return_code == 0
