@@ -11,6 +11,7 @@ from shared import cli
 # Each module adds its subcommands with register(subparsers).
 COMMAND_MODULES = (
     "station.commands.check",
+    "station.commands.run",
     "station.commands.gong",
     "station.commands.daemon",
 )
