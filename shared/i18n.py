@@ -71,3 +71,51 @@ def refusal(exc: Any, lang: str = DEFAULT) -> str:
     if detail and detail.isspace():
         detail = t("char.space", lang)
     return t(f"refused.{exc.reason.value}", lang, raw=exc.raw, detail=detail)
+
+
+# Tournament exports and screens (hub.tournament).
+MESSAGES.update(
+    {
+        "tour.standings": {
+            "cs": "Pořadí po {round}. kole",
+            "sk": "Poradie po {round}. kole",
+            "en": "Standings after round {round}",
+        },
+        "tour.pairings": {
+            "cs": "Rozlosování {round}. kola",
+            "sk": "Nasadenie {round}. kola",
+            "en": "Pairings, round {round}",
+        },
+        "tour.scorecard": {"cs": "Karta hráče", "sk": "Karta hráča", "en": "Scorecard"},
+        "tour.col.rank": {"cs": "Pořadí", "sk": "Poradie", "en": "Rank"},
+        "tour.col.name": {"cs": "Jméno", "sk": "Meno", "en": "Name"},
+        "tour.col.club": {"cs": "Klub", "sk": "Klub", "en": "Club"},
+        "tour.col.wins": {"cs": "Výhry", "sk": "Výhry", "en": "Wins"},
+        "tour.col.spread": {"cs": "Rozdíl", "sk": "Rozdiel", "en": "Spread"},
+        "tour.col.points": {"cs": "Body", "sk": "Body", "en": "Points"},
+        "tour.col.turcas": {"cs": "TurČAS", "sk": "TurČAS", "en": "TurČAS"},
+        "tour.col.opp_wins": {"cs": "Výhry soupeřů", "sk": "Výhry súperov", "en": "Opp. wins"},
+        "tour.col.balance": {"cs": "Bilance", "sk": "Bilancia", "en": "Balance"},
+        "tour.col.starts": {"cs": "Začínal", "sk": "Začínal", "en": "Started"},
+        "tour.col.table": {"cs": "Stůl", "sk": "Stôl", "en": "Table"},
+        "tour.col.first": {"cs": "Začíná (ZH)", "sk": "Začína (ZH)", "en": "Starts"},
+        "tour.col.second": {"cs": "Soupeř (DH)", "sk": "Súper (DH)", "en": "Second"},
+        "tour.col.round": {"cs": "Kolo", "sk": "Kolo", "en": "Round"},
+        "tour.col.opponent": {"cs": "Soupeř", "sk": "Súper", "en": "Opponent"},
+        "tour.col.score": {"cs": "Skóre", "sk": "Skóre", "en": "Score"},
+        "tour.col.result": {"cs": "Výsledek", "sk": "Výsledok", "en": "Result"},
+        "tour.col.zh": {"cs": "ZH", "sk": "ZH", "en": "Started"},
+        "tour.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
+        "tour.kind.forfeit": {"cs": "kontumace", "sk": "kontumácia", "en": "forfeit"},
+        "tour.kind.double_forfeit": {
+            "cs": "kontumace obou",
+            "sk": "kontumácia oboch",
+            "en": "double forfeit",
+        },
+        "tour.kind.late": {"cs": "pozdní vstup", "sk": "neskorý vstup", "en": "late entry"},
+        "tour.kind.absent": {"cs": "nepřítomen", "sk": "neprítomný", "en": "absent"},
+        "tour.win": {"cs": "V", "sk": "V", "en": "W"},
+        "tour.loss": {"cs": "P", "sk": "P", "en": "L"},
+        "tour.draw": {"cs": "R", "sk": "R", "en": "D"},
+    }
+)

@@ -1,0 +1,462 @@
+"""Tournament commands.
+
+From a tsh file (the contract other tools rely on)::
+
+    hub standings --rules cas|sss|pfs --tsh FILE [--format csv|text] [--round N]
+    hub pair --rules cas|sss|pfs --tsh FILE --round N [--seed S] [--explain]
+
+From the hub database (the operator's workflow; the dashboard calls the same facade)::
+
+    hub tournament init|info|publish|finalise|missing|export-tsh|import-tsh
+    hub players import|list|add|checkin|withdraw|return
+    hub result add|list|protest|resolve|audit
+    hub round pair N
+    hub export standings|pairings|scorecard|stations
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+from pathlib import Path
+
+from hub.tournament import exports, tsh
+from hub.tournament.facade import Tournament, TournamentError
+from hub.tournament.model import Kind
+from hub.tournament.pairing import PairingError, pair_round
+from hub.tournament.rules import RULES, get_rules
+from hub.tournament.standings import compute
+
+
+def _overrides(values: list[str] | None) -> dict[str, str]:
+    out = {}
+    for item in values or []:
+        key, sep, value = item.partition("=")
+        if not sep:
+            raise ValueError(f"--set wants KEY=VALUE, got {item!r}")
+        out[key.strip()] = value.strip()
+    return out
+
+
+def _load_tsh(path: str) -> tsh.TournamentData:
+    return tsh.to_tournament(tsh.read(path), name=Path(path).stem)
+
+
+def _present_in(data: tsh.TournamentData, round_no: int) -> list[int] | None:
+    """Who was paired in ``round_no`` when the file already has that round (so a past round
+    is re-paired with the field that really played it: late entrants not yet there, players
+    withdrawn later still there); None for a round the file has not reached."""
+    present = {
+        pid
+        for g in data.games
+        if g.round == round_no and g.kind not in (Kind.LATE, Kind.ABSENT)
+        for pid in g.players()
+    }
+    return sorted(present) if present else None
+
+
+def _standings(args: argparse.Namespace) -> int:
+    try:
+        rules = get_rules(args.rules or "cas", _overrides(args.set))
+        if args.tsh:
+            data = _load_tsh(args.tsh)
+            last = args.round if args.round is not None else data.rounds
+            table = compute(data.players.values(), data.games_until(last), rules, rounds=last)
+        else:
+            with Tournament.open(args.db) as tour:
+                if args.rules is None:  # the tournament's own rule set and overrides
+                    rules = tour.rules.with_overrides(_overrides(args.set))
+                table = tour.standings(rules=rules, after_round=args.round)
+    except (OSError, ValueError, TournamentError) as exc:
+        print(f"hub standings: {exc}", file=sys.stderr)
+        return 2
+    if args.format == "text":
+        sys.stdout.write(exports.standings_text(table, rules))
+    else:
+        sys.stdout.write(exports.standings_csv(table, rules))
+    return 0
+
+
+def _pair(args: argparse.Namespace) -> int:
+    try:
+        rules = get_rules(args.rules, _overrides(args.set))
+        data = _load_tsh(args.tsh)
+        active = _present_in(data, args.round)
+        data.games = [g for g in data.games if g.round < args.round]
+        pairing = pair_round(
+            data, rules, args.round, seed=args.seed, method=args.method, active=active
+        )
+    except (OSError, ValueError, PairingError) as exc:
+        print(f"hub pair: {exc}", file=sys.stderr)
+        return 2
+    sys.stdout.write(exports.pairings_csv(pairing, data.players))
+    if args.explain:
+        sys.stderr.write(exports.pairings_explain(pairing, data.players))
+    return 0
+
+
+def _rules_args(p: argparse.ArgumentParser, required: bool = True) -> None:
+    p.add_argument(
+        "--rules",
+        choices=sorted(RULES),
+        required=required,
+        help="rule set (cas, sss, pfs)" + ("" if required else "; default: cas / the DB's"),
+    )
+    p.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="override a rule constant, e.g. --set turcas_a=600 --set bye_score=250",
+    )
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    st = sub.add_parser(
+        "standings",
+        help="standings from a tsh .t file (or the hub database)",
+        description="Standings by the chosen rule set. CSV header starts with "
+        "rank,name,wins,spread,points (plus turcas for cas).",
+    )
+    _rules_args(st, required=False)
+    st.add_argument("--tsh", metavar="FILE", help="tsh .t file (default: the hub database)")
+    st.add_argument("--db", metavar="FILE", help="hub database (default: DATA/hub.db)")
+    st.add_argument("--round", type=int, help="standings after this round (default: last)")
+    st.add_argument("--format", choices=("csv", "text"), default="csv")
+    st.set_defaults(func=_standings)
+
+    pr = sub.add_parser(
+        "pair",
+        help="pair a round from a tsh .t file",
+        description="Pair round N from the results of rounds 1..N-1 in the file. CSV "
+        "table,first,second (first starts; a bye has an empty second). --explain writes "
+        "the reasons to stderr.",
+    )
+    _rules_args(pr)
+    pr.add_argument("--tsh", metavar="FILE", required=True)
+    pr.add_argument("--round", type=int, required=True)
+    pr.add_argument("--seed", type=int, default=0, help="seed for the lot and coin tosses")
+    pr.add_argument(
+        "--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"), help="force a method"
+    )
+    pr.add_argument("--explain", action="store_true", help="why each pair (to stderr)")
+    pr.set_defaults(func=_pair)
+
+    _register_db(sub)
+
+
+# --- the DB-backed workflow ---------------------------------------------------------------
+
+
+def _run(fn):  # type: ignore[no-untyped-def]
+    def wrapper(args: argparse.Namespace) -> int:
+        try:
+            with Tournament.open(args.db) as tour:
+                return int(fn(tour, args) or 0)
+        except (OSError, ValueError, TournamentError, PairingError) as exc:
+            print(f"hub {args.command}: {exc}", file=sys.stderr)
+            return 2
+
+    return wrapper
+
+
+def _write(args: argparse.Namespace, text: str) -> None:
+    if getattr(args, "output", None):
+        Path(args.output).write_text(text, encoding="utf-8")
+        print(f"wrote {args.output}", file=sys.stderr)
+    else:
+        sys.stdout.write(text)
+
+
+@_run
+def _init(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.configure(
+        name=args.name,
+        rules=args.rules,
+        rounds=args.rounds,
+        protest_minutes=args.protest_minutes,
+        overrides=_overrides(args.set),
+    )
+    print(json.dumps(tour.settings(), ensure_ascii=False, indent=1))
+
+
+@_run
+def _info(tour: Tournament, args: argparse.Namespace) -> None:
+    print(json.dumps(tour.settings(), ensure_ascii=False, indent=1))
+
+
+@_run
+def _players_import(tour: Tournament, args: argparse.Namespace) -> None:
+    added = tour.import_players_csv(Path(args.file).read_text(encoding="utf-8-sig"), who=args.who)
+    print(f"imported {len(added)} players")
+
+
+@_run
+def _players_list(tour: Tournament, args: argparse.Namespace) -> None:
+    for p in tour.players():
+        state = "withdrawn" if p.withdrawn else "paused" if p.paused else "active"
+        mark = "✓" if p.checked_in else " "
+        print(f"{p.id:4} {mark} {p.name:<30} {p.club:<20} {p.rating:5} {state}")
+
+
+@_run
+def _players_add(tour: Tournament, args: argparse.Namespace) -> None:
+    p = tour.add_player(args.name, club=args.club, rating=args.rating, who=args.who)
+    print(f"added #{p.id} {p.name}")
+
+
+@_run
+def _players_checkin(tour: Tournament, args: argparse.Namespace) -> None:
+    for pid in args.ids:
+        tour.check_in(pid, who=args.who, present=not args.undo)
+
+
+@_run
+def _players_withdraw(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.withdraw(args.id, temporary=args.temporary, who=args.who)
+
+
+@_run
+def _players_return(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.reinstate(args.id, who=args.who)
+
+
+@_run
+def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
+    pairing = tour.pair(args.round, seed=args.seed, force=args.force, method=args.method)
+    players = {p.id: p for p in tour.players()}
+    sys.stdout.write(exports.pairings_csv(pairing, players))
+    if args.explain:
+        sys.stderr.write(exports.pairings_explain(pairing, players))
+
+
+@_run
+def _result_add(tour: Tournament, args: argparse.Namespace) -> None:
+    outcome = tour.record_result(
+        args.round,
+        args.table,
+        args.player1,
+        args.player2,
+        args.score1,
+        args.score2,
+        first=args.first,
+        source=args.source,
+        who=args.who,
+        correct=args.correct,
+        kind=args.kind,
+        forfeited=args.forfeited,
+    )
+    for warning in outcome.warnings:
+        print(f"warning: {warning}", file=sys.stderr)
+    print(outcome.status)
+
+
+@_run
+def _result_list(tour: Tournament, args: argparse.Namespace) -> None:
+    for r in tour.results(args.round):
+        print(json.dumps(r, ensure_ascii=False))
+
+
+@_run
+def _missing(tour: Tournament, args: argparse.Namespace) -> int:
+    missing = tour.missing_results(args.round)
+    for m in missing:
+        print(f"table {m['table']}: {m['first']} – {m['second']} ({m['status']})")
+    return 1 if missing else 0
+
+
+@_run
+def _publish(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.publish(args.round, who=args.who)
+
+
+@_run
+def _finalise(tour: Tournament, args: argparse.Namespace) -> None:
+    done = tour.finalise(args.round, early=args.early, who=args.who)
+    print(f"round {args.round}: {done} results final")
+
+
+@_run
+def _protest(tour: Tournament, args: argparse.Namespace) -> None:
+    if args.close:
+        tour.close_protest(args.round, args.table, who=args.who, note=args.note)
+    else:
+        tour.lodge_protest(args.round, args.table, who=args.who, note=args.note)
+
+
+@_run
+def _audit(tour: Tournament, args: argparse.Namespace) -> None:
+    for row in tour.audit(args.round):
+        print(json.dumps(row, ensure_ascii=False))
+
+
+@_run
+def _export(tour: Tournament, args: argparse.Namespace) -> None:
+    players = {p.id: p for p in tour.players()}
+    title = tour.settings()["name"]
+    if args.what == "standings":
+        table = tour.standings(after_round=args.round)
+        after = args.round if args.round is not None else tour.last_round()
+        rules = tour.rules
+        text = {
+            "csv": lambda: exports.standings_csv(table, rules),
+            "html": lambda: exports.standings_html(
+                table, rules, after_round=after, title=title, lang=args.lang
+            ),
+            "json": lambda: json.dumps(
+                exports.standings_rows(table, rules), ensure_ascii=False, indent=1
+            ),
+        }[args.format]()
+    elif args.what in ("pairings", "stations"):
+        if args.round is None:
+            raise ValueError("--round is needed")
+        pairing = tour.pairing(args.round)
+        if args.what == "stations" or args.format == "json":
+            table = tour.standings(after_round=args.round - 1)
+            text = json.dumps(
+                exports.station_json(pairing, players, table), ensure_ascii=False, indent=1
+            )
+        elif args.format == "html":
+            text = exports.pairings_html(pairing, players, title=title, lang=args.lang)
+        else:
+            text = exports.pairings_csv(pairing, players)
+    else:
+        if args.player is None:
+            raise ValueError("--player is needed")
+        st = {s.player.id: s for s in tour.standings(after_round=args.round)}[args.player]
+        if args.format == "html":
+            text = exports.scorecard_html(st, players, title=title, lang=args.lang)
+        else:
+            text = exports.scorecard_csv(st, players)
+    _write(args, text)
+
+
+@_run
+def _export_tsh(tour: Tournament, args: argparse.Namespace) -> None:
+    tsh.write(tsh.from_tournament(tour.data()), args.file)
+
+
+@_run
+def _import_tsh(tour: Tournament, args: argparse.Namespace) -> None:
+    n = tour.import_tsh(args.file, who=args.who)
+    print(f"imported {n} players with their results")
+
+
+def _db_args(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--db", metavar="FILE", help="hub database (default: DATA/hub.db)")
+    p.add_argument("--who", default="operator", help="name recorded in the audit trail")
+
+
+def _register_db(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    tour = sub.add_parser("tournament", help="set up the tournament in the hub database")
+    ts = tour.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
+    p = ts.add_parser("init", help="name, rule set, rounds, protest window")
+    _db_args(p)
+    p.add_argument("--name", default="")
+    _rules_args(p, required=False)
+    p.add_argument("--rounds", type=int, default=0, help="rounds planned (0 = open)")
+    p.add_argument("--protest-minutes", type=int, default=30)
+    p.set_defaults(func=_init)
+    p = ts.add_parser("info", help="show the settings")
+    _db_args(p)
+    p.set_defaults(func=_info)
+    for name, func, helptext in (
+        ("publish", _publish, "publish a round's results (starts the protest window)"),
+        ("missing", _missing, "list tables without an agreed result (exit 1 if any)"),
+    ):
+        p = ts.add_parser(name, help=helptext)
+        _db_args(p)
+        p.add_argument("round", type=int)
+        p.set_defaults(func=func)
+    p = ts.add_parser("finalise", help="make results final once the protest window closed")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.add_argument("--early", action="store_true", help="director approves before the window")
+    p.set_defaults(func=_finalise)
+    p = ts.add_parser("export-tsh", help="write the tournament as a tsh .t file")
+    _db_args(p)
+    p.add_argument("file")
+    p.set_defaults(func=_export_tsh)
+    p = ts.add_parser("import-tsh", help="load players and results from a tsh .t file")
+    _db_args(p)
+    p.add_argument("file")
+    p.set_defaults(func=_import_tsh)
+
+    players = sub.add_parser("players", help="players: import, check-in, late entry, withdrawal")
+    ps = players.add_subparsers(dest="players_command", required=True, metavar="ACTION")
+    p = ps.add_parser("import", help="import players from CSV (name[,club][,rating], UTF-8)")
+    _db_args(p)
+    p.add_argument("file")
+    p.set_defaults(func=_players_import)
+    p = ps.add_parser("list", help="list players")
+    _db_args(p)
+    p.set_defaults(func=_players_list)
+    p = ps.add_parser("add", help="add a player (late entry once round 1 is paired)")
+    _db_args(p)
+    p.add_argument("name")
+    p.add_argument("--club", default="")
+    p.add_argument("--rating", type=int, default=0)
+    p.set_defaults(func=_players_add)
+    p = ps.add_parser("checkin", help="mark players present (prezence)")
+    _db_args(p)
+    p.add_argument("ids", type=int, nargs="+")
+    p.add_argument("--undo", action="store_true")
+    p.set_defaults(func=_players_checkin)
+    p = ps.add_parser("withdraw", help="withdraw a player (for good, or --temporary)")
+    _db_args(p)
+    p.add_argument("id", type=int)
+    p.add_argument("--temporary", action="store_true")
+    p.set_defaults(func=_players_withdraw)
+    p = ps.add_parser("return", help="bring back a temporarily withdrawn player")
+    _db_args(p)
+    p.add_argument("id", type=int)
+    p.set_defaults(func=_players_return)
+
+    rnd = sub.add_parser("round", help="pair a round")
+    rs = rnd.add_subparsers(dest="round_command", required=True, metavar="ACTION")
+    p = rs.add_parser("pair", help="pair round N and store it (CSV to stdout)")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
+    p.add_argument("--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"))
+    p.add_argument("--force", action="store_true", help="pair despite missing results")
+    p.add_argument("--explain", action="store_true")
+    p.set_defaults(func=_round_pair)
+
+    res = sub.add_parser("result", help="enter and check results")
+    rs = res.add_subparsers(dest="result_command", required=True, metavar="ACTION")
+    p = rs.add_parser("add", help="enter a result: ROUND TABLE P1 P2 SCORE1 SCORE2 --first ID")
+    _db_args(p)
+    for name in ("round", "table", "player1", "player2", "score1", "score2"):
+        p.add_argument(name, type=int)
+    p.add_argument("--first", type=int, help="id of the player who started (ZH)")
+    p.add_argument("--source", choices=("operator", "station"), default="operator")
+    p.add_argument("--correct", action="store_true", help="replace an earlier entry")
+    p.add_argument("--kind", choices=("played", "forfeit", "double_forfeit"), default="played")
+    p.add_argument("--forfeited", type=int, help="id of the player forfeited against")
+    p.set_defaults(func=_result_add)
+    p = rs.add_parser("list", help="results of a round (JSON lines)")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.set_defaults(func=_result_list)
+    p = rs.add_parser("protest", help="lodge (or --close) a protest that holds a result")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.add_argument("table", type=int)
+    p.add_argument("--note", default="")
+    p.add_argument("--close", action="store_true")
+    p.set_defaults(func=_protest)
+    p = rs.add_parser("audit", help="the audit trail (JSON lines)")
+    _db_args(p)
+    p.add_argument("round", type=int, nargs="?")
+    p.set_defaults(func=_audit)
+
+    exp = sub.add_parser("export", help="standings, pairings, scorecards: CSV, A4 HTML, JSON")
+    _db_args(exp)
+    exp.add_argument("what", choices=("standings", "pairings", "scorecard", "stations"))
+    exp.add_argument("--round", type=int)
+    exp.add_argument("--player", type=int, help="player id for a scorecard")
+    exp.add_argument("--format", choices=("csv", "html", "json"), default="csv")
+    exp.add_argument("--lang", choices=("cs", "sk", "en"), default="cs")
+    exp.add_argument("-o", "--output", metavar="FILE")
+    exp.set_defaults(func=_export)

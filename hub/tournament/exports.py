@@ -1,0 +1,269 @@
+"""Standings, pairings and scorecards as CSV, plain text, printable A4 HTML and JSON.
+
+CSV headers are English machine names (other tools rely on them: standings start with
+``rank,name,wins,spread,points``; pairings are ``table,first,second`` with an empty
+``second`` for a bye). HTML is for the notice board and the printer: A4, Czech headings by
+default (``lang`` = "cs", "sk" or "en"), no scripts, no external files. JSON is what the
+hub sends to the stations.
+"""
+
+from __future__ import annotations
+
+import csv
+import html
+import io
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from hub.tournament.model import Kind, Player
+from hub.tournament.pairing import Pairing
+from hub.tournament.rules import RuleSet
+from shared.i18n import t
+
+# --- standings -----------------------------------------------------------------------------
+
+
+def standings_columns(rules: RuleSet) -> list[str]:
+    cols = ["rank", "name", "wins", "spread", "points"]
+    if "turcas" in rules.criteria:
+        cols += ["turcas", "opp_wins", "starts", "seconds"]
+    elif "opp_wins" in rules.criteria:
+        cols += ["opp_wins"]
+    if "balance" in rules.criteria:
+        cols += ["balance"]
+    return [*cols, "games", "club"]
+
+
+def _num(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def standings_rows(standings: Sequence[Any], rules: RuleSet) -> list[dict[str, str]]:
+    rows = []
+    for s in standings:
+        row = {
+            "rank": str(s.rank),
+            "name": s.player.name,
+            "wins": _num(s.wins),
+            "spread": str(s.spread),
+            "points": str(s.points),
+            "turcas": f"{s.turcas:.2f}",
+            "opp_wins": _num(s.opp_wins),
+            "starts": str(s.starts),
+            "seconds": str(s.seconds),
+            "balance": _num(s.balance),
+            "games": str(s.games),
+            "club": s.player.club,
+        }
+        rows.append({c: row[c] for c in standings_columns(rules)})
+    return rows
+
+
+def to_csv(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
+    out = io.StringIO()
+    writer = csv.DictWriter(out, fieldnames=list(columns), lineterminator="\n")
+    writer.writeheader()
+    writer.writerows(rows)
+    return out.getvalue()
+
+
+def to_text(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
+    widths = {c: max([len(c)] + [len(r[c]) for r in rows]) for c in columns}
+    numeric = {c for c in columns if c not in ("name", "club", "first", "second", "opponent")}
+
+    def cell(c: str, v: str) -> str:
+        return v.rjust(widths[c]) if c in numeric else v.ljust(widths[c])
+
+    lines = ["  ".join(cell(c, c) for c in columns).rstrip()]
+    lines += ["  ".join(cell(c, r[c]) for c in columns).rstrip() for r in rows]
+    return "\n".join(lines) + "\n"
+
+
+def standings_csv(standings: Sequence[Any], rules: RuleSet) -> str:
+    return to_csv(standings_columns(rules), standings_rows(standings, rules))
+
+
+def standings_text(standings: Sequence[Any], rules: RuleSet) -> str:
+    return to_text(standings_columns(rules), standings_rows(standings, rules))
+
+
+def standings_html(
+    standings: Sequence[Any], rules: RuleSet, *, after_round: int, title: str = "", lang: str = "cs"
+) -> str:
+    cols = [c for c in standings_columns(rules) if c not in ("games", "seconds")]
+    heading = t("tour.standings", lang, round=after_round)
+    return _page(title, heading, cols, standings_rows(standings, rules), lang)
+
+
+# --- pairings ------------------------------------------------------------------------------
+
+PAIRING_COLUMNS = ["table", "first", "second"]
+
+
+def pairing_rows(pairing: Pairing, players: Mapping[int, Player]) -> list[dict[str, str]]:
+    return [
+        {
+            "table": str(b.table),
+            "first": players[b.first].name,
+            "second": players[b.second].name if b.second is not None else "",
+        }
+        for b in pairing.boards
+    ]
+
+
+def pairings_csv(pairing: Pairing, players: Mapping[int, Player]) -> str:
+    return to_csv(PAIRING_COLUMNS, pairing_rows(pairing, players))
+
+
+def pairings_explain(pairing: Pairing, players: Mapping[int, Player]) -> str:
+    lines = [f"# {note}" for note in pairing.notes]
+    for b in pairing.boards:
+        lines.append(f"# table {b.table}: {b.reason}")
+    return "\n".join(lines) + "\n"
+
+
+def pairings_html(
+    pairing: Pairing, players: Mapping[int, Player], *, title: str = "", lang: str = "cs"
+) -> str:
+    rows = pairing_rows(pairing, players)
+    for row in rows:
+        if not row["second"]:
+            row["second"] = f"({t('tour.bye', lang)})"
+    return _page(title, t("tour.pairings", lang, round=pairing.round), PAIRING_COLUMNS, rows, lang)
+
+
+# --- scorecard -----------------------------------------------------------------------------
+
+SCORECARD_COLUMNS = ["round", "table", "opponent", "zh", "own", "opp", "result", "wins"]
+
+
+def scorecard_rows(
+    standing: Any, players: Mapping[int, Player], lang: str = "cs"
+) -> list[dict[str, str]]:
+    rows = []
+    cumulative = 0.0
+    for line in standing.lines:
+        cumulative += line.wins
+        if line.opponent is None:
+            opponent = t("tour.bye", lang) if line.kind is Kind.BYE else ""
+        else:
+            opponent = players[line.opponent].name
+        if line.kind not in (Kind.PLAYED, Kind.BYE):
+            opponent = f"{opponent} ({t(f'tour.kind.{line.kind.value}', lang)})".strip()
+        result = {1.0: "tour.win", 0.5: "tour.draw"}.get(line.wins, "tour.loss")
+        rows.append(
+            {
+                "round": str(line.round),
+                "table": "" if line.table is None else str(line.table),
+                "opponent": opponent,
+                "zh": {True: "ZH", False: "DH", None: ""}[line.started],
+                "own": str(line.own),
+                "opp": str(line.opp),
+                "result": t(result, lang),
+                "wins": _num(cumulative),
+            }
+        )
+    return rows
+
+
+def scorecard_csv(standing: Any, players: Mapping[int, Player]) -> str:
+    return to_csv(SCORECARD_COLUMNS, scorecard_rows(standing, players))
+
+
+def scorecard_html(
+    standing: Any, players: Mapping[int, Player], *, title: str = "", lang: str = "cs"
+) -> str:
+    heading = f"{t('tour.scorecard', lang)}: {standing.player.name}"
+    return _page(title, heading, SCORECARD_COLUMNS, scorecard_rows(standing, players, lang), lang)
+
+
+# --- JSON for stations ---------------------------------------------------------------------
+
+
+def station_json(
+    pairing: Pairing, players: Mapping[int, Player], standings: Sequence[Any] = ()
+) -> dict[str, Any]:
+    """What a station shows: the round's tables (who starts first) and the standings."""
+    return {
+        "round": pairing.round,
+        "tables": [
+            {
+                "table": b.table,
+                "first": {"id": b.first, "name": players[b.first].name},
+                "second": None
+                if b.second is None
+                else {"id": b.second, "name": players[b.second].name},
+                "bye": b.second is None,
+            }
+            for b in pairing.boards
+        ],
+        "standings": [
+            {
+                "rank": s.rank,
+                "id": s.player.id,
+                "name": s.player.name,
+                "wins": s.wins,
+                "spread": s.spread,
+                "points": s.points,
+            }
+            for s in standings
+        ],
+    }
+
+
+# --- HTML page -----------------------------------------------------------------------------
+
+_CSS = """
+@page { size: A4; margin: 12mm; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; color: #000; }
+h1 { font-size: 14pt; margin: 0 0 2mm; } h2 { font-size: 12pt; margin: 0 0 4mm; }
+table { border-collapse: collapse; width: 100%; }
+th, td { border: 0.3mm solid #444; padding: 1mm 2mm; text-align: left; }
+th { background: #ddd; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
+tr { page-break-inside: avoid; } thead { display: table-header-group; }
+"""
+
+_NUMERIC = {
+    "rank",
+    "wins",
+    "spread",
+    "points",
+    "turcas",
+    "opp_wins",
+    "starts",
+    "balance",
+    "table",
+    "round",
+    "own",
+    "opp",
+}
+
+
+def _page(
+    title: str, heading: str, cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str
+) -> str:
+    esc = html.escape
+    head = "".join(f"<th>{esc(_col_label(c, lang))}</th>" for c in cols)
+    body = []
+    for row in rows:
+        cells = "".join(
+            f'<td class="n">{esc(row[c])}</td>' if c in _NUMERIC else f"<td>{esc(row[c])}</td>"
+            for c in cols
+        )
+        body.append(f"<tr>{cells}</tr>")
+    title_html = f"<h1>{esc(title)}</h1>" if title else ""
+    return (
+        f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{esc(title or heading)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
+        f"{title_html}<h2>{esc(heading)}</h2>\n"
+        f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n"
+        "</table>\n</body>\n</html>\n"
+    )
+
+
+def _col_label(col: str, lang: str) -> str:
+    if col in ("own", "opp"):
+        return t("tour.col.score", lang) + (" +" if col == "own" else " −")
+    if col in ("seconds", "games"):
+        return col
+    return t(f"tour.col.{col}", lang)

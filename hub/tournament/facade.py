@@ -1,0 +1,853 @@
+"""The :class:`Tournament` facade: everything the dashboard, the network layer and the
+``hub`` command line do with a tournament, on top of the hub's SQLite database.
+
+Typical day::
+
+    with Tournament.open(clock=clock) as tour:           # data_dir()/hub.db
+        tour.configure(name="Mistrovství ČR", rules="cas", rounds=9)
+        tour.import_players_csv(text)                     # name[,club][,rating]
+        tour.check_in(3)                                  # prezence
+        pairing = tour.pair(1, seed=42)                   # stored, seed recorded
+        tour.record_result(1, 4, 7, 12, 412, 389, first=7, source="station", who="st-02")
+        tour.record_result(1, 4, 7, 12, 412, 389, first=7, who="Jana")  # → confirmed
+        tour.missing_results(1)                           # tables still open
+        tour.publish(1)                                   # protest window starts
+        tour.finalise(1)                                  # after the window (or early=True)
+        tour.standings()                                  # by the tournament's rule set
+        tour.pair(2, explain=True)
+
+Every write is one transaction and leaves an audit row (who, when, before, after).
+Results: an entry from a station and one from the operator that agree make the result
+*confirmed*; entries that differ make a *conflict* (ČAS 13.8) that only an operator
+correction (``correct=True``) resolves. Re-sending an identical entry is a no-op, so the
+network layer may retry freely.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import secrets
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import asdict, dataclass, field
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+
+from hub.tournament import tsh as tshfile
+from hub.tournament.model import Game, Kind, Player, TournamentData
+from hub.tournament.pairing import Board, Pairing, pair_round
+from hub.tournament.rules import RuleSet, get_rules
+from hub.tournament.standings import Standing, compute
+from hub.tournament.store import open_tournament_db
+from shared.clock import Clock, SystemClock
+
+SOURCES = ("operator", "station")
+LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
+DEFAULTS = {"name": "", "rules": "cas", "rounds": "0", "protest_minutes": "30", "overrides": "{}"}
+
+
+class TournamentError(ValueError):
+    """A request the tournament refuses; nothing was changed. The message says why."""
+
+
+@dataclass
+class Outcome:
+    """What :meth:`Tournament.record_result` did.
+
+    ``status``: ``entered`` (first entry), ``confirmed`` (second source agrees),
+    ``duplicate`` (identical entry already received — nothing changed), ``conflict``
+    (sources differ; the operator must decide), ``corrected`` (operator correction).
+    """
+
+    status: str
+    warnings: list[str] = field(default_factory=list)
+    result: dict[str, Any] | None = None
+
+
+class Tournament:
+    """One tournament in one database. Use :meth:`open` (a context manager).
+
+    An instance holds one SQLite connection: use it from one thread. Several instances
+    (the dashboard, the network layer, the CLI) may have the same file open at once; every
+    write takes the database lock for its whole read-check-write, so they never interleave.
+    """
+
+    def __init__(self, db: sqlite_utils.Database, clock: Clock | None = None) -> None:
+        self.db = db
+        self.clock: Clock = clock or SystemClock()
+
+    @classmethod
+    @contextmanager
+    def open(
+        cls, path: Path | str | None = None, *, clock: Clock | None = None
+    ) -> Iterator[Tournament]:
+        db = open_tournament_db(path)
+        try:
+            yield cls(db, clock)
+        finally:
+            db.close()
+
+    # --- settings ------------------------------------------------------------------------
+
+    def settings(self) -> dict[str, Any]:
+        raw = dict(DEFAULTS)
+        raw.update({r["key"]: r["value"] for r in self.db["tour_settings"].rows})
+        return {
+            "name": raw["name"],
+            "rules": raw["rules"],
+            "rounds": int(raw["rounds"]),
+            "protest_minutes": int(raw["protest_minutes"]),
+            "overrides": json.loads(raw["overrides"]),
+        }
+
+    def configure(
+        self,
+        *,
+        name: str | None = None,
+        rules: str | None = None,
+        rounds: int | None = None,
+        protest_minutes: int | None = None,
+        overrides: dict[str, str] | None = None,
+        who: str = "operator",
+    ) -> None:
+        """Change settings (only those given). Rule overrides are validated first."""
+        before = self.settings()
+        after = dict(before)
+        for key, value in (
+            ("name", name),
+            ("rules", rules),
+            ("rounds", rounds),
+            ("protest_minutes", protest_minutes),
+            ("overrides", overrides),
+        ):
+            if value is not None:
+                after[key] = value
+        get_rules(after["rules"], after["overrides"])  # raises on a bad name or override
+        if after["protest_minutes"] < 0 or after["rounds"] < 0:
+            raise TournamentError("rounds and protest minutes cannot be negative")
+        with self._tx():
+            for key in DEFAULTS:
+                value = after[key]
+                text = json.dumps(value) if key == "overrides" else str(value)
+                self.db["tour_settings"].upsert({"key": key, "value": text}, pk="key")
+            self._audit(who, "configure", None, None, before, after)
+
+    @property
+    def rules(self) -> RuleSet:
+        s = self.settings()
+        return get_rules(s["rules"], s["overrides"])
+
+    # --- players -------------------------------------------------------------------------
+
+    def players(self) -> list[Player]:
+        return [_player(r) for r in self.db.query("SELECT * FROM tour_players ORDER BY id")]
+
+    def player(self, pid: int) -> Player:
+        rows = list(self.db.query("SELECT * FROM tour_players WHERE id = ?", [pid]))
+        if not rows:
+            raise TournamentError(f"no player #{pid}")
+        return _player(rows[0])
+
+    def add_player(
+        self, name: str, *, club: str = "", rating: int = 0, who: str = "operator"
+    ) -> Player:
+        """Register a player. After round 1 is paired this is a late entry: the rounds he
+        missed count as ČAS 14.4 (0 wins, 0:0) and he is paired from the next round."""
+        name = " ".join(name.split())
+        if not name:
+            raise TournamentError("a player needs a name")
+        with self._tx():
+            cursor = self.db.execute(
+                "INSERT INTO tour_players (name, club, rating, created_at) VALUES (?, ?, ?, ?)",
+                [name, club.strip(), int(rating or 0), self.clock.now()],
+            )
+            pid = int(cursor.lastrowid or 0)
+            player = self.player(pid)
+            action = "late_entry" if self.last_round() else "add_player"
+            self._audit(who, action, None, None, None, asdict(player))
+        return player
+
+    def import_players_csv(self, text: str, *, who: str = "operator") -> list[Player]:
+        """Import ``name[,club][,rating]`` rows (UTF-8; comma, semicolon or tab separated;
+        an optional header naming the columns in Czech, Slovak or English). Players already
+        registered under the same name and club are skipped, so re-importing is harmless."""
+        rows = _read_player_csv(text)
+        existing = {(p.name, p.club) for p in self.players()}
+        added = []
+        with self._tx():
+            for name, club, rating in rows:
+                if (name, club) in existing:
+                    continue
+                existing.add((name, club))
+                added.append(self.add_player(name, club=club, rating=rating, who=who))
+        return added
+
+    def check_in(self, pid: int, *, present: bool = True, who: str = "operator") -> None:
+        """Prezence: mark a player present (or not). Once anybody is checked in, round 1
+        pairs only checked-in players."""
+        self._set_player(pid, who, "check_in" if present else "check_out", checked_in=int(present))
+
+    def withdraw(self, pid: int, *, temporary: bool = False, who: str = "operator") -> None:
+        """Take a player out of the pairings: for good, or ``temporary`` (each round he
+        misses is scored 0:200, ČAS 14.4)."""
+        status = "paused" if temporary else "withdrawn"
+        self._set_player(pid, who, f"withdraw_{status}", status=status)
+
+    def reinstate(self, pid: int, *, who: str = "operator") -> None:
+        """Bring a withdrawn player back into the pairings from the next round."""
+        self._set_player(pid, who, "reinstate", status="active")
+
+    def _set_player(self, pid: int, who: str, action: str, **changes: Any) -> None:
+        with self._tx():
+            before = asdict(self.player(pid))
+            sets = ", ".join(f"{k} = ?" for k in changes)
+            self.db.execute(
+                f"UPDATE tour_players SET {sets} WHERE id = ?", [*changes.values(), pid]
+            )
+            self._audit(who, action, None, None, before, asdict(self.player(pid)))
+
+    # --- rounds and pairings -------------------------------------------------------------
+
+    def last_round(self) -> int:
+        row = self.db.execute("SELECT MAX(round) FROM tour_rounds").fetchone()
+        return int(row[0] or 0)
+
+    def pairing(self, round_no: int) -> Pairing:
+        """The stored pairing of a round."""
+        rows = list(self.db.query("SELECT * FROM tour_rounds WHERE round = ?", [round_no]))
+        if not rows:
+            raise TournamentError(f"round {round_no} is not paired")
+        meta = rows[0]
+        result = Pairing(round_no, meta["seed"], meta["method"], notes=json.loads(meta["notes"]))
+        for b in self.db.query(
+            "SELECT * FROM tour_boards WHERE round = ? ORDER BY table_no", [round_no]
+        ):
+            result.boards.append(Board(b["table_no"], b["first"], b["second"], b["reason"]))
+        return result
+
+    def pair(
+        self,
+        round_no: int,
+        *,
+        seed: int | None = None,
+        force: bool = False,
+        method: str | None = None,
+        who: str = "operator",
+    ) -> Pairing:
+        """Pair and store ``round_no`` (the next round; or re-pair the latest round while it
+        has no results). Refuses while the previous round has missing or conflicting
+        results unless ``force``. ``seed`` defaults to a fresh random one, recorded with
+        the round. The returned :class:`Pairing` carries the reasons (``--explain``)."""
+        last = self.last_round()
+        if round_no not in (last, last + 1) or round_no < 1:
+            raise TournamentError(f"the next round to pair is {last + 1}")
+        if round_no == last:
+            has = self.db.execute(
+                "SELECT COUNT(*) FROM tour_results WHERE round = ?", [round_no]
+            ).fetchone()[0]
+            if has:
+                raise TournamentError(f"round {round_no} already has results; not re-paired")
+        if round_no > 1 and not force:
+            missing = self.missing_results(round_no - 1)
+            if missing:
+                tables = ", ".join(str(m["table"]) for m in missing)
+                raise TournamentError(
+                    f"round {round_no - 1} is not complete (tables {tables}); use force"
+                )
+        players = self.players()
+        active = [p.id for p in players if not p.withdrawn and not p.paused]
+        if round_no == 1 and any(p.checked_in for p in players):
+            active = [p.id for p in players if p.checked_in and not p.withdrawn and not p.paused]
+        if seed is None:
+            seed = secrets.randbelow(10**9)
+        data = self.data(until_round=round_no - 1)
+        pairing = pair_round(data, self.rules, round_no, seed=seed, active=active, method=method)
+        now = self.clock.now()
+        with self._tx():
+            if round_no == last:
+                for table in ("tour_boards", "tour_absences", "tour_rounds"):
+                    self.db.execute(f"DELETE FROM {table} WHERE round = ?", [round_no])
+            self.db["tour_rounds"].insert(
+                {
+                    "round": round_no,
+                    "seed": seed,
+                    "method": pairing.method,
+                    "notes": json.dumps(pairing.notes, ensure_ascii=False),
+                    "paired_at": now,
+                }
+            )
+            self.db["tour_boards"].insert_all(
+                {
+                    "round": round_no,
+                    "table_no": b.table,
+                    "first": b.first,
+                    "second": b.second,
+                    "reason": b.reason,
+                }
+                for b in pairing.boards
+            )
+            self._record_absences(round_no, players, set(active))
+            self._audit(
+                who,
+                "pair",
+                round_no,
+                None,
+                None,
+                {"seed": seed, "method": pairing.method, "boards": len(pairing.boards)},
+            )
+        return pairing
+
+    def _record_absences(self, round_no: int, players: list[Player], paired: set[int]) -> None:
+        played = _played_before(self.db, round_no)
+        rows = []
+        for p in players:
+            if p.id in paired and round_no > 1 and p.id not in played:
+                # A late entrant: 0 and 0:0 for every round he missed (ČAS 14.4); rounds
+                # already marked absent stay absent.
+                rows += [{"round": r, "player": p.id, "kind": "late"} for r in range(1, round_no)]
+            elif p.paused:
+                # Temporary withdrawal: 0:200 for the round he misses (ČAS 14.4).
+                rows.append({"round": round_no, "player": p.id, "kind": "absent"})
+        self.db["tour_absences"].insert_all(rows, pk=("round", "player"), ignore=True)
+
+    # --- results -------------------------------------------------------------------------
+
+    def record_result(
+        self,
+        round_no: int,
+        table: int,
+        player1: int,
+        player2: int,
+        score1: int | None,
+        score2: int | None,
+        first: int | None = None,
+        *,
+        source: str = "operator",
+        who: str = "operator",
+        correct: bool = False,
+        kind: str = "played",
+        forfeited: int | None = None,
+    ) -> Outcome:
+        """Enter the result of one table (tsh-style checks).
+
+        * the players must be the pairing of that table (in either order);
+        * scores are 0..2000; under 100 or over 800 is accepted with a warning;
+        * ``first`` is who started (ZH), default the pairing's ZH (a warning if it differs);
+        * ``kind`` "forfeit" (with ``forfeited``: the player it is forfeited against; the
+          scores are the score at that moment, may be None) or "double_forfeit".
+
+        The same entry twice is a no-op (``duplicate``). A second source agreeing makes
+        the result ``confirmed``; disagreeing makes a ``conflict``. An operator with
+        ``correct=True`` replaces the result (and so resolves a conflict), audited with the
+        old and new values. A final result can only be corrected.
+        """
+        if source not in SOURCES:
+            raise TournamentError(f"source must be one of {SOURCES}")
+        if correct and source != "operator":
+            raise TournamentError("only the operator can correct a result")
+        try:
+            kind_ = Kind(kind)
+        except ValueError:
+            raise TournamentError(f"unknown result kind {kind!r}") from None
+        if kind_ not in (Kind.PLAYED, Kind.FORFEIT, Kind.DOUBLE_FORFEIT):
+            raise TournamentError("byes and absences come from the pairing, not from entries")
+        board = self._board(round_no, table)
+        if board["second"] is None:
+            raise TournamentError(f"round {round_no} table {table} is a bye")
+        pf, ps = board["first"], board["second"]
+        if {player1, player2} != {pf, ps}:
+            raise TournamentError(
+                f"round {round_no} table {table} is {self._name(pf)} – {self._name(ps)}, "
+                f"not {self._name(player1)} – {self._name(player2)}"
+            )
+        s_first, s_second = (score1, score2) if player1 == pf else (score2, score1)
+        warnings = []
+        if kind_ is Kind.PLAYED and (s_first is None or s_second is None):
+            raise TournamentError("a played game needs both scores")
+        for s in (s_first, s_second):
+            if s is None:
+                continue
+            if not 0 <= s <= MAX_SCORE:
+                raise TournamentError(f"score {s} is outside 0..{MAX_SCORE}")
+            if kind_ is Kind.PLAYED and (s < LOW_SCORE or s > HIGH_SCORE):
+                warnings.append(f"unusual score {s} (outside {LOW_SCORE}..{HIGH_SCORE})")
+        if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
+            raise TournamentError("a forfeit names the player it is forfeited against")
+        if kind_ is not Kind.FORFEIT:
+            forfeited = None
+        if first is None:
+            first = pf
+        elif first not in (pf, ps):
+            raise TournamentError("the starting player must be one of the two")
+        elif first != pf:
+            warnings.append(f"{self._name(first)} started, the pairing said {self._name(pf)}")
+        value = {
+            "s_first": s_first,
+            "s_second": s_second,
+            "starter": first,
+            "kind": kind_.value,
+            "forfeited": forfeited,
+        }
+        now = self.clock.now()
+        with self._tx():
+            duplicate = self.db.execute(
+                "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
+                " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
+                " AND forfeited IS ?",
+                [round_no, table, source, s_first, s_second, first, kind_.value, forfeited],
+            ).fetchone()
+            existing = self._result_row(round_no, table)
+            if duplicate and not correct:
+                return Outcome("duplicate", warnings, existing)
+            if existing is not None and existing["status"] == "final" and not correct:
+                if all(existing[k] == v for k, v in value.items()):
+                    return Outcome("duplicate", warnings, existing)
+                raise TournamentError(
+                    f"round {round_no} table {table} is final; only a correction changes it"
+                )
+            self.db["tour_entries"].insert(
+                {"round": round_no, "table_no": table, "source": source, "who": who, "at": now}
+                | value
+            )
+            if existing is None:
+                status, sources, action = "entered", [source], "entered"
+                new = value
+            else:
+                same = all(existing[k] == v for k, v in value.items())
+                sources = sorted(set(json.loads(existing["sources"])) | {source})
+                if correct:
+                    status, action, new = "confirmed", "corrected", value
+                    sources = [source]
+                elif same and existing["status"] != "conflict":
+                    confirmed = len(sources) > 1
+                    status = "confirmed" if confirmed else existing["status"]
+                    action, new = ("confirmed" if confirmed else "entered"), value
+                elif same:
+                    status, action, new = "conflict", "conflict", value
+                elif source in json.loads(existing["sources"]) and source == "operator":
+                    raise TournamentError(
+                        f"round {round_no} table {table} already has a result from the "
+                        "operator; correct it explicitly"
+                    )
+                else:
+                    status, action = "conflict", "conflict"
+                    new = {k: existing[k] for k in value}
+            row = {
+                "round": round_no,
+                "table_no": table,
+                **new,
+                "status": status,
+                "sources": json.dumps(sources),
+                "updated_at": now,
+            }
+            self.db["tour_results"].upsert(row, pk=("round", "table_no"))
+            after = self._result_row(round_no, table)
+            detail = dict(after or {})
+            if action == "conflict":
+                detail["disputed_entry"] = value | {"source": source, "who": who}
+            self._audit(who, action, round_no, table, existing, detail)
+        return Outcome(action if action in ("corrected", "conflict") else status, warnings, after)
+
+    def results(self, round_no: int) -> list[dict[str, Any]]:
+        """Rows of ``tour_results`` for a round, with player names, by table."""
+        out = []
+        for r in self.db.query(
+            "SELECT r.*, b.first AS player_first, b.second AS player_second FROM tour_results r"
+            " JOIN tour_boards b USING (round, table_no) WHERE round = ? ORDER BY table_no",
+            [round_no],
+        ):
+            out.append(dict(r))
+        return out
+
+    def missing_results(self, round_no: int) -> list[dict[str, Any]]:
+        """Tables of a paired round with no result yet or with a conflict."""
+        out = []
+        for b in self.db.query(
+            "SELECT b.table_no, b.first, b.second, r.status FROM tour_boards b"
+            " LEFT JOIN tour_results r USING (round, table_no)"
+            " WHERE b.round = ? AND b.second IS NOT NULL"
+            " AND (r.status IS NULL OR r.status = 'conflict') ORDER BY b.table_no",
+            [round_no],
+        ):
+            out.append(
+                {
+                    "table": b["table_no"],
+                    "first": self._name(b["first"]),
+                    "second": self._name(b["second"]),
+                    "status": b["status"] or "missing",
+                }
+            )
+        return out
+
+    def entries(self, round_no: int, table: int) -> list[dict[str, Any]]:
+        return list(
+            self.db.query(
+                "SELECT * FROM tour_entries WHERE round = ? AND table_no = ? ORDER BY id",
+                [round_no, table],
+            )
+        )
+
+    # --- publication, protests, finalisation ---------------------------------------------
+
+    def publish(self, round_no: int, *, who: str = "operator") -> None:
+        """Publish a round's results: the protest window starts now. Refused while tables
+        are missing or in conflict."""
+        missing = self.missing_results(round_no)
+        if missing:
+            raise TournamentError(
+                f"round {round_no}: {len(missing)} table(s) without an agreed result"
+            )
+        with self._tx():
+            self.db.execute(
+                "UPDATE tour_rounds SET published_at = ? WHERE round = ?",
+                [self.clock.now(), round_no],
+            )
+            self._audit(who, "publish", round_no, None, None, None)
+
+    def lodge_protest(self, round_no: int, table: int, *, who: str, note: str = "") -> None:
+        """A protest within the window holds that table's result from becoming final."""
+        row = self._round_row(round_no)
+        if row["published_at"] is not None:
+            closes = row["published_at"] + self.settings()["protest_minutes"] * 60
+            if self.clock.now() > closes:
+                raise TournamentError(f"round {round_no}: the protest window has closed")
+        self._board(round_no, table)
+        with self._tx():
+            self.db["tour_protests"].insert(
+                {
+                    "round": round_no,
+                    "table_no": table,
+                    "who": who,
+                    "at": self.clock.now(),
+                    "note": note,
+                }
+            )
+            self._audit(who, "protest", round_no, table, None, {"note": note})
+
+    def close_protest(self, round_no: int, table: int, *, who: str, note: str = "") -> None:
+        with self._tx():
+            cur = self.db.execute(
+                "UPDATE tour_protests SET closed_at = ?, closed_by = ?, close_note = ?"
+                " WHERE round = ? AND table_no = ? AND closed_at IS NULL",
+                [self.clock.now(), who, note, round_no, table],
+            )
+            if not cur.rowcount:
+                raise TournamentError(f"round {round_no} table {table} has no open protest")
+            self._audit(who, "protest_closed", round_no, table, None, {"note": note})
+
+    def open_protests(self, round_no: int) -> list[dict[str, Any]]:
+        return list(
+            self.db.query(
+                "SELECT * FROM tour_protests WHERE round = ? AND closed_at IS NULL", [round_no]
+            )
+        )
+
+    def finalise(self, round_no: int, *, early: bool = False, who: str = "operator") -> int:
+        """Make the round's results final once its protest window has closed (or now, with
+        ``early``: the director approves early). Protested tables stay held. Returns how
+        many results became final."""
+        row = self._round_row(round_no)
+        if row["published_at"] is None:
+            raise TournamentError(f"round {round_no} results are not published")
+        closes = row["published_at"] + self.settings()["protest_minutes"] * 60
+        if not early and self.clock.now() < closes:
+            left = int(closes - self.clock.now() + 59) // 60
+            raise TournamentError(f"round {round_no}: protest window open for {left} more min")
+        held = {p["table_no"] for p in self.open_protests(round_no)}
+        done = 0
+        with self._tx():
+            for r in self.results(round_no):
+                if r["status"] in ("entered", "confirmed") and r["table_no"] not in held:
+                    self.db.execute(
+                        "UPDATE tour_results SET status = 'final', updated_at = ?"
+                        " WHERE round = ? AND table_no = ?",
+                        [self.clock.now(), round_no, r["table_no"]],
+                    )
+                    done += 1
+            if not held and not self.missing_results(round_no):
+                self.db.execute(
+                    "UPDATE tour_rounds SET final_at = ? WHERE round = ?",
+                    [self.clock.now(), round_no],
+                )
+            self._audit(
+                who, "finalise", round_no, None, None, {"final": done, "held": sorted(held)}
+            )
+        return done
+
+    def round_state(self, round_no: int) -> dict[str, Any]:
+        row = self._round_row(round_no)
+        return {
+            "round": round_no,
+            "paired_at": row["paired_at"],
+            "published_at": row["published_at"],
+            "final_at": row["final_at"],
+            "missing": len(self.missing_results(round_no)),
+            "protests": len(self.open_protests(round_no)),
+        }
+
+    # --- standings, data, audit ----------------------------------------------------------
+
+    def data(self, until_round: int | None = None) -> TournamentData:
+        """Players and games (agreed results, byes, absences) as the domain modules use."""
+        last = self.last_round() if until_round is None else until_round
+        data = TournamentData(name=self.settings()["name"])
+        data.players = {p.id: p for p in self.players()}
+        for r in self.db.query(
+            "SELECT b.round, b.table_no, b.first, b.second, r.s_first, r.s_second, r.starter,"
+            " r.kind, r.forfeited, r.status FROM tour_boards b"
+            " LEFT JOIN tour_results r USING (round, table_no) WHERE b.round <= ?"
+            " ORDER BY b.round, b.table_no",
+            [last],
+        ):
+            if r["second"] is None:
+                data.games.append(
+                    Game(r["round"], r["first"], None, kind=Kind.BYE, table=r["table_no"])
+                )
+            elif r["status"] in ("entered", "confirmed", "final"):
+                data.games.append(
+                    Game(
+                        r["round"],
+                        r["first"],
+                        r["second"],
+                        r["s_first"],
+                        r["s_second"],
+                        first=r["starter"],
+                        kind=Kind(r["kind"]),
+                        forfeited=r["forfeited"],
+                        table=r["table_no"],
+                    )
+                )
+        for a in self.db.query("SELECT * FROM tour_absences WHERE round <= ?", [last]):
+            kind = Kind.LATE if a["kind"] == "late" else Kind.ABSENT
+            data.games.append(Game(a["round"], a["player"], None, kind=kind))
+        data.games.sort(key=lambda g: (g.round, g.table or 0, g.p1))
+        return data
+
+    def standings(
+        self, *, rules: RuleSet | None = None, after_round: int | None = None
+    ) -> list[Standing]:
+        """Standings after ``after_round`` (default: the last paired round) by ``rules``
+        (default: the tournament's). Conflicting and missing results are left out."""
+        last = self.last_round() if after_round is None else after_round
+        data = self.data(until_round=last)
+        return compute(data.players.values(), data.games, rules or self.rules, rounds=last)
+
+    def audit(self, round_no: int | None = None) -> list[dict[str, Any]]:
+        sql = "SELECT * FROM tour_audit"
+        params: list[Any] = []
+        if round_no is not None:
+            sql += " WHERE round = ?"
+            params.append(round_no)
+        rows = []
+        for r in self.db.query(sql + " ORDER BY id", params):
+            r = dict(r)
+            r["before"] = json.loads(r["before"]) if r["before"] else None
+            r["after"] = json.loads(r["after"]) if r["after"] else None
+            rows.append(r)
+        return rows
+
+    def import_tsh(self, path: Path | str, *, who: str = "operator") -> int:
+        """Load a tsh .t file into an empty tournament: players, pairings and results
+        (confirmed, source ``tsh``). Returns the number of players."""
+        if self.players():
+            raise TournamentError("import a tsh file only into an empty tournament")
+        data = tshfile.to_tournament(tshfile.read(path))
+        now = self.clock.now()
+        with self._tx():
+            for p in data.players.values():
+                self.db["tour_players"].insert(
+                    {
+                        "id": p.id,
+                        "name": p.name,
+                        "rating": p.rating,
+                        "status": "withdrawn" if p.withdrawn else "active",
+                        "created_at": now,
+                        "extra": json.dumps(p.extra, ensure_ascii=False),
+                    }
+                )
+            for r in range(1, data.rounds + 1):
+                games = [g for g in data.games if g.round == r]
+                self.db["tour_rounds"].insert(
+                    {"round": r, "seed": 0, "method": "tsh", "paired_at": now, "published_at": now}
+                )
+                table = 0
+                for g in games:
+                    if g.kind in (Kind.LATE, Kind.ABSENT):
+                        self.db["tour_absences"].insert(
+                            {"round": r, "player": g.p1, "kind": g.kind.value}
+                        )
+                        continue
+                    table += 1
+                    first = g.first if g.first is not None else g.p1
+                    second = g.p2 if first == g.p1 else g.p1
+                    self.db["tour_boards"].insert(
+                        {"round": r, "table_no": table, "first": first, "second": second}
+                    )
+                    if g.p2 is None:
+                        continue
+                    s_first, s_second = (g.s1, g.s2) if first == g.p1 else (g.s2, g.s1)
+                    self.db["tour_results"].insert(
+                        {
+                            "round": r,
+                            "table_no": table,
+                            "s_first": s_first,
+                            "s_second": s_second,
+                            "starter": g.first,
+                            "kind": g.kind.value,
+                            "forfeited": None,
+                            "status": "confirmed",
+                            "sources": json.dumps(["tsh"]),
+                            "updated_at": now,
+                        }
+                    )
+            self._audit(who, "import_tsh", None, None, None, {"file": str(path)})
+        return len(data.players)
+
+    # --- helpers -------------------------------------------------------------------------
+
+    @contextmanager
+    def _tx(self) -> Iterator[None]:
+        """One write transaction. The outermost one is BEGIN IMMEDIATE, so two connections
+        (dashboard and network layer) writing the same table at once queue on the lock
+        instead of failing on a stale read; nested ones are savepoints."""
+        if self.db.conn.in_transaction:
+            with self.db.atomic():
+                yield
+            return
+        self.db.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield
+        except BaseException:
+            self.db.conn.rollback()
+            raise
+        else:
+            self.db.conn.commit()
+
+    def _board(self, round_no: int, table: int) -> dict[str, Any]:
+        rows = list(
+            self.db.query(
+                "SELECT * FROM tour_boards WHERE round = ? AND table_no = ?", [round_no, table]
+            )
+        )
+        if not rows:
+            raise TournamentError(f"round {round_no} has no table {table}")
+        return rows[0]
+
+    def _round_row(self, round_no: int) -> dict[str, Any]:
+        rows = list(self.db.query("SELECT * FROM tour_rounds WHERE round = ?", [round_no]))
+        if not rows:
+            raise TournamentError(f"round {round_no} is not paired")
+        return rows[0]
+
+    def _result_row(self, round_no: int, table: int) -> dict[str, Any] | None:
+        rows = list(
+            self.db.query(
+                "SELECT * FROM tour_results WHERE round = ? AND table_no = ?", [round_no, table]
+            )
+        )
+        return rows[0] if rows else None
+
+    def _name(self, pid: int | None) -> str:
+        if pid is None:
+            return "?"
+        try:
+            return f"{self.player(pid).name} (#{pid})"
+        except TournamentError:
+            return f"#{pid}"
+
+    def _audit(
+        self,
+        who: str,
+        action: str,
+        round_no: int | None,
+        table: int | None,
+        before: Any,
+        after: Any,
+    ) -> None:
+        self.db["tour_audit"].insert(
+            {
+                "at": self.clock.now(),
+                "who": who,
+                "action": action,
+                "round": round_no,
+                "table_no": table,
+                "before": None if before is None else json.dumps(before, ensure_ascii=False),
+                "after": None if after is None else json.dumps(after, ensure_ascii=False),
+            }
+        )
+
+
+def _player(row: dict[str, Any]) -> Player:
+    return Player(
+        id=row["id"],
+        name=row["name"],
+        club=row["club"],
+        rating=row["rating"],
+        withdrawn=row["status"] == "withdrawn",
+        paused=row["status"] == "paused",
+        checked_in=bool(row["checked_in"]),
+        extra=json.loads(row["extra"] or "{}"),
+    )
+
+
+def _played_before(db: sqlite_utils.Database, round_no: int) -> set[int]:
+    ids: set[int] = set()
+    for first, second in db.execute(
+        "SELECT first, second FROM tour_boards WHERE round < ?", [round_no]
+    ):
+        ids.add(first)
+        if second is not None:
+            ids.add(second)
+    return ids
+
+
+_NAME_HEADS = {"name", "jméno", "jmeno", "meno", "hráč", "hrac", "player", "příjmení a jméno"}
+_CLUB_HEADS = {"club", "klub", "oddíl", "oddil", "team"}
+_RATING_HEADS = {"rating", "elo", "rank", "hodnocení", "hodnotenie"}
+
+
+def _read_player_csv(text: str) -> list[tuple[str, str, int]]:
+    lines = [line for line in text.splitlines() if line.strip()]
+    if not lines:
+        return []
+    try:
+        dialect: Any = csv.Sniffer().sniff(lines[0], delimiters=",;\t")
+    except csv.Error:
+        dialect = csv.excel
+    rows = list(csv.reader(io.StringIO("\n".join(lines)), dialect))
+    head = [c.strip().lower() for c in rows[0]]
+    cols = {"name": 0, "club": 1, "rating": 2}
+    if any(h in _NAME_HEADS for h in head):
+        rows = rows[1:]
+        cols = {"name": -1, "club": -1, "rating": -1}
+        for i, h in enumerate(head):
+            for key, names in (
+                ("name", _NAME_HEADS),
+                ("club", _CLUB_HEADS),
+                ("rating", _RATING_HEADS),
+            ):
+                if h in names and cols[key] < 0:
+                    cols[key] = i
+    out = []
+    for number, row in enumerate(rows, start=1):
+
+        def get(key: str, row: list[str] = row) -> str:
+            i = cols[key]
+            return row[i].strip() if 0 <= i < len(row) else ""
+
+        name = " ".join(get("name").split())
+        if not name:
+            continue
+        raw_rating = get("rating")
+        try:
+            rating = int(float(raw_rating.replace(",", "."))) if raw_rating else 0
+        except ValueError:
+            raise TournamentError(
+                f"row {number} ({name}): rating {raw_rating!r} is not a number"
+            ) from None
+        out.append((name, get("club"), rating))
+    return out

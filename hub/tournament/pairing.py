@@ -1,0 +1,492 @@
+"""Pairings: round 1 by lot or by rating, later rounds Swiss as a weighted matching.
+
+Swiss rounds (:func:`swiss`):
+
+1. Rank the field by the rule set's standings after the previous round.
+2. Odd field: the bye goes to the lowest-ranked player who has not had one (fewest byes when
+   everybody has had one) — provided the rest can still be paired without a rematch;
+   otherwise the next one up.
+3. Build a candidate graph: each player is joined to the K nearest players *he has not met*
+   above and below him in the ranking (K = 8 to start). Each edge costs::
+
+       GROUP · (score-group distance in half wins)²   — equal results meet
+     + STARTS · (start-balance clash)²                — ZH balance (TurČAS Zacinani)
+     + (rank distance)²                               — 1 plays 2, 3 plays 4 within a group
+
+   with GROUP ≫ STARTS ≫ any rank term, so the terms act almost lexicographically.
+4. Solve a maximum-cardinality, minimum-cost matching (networkx's blossom algorithm, as
+   maximum weight of BIG − cost). If it is not perfect, double K and solve again, up to the
+   full graph. Only when even the full graph without previous opponents has no perfect
+   matching are rematch edges added, at a cost that outweighs everything else — so a rematch
+   happens only when unavoidable, and then as few as possible.
+5. Who starts: the player who started less (starts − seconds); then the one who did not start
+   last round; then a coin toss from the seed.
+
+The restricted graph keeps 200 players well under a second (see ``bench/pairing.py``); the
+result is deterministic for a given seed (the seed only decides the lot and coin tosses).
+Every board carries a plain-language reason for ``--explain``.
+"""
+
+from __future__ import annotations
+
+import random
+from collections.abc import Iterable
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from hub.tournament.model import Game, Kind, TournamentData
+from hub.tournament.rules import RuleSet
+from hub.tournament.standings import Standing, compute, format_wins
+
+START_K = 8
+# Start-balance clash → cost in units of n²: pushing somebody to |starts − seconds| = 2 is
+# cheap; to 3 costs more than floating a whole win (64), to 4 more than 1½ wins (144).
+CLASH_COST = (0, 1, 100, 400)
+
+
+@dataclass
+class Board:
+    table: int
+    first: int  # player id who starts (ZH); for a bye, the player with the bye
+    second: int | None  # None for a bye
+    reason: str = ""
+
+
+@dataclass
+class Pairing:
+    round: int
+    seed: int
+    method: str  # "lot", "rating" or "swiss"
+    boards: list[Board] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    rematches: int = 0
+    k: int = 0  # final neighbourhood size of the candidate graph (swiss)
+
+    @property
+    def bye(self) -> int | None:
+        for board in self.boards:
+            if board.second is None:
+                return board.first
+        return None
+
+    def pairs(self) -> list[tuple[int, int]]:
+        return [(b.first, b.second) for b in self.boards if b.second is not None]
+
+
+class PairingError(ValueError):
+    pass
+
+
+def pair_round(
+    data: TournamentData,
+    rules: RuleSet,
+    round_no: int,
+    *,
+    seed: int = 0,
+    active: Iterable[int] | None = None,
+    method: str | None = None,
+) -> Pairing:
+    """Pair ``round_no`` from the games of the earlier rounds.
+
+    ``active`` are the ids to pair (default: everybody not withdrawn or paused).
+    ``method`` forces "lot", "rating", "swiss", "koth" (King of the Hill: 1–2, 3–4 … by
+    standings, rematches allowed — for a last round) or "roundrobin" (Berger tables by
+    player id, for small fields); by default round 1 uses the rule set's ``first_round``
+    and later rounds are Swiss.
+    """
+    if round_no < 1:
+        raise PairingError("rounds are numbered from 1")
+    ids = (
+        sorted(active)
+        if active is not None
+        else sorted(p.id for p in data.players.values() if not p.withdrawn and not p.paused)
+    )
+    unknown = [i for i in ids if i not in data.players]
+    if unknown:
+        raise PairingError(f"unknown players: {unknown}")
+    if not ids:
+        raise PairingError("nobody to pair")
+    games = [g for g in data.games if g.round < round_no]
+    if method is None:
+        method = rules.first_round if round_no == 1 or not games else "swiss"
+    if method == "lot":
+        return _by_lot(data, ids, round_no, seed)
+    if method == "rating":
+        return _by_rating(data, ids, round_no, seed)
+    if method == "swiss":
+        return swiss(data, rules, round_no, ids, games, seed)
+    if method == "koth":
+        return king_of_the_hill(data, rules, round_no, ids, games, seed)
+    if method == "roundrobin":
+        return round_robin(data, rules, round_no, ids, games, seed)
+    raise PairingError(f"unknown pairing method {method!r}")
+
+
+def _coin(seed: int, round_no: int, a: int, b: int) -> bool:
+    return random.Random(f"{seed}/{round_no}/{min(a, b)}/{max(a, b)}").random() < 0.5
+
+
+def _boards_from_pairs(
+    pairs: list[tuple[int, int]], bye: int | None, seed: int, round_no: int, reason: str
+) -> list[Board]:
+    boards = []
+    for table, (a, b) in enumerate(pairs, start=1):
+        first, second = (a, b) if _coin(seed, round_no, a, b) else (b, a)
+        boards.append(Board(table, first, second, f"{reason}; who starts drawn by lot"))
+    if bye is not None:
+        boards.append(Board(len(pairs) + 1, bye, None, "bye (odd number of players)"))
+    return boards
+
+
+def _by_lot(data: TournamentData, ids: list[int], round_no: int, seed: int) -> Pairing:
+    order = list(ids)
+    random.Random(seed).shuffle(order)
+    bye = order.pop() if len(order) % 2 else None
+    pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
+    result = Pairing(round_no, seed, "lot")
+    result.boards = _boards_from_pairs(pairs, bye, seed, round_no, f"drawn by lot (seed {seed})")
+    result.notes.append(f"round {round_no} drawn by lot with seed {seed}")
+    return result
+
+
+def _by_rating(data: TournamentData, ids: list[int], round_no: int, seed: int) -> Pairing:
+    """The PFS first round: sort by rating; unrated players draw opponents among the top
+    seeds; the remaining rated players pair k with k + half (11–21, 12–22 … of 20)."""
+    rnd = random.Random(seed)
+    rated = [i for i in ids if data.players[i].rating > 0]
+    unrated = [i for i in ids if data.players[i].rating <= 0]
+    rnd.shuffle(rated)  # equal ratings in lot order
+    rated.sort(key=lambda i: -data.players[i].rating)
+    rnd.shuffle(unrated)
+    bye = None
+    if (len(rated) + len(unrated)) % 2:
+        bye = rated.pop() if rated else unrated.pop()
+    pairs: list[tuple[int, int]] = []
+    m = min(len(rated), len(unrated))
+    pairs += [(rated[i], unrated[i]) for i in range(m)]
+    rest_rated, rest_unrated = rated[m:], unrated[m:]
+    half = len(rest_rated) // 2
+    pairs += [(rest_rated[i], rest_rated[i + half]) for i in range(half)]
+    pairs += [(rest_unrated[i], rest_unrated[i + 1]) for i in range(0, len(rest_unrated), 2)]
+    result = Pairing(round_no, seed, "rating")
+    result.boards = _boards_from_pairs(pairs, bye, seed, round_no, "by rating (PFS round 1)")
+    result.notes.append(
+        f"round {round_no} by rating: {len(rated)} rated, {len(unrated)} unrated, seed {seed}"
+    )
+    return result
+
+
+# --- Swiss ---------------------------------------------------------------------------------
+
+
+@dataclass
+class _Field:
+    order: list[int]  # ids, best first
+    rank: dict[int, int]  # id -> 1-based rank within the field
+    score: dict[int, float]  # the score groups are built on
+    met: dict[int, set[int]]
+    balance: dict[int, int]  # starts - seconds
+    last_started: dict[int, bool | None]
+    byes: dict[int, int]
+    st: dict[int, Standing]
+
+
+def _field(data: TournamentData, rules: RuleSet, ids: list[int], games: list[Game]) -> _Field:
+    table = compute(data.players.values(), games, rules)
+    st = {s.player.id: s for s in table}
+    wanted = set(ids)
+    order = [s.player.id for s in table if s.player.id in wanted]
+    group_attr = "balance" if rules.criteria[0] == "balance" else "wins"
+    met: dict[int, set[int]] = {i: set() for i in order}
+    for g in games:
+        if g.p2 is not None:
+            met.setdefault(g.p1, set()).add(g.p2)
+            met.setdefault(g.p2, set()).add(g.p1)
+    last_started: dict[int, bool | None] = {}
+    for i in order:
+        known = [line.started for line in st[i].lines if line.started is not None]
+        last_started[i] = known[-1] if known else None
+    return _Field(
+        order=order,
+        rank={pid: n for n, pid in enumerate(order, start=1)},
+        score={i: float(getattr(st[i], group_attr)) for i in order},
+        met=met,
+        balance={i: st[i].starts - st[i].seconds for i in order},
+        last_started=last_started,
+        byes={i: sum(1 for line in st[i].lines if line.kind is Kind.BYE) for i in order},
+        st=st,
+    )
+
+
+def _halves(a: float, b: float) -> int:
+    return round(abs(a - b) * 2)
+
+
+def _clash(ba: int, bb: int) -> int:
+    """How far past balance the pair forces one of them: both started more (or both
+    replied more) than the other way round → one of them gets further out of balance."""
+    if ba > 0 and bb > 0:
+        return min(ba, bb)
+    if ba < 0 and bb < 0:
+        return min(-ba, -bb)
+    return 0
+
+
+class _Costs:
+    def __init__(self, f: _Field) -> None:
+        n = max(len(f.order), 2)
+        self.f = f
+        self.start_w = n * n
+        self.group_w = 16 * n * n
+        self.rematch_w = self.group_w * 400 * n
+
+    def cost(self, a: int, b: int) -> int:
+        f = self.f
+        c = self.group_w * _halves(f.score[a], f.score[b]) ** 2
+        c += self.start_w * CLASH_COST[min(_clash(f.balance[a], f.balance[b]), 3)]
+        c += (f.rank[a] - f.rank[b]) ** 2
+        if b in f.met.get(a, ()):
+            c += self.rematch_w
+        return c
+
+
+def _match(
+    f: _Field, costs: _Costs, ids: list[int], k: int, allow_rematch: bool
+) -> list[tuple[int, int]] | None:
+    """Minimum-cost perfect matching on the K-nearest-unmet graph, or None."""
+    graph = nx.Graph()
+    graph.add_nodes_from(ids)
+    n = len(ids)
+    edges: dict[tuple[int, int], int] = {}
+    for i, a in enumerate(ids):
+        for step in (1, -1):
+            found = 0
+            j = i + step
+            while 0 <= j < n and (found < k or k >= n):
+                b = ids[j]
+                if allow_rematch or b not in f.met.get(a, ()):
+                    key = (a, b) if a < b else (b, a)
+                    if key not in edges:
+                        edges[key] = costs.cost(a, b)
+                    found += 1
+                j += step
+    if not edges:
+        return None
+    big = max(edges.values()) + 1
+    for (a, b), c in edges.items():
+        graph.add_edge(a, b, weight=big - c)
+    matching = nx.max_weight_matching(graph, maxcardinality=True)
+    if 2 * len(matching) != n:
+        return None
+    return [(a, b) if f.rank[a] < f.rank[b] else (b, a) for a, b in matching]
+
+
+def _solve(f: _Field, costs: _Costs, ids: list[int]) -> tuple[list[tuple[int, int]], int, bool]:
+    """(pairs, K used, rematches allowed)."""
+    if not ids:
+        return [], 0, False
+    k = START_K
+    while True:
+        pairs = _match(f, costs, ids, k, allow_rematch=False)
+        if pairs is not None:
+            return pairs, k, False
+        if k >= len(ids):
+            break
+        k *= 2
+    pairs = _match(f, costs, ids, len(ids), allow_rematch=True)
+    assert pairs is not None  # the complete graph on an even number of nodes has one
+    return pairs, len(ids), True
+
+
+def swiss(
+    data: TournamentData,
+    rules: RuleSet,
+    round_no: int,
+    ids: list[int],
+    games: list[Game],
+    seed: int = 0,
+) -> Pairing:
+    f = _field(data, rules, ids, games)
+    costs = _Costs(f)
+    result = Pairing(round_no, seed, "swiss")
+    result.notes.append(
+        f"round {round_no}: Swiss by {rules.name} standings after round {round_no - 1}, "
+        f"{len(f.order)} players, seed {seed}"
+    )
+    bye = None
+    order = list(f.order)
+    if len(order) % 2:
+        fewest = min(f.byes[i] for i in order)
+        candidates = [i for i in reversed(order) if f.byes[i] == fewest]
+        skipped = []
+        for candidate in candidates:
+            rest = [i for i in order if i != candidate]
+            pairs, k, rematch = _solve(f, costs, rest)
+            if not rematch or candidate == candidates[-1]:
+                bye = candidate
+                break
+            skipped.append(candidate)
+        else:  # pragma: no cover - the loop always breaks
+            raise PairingError("no bye candidate")
+        below = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] > fewest]
+        why = f"bye: {_who(f, bye)} — lowest-ranked player with {fewest} bye(s)"
+        if below:
+            why += "; below him already had one: " + ", ".join(_name(f, i) for i in below)
+        if skipped:
+            why += "; skipped (would force a rematch): " + ", ".join(_name(f, i) for i in skipped)
+        result.notes.append(why)
+        order = rest
+    else:
+        pairs, k, rematch = _solve(f, costs, order)
+    result.k = k
+    if rematch:
+        result.notes.append("no pairing without a rematch exists: rematches kept to the minimum")
+    result.notes.append(f"candidate graph: {k} nearest unmet players each way")
+    pairs.sort(key=lambda p: (f.rank[p[0]], f.rank[p[1]]))
+    for table, (a, b) in enumerate(pairs, start=1):
+        first, second, zh_reason = _who_starts(f, a, b, seed, round_no)
+        if b in f.met.get(a, ()):
+            result.rematches += 1
+        result.boards.append(Board(table, first, second, _explain(f, a, b, pairs, zh_reason)))
+    if bye is not None:
+        result.boards.append(Board(len(pairs) + 1, bye, None, why))
+    return result
+
+
+def _who_starts(f: _Field, a: int, b: int, seed: int, round_no: int) -> tuple[int, int, str]:
+    ba, bb = f.balance[a], f.balance[b]
+    if ba != bb:
+        first, second = (a, b) if ba < bb else (b, a)
+        return (
+            first,
+            second,
+            (
+                f"{_name(f, first)} starts: started {_starts(f, first)}, "
+                f"{_name(f, second)} started {_starts(f, second)}"
+            ),
+        )
+    la, lb = f.last_started[a], f.last_started[b]
+    if la is not None and lb is not None and la != lb:
+        first, second = (a, b) if not la else (b, a)
+        return (
+            first,
+            second,
+            (
+                f"{_name(f, first)} starts: equal start balance, "
+                f"{_name(f, second)} started last round"
+            ),
+        )
+    first, second = (a, b) if _coin(seed, round_no, a, b) else (b, a)
+    return first, second, f"{_name(f, first)} starts: equal start balance, drawn by lot"
+
+
+def _starts(f: _Field, pid: int) -> str:
+    st = f.st[pid]
+    return f"{st.starts} of {st.starts + st.seconds} known games"
+
+
+def _name(f: _Field, pid: int) -> str:
+    return f.st[pid].player.name
+
+
+def _who(f: _Field, pid: int) -> str:
+    return f"{_name(f, pid)} (#{f.rank[pid]}, {format_wins(f.score[pid])})"
+
+
+def _explain(f: _Field, a: int, b: int, pairs: list[tuple[int, int]], zh: str) -> str:
+    d = abs(f.score[a] - f.score[b])
+    if d == 0:
+        group = f"same score group ({format_wins(f.score[a])})"
+    else:
+        group = f"score groups {format_wins(f.score[a])} and {format_wins(f.score[b])} (floated)"
+    parts = [f"{_who(f, a)} – {_who(f, b)}: {group}"]
+    avoided = []
+    for x, y in ((a, b), (b, a)):
+        dist = abs(f.rank[x] - f.rank[y])
+        nearer = sorted(
+            (o for o in f.met.get(x, ()) if o in f.rank and abs(f.rank[o] - f.rank[x]) < dist),
+            key=lambda o: f.rank[o],
+        )
+        if nearer:
+            avoided.append(
+                f"{_name(f, x)} already met " + ", ".join(f"{_who(f, o)}" for o in nearer)
+            )
+    if avoided:
+        parts.append("rematch avoided: " + "; ".join(avoided))
+    if b in f.met.get(a, ()):
+        parts.append("REMATCH (unavoidable)")
+    parts.append(zh)
+    return "; ".join(parts)
+
+
+def king_of_the_hill(
+    data: TournamentData,
+    rules: RuleSet,
+    round_no: int,
+    ids: list[int],
+    games: list[Game],
+    seed: int = 0,
+) -> Pairing:
+    """1 plays 2, 3 plays 4 … by the standings, rematches allowed (a final round)."""
+    f = _field(data, rules, ids, games)
+    result = Pairing(round_no, seed, "koth")
+    result.notes.append(
+        f"round {round_no}: King of the Hill by {rules.name} standings, rematches allowed"
+    )
+    order = list(f.order)
+    bye = None
+    if len(order) % 2:
+        fewest = min(f.byes[i] for i in order)
+        bye = next(i for i in reversed(order) if f.byes[i] == fewest)
+        order.remove(bye)
+    for table, index in enumerate(range(0, len(order), 2), start=1):
+        a, b = order[index], order[index + 1]
+        first, second, zh = _who_starts(f, a, b, seed, round_no)
+        if b in f.met.get(a, ()):
+            result.rematches += 1
+        result.boards.append(
+            Board(table, first, second, f"{_who(f, a)} – {_who(f, b)}: King of the Hill; {zh}")
+        )
+    if bye is not None:
+        why = f"bye: {_who(f, bye)} — lowest-ranked player with the fewest byes"
+        result.boards.append(Board(len(result.boards) + 1, bye, None, why))
+        result.notes.append(why)
+    return result
+
+
+def round_robin(
+    data: TournamentData,
+    rules: RuleSet,
+    round_no: int,
+    ids: list[int],
+    games: list[Game],
+    seed: int = 0,
+) -> Pairing:
+    """Round ``round_no`` of a round robin (circle method, players in id order); with an
+    odd field one player sits out each round (the bye). Rounds past a full cycle repeat it."""
+    f = _field(data, rules, ids, games)
+    players: list[int | None] = sorted(ids)
+    if len(players) % 2:
+        players.append(None)
+    n = len(players)
+    r = (round_no - 1) % (n - 1)
+    rotating = players[1:]
+    rotating = rotating[-r:] + rotating[:-r] if r else rotating
+    circle = [players[0], *rotating]
+    result = Pairing(round_no, seed, "roundrobin")
+    result.notes.append(f"round {round_no}: round robin, cycle round {r + 1} of {n - 1}")
+    bye = None
+    pairs = []
+    for i in range(n // 2):
+        a, b = circle[i], circle[n - 1 - i]
+        if a is None or b is None:
+            bye = b if a is None else a
+            continue
+        pairs.append((a, b))
+    for table, (a, b) in enumerate(pairs, start=1):
+        first, second, zh = _who_starts(f, a, b, seed, round_no)
+        result.boards.append(Board(table, first, second, f"round robin; {zh}"))
+    if bye is not None:
+        result.boards.append(Board(len(pairs) + 1, bye, None, "bye: sits out this round"))
+    return result

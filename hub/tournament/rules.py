@@ -1,0 +1,90 @@
+"""Rule sets: how results rank players and what forfeits, byes and absences are worth.
+
+Three rule sets ship (``cas``, ``sss``, ``pfs``); every constant is a field, so a committee
+change (new TurČAS constants, a different bye score) is ``dataclasses.replace`` or a
+``--set key=value`` on the command line, not a code change.
+
+* ČAS (Soutěžní řád 2005, 16.29): wins (draw ½), then TurČAS
+  ``A/Kol·Buchholz + B·AbsScore + C·RelScore + D·Zacinani``.
+* SSS (1999 championship rules): wins, then the sum of opponents' wins, then spread.
+* PFS (Polish Swiss rules): wins minus losses, then total points scored.
+
+Forfeits and byes follow ČAS 14.2–14.5 for all three unless changed; the SSS and PFS
+originals do not say otherwise.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+from dataclasses import dataclass
+from typing import Any
+
+
+@dataclass(frozen=True)
+class RuleSet:
+    name: str
+    # Ranking criteria, in order; each is a Standing attribute, larger is better.
+    criteria: tuple[str, ...]
+    # TurČAS constants (ČAS 16.29); the committee may change them.
+    turcas_a: float = 649.6
+    turcas_b: float = 1.0
+    turcas_c: float = 2.715
+    turcas_d: float = 27.3
+    # ČAS 14.5: a bye is half a win and 300:300.
+    bye_wins: float = 0.5
+    bye_score: int = 300
+    bye_opp_score: int = 300
+    # ČAS 14.2: forfeit is 200:0, or the current score if that is better for the innocent
+    # player (judged by this rule set's own score value, i.e. by TurČAS for ČAS).
+    forfeit_score: int = 200
+    forfeit_keep_current_if_better: bool = True
+    # ČAS 14.3: double forfeit 0:0, no win for either.
+    double_forfeit_score: int = 0
+    # ČAS 14.4: late entrant 0:0 per round missed; temporary withdrawal 0:200 per round.
+    late_score: tuple[int, int] = (0, 0)
+    absent_score: tuple[int, int] = (0, 200)
+    # Pairing: round 1 "lot" (seeded random) or "rating" (the PFS scheme).
+    first_round: str = "lot"
+
+    def score_value(self, own: int, opp: int) -> float:
+        """How good a single game score is for the player, by this rule set's criteria.
+
+        Used to pick between 200:0 and the current score of a forfeited game (ČAS 14.2).
+        """
+        if "turcas" in self.criteria:
+            return self.turcas_b * own + self.turcas_c * (own - opp)
+        if self.criteria and self.criteria[-1] == "points":
+            return own * 10_000 + (own - opp)
+        return (own - opp) * 10_000 + own
+
+    def with_overrides(self, overrides: dict[str, str]) -> RuleSet:
+        """A copy with fields set from strings (``{"turcas_a": "600"}``), type-checked."""
+        changes: dict[str, Any] = {}
+        fields = {f.name: f for f in dataclasses.fields(self)}
+        for key, raw in overrides.items():
+            if key not in fields or key in ("name", "criteria"):
+                raise ValueError(f"unknown rule setting {key!r}; known: {', '.join(fields)}")
+            current = getattr(self, key)
+            if isinstance(current, bool):
+                changes[key] = raw.lower() in ("1", "true", "yes", "ano")
+            elif isinstance(current, tuple):
+                parts = raw.replace(":", ",").split(",")
+                changes[key] = tuple(int(p) for p in parts)
+            else:
+                changes[key] = type(current)(raw)
+        return dataclasses.replace(self, **changes)
+
+
+CAS = RuleSet(name="cas", criteria=("wins", "turcas"))
+SSS = RuleSet(name="sss", criteria=("wins", "opp_wins", "spread"))
+PFS = RuleSet(name="pfs", criteria=("balance", "points"), first_round="rating")
+
+RULES: dict[str, RuleSet] = {r.name: r for r in (CAS, SSS, PFS)}
+
+
+def get_rules(name: str, overrides: dict[str, str] | None = None) -> RuleSet:
+    try:
+        rules = RULES[name.lower()]
+    except KeyError:
+        raise ValueError(f"unknown rule set {name!r}; choose one of {', '.join(RULES)}") from None
+    return rules.with_overrides(overrides) if overrides else rules

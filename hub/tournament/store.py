@@ -1,0 +1,134 @@
+"""The tournament's tables in the hub database (``data_dir()/hub.db``).
+
+Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
+
+* ``tour_settings``  key/value: name, rule set, overrides, rounds planned, protest window.
+* ``tour_players``   id, name, club, rating, status (active/paused/withdrawn), checked_in.
+* ``tour_rounds``    one row per paired round: seed, method, notes, published/final times.
+* ``tour_boards``    the pairing: round, table_no, first (ZH), second (NULL = bye), reason.
+* ``tour_absences``  rounds a player missed: kind ``late`` (ČAS 14.4 late entry, 0:0) or
+  ``absent`` (temporary withdrawal, 0:200).
+* ``tour_entries``   every result entry as received (operator or station), never changed.
+* ``tour_results``   the agreed result per table and its state
+  (entered / confirmed / conflict / final), scores in board order (first, second).
+* ``tour_protests``  protests lodged against a result; an open one holds it.
+* ``tour_audit``     who did what when, with the row before and after (JSON).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from shared.paths import data_dir
+from shared.storage import open_db
+
+migrations = Migrations("hub.tournament")
+
+
+@migrations()
+def m001_tournament(db: sqlite_utils.Database) -> None:
+    # One statement at a time: executescript() would commit the migration's transaction.
+    for statement in _SCHEMA.split(";"):
+        if statement.strip():
+            db.execute(statement)
+
+
+_SCHEMA = """
+        CREATE TABLE tour_settings (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+        CREATE TABLE tour_players (
+            id INTEGER PRIMARY KEY,
+            name TEXT NOT NULL,
+            club TEXT NOT NULL DEFAULT '',
+            rating INTEGER NOT NULL DEFAULT 0,
+            status TEXT NOT NULL DEFAULT 'active'
+                CHECK (status IN ('active', 'paused', 'withdrawn')),
+            checked_in INTEGER NOT NULL DEFAULT 0,
+            created_at REAL NOT NULL,
+            extra TEXT NOT NULL DEFAULT '{}'
+        );
+        CREATE TABLE tour_rounds (
+            round INTEGER PRIMARY KEY,
+            seed INTEGER NOT NULL,
+            method TEXT NOT NULL,
+            notes TEXT NOT NULL DEFAULT '[]',
+            paired_at REAL NOT NULL,
+            published_at REAL,
+            final_at REAL
+        );
+        CREATE TABLE tour_boards (
+            round INTEGER NOT NULL REFERENCES tour_rounds(round),
+            table_no INTEGER NOT NULL,
+            first INTEGER NOT NULL REFERENCES tour_players(id),
+            second INTEGER REFERENCES tour_players(id),
+            reason TEXT NOT NULL DEFAULT '',
+            PRIMARY KEY (round, table_no)
+        );
+        CREATE TABLE tour_absences (
+            round INTEGER NOT NULL,
+            player INTEGER NOT NULL REFERENCES tour_players(id),
+            kind TEXT NOT NULL CHECK (kind IN ('late', 'absent')),
+            PRIMARY KEY (round, player)
+        );
+        CREATE TABLE tour_entries (
+            id INTEGER PRIMARY KEY,
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            source TEXT NOT NULL,
+            who TEXT NOT NULL,
+            at REAL NOT NULL,
+            s_first INTEGER,
+            s_second INTEGER,
+            starter INTEGER,
+            kind TEXT NOT NULL,
+            forfeited INTEGER
+        );
+        CREATE INDEX tour_entries_table ON tour_entries(round, table_no);
+        CREATE TABLE tour_results (
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            s_first INTEGER,
+            s_second INTEGER,
+            starter INTEGER,
+            kind TEXT NOT NULL,
+            forfeited INTEGER,
+            status TEXT NOT NULL
+                CHECK (status IN ('entered', 'confirmed', 'conflict', 'final')),
+            sources TEXT NOT NULL,
+            updated_at REAL NOT NULL,
+            PRIMARY KEY (round, table_no),
+            FOREIGN KEY (round, table_no) REFERENCES tour_boards(round, table_no)
+        );
+        CREATE TABLE tour_protests (
+            id INTEGER PRIMARY KEY,
+            round INTEGER NOT NULL,
+            table_no INTEGER NOT NULL,
+            who TEXT NOT NULL,
+            at REAL NOT NULL,
+            note TEXT NOT NULL DEFAULT '',
+            closed_at REAL,
+            closed_by TEXT,
+            close_note TEXT
+        );
+        CREATE TABLE tour_audit (
+            id INTEGER PRIMARY KEY,
+            at REAL NOT NULL,
+            who TEXT NOT NULL,
+            action TEXT NOT NULL,
+            round INTEGER,
+            table_no INTEGER,
+            before TEXT,
+            after TEXT
+        );
+"""
+
+
+def hub_db_path() -> Path:
+    return data_dir() / "hub.db"
+
+
+def open_tournament_db(path: Path | str | None = None) -> sqlite_utils.Database:
+    """The hub database with the tournament tables migrated."""
+    return open_db(path if path is not None else hub_db_path(), migrations)
