@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Each module adds its subcommands with register(subparsers).
-COMMAND_MODULES = ("hub.commands.lexicon", "hub.commands.tournament")
+COMMAND_MODULES = ("hub.commands.lexicon", "hub.commands.tournament", "hub.commands.serve")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -8,7 +8,7 @@ import sys
 from collections.abc import Sequence
 
 # Each module adds its subcommands with register(subparsers).
-COMMAND_MODULES = ("station.commands.check",)
+COMMAND_MODULES = ("station.commands.check", "station.commands.daemon")
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,131 @@
+"""The running hub's local control socket.
+
+``hub serve`` listens on a Unix socket (``<data dir>/hub.sock``, mode 0600: only the hub's
+own user on the hub's own machine) so that ``hub round start 3``, ``hub gong`` … act on
+the server that is connected to the stations. One JSON object a line each way:
+``{"op": "start_round", "number": 3}`` → ``{"ok": true, "result": {...}}`` or
+``{"ok": false, "error": "..."}``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+from shared.paths import data_dir
+
+from .server import HubServer
+
+OPS = (
+    "stations",
+    "rounds",
+    "start_round",
+    "change_round",
+    "gong",
+    "publish",
+    "push_lexicon",
+    "deliveries",
+    "info",
+)
+
+
+def socket_path() -> Path:
+    return data_dir() / "hub.sock"
+
+
+class ControlError(Exception):
+    """The hub is not running, or refused the request."""
+
+
+async def start_control(server: HubServer, path: Path | None = None) -> asyncio.AbstractServer:
+    path = path or socket_path()
+    with contextlib.suppress(FileNotFoundError):
+        path.unlink()
+    path.parent.mkdir(parents=True, exist_ok=True)
+
+    async def handle(reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        try:
+            while line := await reader.readline():
+                try:
+                    req = json.loads(line)
+                    result = await _dispatch(server, req)
+                    reply: dict[str, Any] = {"ok": True, "result": result}
+                except (ValueError, TypeError, KeyError, OSError) as exc:
+                    reply = {"ok": False, "error": str(exc)}
+                writer.write(json.dumps(reply, ensure_ascii=False).encode() + b"\n")
+                await writer.drain()
+        finally:
+            writer.close()
+
+    old_umask = os.umask(0o177)
+    try:
+        srv = await asyncio.start_unix_server(handle, path)
+    finally:
+        os.umask(old_umask)
+    return srv
+
+
+async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
+    op = req.get("op")
+    if op not in OPS:
+        raise ValueError(f"unknown operation {op!r}")
+    if op == "info":
+        return {
+            "tournament": server.tournament,
+            "hub": server.hub_id,
+            "port": server.port,
+            "connected": sorted(server.conns),
+        }
+    if op == "stations":
+        return await server.stations()
+    if op == "rounds":
+        return await server.rounds()
+    if op == "start_round":
+        return await server.start_round(
+            int(req["number"]),
+            at=req.get("at"),
+            lead=float(req.get("lead", 5.0)),
+            basic_seconds=float(req.get("basic_seconds", 40 * 60)),
+            warning_seconds=float(req.get("warning_seconds", 10 * 60)),
+        )
+    if op == "change_round":
+        return await server.change_round(
+            int(req["number"]), str(req["action"]), float(req.get("seconds", 0))
+        )
+    if op == "gong":
+        return await server.gong(str(req.get("signal", "start")))
+    if op == "publish":
+        return await server.publish(str(req["kind"]), req["data"])
+    if op == "push_lexicon":
+        return await server.push_lexicon(str(req["path"]))
+    return await server.deliveries(str(req["id"]))
+
+
+def request(op: str, path: Path | None = None, timeout: float = 10.0, **args: Any) -> Any:
+    """Send one request to the running hub (blocking; for the command line)."""
+    import socket
+
+    path = path or socket_path()
+    with socket.socket(socket.AF_UNIX, socket.SOCK_STREAM) as sock:
+        sock.settimeout(timeout)
+        try:
+            sock.connect(str(path))
+        except (FileNotFoundError, ConnectionRefusedError):
+            raise ControlError(f"the hub is not running (no control socket at {path})") from None
+        sock.sendall(json.dumps({"op": op, **args}).encode() + b"\n")
+        data = b""
+        while not data.endswith(b"\n"):
+            chunk = sock.recv(65536)
+            if not chunk:
+                break
+            data += chunk
+    if not data:
+        raise ControlError("the hub closed the control connection")
+    reply = json.loads(data)
+    if not reply.get("ok"):
+        raise ControlError(reply.get("error", "refused"))
+    return reply["result"]

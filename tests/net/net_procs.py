@@ -1,0 +1,204 @@
+"""Real hub and station processes on 127.0.0.1 for the network tests and the benchmark."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from hub import store
+from shared.storage import open_db
+from station import outbox
+
+ROOT = Path(__file__).resolve().parents[2]
+BIN = Path(sys.executable).parent
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def wait_for(cond: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        value = cond()
+        if value:
+            return value
+        time.sleep(0.05)
+    raise AssertionError(f"timed out after {timeout} s waiting for {what}")
+
+
+class Hub:
+    def __init__(self, data: Path, port: int | None = None, mdns: bool = False) -> None:
+        self.data = data
+        self.port = port or free_port()
+        self.mdns = mdns
+        self.proc: subprocess.Popen[bytes] | None = None
+        self.tournament = ""
+
+    @property
+    def env(self) -> dict[str, str]:
+        return {**os.environ, "SAMOOBSLUHA_DATA": str(self.data)}
+
+    @property
+    def key_file(self) -> Path:
+        return self.data / "tournament.key"
+
+    @property
+    def db_path(self) -> Path:
+        return self.data / "hub.db"
+
+    def start(self, extra_env: dict[str, str] | None = None) -> Hub:
+        self.data.mkdir(parents=True, exist_ok=True)
+        port_file = self.data / "port"
+        port_file.unlink(missing_ok=True)
+        args = [str(BIN / "hub"), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        args += ["--port-file", str(port_file)]
+        if not self.mdns:
+            args.append("--no-mdns")
+        self.stderr = open(self.data / "hub.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            args,
+            env={**self.env, **(extra_env or {})},
+            stdout=subprocess.DEVNULL,
+            stderr=self.stderr,
+        )
+        wait_for(lambda: port_file.exists() or self.proc.poll() is not None, what="hub start")
+        assert self.proc.poll() is None, self.log()
+        db = open_db(self.db_path, store.migrations)
+        self.tournament = store.get_meta(db, "tournament_id") or ""
+        db.close()
+        return self
+
+    def log(self) -> str:
+        return (self.data / "hub.log").read_text(errors="replace")
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+    def ctl(self, *args: str) -> str:
+        out = subprocess.run(
+            [str(BIN / "hub"), *args], env=self.env, capture_output=True, text=True, timeout=30
+        )
+        assert out.returncode == 0, out.stderr
+        return out.stdout
+
+    def rows(self, kind: str | None = None) -> list[dict[str, Any]]:
+        db = open_db(self.db_path, store.migrations)
+        try:
+            return store.inbox_rows(db, kind)
+        finally:
+            db.close()
+
+    def count(self, station: str | None = None) -> int:
+        db = open_db(self.db_path, store.migrations)
+        try:
+            if station:
+                sql, args = "SELECT COUNT(*) FROM inbox WHERE station_id = ?", [station]
+            else:
+                sql, args = "SELECT COUNT(*) FROM inbox", []
+            return int(db.execute(sql, args).fetchone()[0])
+        finally:
+            db.close()
+
+
+class Station:
+    def __init__(
+        self,
+        data: Path,
+        hub: Hub,
+        station_id: str,
+        *,
+        skew: float = 0.0,
+        use_mdns: bool = False,
+    ) -> None:
+        self.data = data
+        self.hub = hub
+        self.station_id = station_id
+        self.skew = skew
+        self.use_mdns = use_mdns
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    @property
+    def db_path(self) -> Path:
+        return self.data / "station.db"
+
+    def start(self) -> Station:
+        self.data.mkdir(parents=True, exist_ok=True)
+        args = [
+            str(BIN / "station"),
+            "daemon",
+            "--tournament",
+            self.hub.tournament,
+            "--psk-file",
+            str(self.hub.key_file),
+            "--station-id",
+            self.station_id,
+            "--clock-skew",
+            str(self.skew),
+        ]
+        if self.use_mdns:
+            args += ["--mdns-interface", "127.0.0.1"]
+        else:
+            args += ["--hub", f"127.0.0.1:{self.hub.port}"]
+        env = {**os.environ, "SAMOOBSLUHA_DATA": str(self.data)}
+        env.pop("SAMOOBSLUHA_CONFIG", None)
+        self.log_fh = open(self.data / "station.log", "ab")  # noqa: SIM115
+        self.proc = subprocess.Popen(
+            args, env=env, stdout=subprocess.DEVNULL, stderr=self.log_fh, cwd=self.data
+        )
+        return self
+
+    def log(self) -> str:
+        return (self.data / "station.log").read_text(errors="replace")
+
+    def enqueue(self, n: int, kind: str = "challenge", start: int = 0) -> None:
+        """Write ``n`` outbox rows as the kiosk would (another process, same DB file)."""
+        db = open_db(self.db_path, outbox.migrations)
+        outbox.set_station_id(db, self.station_id)
+        with db.atomic():
+            for i in range(start, start + n):
+                outbox.enqueue(db, kind, {"i": i, "words": ["slovo"], "valid": i % 2 == 0})
+        db.close()
+
+    def kill(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGKILL)
+            self.proc.wait()
+
+    def stop(self) -> None:
+        if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(5)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+@contextlib.contextmanager
+def running(*procs: Hub | Station):
+    try:
+        yield procs
+    finally:
+        for p in reversed(procs):
+            with contextlib.suppress(Exception):
+                p.stop()

@@ -1,0 +1,180 @@
+"""A running hub refuses every frame that fails a check, stores nothing from it, and keeps
+serving an honest station meanwhile (real hub and station processes, raw sockets)."""
+
+from __future__ import annotations
+
+import asyncio
+import os
+import struct
+from pathlib import Path
+
+from net_procs import Hub, Station, running, wait_for
+
+from shared import protocol
+
+
+async def _closed_by_hub(reader: asyncio.StreamReader) -> bool:
+    """The hub hung up on us (EOF, maybe after a welcome it sent before the failure)."""
+    try:
+        while True:
+            data = await asyncio.wait_for(reader.read(65536), 8)
+            if not data:
+                return True
+    except ConnectionError:
+        return True
+
+
+async def _raw(port: int, payload: bytes) -> bool:
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(payload)
+    await writer.drain()
+    closed = await _closed_by_hub(reader)
+    writer.close()
+    return closed
+
+
+def _rows(start: int, n: int) -> list[dict]:
+    return [
+        {"seq": i, "kind": "challenge", "payload": {"evil": True}, "created_at": 1.0}
+        for i in range(start, start + n)
+    ]
+
+
+class Recorder:
+    """A StreamWriter stand-in that keeps what was written, for replaying it later."""
+
+    def __init__(self, writer: asyncio.StreamWriter) -> None:
+        self.writer = writer
+        self.frames: list[bytes] = []
+
+    def write(self, data: bytes) -> None:
+        self.frames.append(data)
+        self.writer.write(data)
+
+    def __getattr__(self, name: str):
+        return getattr(self.writer, name)
+
+
+async def _attacks(hub: Hub, good_key: bytes) -> None:
+    port = hub.port
+    tid = hub.tournament
+    wrong_key = protocol.new_psk()
+
+    # 1. wrong key: the hello's MAC fails; no welcome, closed
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        await protocol.client_handshake(
+            reader, writer, wrong_key, tournament=tid, station="mallory", epoch="e1"
+        )
+        raise AssertionError("a wrong key got a welcome")
+    except (ConnectionError, asyncio.IncompleteReadError, protocol.ProtocolError):
+        pass
+    writer.close()
+
+    # 2. record an honest session of "eve" (right key), then replay it on a new connection
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    rec = Recorder(writer)
+    channel, welcome = await protocol.client_handshake(
+        reader, rec, good_key, tournament=tid, station="eve", epoch="e1"
+    )
+    channel.writer = rec
+    await channel.send({"t": "status", "status": {}})
+    await channel.send({"t": "rows", "rows": _rows(1, 3)})
+    ack = await channel.recv()
+    while ack["t"] != "ack":
+        ack = await channel.recv()
+    assert ack["seq"] == 3
+    await channel.close()
+    recorded = rec.frames
+    assert len(recorded) == 3  # hello, status, rows
+    # replay: the hub answers the old hello with a new nonce, so the old status fails
+    assert await _raw(port, b"".join(recorded))
+    # replay the rows frame alone into a fresh honest connection: its counter/nonce is wrong
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    channel, welcome = await protocol.client_handshake(
+        reader, writer, good_key, tournament=tid, station="eve", epoch="e1"
+    )
+    assert welcome["acked"] == 3
+    await channel.send({"t": "status", "status": {}})
+    writer.write(recorded[2])
+    assert await _closed_by_hub(reader)
+
+    # 3. reordered frames within one connection: counter 1 sent before counter 0
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    channel, _ = await protocol.client_handshake(
+        reader, writer, good_key, tournament=tid, station="eve", epoch="e1"
+    )
+    first = channel.session.seal({"t": "status", "status": {}})
+    second = channel.session.seal({"t": "rows", "rows": _rows(4, 2)})
+    writer.write(second + first)
+    assert await _closed_by_hub(reader)
+
+    # 4. a frame altered in flight (one bit of the payload flipped)
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    channel, _ = await protocol.client_handshake(
+        reader, writer, good_key, tournament=tid, station="eve", epoch="e1"
+    )
+    await channel.send({"t": "status", "status": {}})
+    frame = bytearray(channel.session.seal({"t": "rows", "rows": _rows(4, 2)}))
+    frame[-3] ^= 0x01
+    writer.write(bytes(frame))
+    assert await _closed_by_hub(reader)
+
+    # 5. truncated frame: a length promising more than ever comes, then EOF
+    hello = protocol.seal_hello(
+        good_key,
+        {
+            "t": "hello",
+            "v": protocol.PROTOCOL_VERSION,
+            "tournament": tid,
+            "station": "eve",
+            "epoch": "e1",
+            "nonce": os.urandom(16),
+        },
+    )
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    writer.write(hello[: len(hello) // 2])
+    writer.write_eof()
+    assert await _closed_by_hub(reader)
+
+    # 6. oversized frame: refused from its length alone, nothing more is read
+    assert await _raw(port, struct.pack(">I", protocol.MAX_FRAME + 1) + b"x" * 1000)
+
+    # 7. random bytes, and a wrong tournament with the right key
+    for _ in range(5):
+        assert await _raw(port, os.urandom(300))
+        # random bytes behind a plausible length: neither msgpack nor MAC survive
+        assert await _raw(port, struct.pack(">I", 296) + os.urandom(296))
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    try:
+        await protocol.client_handshake(
+            reader, writer, good_key, tournament="t-other", station="eve", epoch="e1"
+        )
+        raise AssertionError("a foreign tournament got a welcome")
+    except (ConnectionError, asyncio.IncompleteReadError, protocol.ProtocolError):
+        pass
+    writer.close()
+
+
+def test_hub_refuses_bad_frames_and_keeps_serving(tmp_path: Path) -> None:
+    hub = Hub(tmp_path / "hub").start()
+    honest = Station(tmp_path / "honest", hub, "honest")
+    honest.enqueue(50)
+    with running(hub, honest):
+        honest.start()
+        wait_for(lambda: hub.count("honest") == 50, 15, "honest station's first rows")
+        good_key = protocol.parse_psk(hub.key_file.read_text())
+        asyncio.run(_attacks(hub, good_key))
+        # the honest station was never disturbed: its new rows keep arriving
+        honest.enqueue(25, start=50)
+        wait_for(lambda: hub.count("honest") == 75, 15, "honest station's later rows")
+        assert hub.proc is not None and hub.proc.poll() is None
+        # nothing but eve's three honest rows and the honest station's rows was stored
+        stations = {r["station_id"] for r in hub.rows()}
+        assert stations == {"honest", "eve"}
+        assert hub.count("eve") == 3
+        assert "mallory" not in hub.ctl("stations")
+        log = hub.log()
+        for reason in ("bad MAC on hello", "bad MAC (wrong key", "exceeds the limit",
+                       "truncated frame", "tournament 't-other'"):  # fmt: skip
+            assert reason in log, (reason, log[-3000:])
