@@ -11,6 +11,24 @@ from collections.abc import Sequence
 COMMAND_MODULES = ("hub.commands.lexicon", "hub.commands.tournament", "hub.commands.serve")
 
 
+def command_group(
+    sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+    name: str,
+    help: str,
+) -> argparse._SubParsersAction:  # type: ignore[type-arg]
+    """The actions of command group ``name`` (``hub round …``), created by the first module
+    that asks, so several modules can add actions to one group (the engine's ``round pair``
+    and the server's ``round start``). The chosen action is in ``args.action``."""
+    groups = getattr(sub, "_samoobsluha_groups", None)
+    if groups is None:
+        groups = {}
+        sub._samoobsluha_groups = groups  # type: ignore[attr-defined]
+    if name not in groups:
+        parser = sub.add_parser(name, help=help)
+        groups[name] = parser.add_subparsers(dest="action", required=True, metavar="ACTION")
+    return groups[name]
+
+
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="hub",

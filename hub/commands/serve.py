@@ -163,8 +163,9 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     st.add_argument("--json", action="store_true")
     st.set_defaults(func=_stations)
 
-    rnd = sub.add_parser("round", help="start or change a round on every station at once")
-    rnd_sub = rnd.add_subparsers(dest="action", required=True, metavar="ACTION")
+    from hub.cli import command_group
+
+    rnd_sub = command_group(sub, "round", "pair, start and change rounds")
     start = rnd_sub.add_parser("start", help="start round N a few seconds from now")
     start.add_argument("number", type=int)
     when = start.add_mutually_exclusive_group()
@@ -172,16 +173,17 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     when.add_argument("--in", dest="in_", type=float, help="seconds from now (default 5)")
     start.add_argument("--basic", type=float, help="basic time in seconds (default 2400)")
     start.add_argument("--warning", type=float, help="warning before the end (default 600)")
+    start.set_defaults(func=_round)
     for action, text in (("delay", "move the start later"), ("extend", "add time")):
         p = rnd_sub.add_parser(action, help=f"{text} by SECONDS")
         p.add_argument("number", type=int)
         p.add_argument("seconds", type=float)
+        p.set_defaults(func=_round)
     for action in ("pause", "resume", "cancel"):
         p = rnd_sub.add_parser(action, help=f"{action} round N")
         p.add_argument("number", type=int)
-        p.set_defaults(seconds=0)
-    rnd_sub.add_parser("list", help="planned rounds")
-    rnd.set_defaults(func=_round)
+        p.set_defaults(seconds=0, func=_round)
+    rnd_sub.add_parser("list", help="planned rounds").set_defaults(func=_round)
 
     gong = sub.add_parser("gong", help="every station rings now, in unison")
     gong.add_argument("signal", nargs="?", default="start", choices=("start", "warning", "end"))

@@ -412,8 +412,9 @@ def _register_db(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("id", type=int)
     p.set_defaults(func=_players_return)
 
-    rnd = sub.add_parser("round", help="pair a round")
-    rs = rnd.add_subparsers(dest="round_command", required=True, metavar="ACTION")
+    from hub.cli import command_group
+
+    rs = command_group(sub, "round", "pair, start and change rounds")
     p = rs.add_parser("pair", help="pair round N and store it (CSV to stdout)")
     _db_args(p)
     p.add_argument("round", type=int)
