@@ -8,7 +8,13 @@ import sys
 from collections.abc import Sequence
 
 # Each module adds its subcommands with register(subparsers).
-COMMAND_MODULES = ("hub.commands.lexicon", "hub.commands.tournament", "hub.commands.serve")
+COMMAND_MODULES = (
+    "hub.commands.lexicon",
+    "hub.commands.tournament",
+    "hub.commands.serve",
+    "hub.commands.run",
+    "hub.commands.dashboard",
+)
 
 
 def command_group(

@@ -1,0 +1,134 @@
+"""What every dashboard screen shares: the top bar, loading data in a thread worker,
+running a service call in a thread worker and reporting its error, formatting helpers."""
+
+from __future__ import annotations
+
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from textual import work
+from textual.app import ComposeResult
+from textual.screen import Screen
+from textual.widgets import Footer, Label
+
+from hub.service import HubService, ServiceError
+from shared.i18n import t
+
+if TYPE_CHECKING:
+    from hub.app import HubApp
+
+
+class DashScreen(Screen[None]):
+    """A dashboard screen: ``fetch`` (any thread) returns data, ``show`` (UI thread)
+    paints it; ``act`` runs a service call off the UI thread and reloads after it."""
+
+    TITLE_KEY = ""
+
+    @property
+    def dash(self) -> HubApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def service(self) -> HubService:
+        return self.dash.service
+
+    @property
+    def lang(self) -> str:
+        return self.dash.lang
+
+    def tr(self, key: str, **values: Any) -> str:
+        return t(key, self.lang, **values)
+
+    def compose(self) -> ComposeResult:
+        yield Label("", id="topbar")
+        yield Label(self.tr(self.TITLE_KEY), id="screen-title")
+        yield from self.compose_body()
+        yield Label("", id="message")
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.tick()
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    # -- loading ---------------------------------------------------------------------------
+    def reload(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _load(self) -> None:
+        try:
+            data = self.fetch()
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, str(exc), error=True)
+            return
+        self.app.call_from_thread(self._show, data)
+
+    def _show(self, data: Any) -> None:
+        if self.is_mounted:
+            self.show(data)
+            self.tick()
+
+    def fetch(self) -> Any:
+        return None
+
+    def show(self, data: Any) -> None:
+        pass
+
+    def tick(self) -> None:
+        """Once a second: the clock in the top bar (screens add their countdowns)."""
+        if self.is_mounted:
+            self.query_one("#topbar", Label).update(self.dash.topbar_text())
+
+    # -- actions ---------------------------------------------------------------------------
+    def act(
+        self,
+        call: Callable[[], Any],
+        done: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Run ``call`` (a service call) in a worker; then ``done(result)`` and a reload, or
+        the error under the screen."""
+        self._act(call, done)
+
+    @work(thread=True, group="act", exit_on_error=False)
+    def _act(self, call: Callable[[], Any], done: Callable[[Any], None] | None) -> None:
+        try:
+            result = call()
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, str(exc), error=True)
+            return
+        if done is not None:
+            self.app.call_from_thread(done, result)
+        self.app.call_from_thread(self.dash.action_reload)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """A line under the screen (and a toast for errors)."""
+        if not self.is_mounted:
+            return
+        label = self.query_one("#message", Label)
+        label.update(text)
+        label.set_class(error, "error")
+        if error:
+            self.notify(text, severity="error", timeout=6)
+
+
+def clock_text(at: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
+
+
+def countdown(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+def int_or_none(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdigit() else None

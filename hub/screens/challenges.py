@@ -1,0 +1,201 @@
+"""Challenges: every check from every station as it arrives, filtered by round and table;
+checks per table; referee calls flashing until acknowledged; appeals (second instance);
+under SSS rules each player's unjustified challenges and the 20-point penalty from the
+third one on.
+
+The kiosk knows the table, not which of the two players challenged; the referee says so
+here (1 = the table's ZH, 2 = DH) when it matters for the SSS count."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Label
+
+from hub.screens.base import DashScreen, clock_text, int_or_none
+from hub.service import CheckRow, RequestRow
+
+
+@dataclass
+class ChallengesData:
+    checks: list[CheckRow]
+    requests: list[RequestRow]
+    per_table: dict[int, int]
+    penalties: list[dict[str, Any]]
+    rules: str
+
+
+class ChallengesScreen(DashScreen):
+    TITLE_KEY = "dash.tab.challenges"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("a", "acknowledge", "Potvrdit volání"),
+        Binding("1", "mark(1)", "Namítal ZH"),
+        Binding("2", "mark(2)", "Namítal DH"),
+        Binding("0", "mark(0)", "Nevíme kdo", show=False),
+        Binding("v", "appeal('valid')", "Odvolání: platné"),
+        Binding("n", "appeal('invalid')", "Odvolání: neplatné"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data: ChallengesData | None = None
+        self._flash = False
+
+    def compose_body(self) -> ComposeResult:
+        yield Label("", id="requests")
+        with Horizontal(id="challenge-filters"):
+            yield Label(self.tr("dash.filter.round"), classes="prompt")
+            yield Input(id="filter-round", restrict=r"[0-9]*", max_length=3)
+            yield Label(self.tr("dash.filter.table"), classes="prompt")
+            yield Input(id="filter-table", restrict=r"[0-9]*", max_length=4)
+        with Horizontal(id="challenge-body"):
+            yield DataTable(id="checks", cursor_type="row", zebra_stripes=True)
+            with Vertical(id="challenge-side"):
+                yield Label(self.tr("dash.per_table"), classes="side-title")
+                yield DataTable(id="per-table", cursor_type="none", show_cursor=False)
+                yield Label(self.tr("dash.sss.title"), id="sss-title", classes="side-title")
+                yield DataTable(id="sss", cursor_type="none", show_cursor=False)
+
+    def on_mount(self) -> None:
+        checks = self.query_one("#checks", DataTable)
+        for key in (
+            "time",
+            "station",
+            "round",
+            "table",
+            "words",
+            "verdict",
+            "variant",
+            "instance",
+            "challenger",
+            "penalty",
+        ):
+            checks.add_column(self.tr(f"dash.col.{key}"), key=key)
+        per_table = self.query_one("#per-table", DataTable)
+        per_table.add_column(self.tr("dash.col.table"))
+        per_table.add_column(self.tr("dash.col.checks"))
+        sss = self.query_one("#sss", DataTable)
+        for key in ("round", "table", "player", "unjustified", "penalty"):
+            sss.add_column(self.tr(f"dash.col.{key}"))
+        super().on_mount()
+        checks.focus()
+        self.set_interval(0.5, self._blink)
+
+    def fetch(self) -> ChallengesData:
+        round_no = int_or_none(self.query_one("#filter-round", Input).value)
+        table_no = int_or_none(self.query_one("#filter-table", Input).value)
+        return ChallengesData(
+            self.service.challenges(round_no, table_no),
+            self.service.referee_requests(pending_only=True),
+            self.service.checks_per_table(round_no),
+            self.service.sss_penalties(round_no),
+            str(self.dash.summary.get("rules") or self.service.info()["rules"]),
+        )
+
+    def show(self, data: ChallengesData) -> None:
+        self.data = data
+        checks = self.query_one("#checks", DataTable)
+        selected = self._selected_key()
+        checks.clear()
+        for c in data.checks:
+            verdict = (
+                self.tr(f"dash.verdict.{c.verdict}")
+                if c.verdict in ("valid", "invalid", "referee", "refused")
+                else c.verdict
+            )
+            if c.appealed:
+                verdict += f" → {self.tr(f'dash.verdict.{c.final}')}"
+            checks.add_row(
+                clock_text(c.at),
+                c.station,
+                "" if c.round_no is None else str(c.round_no),
+                str(c.table_no),
+                ", ".join(c.words),
+                verdict,
+                c.variant,
+                self.tr(f"dash.instance.{c.instance}"),
+                c.challenger_name,
+                "−20" if c.penalised else "",
+                key=c.key,
+            )
+        if selected is not None and selected in checks.rows:
+            checks.move_cursor(row=checks.get_row_index(selected))
+        per_table = self.query_one("#per-table", DataTable)
+        per_table.clear()
+        for table, count in data.per_table.items():
+            per_table.add_row(str(table), str(count))
+        sss = self.query_one("#sss", DataTable)
+        sss.clear()
+        for p in data.penalties:
+            sss.add_row(
+                str(p["round"]),
+                str(p["table"]),
+                p["name"],
+                str(p["unjustified"]),
+                f"−{p['penalty']}" if p["penalty"] else "0",
+            )
+        show_sss = data.rules == "sss"
+        sss.display = show_sss
+        self.query_one("#sss-title").display = show_sss
+        self._paint_requests()
+
+    def _paint_requests(self) -> None:
+        label = self.query_one("#requests", Label)
+        if self.data is None or not self.data.requests:
+            label.update(self.tr("dash.requests.none"))
+            label.set_classes("")
+            return
+        lines = [self.tr("dash.requests", n=len(self.data.requests))]
+        for r in self.data.requests[:5]:
+            reason = (
+                self.tr(f"dash.reason.{r.reason}")
+                if r.reason in ("too_long", "rate_interval", "rate_cap")
+                else r.reason
+            )
+            table = f"{self.tr('dash.col.table')} {r.table_no}" if r.table_no else ""
+            lines.append(f"  {clock_text(r.at)}  {r.station}  {table}  {reason}")
+        label.update("\n".join(lines))
+        label.set_classes("flash" if self._flash else "alert")
+
+    def _blink(self) -> None:
+        self._flash = not self._flash
+        if self.data is not None and self.data.requests:
+            self._paint_requests()
+
+    @on(Input.Changed, "#filter-round, #filter-table")
+    def _filter(self) -> None:
+        self.reload()
+
+    def _selected_key(self) -> str | None:
+        checks = self.query_one("#checks", DataTable)
+        if not checks.row_count:
+            return None
+        try:
+            key = checks.coordinate_to_cell_key(checks.cursor_coordinate).row_key
+        except Exception:
+            return None
+        return str(key.value) if key.value is not None else None
+
+    # -- actions ---------------------------------------------------------------------------
+    def action_acknowledge(self) -> None:
+        if self.data is None or not self.data.requests:
+            return
+        key = self.data.requests[0].key
+        self.act(lambda: self.service.acknowledge_request(key))
+
+    def action_mark(self, which: int) -> None:
+        key = self._selected_key()
+        if key is None:
+            return
+        self.act(lambda: self.service.mark_challenger(key, which or None))
+
+    def action_appeal(self, verdict: str) -> None:
+        key = self._selected_key()
+        if key is None:
+            return
+        self.act(lambda: self.service.record_appeal(key, verdict))
