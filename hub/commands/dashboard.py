@@ -11,6 +11,7 @@
 ``hub overview [ROUND]``           tables in / pending / missing / conflict, protest window
 ``hub schedule [--set K=V …]``     the day's timetable; ``hub schedule start N``
 ``hub publish-round N``            pairings of round N and standings to every station
+``hub sample-players``             a sample field of Czech/Slovak players (CSV, fixed seed)
 
 Round start/change, gong, pairing, approving and exports are ``hub round …``,
 ``hub gong``, ``hub tournament publish|finalise`` and ``hub export``.
@@ -192,6 +193,18 @@ def _publish_round(args: argparse.Namespace) -> int:
     return 0
 
 
+def _sample(args: argparse.Namespace) -> int:
+    from hub.sample import sample_csv
+
+    text = sample_csv(args.count, args.seed)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     p = sub.add_parser("hall", help="stations online against ČAS 15.8e (exit 1 when short)")
     p.add_argument("--json", action="store_true")
@@ -249,3 +262,11 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     pb = sub.add_parser("publish-round", help="send round N's pairings and standings to stations")
     pb.add_argument("round", type=int)
     pb.set_defaults(func=_publish_round)
+
+    sp = sub.add_parser(
+        "sample-players", help="a sample field (Czech/Slovak names) as CSV, from a fixed seed"
+    )
+    sp.add_argument("--count", type=int, default=32)
+    sp.add_argument("--seed", type=int, default=2026)
+    sp.add_argument("-o", "--output", metavar="FILE")
+    sp.set_defaults(func=_sample)
