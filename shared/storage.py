@@ -11,18 +11,27 @@ opens the database, so tables never exist without a migration.
 
 from __future__ import annotations
 
+import sqlite3
 from pathlib import Path
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 
-def open_db(path: Path | str, *migration_sets: Migrations) -> sqlite_utils.Database:
-    """Open (creating if needed) the database at ``path`` and apply ``migration_sets``."""
+def open_db(
+    path: Path | str, *migration_sets: Migrations, check_same_thread: bool = True
+) -> sqlite_utils.Database:
+    """Open (creating if needed) the database at ``path`` and apply ``migration_sets``.
+
+    ``check_same_thread=False`` lets worker threads share the connection; the caller then
+    serialises access itself (e.g. with a lock)."""
     path = Path(path)
     if str(path) != ":memory:":
         path.parent.mkdir(parents=True, exist_ok=True)
-    db = sqlite_utils.Database(path)
+    if check_same_thread:
+        db = sqlite_utils.Database(path)
+    else:
+        db = sqlite_utils.Database(sqlite3.connect(str(path), check_same_thread=False))
     conn = db.conn
     conn.execute("PRAGMA busy_timeout = 5000")
     if str(path) != ":memory:":

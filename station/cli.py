@@ -8,7 +8,11 @@ import sys
 from collections.abc import Sequence
 
 # Each module adds its subcommands with register(subparsers).
-COMMAND_MODULES = ("station.commands.check", "station.commands.daemon")
+COMMAND_MODULES = (
+    "station.commands.check",
+    "station.commands.daemon",
+    "station.commands.run",
+)
 
 
 def build_parser() -> argparse.ArgumentParser:

@@ -1,0 +1,250 @@
+"""The station kiosk: the Textual app a player walks up to after a word challenge.
+
+Screens live in :mod:`station.screens`; the rules (limits, PIN, table numbers) in
+:mod:`station.checks`; the records in :mod:`station.log`. The app itself owns what every
+screen shares: the lexicon, the store, the settings, the clock, the current language, and
+the worker threads that touch SQLite (the UI never waits on the disk).
+
+The app cannot be quit from the keyboard: no inherited bindings (no Ctrl+Q, no Ctrl+C),
+no command palette; only the hidden referee key plus the referee's PIN leads to "quit".
+"""
+
+from __future__ import annotations
+
+import logging
+from collections.abc import Callable
+from typing import Any
+
+from textual import events, work
+from textual.app import App
+from textual.screen import Screen
+
+from shared.clock import Clock, SystemClock
+from shared.i18n import LANGUAGES, t
+from shared.lexicon import Lexicon, Verdict
+from shared.normalize import Word
+from shared.rounds import Phase, RoundStatus
+from station.checks import (
+    KioskSettings,
+    RateDecision,
+    SettingsError,
+    parse_tables,
+    rate_decision,
+)
+from station.log import CheckRecord, KioskStore
+
+log = logging.getLogger(__name__)
+
+RoundSource = Callable[[], RoundStatus | None]
+HubSource = Callable[[], bool | None]
+
+SETTING_TABLES = "tables"
+SETTING_PIN = "referee_pin_hash"
+
+
+def _no_round() -> RoundStatus | None:
+    return None
+
+
+def _no_hub() -> bool | None:
+    return None
+
+
+class KioskApp(App[int], inherit_bindings=False):
+    """The kiosk. ``round_status`` and ``hub_status`` are callables the station wires to
+    its round schedule and network client; by default there is no round and no hub."""
+
+    CSS_PATH = "app.tcss"
+    TITLE = "Samoobsluha"
+    ENABLE_COMMAND_PALETTE = False
+    BINDINGS = []  # noqa: RUF012 - the referee key is bound per settings in __init__
+
+    def __init__(
+        self,
+        *,
+        lexicon: Lexicon,
+        store: KioskStore,
+        settings: KioskSettings | None = None,
+        station_name: str = "",
+        ui_language: str = "cs",
+        clock: Clock | None = None,
+        round_status: RoundSource | None = None,
+        hub_status: HubSource | None = None,
+        gong_test: Callable[[], Any] | None = None,
+    ) -> None:
+        super().__init__()
+        self.lexicon = lexicon
+        self.store = store
+        self.settings = settings or KioskSettings()
+        self.station_name = station_name or store.station_id
+        self.clock: Clock = clock or SystemClock()
+        self.round_source: RoundSource = round_status or _no_round
+        self.hub_source: HubSource = hub_status or _no_hub
+        self.gong_test = gong_test
+        lang = self.settings.ui_language or ui_language
+        self.default_language = lang if lang in LANGUAGES else "cs"
+        self.lang = self.default_language
+        # Set on the station by the referee; these override the config file. Read once
+        # here, before the event loop runs (the UI thread never waits on SQLite later).
+        self.tables = self.settings.tables
+        stored_tables = store.setting(SETTING_TABLES)
+        if stored_tables:
+            try:
+                self.tables = parse_tables(stored_tables)
+            except SettingsError:
+                log.warning("ignoring stored table range %r", stored_tables)
+        self.pin_hash = store.setting(SETTING_PIN) or self.settings.referee_pin_hash
+        self.last_activity = self.clock.monotonic()
+        self.backlog = 0
+        self.verdict_painted_at: float | None = None  # for bench/kiosk.py
+        self._bindings.bind(self.settings.referee_key, "referee", show=False, priority=True)
+
+    # -- screens -------------------------------------------------------------------------
+    def get_default_screen(self) -> Screen[Any]:
+        from station.screens.idle import IdleScreen
+
+        return IdleScreen()
+
+    def on_mount(self) -> None:
+        self.set_interval(0.1, self._tick)
+        self._refresh_backlog()
+
+    async def on_event(self, event: events.Event) -> None:
+        if isinstance(event, events.Key) and not event.is_forwarded:
+            self.last_activity = self.clock.monotonic()
+        await super().on_event(event)
+
+    def _tick(self) -> None:
+        tick = getattr(self.screen, "tick", None)
+        if tick is not None:
+            tick(self.clock.monotonic())
+
+    def tr(self, key: str, /, **values: Any) -> str:
+        return t(key, self.lang, **values)
+
+    def touch(self) -> None:
+        """Restart the inactivity timer (a screen was just shown)."""
+        self.last_activity = self.clock.monotonic()
+
+    def reset_to_idle(self) -> None:
+        """Back to the idle screen with nothing of the last flow left on screen, and the
+        station's own language again (a visitor's language choice lasts one flow)."""
+        while len(self.screen_stack) > 1:
+            self.pop_screen()
+        self.lang = self.default_language  # the idle screen re-reads it when resumed
+        self._refresh_backlog()
+
+    def action_referee(self) -> None:
+        from station.screens.referee import PinScreen, RefereeScreen
+
+        if any(isinstance(s, PinScreen | RefereeScreen) for s in self.screen_stack):
+            return
+        self.reset_to_idle()
+        self.push_screen(PinScreen())
+
+    # -- round and hub -------------------------------------------------------------------
+    def round_status(self) -> RoundStatus | None:
+        try:
+            return self.round_source()
+        except Exception:  # a broken source must not take the kiosk down
+            log.exception("round status source failed")
+            return None
+
+    def round_number(self) -> int | None:
+        """The round a check belongs to. Before a round starts, players still playing out
+        the previous round are in round N-1."""
+        status = self.round_status()
+        if status is None or status.phase in (Phase.IDLE, Phase.CANCELLED):
+            return None
+        if status.phase is Phase.SCHEDULED:
+            return status.number - 1 if status.number > 1 else None
+        return status.number
+
+    def hub_connected(self) -> bool | None:
+        try:
+            return self.hub_source()
+        except Exception:
+            log.exception("hub status source failed")
+            return None
+
+    # -- workers (SQLite off the UI thread) ----------------------------------------------
+    @work(thread=True, exit_on_error=False, group="db")
+    def _refresh_backlog(self) -> None:
+        self.backlog = self.store.backlog()
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def check_rate(self, table_no: int, done: Callable[[int, RateDecision], None]) -> None:
+        """Decide whether ``table_no`` may check now; a refusal is logged (and the referee
+        requested) before ``done`` is called on the UI thread."""
+        round_no = self.round_number()
+        now = self.clock.now()
+        try:
+            last_at, used = self.store.rate_state(
+                table_no, round_no, now=now, cap_window=self.settings.cap_window
+            )
+            decision = rate_decision(self.settings, now=now, last_at=last_at, used=used)
+            if not decision.allowed and decision.limit is not None:
+                self.store.record_refusal(
+                    table_no=table_no,
+                    round_no=round_no,
+                    reason=decision.limit.value,
+                    at=now,
+                    ui_language=self.lang,
+                    lexicon=self.lexicon.info,
+                )
+        except Exception as exc:
+            log.exception("rate check failed")
+            self.call_from_thread(self.storage_failed, exc)
+            return
+        self.call_from_thread(done, table_no, decision)
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def judge_and_log(
+        self,
+        table_no: int,
+        words: tuple[Word, ...],
+        *,
+        instance: str = "first",
+        note: str = "",
+    ) -> None:
+        """Judge one play, commit its log row, and only then show the verdict."""
+        verdict = self.lexicon.judge(words)
+        round_no = self.round_number()
+        try:
+            record = self.store.record_check(
+                verdict,
+                self.lexicon.info,
+                table_no=table_no,
+                round_no=round_no,
+                at=self.clock.now(),
+                ui_language=self.lang,
+                instance=instance,
+                note=note,
+            )
+        except Exception as exc:
+            log.exception("could not log the check")
+            self.call_from_thread(self.storage_failed, exc)
+            return
+        self.call_from_thread(self.show_verdict, verdict, record, instance)
+
+    # -- results of workers (UI thread) --------------------------------------------------
+    def show_verdict(self, verdict: Verdict, record: CheckRecord, instance: str) -> None:
+        from station.screens.verdict import VerdictScreen
+
+        screen = VerdictScreen(verdict, record, appeal=instance == "appeal")
+        if instance == "appeal":
+            self.push_screen(screen)
+        else:
+            self.switch_screen(screen)
+        self._refresh_backlog()
+
+    def show_refusal(self, table_no: int, decision: RateDecision) -> None:
+        from station.screens.verdict import RefusedScreen
+
+        self.switch_screen(RefusedScreen(table_no, decision))
+        self._refresh_backlog()
+
+    def storage_failed(self, exc: BaseException) -> None:
+        from station.screens.verdict import ErrorScreen
+
+        self.push_screen(ErrorScreen(self.tr("kiosk.error.storage", error=str(exc))))

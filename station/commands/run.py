@@ -1,0 +1,169 @@
+"""``station run`` (the kiosk) and ``station pin set`` (the referee PIN).
+
+``station run`` needs no arguments: the default Czech lexicon (built from the system
+hunspell dictionary on first use), the station name from the hostname, tables 1–100, the
+data directory from :func:`shared.paths.data_dir`. ``--lexicon FILE`` and ``--config FILE``
+override; the ``[kiosk]`` section is described in docs/kiosk.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import getpass
+import sys
+import time
+from collections.abc import Callable
+from typing import Any
+
+from shared.clock import SystemClock
+from shared.i18n import LANGUAGES, t
+from shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
+from station import config as station_config
+from station import outbox
+from station.checks import KioskSettings, SettingsError, hash_pin, is_pin_hash
+
+EXIT_OK, EXIT_CONFIG = 0, 2
+
+
+def load_settings(cfg: station_config.StationConfig) -> KioskSettings:
+    return KioskSettings.from_section(cfg.section("kiosk"))
+
+
+def build_app(
+    args: argparse.Namespace,
+    *,
+    round_status: Callable[[], Any] | None = None,
+    hub_status: Callable[[], Any] | None = None,
+    gong_test: Callable[[], Any] | None = None,
+) -> Any:
+    """The kiosk app as ``station run`` starts it (also used by bench/kiosk.py)."""
+    from station.app import KioskApp
+    from station.log import KioskStore
+
+    cfg = station_config.load(args.config)
+    settings = load_settings(cfg)
+    lang = settings.ui_language or cfg.ui_language
+    lexicon_path = args.lexicon or cfg.lexicon
+    if lexicon_path is None:
+        lexicon_path = ensure_default_lexicon(
+            args.lang, log=lambda msg: print(msg, file=sys.stderr)
+        )
+    lexicon = Lexicon.open(lexicon_path)
+    store = KioskStore.open(station_config.station_db_path(), cfg.name)
+    with store._lock:
+        if outbox.meta(store.db, "station_id") != cfg.name:
+            outbox.set_station_id(store.db, cfg.name)
+    return KioskApp(
+        lexicon=lexicon,
+        store=store,
+        settings=settings,
+        station_name=cfg.name,
+        ui_language=lang if lang in LANGUAGES else "cs",
+        clock=SystemClock(),
+        round_status=round_status,
+        hub_status=hub_status,
+        gong_test=gong_test,
+    )
+
+
+def _run(args: argparse.Namespace) -> int:
+    try:
+        app = build_app(args)
+    except (station_config.ConfigError, SettingsError) as exc:
+        print(f"station run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    except LexiconError as exc:
+        print(t("lexicon.unusable", "cs", error=exc), file=sys.stderr)
+        return EXIT_CONFIG
+    try:
+        code = app.run(headless=args.headless)
+    finally:
+        app.store.close()
+    return int(code or 0)
+
+
+def _pin_set(args: argparse.Namespace) -> int:
+    """Set the referee PIN in the station database (it overrides ``referee_pin_hash`` in
+    the config file). Reads the PIN twice from the terminal, or once from stdin."""
+    from station.app import SETTING_PIN
+    from station.log import KioskStore
+
+    if sys.stdin.isatty():
+        pin = getpass.getpass("referee PIN: ")
+        if getpass.getpass("again: ") != pin:
+            print("station pin set: the two PINs differ; nothing changed", file=sys.stderr)
+            return EXIT_CONFIG
+    else:
+        pin = sys.stdin.readline().rstrip("\n")
+    try:
+        stored = hash_pin(pin)
+    except SettingsError as exc:
+        print(f"station pin set: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+    if args.print_hash:
+        print(stored)
+        return EXIT_OK
+    cfg = station_config.load(args.config)
+    store = KioskStore.open(station_config.station_db_path(), cfg.name)
+    try:
+        store.set_setting(SETTING_PIN, stored)
+        store.record_pin_attempt(True, time.time())  # a new PIN clears a lockout
+    finally:
+        store.close()
+    print(f"referee PIN set in {station_config.station_db_path()}")
+    return EXIT_OK
+
+
+def _pin_clear(args: argparse.Namespace) -> int:
+    from station.app import SETTING_PIN
+    from station.log import KioskStore
+
+    cfg = station_config.load(args.config)
+    store = KioskStore.open(station_config.station_db_path(), cfg.name)
+    try:
+        store.set_setting(SETTING_PIN, None)
+    finally:
+        store.close()
+    configured = cfg.section("kiosk").get("referee_pin_hash", "")
+    if configured and is_pin_hash(str(configured)):
+        print("station PIN removed; the config file's referee_pin_hash applies again")
+    else:
+        print("station PIN removed; the kiosk asks for a new one at the hidden key")
+    return EXIT_OK
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    run = sub.add_parser(
+        "run",
+        help="the word-check kiosk (full screen; only the referee's PIN quits it)",
+        description=(
+            "Start the kiosk. No arguments needed: the default Czech lexicon, the station "
+            "name from the hostname, tables 1-100. The [kiosk] section of the config file "
+            "sets tables, limits, timeouts and keys (docs/kiosk.md)."
+        ),
+    )
+    run.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
+    run.add_argument(
+        "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
+    )
+    run.add_argument("--config", metavar="FILE", help="station config file (TOML)")
+    run.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
+    run.set_defaults(func=_run)
+
+    pin = sub.add_parser(
+        "pin",
+        help="set or clear the referee PIN of this station",
+        description="The referee PIN opens the kiosk's referee screen (hidden key, F12).",
+    )
+    pin_sub = pin.add_subparsers(dest="pin_command", required=True, metavar="ACTION")
+    pin_set = pin_sub.add_parser("set", help="set the PIN (asked twice; or one line on stdin)")
+    pin_set.add_argument("--config", metavar="FILE", help="station config file (TOML)")
+    pin_set.add_argument(
+        "--print-hash",
+        action="store_true",
+        help="only print the salted hash, for referee_pin_hash in a config file",
+    )
+    pin_set.set_defaults(func=_pin_set)
+    pin_clear = pin_sub.add_parser("clear", help="remove the PIN set on this station")
+    pin_clear.add_argument("--config", metavar="FILE", help="station config file (TOML)")
+    pin_clear.set_defaults(func=_pin_clear)

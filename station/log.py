@@ -1,0 +1,472 @@
+"""The station's own records: challenges, referee requests, appeals, results, pairings,
+PIN attempts. Its schema is the ``station.log`` migration set over the station database.
+
+Every record the hub must see is written together with its outbox row in one
+``db.atomic()`` block (:func:`station.outbox.enqueue`), and the kiosk shows a verdict or
+"saved" only after that block has committed. Outbox kinds written here: ``challenge``
+(first-instance checks, including refused ones), ``appeal`` (second instance, by the
+referee), ``referee_request`` and ``result``.
+
+:class:`KioskStore` wraps one connection shared by the kiosk's worker threads behind a
+lock; nothing here imports Textual.
+"""
+
+from __future__ import annotations
+
+import json
+import threading
+import unicodedata
+from collections.abc import Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from shared.lexicon import LexiconInfo, Verdict
+from shared.storage import open_db
+from station import outbox
+
+migrations = Migrations("station.log")
+
+# Checks of a known round count towards its cap within this horizon (round numbers start
+# again at 1 in the next tournament on the same card).
+ROUND_HORIZON = 12 * 3600.0
+
+
+@migrations()
+def m001_kiosk_log(db: sqlite_utils.Database) -> None:
+    db["challenges"].create(
+        {
+            "id": int,
+            "at": float,
+            "station_id": str,
+            "table_no": int,
+            "round_no": int,
+            "instance": str,  # "first" (a player at the kiosk) or "appeal" (the referee)
+            "status": str,  # valid | invalid | referee | refused
+            "words": str,  # JSON list of tile faces as judged, REC(I)E
+            "canonical": str,  # JSON list of the lowercase words
+            "failed": str,  # JSON list of words not in the lexicon (never shown to players)
+            "too_long": str,  # JSON list of words longer than the lexicon covers
+            "refused_reason": str,  # rate_interval | rate_cap (status "refused")
+            "lexicon_sha256": str,
+            "lexicon_variant": str,
+            "ui_language": str,
+            "appeal_of": int,
+            "note": str,
+        },
+        pk="id",
+        not_null={"at", "station_id", "table_no", "instance", "status", "words"},
+    )
+    db["challenges"].create_index(["table_no", "round_no", "at"])
+    db["referee_requests"].create(
+        {
+            "id": int,
+            "at": float,
+            "station_id": str,
+            "table_no": int,
+            "round_no": int,
+            "reason": str,  # too_long | rate_interval | rate_cap
+            "challenge_id": int,
+        },
+        pk="id",
+        not_null={"at", "station_id", "reason"},
+    )
+    db["results"].create(
+        {
+            "round_no": int,
+            "table_no": int,
+            "player_a": str,
+            "player_b": str,
+            "score_a": int,
+            "score_b": int,
+            "starter": str,  # "a" or "b": who started (ZH)
+            "entered_at": float,
+            "entered_by": str,  # players | referee
+            "revision": int,
+        },
+        pk=("round_no", "table_no"),
+        not_null={"score_a", "score_b", "starter", "entered_at", "entered_by"},
+    )
+    db["result_history"].create(
+        {
+            "id": int,
+            "round_no": int,
+            "table_no": int,
+            "revision": int,
+            "before": str,  # JSON of the replaced result, "" for the first entry
+            "after": str,
+            "at": float,
+            "entered_by": str,
+        },
+        pk="id",
+    )
+    db["pairings"].create(
+        {
+            "round_no": int,
+            "table_no": int,
+            "player_a": str,  # listed first; the draw sheet's starting player when known
+            "player_b": str,
+            "received_at": float,
+        },
+        pk=("round_no", "table_no"),
+    )
+    db["pin_attempts"].create({"id": int, "at": float, "ok": int}, pk="id")
+    db["kiosk_settings"].create({"key": str, "value": str}, pk="key")
+
+
+@dataclass(frozen=True)
+class CheckRecord:
+    id: int
+    at: float
+    table_no: int
+    round_no: int | None
+    status: str
+
+
+@dataclass(frozen=True)
+class Pairing:
+    round_no: int
+    table_no: int
+    player_a: str
+    player_b: str
+
+
+@dataclass(frozen=True)
+class Result:
+    round_no: int
+    table_no: int
+    score_a: int
+    score_b: int
+    starter: str
+    player_a: str = ""
+    player_b: str = ""
+    entered_by: str = "players"
+    revision: int = 1
+
+
+class ResultLocked(Exception):
+    """A result for this round and table is stored; only the referee can change it."""
+
+    def __init__(self, existing: Result) -> None:
+        self.existing = existing
+        super().__init__(f"result of round {existing.round_no} table {existing.table_no} exists")
+
+
+def _fold(text: str) -> str:
+    """Case- and accent-insensitive form of a name, for "where do I play?"."""
+    decomposed = unicodedata.normalize("NFD", text.casefold())
+    return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
+
+
+class KioskStore:
+    """The kiosk's view of the station database, safe to call from worker threads."""
+
+    def __init__(self, db: sqlite_utils.Database, station_id: str) -> None:
+        self.db = db
+        self.station_id = station_id
+        self._lock = threading.RLock()
+
+    @classmethod
+    def open(cls, path: Path | str, station_id: str) -> KioskStore:
+        db = open_db(path, outbox.migrations, migrations, check_same_thread=False)
+        return cls(db, station_id)
+
+    def close(self) -> None:
+        with self._lock:
+            self.db.conn.close()
+
+    # -- challenges ----------------------------------------------------------------------
+    def record_check(
+        self,
+        verdict: Verdict,
+        lexicon: LexiconInfo,
+        *,
+        table_no: int,
+        round_no: int | None,
+        at: float,
+        ui_language: str = "cs",
+        instance: str = "first",
+        appeal_of: int | None = None,
+        note: str = "",
+    ) -> CheckRecord:
+        """Commit one judged check (and its outbox row, and a referee request when the
+        verdict sends the play to the referee). Returns only after the commit."""
+        row: dict[str, Any] = {
+            "at": at,
+            "station_id": self.station_id,
+            "table_no": table_no,
+            "round_no": round_no,
+            "instance": instance,
+            "status": verdict.status.value,
+            "words": json.dumps([w.face for w in verdict.words], ensure_ascii=False),
+            "canonical": json.dumps([w.text for w in verdict.words], ensure_ascii=False),
+            "failed": json.dumps(list(verdict.failed), ensure_ascii=False),
+            "too_long": json.dumps(list(verdict.too_long), ensure_ascii=False),
+            "refused_reason": None,
+            "lexicon_sha256": lexicon.sha256,
+            "lexicon_variant": lexicon.variant,
+            "ui_language": ui_language,
+            "appeal_of": appeal_of,
+            "note": note,
+        }
+        kind = "appeal" if instance == "appeal" else "challenge"
+        with self._lock, self.db.atomic():
+            check_id = self._insert("challenges", row)
+            outbox.enqueue(self.db, kind, self._payload(check_id, row), at=at)
+            if verdict.status.value == "referee" and instance == "first":
+                self._referee_request(table_no, round_no, "too_long", check_id, at)
+        return CheckRecord(check_id, at, table_no, round_no, row["status"])
+
+    def record_refusal(
+        self,
+        *,
+        table_no: int,
+        round_no: int | None,
+        reason: str,
+        at: float,
+        ui_language: str = "cs",
+        lexicon: LexiconInfo | None = None,
+    ) -> CheckRecord:
+        """A check refused by a rate limit: flagged in the log, and the referee asked for."""
+        row: dict[str, Any] = {
+            "at": at,
+            "station_id": self.station_id,
+            "table_no": table_no,
+            "round_no": round_no,
+            "instance": "first",
+            "status": "refused",
+            "words": "[]",
+            "canonical": "[]",
+            "failed": "[]",
+            "too_long": "[]",
+            "refused_reason": reason,
+            "lexicon_sha256": lexicon.sha256 if lexicon else None,
+            "lexicon_variant": lexicon.variant if lexicon else None,
+            "ui_language": ui_language,
+            "appeal_of": None,
+            "note": "",
+        }
+        with self._lock, self.db.atomic():
+            check_id = self._insert("challenges", row)
+            outbox.enqueue(self.db, "challenge", self._payload(check_id, row), at=at)
+            self._referee_request(table_no, round_no, reason, check_id, at)
+        return CheckRecord(check_id, at, table_no, round_no, "refused")
+
+    def _insert(self, table: str, row: dict[str, Any]) -> int:
+        columns = ", ".join(row)
+        marks = ", ".join("?" for _ in row)
+        cursor = self.db.execute(
+            f"INSERT INTO {table} ({columns}) VALUES ({marks})", list(row.values())
+        )
+        return int(cursor.lastrowid or 0)
+
+    def _payload(self, check_id: int, row: dict[str, Any]) -> dict[str, Any]:
+        payload = dict(row)
+        payload["id"] = check_id
+        for key in ("words", "canonical", "failed", "too_long"):
+            payload[key] = json.loads(payload[key])
+        return payload
+
+    def _referee_request(
+        self, table_no: int, round_no: int | None, reason: str, check_id: int | None, at: float
+    ) -> int:
+        row = {
+            "at": at,
+            "station_id": self.station_id,
+            "table_no": table_no,
+            "round_no": round_no,
+            "reason": reason,
+            "challenge_id": check_id,
+        }
+        request_id = self._insert("referee_requests", row)
+        outbox.enqueue(self.db, "referee_request", {"id": request_id, **row}, at=at)
+        return request_id
+
+    def rate_state(
+        self, table_no: int, round_no: int | None, *, now: float, cap_window: float
+    ) -> tuple[float | None, int]:
+        """(time of the table's last judged check in any round, judged checks it used in
+        this round). Refused attempts do not count, appeals neither."""
+        if round_no is None:
+            where, args = "round_no IS NULL AND at >= ?", [now - cap_window]
+        else:
+            where, args = "round_no = ? AND at >= ?", [round_no, now - ROUND_HORIZON]
+        with self._lock:
+            used = self.db.execute(
+                "SELECT COUNT(*) FROM challenges "
+                f"WHERE table_no = ? AND instance = 'first' AND status != 'refused' AND {where}",
+                [table_no, *args],
+            ).fetchone()[0]
+            latest = self.db.execute(
+                "SELECT MAX(at) FROM challenges WHERE table_no = ? AND instance = 'first' "
+                "AND status != 'refused'",
+                [table_no],
+            ).fetchone()[0]
+        return latest, int(used)
+
+    def recent(self, limit: int = 50) -> list[dict[str, Any]]:
+        with self._lock:
+            rows = list(self.db.query("SELECT * FROM challenges ORDER BY id DESC LIMIT ?", [limit]))
+        for row in rows:
+            for key in ("words", "canonical", "failed", "too_long"):
+                row[key] = json.loads(row[key] or "[]")
+        return rows
+
+    def referee_requests(self) -> list[dict[str, Any]]:
+        with self._lock:
+            return list(self.db.query("SELECT * FROM referee_requests ORDER BY id"))
+
+    # -- PIN -----------------------------------------------------------------------------
+    def record_pin_attempt(self, ok: bool, at: float) -> None:
+        with self._lock, self.db.atomic():
+            self.db.execute("INSERT INTO pin_attempts (at, ok) VALUES (?, ?)", [at, int(ok)])
+
+    def pin_failures(self) -> tuple[int, float | None]:
+        """Consecutive wrong PINs since the last right one, and when the last was typed.
+        Kept in the database so that pulling the plug does not reset the lockout."""
+        with self._lock:
+            last_ok = self.db.execute(
+                "SELECT COALESCE(MAX(id), 0) FROM pin_attempts WHERE ok = 1"
+            ).fetchone()[0]
+            count, last_at = self.db.execute(
+                "SELECT COUNT(*), MAX(at) FROM pin_attempts WHERE ok = 0 AND id > ?", [last_ok]
+            ).fetchone()
+        return int(count), last_at
+
+    # -- settings changed on the station (override the config file) ----------------------
+    def setting(self, key: str) -> str | None:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT value FROM kiosk_settings WHERE key = ?", [key]
+            ).fetchone()
+        return None if row is None else str(row[0])
+
+    def set_setting(self, key: str, value: str | None) -> None:
+        with self._lock, self.db.atomic():
+            if value is None:
+                self.db.execute("DELETE FROM kiosk_settings WHERE key = ?", [key])
+            else:
+                self.db.execute(
+                    "INSERT INTO kiosk_settings (key, value) VALUES (?, ?) "
+                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                    [key, value],
+                )
+
+    # -- pairings (written by the network layer from the hub) -----------------------------
+    def replace_pairings(
+        self, round_no: int, pairings: Iterable[tuple[int, str, str]], *, at: float
+    ) -> None:
+        """Store a round's pairings as the hub published them: (table, player A, player B)."""
+        rows = [
+            {
+                "round_no": round_no,
+                "table_no": table,
+                "player_a": a,
+                "player_b": b,
+                "received_at": at,
+            }
+            for table, a, b in pairings
+        ]
+        with self._lock, self.db.atomic():
+            self.db.execute("DELETE FROM pairings WHERE round_no = ?", [round_no])
+            if rows:
+                self.db["pairings"].insert_all(rows)
+
+    def latest_pairing_round(self) -> int | None:
+        with self._lock:
+            value = self.db.execute("SELECT MAX(round_no) FROM pairings").fetchone()[0]
+        return None if value is None else int(value)
+
+    def pairing(self, round_no: int, table_no: int) -> Pairing | None:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT round_no, table_no, player_a, player_b FROM pairings "
+                "WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+        return None if row is None else Pairing(*row)
+
+    def find_player(self, part: str, round_no: int, limit: int = 8) -> list[tuple[str, Pairing]]:
+        """Players of ``round_no`` whose name contains ``part`` (ignoring case and
+        accents): (the player's name, the pairing), sorted by name."""
+        needle = _fold(part.strip())
+        if not needle:
+            return []
+        with self._lock:
+            rows = self.db.execute(
+                "SELECT round_no, table_no, player_a, player_b FROM pairings WHERE round_no = ?",
+                [round_no],
+            ).fetchall()
+        found: list[tuple[str, Pairing]] = []
+        for row in rows:
+            pairing = Pairing(*row)
+            for name in (pairing.player_a, pairing.player_b):
+                if name and needle in _fold(name):
+                    found.append((name, pairing))
+        found.sort(key=lambda item: (_fold(item[0]), item[1].table_no))
+        return found[:limit]
+
+    # -- results -------------------------------------------------------------------------
+    def result(self, round_no: int, table_no: int) -> Result | None:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT round_no, table_no, score_a, score_b, starter, player_a, player_b, "
+                "entered_by, revision FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+        return None if row is None else Result(*row)
+
+    def store_result(self, result: Result, *, at: float, by_referee: bool = False) -> Result:
+        """Store a game's result and queue it for the hub. A stored result can only be
+        changed by the referee (``by_referee``); players get :class:`ResultLocked`."""
+        with self._lock, self.db.atomic():
+            existing = self.result(result.round_no, result.table_no)
+            if existing is not None and not by_referee:
+                raise ResultLocked(existing)
+            revision = 1 if existing is None else existing.revision + 1
+            entered_by = "referee" if by_referee else "players"
+            row = {
+                "round_no": result.round_no,
+                "table_no": result.table_no,
+                "player_a": result.player_a,
+                "player_b": result.player_b,
+                "score_a": result.score_a,
+                "score_b": result.score_b,
+                "starter": result.starter,
+                "entered_at": at,
+                "entered_by": entered_by,
+                "revision": revision,
+            }
+            self.db["results"].upsert(row, pk=("round_no", "table_no"))
+            before = "" if existing is None else json.dumps(existing.__dict__, ensure_ascii=False)
+            self.db["result_history"].insert(
+                {
+                    "round_no": result.round_no,
+                    "table_no": result.table_no,
+                    "revision": revision,
+                    "before": before,
+                    "after": json.dumps(row, ensure_ascii=False),
+                    "at": at,
+                    "entered_by": entered_by,
+                }
+            )
+            outbox.enqueue(self.db, "result", {"station_id": self.station_id, **row}, at=at)
+        return Result(
+            result.round_no,
+            result.table_no,
+            result.score_a,
+            result.score_b,
+            result.starter,
+            result.player_a,
+            result.player_b,
+            entered_by,
+            revision,
+        )
+
+    # -- sync status ---------------------------------------------------------------------
+    def backlog(self) -> int:
+        with self._lock:
+            return outbox.backlog(self.db)

@@ -1,0 +1,99 @@
+"""The idle screen: station, tournament, round clock, hub status, one instruction.
+
+Typing a digit or pressing Enter starts a word check; F2 result entry, F3 "where do I
+play?", F4 the language. Nothing here shows or hints at any word."""
+
+from __future__ import annotations
+
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.events import Key
+from textual.widgets import Label
+
+from shared.i18n import LANGUAGES
+from station.screens.base import KioskScreen
+from station.widgets.clock import RoundClock
+
+
+class IdleScreen(KioskScreen):
+    BINDINGS = [  # noqa: RUF012
+        Binding("enter", "start_check", show=False),
+        Binding("f2", "result", show=False),
+        Binding("f3", "where", show=False),
+        Binding("f4", "language", show=False),
+    ]
+
+    _hub_text = ""
+
+    def inactivity_limit(self) -> float | None:
+        return None
+
+    def compose(self) -> ComposeResult:
+        with Horizontal(id="idle-top"):
+            yield Label("", id="station-name")
+            yield Label("", id="hub-status")
+        yield Label("", id="tournament")
+        with Vertical(id="idle-middle"):
+            yield RoundClock(id="clock")
+        yield Label("", id="instruction")
+        yield Label("", id="idle-menu")
+        yield Label("", id="pin-warning")
+
+    def on_mount(self) -> None:
+        self.refresh_texts()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        self.refresh_texts()
+
+    def refresh_texts(self) -> None:
+        kiosk = self.kiosk
+        self.query_one("#station-name", Label).update(kiosk.station_name)
+        self.query_one("#tournament", Label).update(kiosk.settings.tournament)
+        self.query_one("#instruction", Label).update(self.tr("kiosk.idle.instruction"))
+        self.query_one("#idle-menu", Label).update(self.tr("kiosk.idle.menu"))
+        warning = self.query_one("#pin-warning", Label)
+        warning.update("" if kiosk.pin_hash else self.tr("kiosk.pin.unset_warning"))
+        warning.display = not kiosk.pin_hash
+        self.tick(kiosk.clock.monotonic(), force=True)
+
+    def tick(self, now: float, force: bool = False) -> None:  # type: ignore[override]
+        kiosk = self.kiosk
+        self.query_one(RoundClock).show(kiosk.round_status(), kiosk.lang)
+        hub = kiosk.hub_connected()
+        key = {True: "kiosk.hub.connected", False: "kiosk.hub.offline", None: "kiosk.hub.none"}
+        text = self.tr(key[hub])
+        if kiosk.backlog:
+            text += " · " + self.tr("kiosk.hub.backlog", n=kiosk.backlog)
+        if text != self._hub_text:
+            self._hub_text = text
+            self.query_one("#hub-status", Label).update(text)
+
+    def on_key(self, event: Key) -> None:
+        if event.character and event.character.isdigit() and event.character.isascii():
+            event.stop()
+            self._start(event.character)
+
+    def action_start_check(self) -> None:
+        self._start("")
+
+    def _start(self, first_digit: str) -> None:
+        from station.screens.check import CheckScreen
+
+        self.app.push_screen(CheckScreen(first_digit))
+
+    def action_result(self) -> None:
+        from station.screens.result import ResultScreen
+
+        self.app.push_screen(ResultScreen())
+
+    def action_where(self) -> None:
+        from station.screens.where import WhereScreen
+
+        self.app.push_screen(WhereScreen())
+
+    def action_language(self) -> None:
+        kiosk = self.kiosk
+        kiosk.lang = LANGUAGES[(LANGUAGES.index(kiosk.lang) + 1) % len(LANGUAGES)]
+        self.refresh_texts()

@@ -1,0 +1,404 @@
+"""The referee's side of the kiosk, behind the hidden key and the PIN.
+
+PIN screen: wrong PINs are counted in the station database (pulling the plug does not
+reset them); each wrong PIN delays the next try, and after ``pin_free_attempts`` the prompt
+locks for ``pin_lockout`` seconds, doubling with each further wrong PIN. With no PIN set
+yet, the hidden key asks the referee to choose one.
+
+Referee screen: appeal (re-check a play as the second instance, logged as such, with the
+failed words shown to the referee), this station's recent log, the table range, a gong
+test, result correction, a new PIN, and quitting the kiosk."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Label, OptionList
+from textual.widgets.option_list import Option
+
+from shared.i18n import refusal
+from shared.normalize import WordRefused, normalize_words
+from station.app import SETTING_PIN, SETTING_TABLES
+from station.checks import (
+    PIN_MIN_LENGTH,
+    PinGate,
+    SettingsError,
+    StepError,
+    format_tables,
+    hash_pin,
+    parse_tables,
+    pin_gate,
+    validate_table,
+    verify_pin,
+)
+from station.screens.base import KioskScreen
+
+
+class RefereeArea(KioskScreen):
+    """Referee screens time out after ``referee_idle_seconds`` (a referee called away must
+    not leave the station open)."""
+
+    BINDINGS = [Binding("escape", "leave", show=False)]  # noqa: RUF012
+
+    def inactivity_limit(self) -> float | None:
+        return self.kiosk.settings.referee_idle_seconds
+
+    def action_leave(self) -> None:
+        self.app.pop_screen()
+
+
+class PinScreen(KioskScreen):
+    """Enter the PIN (``mode="enter"``), or choose one (``"set"`` when none is set,
+    ``"change"`` from the referee screen)."""
+
+    BINDINGS = [Binding("escape", "leave", show=False)]  # noqa: RUF012
+
+    def __init__(self, mode: str | None = None) -> None:
+        super().__init__()
+        self.mode = mode
+        self.first_pin = ""
+        self.gate = PinGate(True)
+        self.failures = 0
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="pin-box"):
+            yield Label("", id="pin-title")
+            yield Label("", id="pin-prompt")
+            yield Input(id="pin", password=True, max_length=32)
+            yield Label("", id="pin-message")
+
+    def on_mount(self) -> None:
+        if self.mode is None:
+            self.mode = "enter" if self.kiosk.pin_hash else "set"
+        self.query_one("#pin-title", Label).update(self.tr("kiosk.pin.title"))
+        if self.mode == "enter":
+            self._prompt("kiosk.pin.prompt")
+            self.query_one("#pin", Input).disabled = True
+            self._load_gate()
+        else:
+            self._prompt("kiosk.pin.choose" if self.mode == "set" else "kiosk.pin.new")
+        self.query_one("#pin", Input).focus()
+
+    def _prompt(self, key: str, **values: Any) -> None:
+        self.query_one("#pin-prompt", Label).update(self.tr(key, min=PIN_MIN_LENGTH, **values))
+
+    def _message(self, text: str) -> None:
+        self.query_one("#pin-message", Label).update(text)
+
+    def action_leave(self) -> None:
+        if self.mode == "change":
+            self.app.pop_screen()
+        else:
+            self.kiosk.reset_to_idle()
+
+    # -- the gate --------------------------------------------------------------------------
+    @work(thread=True, exit_on_error=False, group="db")
+    def _load_gate(self) -> None:
+        failures, last_at = self.kiosk.store.pin_failures()
+        self.app.call_from_thread(self._gate_loaded, failures, last_at)
+
+    def _gate_loaded(self, failures: int, last_at: float | None) -> None:
+        self.failures = failures
+        self._last_failure_at = last_at
+        self._apply_gate()
+
+    def _apply_gate(self) -> None:
+        if self.mode != "enter":
+            return
+        settings = self.kiosk.settings
+        self.gate = pin_gate(
+            settings,
+            failures=self.failures,
+            last_failure_at=getattr(self, "_last_failure_at", None),
+            now=self.kiosk.clock.now(),
+        )
+        field = self.query_one("#pin", Input)
+        if self.gate.open:
+            if field.disabled:
+                field.disabled = False
+                field.focus()
+                if self.failures:
+                    self._message(self.tr("kiosk.pin.wrong", n=self.failures))
+        else:
+            field.disabled = True
+            key = "kiosk.pin.locked" if self.gate.locked_out else "kiosk.pin.wait"
+            self._message(self.tr(key, n=self.failures, s=max(1, round(self.gate.wait))))
+
+    def tick(self, now: float) -> None:
+        super().tick(now)
+        if self.is_current and self.mode == "enter" and hasattr(self, "_last_failure_at"):
+            self._apply_gate()
+
+    # -- typing ----------------------------------------------------------------------------
+    @on(Input.Submitted, "#pin")
+    def _submitted(self, event: Input.Submitted) -> None:
+        pin = event.value
+        event.input.value = ""
+        if self.mode == "enter":
+            if not self.gate.open:
+                return
+            event.input.disabled = True
+            self._verify(pin)
+            return
+        # choosing a PIN: twice, the same
+        if not self.first_pin:
+            if len(pin) < PIN_MIN_LENGTH or not pin.isascii():
+                self._message(self.tr("kiosk.pin.too_short", min=PIN_MIN_LENGTH))
+                return
+            self.first_pin = pin
+            self._message("")
+            self._prompt("kiosk.pin.repeat")
+            return
+        if pin != self.first_pin:
+            self.first_pin = ""
+            self._message(self.tr("kiosk.pin.mismatch"))
+            self._prompt("kiosk.pin.choose" if self.mode == "set" else "kiosk.pin.new")
+            return
+        event.input.disabled = True
+        self._save(pin)
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _verify(self, pin: str) -> None:
+        store = self.kiosk.store
+        now = self.kiosk.clock.now()
+        failures, last_at = store.pin_failures()
+        gate = pin_gate(self.kiosk.settings, failures=failures, last_failure_at=last_at, now=now)
+        if not gate.open:
+            self.app.call_from_thread(self._gate_loaded, failures, last_at)
+            return
+        ok = verify_pin(pin, self.kiosk.pin_hash)
+        store.record_pin_attempt(ok, now)
+        self.app.call_from_thread(self._verified, ok, 0 if ok else failures + 1, now)
+
+    def _verified(self, ok: bool, failures: int, at: float) -> None:
+        if ok:
+            self.app.switch_screen(RefereeScreen())
+            return
+        self.failures = failures
+        self._last_failure_at = at
+        self.query_one("#pin", Input).disabled = True
+        self._apply_gate()
+        if self.gate.open:
+            self._message(self.tr("kiosk.pin.wrong", n=failures))
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _save(self, pin: str) -> None:
+        stored = hash_pin(pin)
+        self.kiosk.store.set_setting(SETTING_PIN, stored)
+        self.app.call_from_thread(self._saved, stored)
+
+    def _saved(self, stored: str) -> None:
+        self.kiosk.pin_hash = stored
+        if self.mode == "change":
+            self.app.pop_screen()
+            self.app.notify(self.tr("kiosk.pin.changed"))
+        else:
+            self.app.switch_screen(RefereeScreen())
+
+
+MENU = ("appeal", "log", "tables", "gong", "result", "pin", "quit")
+
+
+class RefereeScreen(RefereeArea):
+    def compose(self) -> ComposeResult:
+        with Vertical(id="referee-box"):
+            yield Label("", id="referee-title")
+            yield OptionList(id="referee-menu")
+            yield Label("", id="referee-message")
+
+    def on_mount(self) -> None:
+        self.query_one("#referee-title", Label).update(
+            self.tr("kiosk.referee.title", station=self.kiosk.station_name)
+        )
+        menu = self.query_one("#referee-menu", OptionList)
+        for n, item in enumerate(MENU, start=1):
+            menu.add_option(Option(f"{n}  {self.tr(f'kiosk.referee.{item}')}", id=item))
+        menu.highlighted = 0
+        menu.focus()
+
+    def on_key(self, event: Any) -> None:
+        if event.character and event.character.isdigit():
+            n = int(event.character)
+            if 1 <= n <= len(MENU):
+                event.stop()
+                self._choose(MENU[n - 1])
+
+    def action_leave(self) -> None:
+        self.kiosk.reset_to_idle()
+
+    @on(OptionList.OptionSelected)
+    def _selected(self, event: OptionList.OptionSelected) -> None:
+        self._choose(event.option.id or "")
+
+    def _choose(self, item: str) -> None:
+        if item == "appeal":
+            self.app.push_screen(AppealScreen())
+        elif item == "log":
+            self.app.push_screen(LogScreen())
+        elif item == "tables":
+            self.app.push_screen(TablesScreen())
+        elif item == "gong":
+            self._message(self.tr("kiosk.referee.gong_ringing"))
+            self._ring()
+        elif item == "result":
+            from station.screens.result import ResultScreen
+
+            self.app.push_screen(ResultScreen(by_referee=True))
+        elif item == "pin":
+            self.app.push_screen(PinScreen("change"))
+        elif item == "quit":
+            self.app.exit(0)
+
+    def _message(self, text: str) -> None:
+        self.query_one("#referee-message", Label).update(text)
+
+    @work(thread=True, exit_on_error=False)
+    def _ring(self) -> None:
+        gong = self.kiosk.gong_test
+        if gong is None:
+            self.app.call_from_thread(self.app.bell)
+            self.app.call_from_thread(self._message, self.tr("kiosk.referee.gong_none"))
+            return
+        try:
+            gong()
+        except Exception as exc:
+            self.app.call_from_thread(
+                self._message, self.tr("kiosk.referee.gong_failed", error=str(exc))
+            )
+            return
+        self.app.call_from_thread(self._message, self.tr("kiosk.referee.gong_done"))
+
+
+class AppealScreen(RefereeArea):
+    """Second instance (ČAS 9.5): the referee re-checks a play; no rate limit; the log row
+    says "appeal" and the verdict shows which words failed."""
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="appeal-box"):
+            yield Label("", id="appeal-title")
+            with Horizontal(classes="field"):
+                yield Label("", id="appeal-table-label", classes="prompt")
+                yield Input(id="appeal-table", restrict=r"[0-9]*", max_length=4)
+            with Horizontal(classes="field"):
+                yield Label("", id="appeal-words-label", classes="prompt")
+                yield Input(id="appeal-words", max_length=200)
+            yield Label("", id="appeal-error")
+            yield Label("", id="appeal-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#appeal-title", Label).update(self.tr("kiosk.appeal.title"))
+        self.query_one("#appeal-table-label", Label).update(self.tr("kiosk.check.table_prompt"))
+        self.query_one("#appeal-words-label", Label).update(self.tr("kiosk.appeal.words"))
+        self.query_one("#appeal-hint", Label).update(self.tr("kiosk.appeal.hint"))
+        self.query_one("#appeal-table", Input).focus()
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        for field in self.query(Input):
+            field.value = ""
+            field.disabled = False
+        self.query_one("#appeal-table", Input).focus()
+
+    @on(Input.Submitted, "#appeal-table")
+    def _table(self) -> None:
+        self.query_one("#appeal-words", Input).focus()
+
+    @on(Input.Submitted, "#appeal-words")
+    def _words(self) -> None:
+        error = self.query_one("#appeal-error", Label)
+        try:
+            table_no = validate_table(
+                self.query_one("#appeal-table", Input).value, self.kiosk.tables
+            )
+        except StepError as exc:
+            error.update("! " + self.tr(f"kiosk.error.{exc.problem.value}", **exc.values))
+            self.query_one("#appeal-table", Input).focus()
+            return
+        try:
+            words = normalize_words(
+                self.query_one("#appeal-words", Input).value, self.kiosk.lexicon.alphabet
+            )
+        except WordRefused as exc:
+            error.update("! " + refusal(exc, self.kiosk.lang))
+            return
+        error.update("")
+        for field in self.query(Input):
+            field.disabled = True
+        self.kiosk.judge_and_log(table_no, tuple(words), instance="appeal")
+
+
+class LogScreen(RefereeArea):
+    def compose(self) -> ComposeResult:
+        yield Label("", id="log-title")
+        yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
+
+    def on_mount(self) -> None:
+        self.query_one("#log-title", Label).update(self.tr("kiosk.log.title"))
+        table = self.query_one("#log-table", DataTable)
+        for key in ("time", "table", "round", "words", "verdict", "failed", "note"):
+            table.add_column(self.tr(f"kiosk.log.{key}"))
+        table.focus()
+        self._load()
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _load(self) -> None:
+        rows = self.kiosk.store.recent(100)
+        self.app.call_from_thread(self._fill, rows)
+
+    def _fill(self, rows: list[dict[str, Any]]) -> None:
+        table = self.query_one("#log-table", DataTable)
+        if not rows:
+            self.query_one("#log-title", Label).update(self.tr("kiosk.log.empty"))
+        for row in rows:
+            when = dt.datetime.fromtimestamp(row["at"]).strftime("%H:%M:%S")
+            note = row["refused_reason"] or ""
+            if row["instance"] == "appeal":
+                note = self.tr("kiosk.log.appeal")
+            table.add_row(
+                when,
+                str(row["table_no"]),
+                "—" if row["round_no"] is None else str(row["round_no"]),
+                " ".join(row["words"]),
+                self.tr(f"kiosk.log.status_{row['status']}"),
+                " ".join(w.upper() for w in row["failed"]),
+                note,
+            )
+
+
+class TablesScreen(RefereeArea):
+    def compose(self) -> ComposeResult:
+        with Vertical(id="tables-box"):
+            yield Label("", id="tables-title")
+            yield Input(id="tables-input", max_length=200)
+            yield Label("", id="tables-error")
+
+    def on_mount(self) -> None:
+        self.query_one("#tables-title", Label).update(self.tr("kiosk.tables.prompt"))
+        field = self.query_one("#tables-input", Input)
+        field.value = format_tables(self.kiosk.tables)
+        field.focus()
+
+    @on(Input.Submitted, "#tables-input")
+    def _submitted(self, event: Input.Submitted) -> None:
+        try:
+            tables = parse_tables(event.value)
+        except SettingsError as exc:
+            self.query_one("#tables-error", Label).update(f"! {exc}")
+            return
+        event.input.disabled = True
+        self._save(tables)
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _save(self, tables: frozenset[int]) -> None:
+        self.kiosk.store.set_setting(SETTING_TABLES, format_tables(tables))
+        self.app.call_from_thread(self._saved, tables)
+
+    def _saved(self, tables: frozenset[int]) -> None:
+        self.kiosk.tables = tables
+        self.app.pop_screen()
+        self.app.notify(self.tr("kiosk.tables.saved", range=format_tables(tables)))

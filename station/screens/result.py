@@ -1,0 +1,198 @@
+"""Result entry after a game: round, table, both scores, who started (ZH).
+
+Players enter a result once; a stored result can be changed only from the referee
+screen (``by_referee``), and every version is kept in ``result_history``. Names appear
+when the hub's pairings for that round and table are known."""
+
+from __future__ import annotations
+
+from textual import on, work
+from textual.app import ComposeResult
+from textual.binding import Binding
+from textual.containers import Horizontal, Vertical
+from textual.widgets import Input, Label
+
+from station.checks import StepError, validate_table
+from station.log import Pairing, Result, ResultLocked
+from station.screens.base import KioskScreen
+
+MAX_SCORE = 1500
+FIELDS = ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
+
+
+class ResultScreen(KioskScreen):
+    BINDINGS = [Binding("escape", "leave", show=False)]  # noqa: RUF012
+
+    def __init__(self, *, by_referee: bool = False) -> None:
+        super().__init__()
+        self.by_referee = by_referee
+        self.pairing: Pairing | None = None
+
+    def inactivity_limit(self) -> float | None:
+        settings = self.kiosk.settings
+        return settings.referee_idle_seconds if self.by_referee else settings.inactivity_seconds
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="result-box"):
+            yield Label("", id="result-title")
+            for field_id in FIELDS:
+                with Horizontal(classes="field"):
+                    yield Label("", id=f"{field_id}-label", classes="prompt")
+                    restrict = r"[aAbB12]?" if field_id == "res-starter" else r"[0-9]*"
+                    yield Input(id=field_id, restrict=restrict, max_length=4)
+            yield Label("", id="result-names")
+            yield Label("", id="result-error")
+            yield Label("", id="result-hint")
+
+    def on_mount(self) -> None:
+        title = "kiosk.result.title_referee" if self.by_referee else "kiosk.result.title"
+        self.query_one("#result-title", Label).update(self.tr(title))
+        labels = {
+            "res-round": self.tr("kiosk.result.round"),
+            "res-table": self.tr("kiosk.check.table_prompt"),
+            "res-score-a": self.tr("kiosk.result.score_a"),
+            "res-score-b": self.tr("kiosk.result.score_b"),
+            "res-starter": self.tr("kiosk.result.starter"),
+        }
+        for field_id, text in labels.items():
+            self.query_one(f"#{field_id}-label", Label).update(text)
+        self.query_one("#result-hint", Label).update(
+            self.tr("kiosk.result.hint", key=self.kiosk.settings.confirm_key.upper())
+        )
+        round_no = self.kiosk.round_number()
+        if round_no is not None:
+            self.query_one("#res-round", Input).value = str(round_no)
+            self.query_one("#res-table", Input).focus()
+        else:
+            self.query_one("#res-round", Input).focus()
+        self._bindings.bind(self.kiosk.settings.confirm_key, "save", show=False)
+
+    def action_leave(self) -> None:
+        if self.by_referee:
+            self.app.pop_screen()
+        else:
+            self.kiosk.reset_to_idle()
+
+    def _error(self, text: str) -> None:
+        self.query_one("#result-error", Label).update(f"! {text}" if text else "")
+
+    @on(Input.Submitted)
+    def _next_field(self, event: Input.Submitted) -> None:
+        field_id = event.input.id or ""
+        if field_id in ("res-round", "res-table"):
+            self._lookup()
+        index = FIELDS.index(field_id) if field_id in FIELDS else -1
+        if 0 <= index < len(FIELDS) - 1:
+            self.query_one(f"#{FIELDS[index + 1]}", Input).focus()
+
+    def _numbers(self) -> tuple[int | None, int | None]:
+        def number(field_id: str) -> int | None:
+            text = self.query_one(f"#{field_id}", Input).value.strip()
+            return int(text) if text.isdigit() else None
+
+        return number("res-round"), number("res-table")
+
+    def _lookup(self) -> None:
+        round_no, table_no = self._numbers()
+        if round_no and table_no:
+            self._load_pairing(round_no, table_no)
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="result-lookup")
+    def _load_pairing(self, round_no: int, table_no: int) -> None:
+        store = self.kiosk.store
+        pairing = store.pairing(round_no, table_no)
+        existing = store.result(round_no, table_no) if self.by_referee else None
+        self.app.call_from_thread(self._show_pairing, pairing, existing)
+
+    def _show_pairing(self, pairing: Pairing | None, existing: Result | None) -> None:
+        self.pairing = pairing
+        names = self.query_one("#result-names", Label)
+        if pairing is None:
+            names.update(self.tr("kiosk.result.no_pairing"))
+        else:
+            names.update(self.tr("kiosk.result.players", a=pairing.player_a, b=pairing.player_b))
+        if existing is not None:
+            self.query_one("#res-score-a", Input).value = str(existing.score_a)
+            self.query_one("#res-score-b", Input).value = str(existing.score_b)
+            self.query_one("#res-starter", Input).value = existing.starter.upper()
+
+    def action_save(self) -> None:
+        round_no, table_no = self._numbers()
+        if not round_no:
+            self._error(self.tr("kiosk.result.bad_round"))
+            return
+        try:
+            validate_table(self.query_one("#res-table", Input).value, self.kiosk.tables)
+        except StepError as exc:
+            self._error(self.tr(f"kiosk.error.{exc.problem.value}", **exc.values))
+            return
+        scores = []
+        for field_id in ("res-score-a", "res-score-b"):
+            text = self.query_one(f"#{field_id}", Input).value.strip()
+            if not text.isdigit() or int(text) > MAX_SCORE:
+                self._error(self.tr("kiosk.result.bad_score", max=MAX_SCORE))
+                self.query_one(f"#{field_id}", Input).focus()
+                return
+            scores.append(int(text))
+        starter_text = self.query_one("#res-starter", Input).value.strip().lower()
+        starter = {"a": "a", "1": "a", "b": "b", "2": "b"}.get(starter_text)
+        if starter is None:
+            self._error(self.tr("kiosk.result.bad_starter"))
+            self.query_one("#res-starter", Input).focus()
+            return
+        pairing = self.pairing
+        result = Result(
+            round_no,
+            table_no or 0,
+            scores[0],
+            scores[1],
+            starter,
+            pairing.player_a if pairing and pairing.table_no == table_no else "",
+            pairing.player_b if pairing and pairing.table_no == table_no else "",
+        )
+        for field in self.query(Input):
+            field.disabled = True
+        self._store(result)
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _store(self, result: Result) -> None:
+        try:
+            stored = self.kiosk.store.store_result(
+                result, at=self.kiosk.clock.now(), by_referee=self.by_referee
+            )
+        except ResultLocked as exc:
+            self.app.call_from_thread(self._locked, exc.existing)
+            return
+        except Exception as exc:
+            self.app.call_from_thread(self.kiosk.storage_failed, exc)
+            return
+        self.app.call_from_thread(self._stored, stored)
+
+    def _locked(self, existing: Result) -> None:
+        for field in self.query(Input):
+            field.disabled = False
+        self._error(
+            self.tr(
+                "kiosk.result.locked",
+                round=existing.round_no,
+                table=existing.table_no,
+                a=existing.score_a,
+                b=existing.score_b,
+            )
+        )
+
+    def _stored(self, stored: Result) -> None:
+        from station.screens.verdict import SavedScreen
+
+        text = self.tr(
+            "kiosk.result.saved",
+            round=stored.round_no,
+            table=stored.table_no,
+            a=stored.score_a,
+            b=stored.score_b,
+        )
+        if self.by_referee:
+            self.app.pop_screen()
+            self.app.notify(text)
+        else:
+            self.app.switch_screen(SavedScreen(text))
