@@ -7,14 +7,54 @@ import csv
 import io
 import random
 
-FIRST_MALE = (
-    "Jan Petr Tomáš Martin Jiří Pavel Lukáš Jakub Ondřej Michal Vojtěch Marek Radek "
-    "Zdeněk Miroslav Ľubomír Juraj Peter Štefan Matúš Dušan Ján Marián Róbert"
-).split()
-FIRST_FEMALE = (
-    "Jana Petra Lucie Kateřina Eva Hana Tereza Markéta Zuzana Věra Alena Michaela "
-    "Ľudmila Katarína Mária Veronika Soňa Andrea Dagmar Lenka"
-).split()
+FIRST_MALE = [
+    "Jan",
+    "Petr",
+    "Tomáš",
+    "Martin",
+    "Jiří",
+    "Pavel",
+    "Lukáš",
+    "Jakub",
+    "Ondřej",
+    "Michal",
+    "Vojtěch",
+    "Marek",
+    "Radek",
+    "Zdeněk",
+    "Miroslav",
+    "Ľubomír",
+    "Juraj",
+    "Peter",
+    "Štefan",
+    "Matúš",
+    "Dušan",
+    "Ján",
+    "Marián",
+    "Róbert",
+]
+FIRST_FEMALE = [
+    "Jana",
+    "Petra",
+    "Lucie",
+    "Kateřina",
+    "Eva",
+    "Hana",
+    "Tereza",
+    "Markéta",
+    "Zuzana",
+    "Věra",
+    "Alena",
+    "Michaela",
+    "Ľudmila",
+    "Katarína",
+    "Mária",
+    "Veronika",
+    "Soňa",
+    "Andrea",
+    "Dagmar",
+    "Lenka",
+]
 SURNAMES = (
     ("Novák", "Nováková"),
     ("Svoboda", "Svobodová"),

@@ -406,6 +406,19 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name}: table {table}, opponent {opponent}",
     },
     "kiosk.where.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
+    # -- round clock (station/rounds.py, station/commands/gong.py) --
+    "round.number": {"cs": "{number}. kolo", "sk": "{number}. kolo", "en": "Round {number}"},
+    "round.phase.idle": {"cs": "Žádné kolo", "sk": "Žiadne kolo", "en": "No round"},
+    "round.phase.scheduled": {"cs": "Začátek za", "sk": "Začiatok za", "en": "Starts in"},
+    "round.phase.running": {"cs": "Hraje se", "sk": "Hrá sa", "en": "Playing"},
+    "round.phase.warning": {
+        "cs": "Posledních 10 minut",
+        "sk": "Posledných 10 minút",
+        "en": "Last 10 minutes",
+    },
+    "round.phase.ended": {"cs": "DOHRÁVKA", "sk": "DOHRÁVKA", "en": "PLAY-OUT"},
+    "round.phase.cancelled": {"cs": "Kolo zrušeno", "sk": "Kolo zrušené", "en": "Round cancelled"},
+    "round.paused": {"cs": "přerušeno", "sk": "prerušené", "en": "paused"},
 }
 
 

@@ -12,6 +12,7 @@ COMMAND_MODULES = (
     "station.commands.check",
     "station.commands.daemon",
     "station.commands.run",
+    "station.commands.gong",
 )
 
 

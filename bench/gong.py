@@ -1,0 +1,149 @@
+"""How accurately does the station ring its signals? (target: p99 <= 5 ms)
+
+Runs the real :class:`station.rounds.SignalRunner` on the real asyncio loop, the
+machine's clock and a real SQLite file (WAL, synchronous=FULL, one transaction with an
+outbox row per signal), over many short rounds, and measures *fired minus scheduled*
+for every signal: the instant the gong is told to sound against the plan's instant.
+
+Baseline, measured in the same run: a bare ``asyncio`` timer (``loop.call_at``) aimed
+at the same kind of instants: the loop's own wake-up lateness, which the runner cannot
+beat. The ``busy`` variants add a thread that burns CPU in Python (the kiosk rendering,
+a lexicon lookup) and so competes for the GIL.
+
+    .venv/bin/python bench/gong.py                 # 300 signals per variant
+    .venv/bin/python bench/gong.py --signals 900
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import statistics
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+from shared.clock import SystemClock
+from shared.rounds import RoundPlan
+from station.rounds import RoundSchedule, SignalRunner
+
+SPACING = 0.1  # seconds between signals: each stands alone, as in a real hall
+
+
+class Recorder:
+    """A gong that notes when it was asked to sound (its first stroke)."""
+
+    def __init__(self, clock: SystemClock) -> None:
+        self.clock = clock
+        self.fired: list[float] = []
+
+    async def ring(self, name: str) -> None:
+        self.fired.append(self.clock.now())
+
+
+def percentiles(late_ms: list[float]) -> tuple[float, float, float]:
+    q = statistics.quantiles(late_ms, n=100, method="inclusive")
+    return statistics.median(late_ms), q[98], max(late_ms)
+
+
+async def baseline(n: int, spacing: float) -> list[float]:
+    """Lateness of plain loop timers aimed at wall-clock instants, in ms."""
+    loop = asyncio.get_running_loop()
+    late: list[float] = []
+    done = asyncio.Event()
+    t0 = time.time() + 0.2
+
+    def fire(target: float) -> None:
+        late.append((time.time() - target) * 1000)
+        if len(late) == n:
+            done.set()
+
+    for i in range(n):
+        target = t0 + i * spacing
+        loop.call_at(loop.time() + (target - time.time()), fire, target)
+    await done.wait()
+    return late
+
+
+async def runner_run(n: int, spacing: float, db_path: Path) -> tuple[list[float], int]:
+    clock = SystemClock()
+    schedule = RoundSchedule.open(db_path, clock=clock)
+    gong = Recorder(clock)
+    runner = SignalRunner(schedule, clock, gong)
+    task = asyncio.create_task(runner.run())
+    rounds = n // 3
+    t0 = clock.now() + 0.3
+    plans = []
+    for i in range(rounds):
+        # start, warning, end: spacing apart; rounds follow each other.
+        start = t0 + i * 3 * spacing
+        plan = RoundPlan(
+            i + 1, start, basic_seconds=2 * spacing, warning_seconds=spacing, revision=0
+        )
+        plans.append(plan)
+        schedule.apply(plan, source="local")
+    last = plans[-1].end_at()
+    while clock.now() < last + 0.5 and len(gong.fired) < rounds * 3:
+        await asyncio.sleep(0.05)
+    runner.stop()
+    await task
+    records = schedule.signals()
+    schedule.close()
+    missed = sum(r.outcome != "given" for r in records)
+    return [r.late * 1000 for r in records if r.outcome == "given"], missed
+
+
+def burn(stop: threading.Event) -> None:
+    x = 0
+    while not stop.is_set():
+        for i in range(10_000):
+            x += i * i
+
+
+def run_variant(
+    name: str, n: int, spacing: float, busy: bool, folder: Path
+) -> tuple[list[float], int]:
+    stop = threading.Event()
+    thread = threading.Thread(target=burn, args=(stop,), daemon=True)
+    if busy:
+        thread.start()
+    try:
+        if name == "baseline":
+            return asyncio.run(baseline(n, spacing)), 0
+        return asyncio.run(runner_run(n, spacing, folder / f"{name}-{busy}.db"))
+    finally:
+        stop.set()
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--signals", type=int, default=300, help="per idle variant")
+    parser.add_argument("--spacing", type=float, default=SPACING, help="seconds, idle")
+    parser.add_argument("--busy-signals", type=int, default=150)
+    parser.add_argument("--busy-spacing", type=float, default=0.15)
+    args = parser.parse_args()
+    print("lateness (fired minus scheduled) in ms")
+    print(f"{'variant':<26}{'p50':>8}{'p99':>8}{'max':>8}   p99 / baseline p99")
+    with tempfile.TemporaryDirectory() as tmp:
+        folder = Path(tmp)
+        for busy in (False, True):
+            n = args.busy_signals if busy else args.signals
+            n -= n % 3
+            spacing = args.busy_spacing if busy else args.spacing
+            print(f"-- {n} signals, {spacing * 1000:.0f} ms apart")
+            base = percentiles(run_variant("baseline", n, spacing, busy, folder)[0])
+            late, missed = run_variant("runner", n, spacing, busy, folder)
+            run = percentiles(late)
+            label = " (busy thread)" if busy else ""
+            print(f"{'asyncio timer' + label:<26}{base[0]:8.2f}{base[1]:8.2f}{base[2]:8.2f}")
+            ratio = run[1] / base[1] if base[1] > 0 else float("inf")
+            print(
+                f"{'SignalRunner' + label:<26}{run[0]:8.2f}{run[1]:8.2f}{run[2]:8.2f}"
+                f"   {ratio:.1f}x   {'OK' if run[1] <= 5 else 'ABOVE TARGET'} (<= 5 ms)"
+                + (f", {missed} missed" if missed else "")
+            )
+
+
+if __name__ == "__main__":
+    main()

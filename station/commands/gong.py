@@ -1,0 +1,271 @@
+"""``station gong …`` (the bell) and ``station round …`` (the round clock, standalone).
+
+``station gong test [start|warning|end|all]``  ring a pattern for the sound check
+``station gong off``                           force the bell off (systemd ExecStopPost)
+``station gong run``                           ring the rounds, watch the button, light the lamp
+``station round start|status|pause|resume|extend|delay|cancel``
+                                               the referee's round clock without a hub
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import logging
+import signal
+import sys
+from collections.abc import Callable
+
+from shared.clock import SystemClock
+from shared.i18n import LANGUAGES, t
+from shared.rounds import RoundPlan
+from station import config as station_config
+from station.config import ConfigError
+from station.gong import SIGNAL_NAMES, GongConfig, RefereeActions, attach_button, build_gong
+from station.hardware import HardwareError, guard_outputs
+from station.rounds import RoundError, RoundSchedule, SignalRunner
+
+EXIT_OK, EXIT_REFUSED, EXIT_HARDWARE = 0, 1, 3
+
+
+def _load(args: argparse.Namespace) -> tuple[station_config.StationConfig, GongConfig]:
+    cfg = station_config.load(args.config)
+    return cfg, GongConfig.from_station(cfg)
+
+
+def _logging(verbose: bool) -> None:
+    logging.basicConfig(
+        level=logging.INFO if verbose else logging.WARNING,
+        format="%(asctime)s %(levelname)s %(name)s: %(message)s",
+        stream=sys.stderr,
+    )
+
+
+def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def wrapped(args: argparse.Namespace) -> int:
+        try:
+            return func(args)
+        except (ConfigError, HardwareError) as exc:
+            print(f"station: {exc}", file=sys.stderr)
+            return EXIT_HARDWARE
+        except RoundError as exc:
+            print(f"station: {exc}", file=sys.stderr)
+            return EXIT_REFUSED
+
+    return wrapped
+
+
+# -- station gong ----------------------------------------------------------------------
+@_errors
+def _gong_test(args: argparse.Namespace) -> int:
+    _logging(True)
+    _, gong = _load(args)
+    names = SIGNAL_NAMES if args.pattern == "all" else (args.pattern,)
+    guard_outputs()
+    with build_gong(gong, with_button=False, with_lamp=False) as outputs:
+        print(outputs.summary())
+
+        async def ring_all() -> None:
+            for i, name in enumerate(names):
+                if i:
+                    await asyncio.sleep(2.0)
+                pattern = gong.patterns[name]
+                strokes = " ".join(f"{p:g}s" for p in pattern.pulses)
+                print(f"{name}: {strokes} (gap {pattern.gap:g}s)")
+                await outputs.ring(name)
+
+        asyncio.run(ring_all())
+    return EXIT_OK
+
+
+@_errors
+def _gong_off(args: argparse.Namespace) -> int:
+    _, gong = _load(args)
+    if gong.bell_pin is None:
+        return EXIT_OK
+    off_only = GongConfig(
+        bell_pin=gong.bell_pin,
+        bell_active_high=gong.bell_active_high,
+        button_pin=None,
+        lamp_pin=gong.lamp_pin,
+        lamp_active_high=gong.lamp_active_high,
+        audio="off",
+    )
+    with build_gong(off_only, with_button=False) as outputs:
+        outputs.off()
+    print("bell off")
+    return EXIT_OK
+
+
+@_errors
+def _gong_run(args: argparse.Namespace) -> int:
+    _logging(True)
+    _, gong = _load(args)
+    guard_outputs()
+    return asyncio.run(_daemon(gong, standalone=not args.networked))
+
+
+async def _daemon(gong: GongConfig, *, standalone: bool) -> int:
+    """The headless round clock: ring signals, obey the button, light the lamp."""
+    clock = SystemClock()
+    schedule = RoundSchedule.open(
+        clock=clock, grace=gong.grace, playout_display=gong.playout_display_minutes * 60
+    )
+    loop = asyncio.get_running_loop()
+    with build_gong(gong, clock=clock) as outputs:
+        runner = SignalRunner(schedule, clock, outputs)
+        if outputs.button is not None:
+            actions = RefereeActions(schedule, outputs.ring, config=gong, standalone=standalone)
+            attach_button(outputs.button, actions, loop)
+        if outputs.lamp is not None:
+            outputs.lamp.show(synced=standalone)  # a networked station learns it from the hub
+        for signum in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(signum, runner.stop)
+        try:
+            await runner.run()
+        finally:
+            schedule.close()
+    return EXIT_OK
+
+
+# -- station round ---------------------------------------------------------------------
+def _schedule(gong: GongConfig) -> RoundSchedule:
+    return RoundSchedule.open(
+        clock=SystemClock(), grace=gong.grace, playout_display=gong.playout_display_minutes * 60
+    )
+
+
+def _clock_text(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    return f"{seconds // 60:d}:{seconds % 60:02d}"
+
+
+@_errors
+def _round_status(args: argparse.Namespace) -> int:
+    cfg, gong = _load(args)
+    ui = args.ui or cfg.ui_language
+    schedule = _schedule(gong)
+    now = schedule.clock.now()
+    status = schedule.status(now)
+    if status is None:
+        print(t("round.phase.idle", ui))
+        return EXIT_OK
+    line = f"{t('round.number', ui, number=status.number)}: {t(f'round.phase.{status.phase}', ui)}"
+    if status.phase.value in ("scheduled", "running", "warning"):
+        line += f" {_clock_text(status.remaining)}"
+    if status.paused:
+        line += f" ({t('round.paused', ui)})"
+    print(line)
+    for rec in schedule.signals(status.number):
+        print(f"  {rec.signal.value:8} {rec.outcome:7} {rec.late * 1000:+8.1f} ms")
+    return EXIT_OK
+
+
+@_errors
+def _round_start(args: argparse.Namespace) -> int:
+    _, gong = _load(args)
+    schedule = _schedule(gong)
+    plan = schedule.start_local(
+        number=args.number,
+        lead=args.lead,
+        basic_seconds=(args.basic or gong.basic_minutes) * 60,
+        warning_seconds=(args.warning if args.warning is not None else gong.warning_minutes) * 60,
+    )
+    print(f"round {plan.number} starts in {args.lead:g} s (run `station gong run` to ring it)")
+    return EXIT_OK
+
+
+def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]):  # type: ignore[no-untyped-def]
+    @_errors
+    def command(args: argparse.Namespace) -> int:
+        _, gong = _load(args)
+        schedule = _schedule(gong)
+        now = schedule.clock.now()
+        shown = schedule.status(now)
+        if args.command_name == "pause" and shown is not None and shown.phase.value == "scheduled":
+            raise RoundError("the round has not started; use `station round delay` instead")
+        plan = schedule.change_local(make(args), args.number)
+        status = plan.status(now)
+        print(
+            f"round {plan.number} (revision {plan.revision}): {status.phase.value}"
+            f"{', paused' if status.paused else ''}, ends at {status.end_at:.0f}"
+        )
+        return EXIT_OK
+
+    return command
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    common = argparse.ArgumentParser(add_help=False)
+    common.add_argument("--config", metavar="FILE", help="station.toml (default: the usual places)")
+
+    gong = sub.add_parser("gong", help="the bell: sound check, off, run the round clock")
+    gsub = gong.add_subparsers(dest="gong_command", required=True, metavar="ACTION")
+    test = gsub.add_parser(
+        "test",
+        parents=[common],
+        help="ring a pattern for the referee's sound check",
+        description="Ring one pattern (or all three) on every configured output.",
+    )
+    test.add_argument("pattern", nargs="?", default="start", choices=(*SIGNAL_NAMES, "all"))
+    test.set_defaults(func=_gong_test)
+    off = gsub.add_parser(
+        "off",
+        parents=[common],
+        help="switch the bell and lamp off (systemd ExecStopPost, after a crash)",
+    )
+    off.set_defaults(func=_gong_off)
+    run = gsub.add_parser(
+        "run",
+        parents=[common],
+        help="run the round clock headless: ring signals, obey the referee button",
+    )
+    run.add_argument(
+        "--networked",
+        action="store_true",
+        help="the hub runs the rounds (button rings a manual gong, lamp blinks until synced)",
+    )
+    run.set_defaults(func=_gong_run)
+
+    rnd = sub.add_parser("round", help="the round clock on this station (standalone use)")
+    rsub = rnd.add_subparsers(dest="round_command", required=True, metavar="ACTION")
+    status = rsub.add_parser("status", parents=[common], help="phase, time left, signals given")
+    status.add_argument("--ui", choices=LANGUAGES, help="language (default: [station] ui_language)")
+    status.set_defaults(func=_round_status)
+    start = rsub.add_parser("start", parents=[common], help="plan a local round")
+    start.add_argument("--number", type=int, help="round number (default: the next one)")
+    start.add_argument(
+        "--in",
+        dest="lead",
+        type=float,
+        default=5.0,
+        metavar="SECONDS",
+        help="seconds until the start signal (default 5)",
+    )
+    start.add_argument("--basic", type=float, metavar="MINUTES", help="basic time (default 40)")
+    start.add_argument(
+        "--warning", type=float, metavar="MINUTES", help="warning before the end (default 10)"
+    )
+    start.set_defaults(func=_round_start)
+
+    changes: dict[
+        str, tuple[str, Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]]
+    ] = {
+        "pause": ("stop the round clock", lambda a: lambda p, now: p.paused(now)),
+        "resume": ("restart a paused round clock", lambda a: lambda p, now: p.resumed(now)),
+        "cancel": (
+            "cancel the round (no more signals)",
+            lambda a: lambda p, now: p.cancelled_plan(),
+        ),
+        "extend": (
+            "add minutes to the basic time",
+            lambda a: lambda p, now: p.extended(a.minutes * 60),
+        ),
+        "delay": ("move the start later", lambda a: lambda p, now: p.delayed(a.minutes * 60)),
+    }
+    for name, (help_text, make) in changes.items():
+        p = rsub.add_parser(name, parents=[common], help=help_text)
+        if name in ("extend", "delay"):
+            p.add_argument("minutes", type=float)
+        p.add_argument("--number", type=int, help="round number (default: the one on the clock)")
+        p.set_defaults(func=_change(make), command_name=name)

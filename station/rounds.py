@@ -1,0 +1,588 @@
+"""The station's round clock: which rounds are planned, which signals were given, and
+the runner that rings them on time.
+
+Two pieces, both in **hub time** (the clock domain of :class:`shared.rounds.RoundPlan`):
+
+:class:`RoundSchedule`
+    The plans this station knows (newest revision per round) and every signal it gave
+    or missed, in the station's SQLite file. Nothing lives only in memory, so a station
+    restarted mid-round shows the right phase and time left at once, and never rings a
+    signal twice. Every given/missed signal is also queued in the outbox (kind
+    ``"signal"``) in the same transaction, so the hub learns of it.
+
+:class:`SignalRunner`
+    An asyncio task that sleeps until the next due signal, rings it on the gong, and
+    records it. A signal found overdue by more than the grace (default 5 s: a late gong
+    confuses the hall, ČAS 4.1/6.1) is logged as *missed* and not rung.
+
+The kiosk and the headless daemon use the same small API::
+
+    schedule = RoundSchedule.open(clock=clock)          # station DB, migrations applied
+    runner = SignalRunner(schedule, clock, gong)        # gong: anything with async ring(name)
+    task = asyncio.create_task(runner.run())
+    schedule.apply(plan)                                # from the hub: wakes the runner
+    schedule.status(clock.now())                        # -> RoundStatus | None (None = idle)
+    runner.stop(); await task
+
+``clock.now()`` must be hub time: the network layer passes a clock that adds the
+estimated hub offset; a standalone station passes its own :class:`~shared.clock.SystemClock`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import logging
+import threading
+import time
+from collections.abc import Awaitable, Callable, Iterable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from shared.clock import Clock, SystemClock
+from shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan, RoundStatus, Signal
+from shared.storage import open_db
+from station import outbox
+
+log = logging.getLogger(__name__)
+
+GRACE_SECONDS = 5.0
+SPIN_SECONDS = 0.002  # the runner wakes this early and waits out the rest exactly
+PLAYOUT_DISPLAY_SECONDS = 20 * 60
+SIGNAL_ORDER = {Signal.START: 0, Signal.WARNING: 1, Signal.END: 2}
+
+SOURCE_HUB = "hub"
+SOURCE_LOCAL = "local"
+
+GIVEN = "given"
+MISSED = "missed"
+
+migrations = Migrations("station.rounds")
+
+
+@migrations()
+def m001_rounds(db: sqlite_utils.Database) -> None:
+    # The newest revision of each round's plan (what the station acts on) …
+    db["round_plans"].create(
+        {"number": int, "revision": int, "source": str, "plan": str, "applied_at": float},
+        pk="number",
+        not_null={"revision", "source", "plan", "applied_at"},
+    )
+    # … every revision ever applied (the referee's changes, for the record) …
+    db["round_plan_history"].create(
+        {
+            "id": int,
+            "number": int,
+            "revision": int,
+            "source": str,
+            "plan": str,
+            "applied_at": float,
+        },
+        pk="id",
+        not_null={"number", "revision", "source", "plan", "applied_at"},
+    )
+    # … and every signal given or missed: at most one row per (round, signal).
+    db["round_signals"].create(
+        {
+            "id": int,
+            "number": int,
+            "signal": str,
+            "outcome": str,
+            "scheduled_at": float,
+            "actual_at": float,
+            "revision": int,
+            "local_at": float,
+        },
+        pk="id",
+        not_null={"number", "signal", "outcome", "scheduled_at", "actual_at", "revision"},
+    )
+    db["round_signals"].create_index(["number", "signal"], unique=True)
+
+
+class RoundError(Exception):
+    """A referee's change that cannot be made (the message says why, in English)."""
+
+
+@dataclass(frozen=True)
+class DueSignal:
+    """A signal not yet given or missed."""
+
+    number: int
+    signal: Signal
+    due: float
+    revision: int
+
+
+@dataclass(frozen=True)
+class SignalRecord:
+    number: int
+    signal: Signal
+    outcome: str  # "given" | "missed"
+    scheduled_at: float
+    actual_at: float
+    revision: int
+
+    @property
+    def late(self) -> float:
+        return self.actual_at - self.scheduled_at
+
+
+@dataclass(frozen=True)
+class StoredPlan:
+    plan: RoundPlan
+    source: str
+    applied_at: float
+
+
+class RoundSchedule:
+    """Round plans and given signals over the station DB (see the module docstring).
+
+    ``grace`` is how late a signal may still be rung; ``playout_display`` how long an
+    ended round (play-out, DOHRÁVKA) or a cancelled one stays on the clock before the
+    station shows idle again. Use from one thread (the asyncio loop's): SQLite
+    connections are bound to the thread that opened them.
+    """
+
+    def __init__(
+        self,
+        db: sqlite_utils.Database,
+        clock: Clock | None = None,
+        *,
+        grace: float = GRACE_SECONDS,
+        playout_display: float = PLAYOUT_DISPLAY_SECONDS,
+    ) -> None:
+        self.db = db
+        self.clock: Clock = clock or SystemClock()
+        self.grace = float(grace)
+        self.playout_display = float(playout_display)
+        outbox.migrations.apply(db)
+        migrations.apply(db)
+        self._listeners: list[Callable[[], None]] = []
+        self._cache: tuple[int, dict[int, StoredPlan], dict[tuple[int, Signal], SignalRecord]]
+        self._cache_version = -1
+        self._local_changes = 0
+
+    @classmethod
+    def open(
+        cls, path: Path | str | None = None, clock: Clock | None = None, **kw: Any
+    ) -> RoundSchedule:
+        """Open the station DB (``station.config.station_db_path()`` by default)."""
+        if path is None:
+            from station.config import station_db_path
+
+            path = station_db_path()
+        return cls(open_db(path, outbox.migrations, migrations), clock, **kw)
+
+    def close(self) -> None:
+        self.db.close()
+
+    # -- change notification --------------------------------------------------------------
+    def add_listener(self, callback: Callable[[], None]) -> None:
+        """Call ``callback()`` after every change made through this object (the runner
+        uses it to re-plan at once). Changes by other processes are noticed through
+        :meth:`changed_since`."""
+        self._listeners.append(callback)
+
+    def _notify(self) -> None:
+        self._local_changes += 1
+        for callback in list(self._listeners):
+            callback()
+
+    def version(self) -> int:
+        """A number that changes whenever the rounds data may have changed (by this
+        connection or, via ``PRAGMA data_version``, by another process)."""
+        (data_version,) = self.db.execute("PRAGMA data_version").fetchone()
+        return int(data_version) * 1_000_000 + self._local_changes
+
+    def _load(self) -> tuple[dict[int, StoredPlan], dict[tuple[int, Signal], SignalRecord]]:
+        version = self.version()
+        if version != self._cache_version:
+            plans = {}
+            for number, source, plan, applied_at in self.db.execute(
+                "SELECT number, source, plan, applied_at FROM round_plans"
+            ):
+                plans[number] = StoredPlan(
+                    RoundPlan.from_dict(json.loads(plan)), source, applied_at
+                )
+            records = {}
+            for row in self.db.execute(
+                "SELECT number, signal, outcome, scheduled_at, actual_at, revision "
+                "FROM round_signals"
+            ):
+                rec = SignalRecord(row[0], Signal(row[1]), *row[2:])
+                records[(rec.number, rec.signal)] = rec
+            self._cache = (version, plans, records)
+            self._cache_version = version
+        return self._cache[1], self._cache[2]
+
+    # -- plans ----------------------------------------------------------------------------
+    def plans(self) -> list[StoredPlan]:
+        """Every round's newest plan, by round number."""
+        plans, _ = self._load()
+        return [plans[n] for n in sorted(plans)]
+
+    def plan(self, number: int) -> RoundPlan | None:
+        stored = self._load()[0].get(number)
+        return stored.plan if stored else None
+
+    def apply(self, plan: RoundPlan, *, source: str = SOURCE_HUB) -> bool:
+        """Store ``plan`` if it is news; return whether it changed anything.
+
+        The newest revision of a round wins and a repeated or older one is ignored, so
+        the network layer may deliver plans twice or out of order. A hub plan always
+        replaces a local one (the hub takes over a round started standalone); a local
+        change to a round the hub runs is refused with :class:`RoundError`.
+        """
+        if source not in (SOURCE_HUB, SOURCE_LOCAL):
+            raise ValueError(f"unknown plan source {source!r}")
+        current = self._load()[0].get(plan.number)
+        if current is not None:
+            if source == SOURCE_LOCAL and current.source == SOURCE_HUB:
+                raise RoundError(f"round {plan.number} is run by the hub; change it there")
+            takeover = source == SOURCE_HUB and current.source == SOURCE_LOCAL
+            if not takeover and plan.revision <= current.plan.revision:
+                return False
+        now = self.clock.now()
+        text = json.dumps(plan.to_dict(), sort_keys=True)
+        row = {
+            "number": plan.number,
+            "revision": plan.revision,
+            "source": source,
+            "plan": text,
+            "applied_at": now,
+        }
+        with self.db.atomic():
+            self.db["round_plans"].upsert(row, pk="number")
+            self.db["round_plan_history"].insert(row)
+        log.info("round %d: plan revision %d from %s applied", plan.number, plan.revision, source)
+        self._notify()
+        return True
+
+    # -- local (standalone / referee) changes ---------------------------------------------
+    def next_number(self) -> int:
+        plans = self._load()[0]
+        return max(plans, default=0) + 1
+
+    def start_local(
+        self,
+        *,
+        number: int | None = None,
+        lead: float = 0.0,
+        basic_seconds: float = BASIC_SECONDS,
+        warning_seconds: float = WARNING_SECONDS,
+    ) -> RoundPlan:
+        """Plan a round on this station's own authority, starting ``lead`` seconds from
+        now. Refused while another round is scheduled or running."""
+        now = self.clock.now()
+        shown = self.status(now)
+        if shown is not None and shown.phase in (Phase.SCHEDULED, Phase.RUNNING, Phase.WARNING):
+            raise RoundError(f"round {shown.number} is {shown.phase.value}; finish it first")
+        if number is None:
+            number = self.next_number()
+        old = self.plan(number)
+        if old is not None and not old.cancelled:
+            raise RoundError(f"round {number} already has a plan")
+        if warning_seconds >= basic_seconds:
+            raise RoundError("the warning must come before the end of the basic time")
+        revision = old.revision + 1 if old is not None else 0
+        plan = RoundPlan(
+            number,
+            now + lead,
+            basic_seconds=basic_seconds,
+            warning_seconds=warning_seconds,
+            revision=revision,
+        )
+        self.apply(plan, source=SOURCE_LOCAL)
+        return plan
+
+    def change_local(
+        self, change: Callable[[RoundPlan, float], RoundPlan], number: int | None = None
+    ) -> RoundPlan:
+        """Apply a referee's change (``change(plan, now) -> new plan``, e.g.
+        ``lambda p, now: p.paused(now)``) to round ``number`` (default: the round on the
+        clock) and store it as a local plan."""
+        now = self.clock.now()
+        if number is None:
+            shown = self.current(now)
+            if shown is None:
+                raise RoundError("no round on the clock")
+            number = shown.number
+        plan = self.plan(number)
+        if plan is None:
+            raise RoundError(f"round {number} is not planned")
+        new = change(plan, now)
+        if new is plan:
+            return plan
+        self.apply(new, source=SOURCE_LOCAL)
+        return new
+
+    # -- what the clock shows -------------------------------------------------------------
+    def current(self, now: float) -> RoundPlan | None:
+        """The plan the clock shows at ``now``: a running round, else the next scheduled
+        one, else a round ended (or cancelled) less than ``playout_display`` ago."""
+        plans = self._load()[0]
+        running, scheduled, ended = [], [], []
+        for stored in plans.values():
+            plan = stored.plan
+            if plan.cancelled:
+                if now - stored.applied_at < self.playout_display:
+                    ended.append((stored.applied_at, plan))
+                continue
+            status = plan.status(now)
+            if status.phase in (Phase.RUNNING, Phase.WARNING):
+                running.append(plan)
+            elif status.phase is Phase.SCHEDULED:
+                scheduled.append(plan)
+            elif now - status.end_at < self.playout_display:
+                ended.append((status.end_at, plan))
+        if running:
+            return max(running, key=lambda p: p.number)
+        if scheduled:
+            return min(scheduled, key=lambda p: (p.start_at, p.number))
+        if ended:
+            return max(ended, key=lambda e: (e[0], e[1].number))[1]
+        return None
+
+    def status(self, now: float) -> RoundStatus | None:
+        """What the kiosk's clock shows at hub time ``now``; ``None`` means idle."""
+        plan = self.current(now)
+        return plan.status(now) if plan is not None else None
+
+    # -- signals --------------------------------------------------------------------------
+    def due_signals(self) -> list[DueSignal]:
+        """Signals of current plans not yet given or missed, soonest first. A paused
+        round has no future signals; a cancelled one none at all."""
+        plans, records = self._load()
+        due: list[DueSignal] = []
+        for stored in plans.values():
+            plan = stored.plan
+            if plan.paused_at is not None and plan.paused_at <= plan.start_at:
+                continue  # paused before it began: nothing may ring
+            for signal, at in plan.signal_times().items():
+                if (plan.number, signal) not in records:
+                    due.append(DueSignal(plan.number, signal, at, plan.revision))
+        due.sort(key=lambda d: (d.due, d.number, SIGNAL_ORDER[d.signal]))
+        return due
+
+    def signals(self, number: int | None = None) -> list[SignalRecord]:
+        """Signals given or missed (of one round, or all), in order."""
+        records = self._load()[1].values()
+        chosen = [r for r in records if number is None or r.number == number]
+        return sorted(chosen, key=lambda r: (r.number, SIGNAL_ORDER[r.signal]))
+
+    def record(self, due: DueSignal, outcome: str, actual_at: float) -> bool:
+        """Store that ``due`` was given or missed, and queue it for the hub, in one
+        transaction. Returns False if it was already recorded (nothing changes)."""
+        if outcome not in (GIVEN, MISSED):
+            raise ValueError(f"unknown outcome {outcome!r}")
+        payload = {
+            "round": due.number,
+            "signal": due.signal.value,
+            "outcome": outcome,
+            "scheduled_at": due.due,
+            "actual_at": actual_at,
+            "revision": due.revision,
+        }
+        with self.db.atomic():
+            cursor = self.db.execute(
+                "INSERT OR IGNORE INTO round_signals "
+                "(number, signal, outcome, scheduled_at, actual_at, revision, local_at) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                [
+                    due.number,
+                    due.signal.value,
+                    outcome,
+                    due.due,
+                    actual_at,
+                    due.revision,
+                    time.time(),
+                ],
+            )
+            if cursor.rowcount == 0:
+                return False
+            outbox.enqueue(self.db, "signal", payload)
+        # Keep the cache instead of reloading it: the runner looks again at once.
+        fresh = self._cache_version == self.version()
+        self._local_changes += 1
+        if fresh:
+            self._cache[2][(due.number, due.signal)] = SignalRecord(
+                due.number, due.signal, outcome, due.due, actual_at, due.revision
+            )
+            self._cache_version = self.version()
+            self._cache = (self._cache_version, self._cache[1], self._cache[2])
+        return True
+
+
+class Gong(Protocol):
+    """Anything that can ring a named pattern ("start", "warning", "end")."""
+
+    async def ring(self, name: str) -> None: ...
+
+
+@dataclass(frozen=True)
+class Fired:
+    """One decision of the runner, for observers and benchmarks."""
+
+    due: DueSignal
+    outcome: str
+    at: float  # hub time when rung (or found missed)
+
+
+class SignalRunner:
+    """Rings due signals of a :class:`RoundSchedule` on a :class:`Gong`.
+
+    ``await runner.run()`` runs until :meth:`stop`; ``run(until=t)`` returns once hub
+    time ``t`` is reached (tests, benchmarks). ``sleep`` is how the runner waits: by
+    default a real asyncio wait that :meth:`wake` interrupts; tests pass a coroutine
+    that advances a :class:`~shared.clock.FakeClock` instead, which plays a whole round
+    in milliseconds. The runner never naps longer than ``max_nap`` so a change of the
+    clock (a new hub offset, a plan written by another process) is noticed quickly.
+
+    The bell's first stroke comes before the record is written (the write costs an
+    fsync; the hall hears the bell on time); a pattern runs to its end before the next
+    signal is considered, and when several signals of one round are due at once only
+    the latest rings (the others are logged as missed).
+    """
+
+    def __init__(
+        self,
+        schedule: RoundSchedule,
+        clock: Clock,
+        gong: Gong,
+        *,
+        sleep: Callable[[float], Awaitable[None]] | None = None,
+        max_nap: float = 1.0,
+        spin: float = SPIN_SECONDS,
+        on_fired: Callable[[Fired], None] | None = None,
+    ) -> None:
+        self.schedule = schedule
+        self.clock = clock
+        self.gong = gong
+        self.max_nap = max_nap
+        self.spin = spin
+        self.on_fired = on_fired
+        self._sleep = sleep or self._real_nap
+        self._event: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._thread: int | None = None
+        self._stopping = False
+        schedule.add_listener(self.wake)
+
+    # -- control --------------------------------------------------------------------------
+    def wake(self) -> None:
+        """Re-plan now (after a new plan). Safe to call from any thread."""
+        loop, event = self._loop, self._event
+        if loop is None or event is None:
+            return
+        if threading.get_ident() == self._thread:
+            event.set()
+        else:
+            loop.call_soon_threadsafe(event.set)
+
+    def stop(self) -> None:
+        """Make :meth:`run` return after the pattern being rung (if any) is finished."""
+        self._stopping = True
+        self.wake()
+
+    def _spin_until(self, instant: float) -> None:
+        """Busy-wait (at most ``spin`` seconds) until hub time ``instant``."""
+        if self._event is not None and self._event.is_set():
+            return
+        limit = time.monotonic() + self.spin
+        while self.clock.now() < instant and time.monotonic() < limit:
+            pass
+
+    async def _real_nap(self, seconds: float) -> None:
+        assert self._event is not None
+        try:
+            async with asyncio.timeout(seconds):
+                await self._event.wait()
+        except TimeoutError:
+            pass
+
+    # -- the loop -------------------------------------------------------------------------
+    async def run(self, *, until: float | None = None) -> None:
+        self._loop = asyncio.get_running_loop()
+        self._thread = threading.get_ident()
+        self._event = asyncio.Event()
+        self._stopping = False
+        log.info("signal runner started (grace %.1f s)", self.schedule.grace)
+        try:
+            while not self._stopping:
+                self._event.clear()
+                next_due = await self.step()
+                now = self.clock.now()
+                if until is not None and now >= until:
+                    break
+                nap = self.max_nap
+                if next_due is not None:
+                    nap = min(nap, max(0.0, next_due - now))
+                if until is not None:
+                    nap = min(nap, until - now)
+                if self._sleep == self._real_nap and next_due is not None and nap < self.max_nap:
+                    # asyncio timers fire up to ~1 ms late (epoll's resolution):
+                    # wake a little early and wait out the last moment exactly.
+                    await self._sleep(max(0.0, nap - self.spin))
+                    self._spin_until(next_due)
+                elif nap > 0:
+                    await self._sleep(nap)
+                else:
+                    await asyncio.sleep(0)
+        finally:
+            self._loop = None
+            self._event = None
+            log.info("signal runner stopped")
+
+    async def step(self) -> float | None:
+        """Ring or log everything due now; return when the next signal is due."""
+        while True:
+            now = self.clock.now()
+            pending = self.schedule.due_signals()
+            due_now = [d for d in pending if d.due <= now]
+            if not due_now:
+                return pending[0].due if pending else None
+            await self._handle(due_now, now)
+
+    async def _handle(self, due_now: Iterable[DueSignal], now: float) -> None:
+        latest: dict[int, DueSignal] = {}
+        for due in due_now:
+            latest[due.number] = due  # sorted by time, so the last one wins
+        for due in due_now:
+            superseded = latest[due.number] is not due
+            if superseded or now - due.due > self.schedule.grace:
+                why = "superseded" if superseded else f"{now - due.due:.1f} s late"
+                log.warning("round %d: %s signal missed (%s)", due.number, due.signal, why)
+                if self.schedule.record(due, MISSED, now):
+                    self._tell(Fired(due, MISSED, now))
+                continue
+            await self._ring(due)
+
+    async def _ring(self, due: DueSignal) -> None:
+        fired_at = self.clock.now()
+        task = asyncio.ensure_future(self._safe_ring(due.signal.value))
+        await asyncio.sleep(0)  # the gong's first stroke starts before the fsync
+        self.schedule.record(due, GIVEN, fired_at)
+        log.info(
+            "round %d: %s signal given (%+.1f ms)",
+            due.number,
+            due.signal,
+            (fired_at - due.due) * 1000,
+        )
+        self._tell(Fired(due, GIVEN, fired_at))
+        await task
+
+    async def _safe_ring(self, name: str) -> None:
+        try:
+            await self.gong.ring(name)
+        except asyncio.CancelledError:
+            raise
+        except Exception:  # a broken output must not stop the clock
+            log.exception("the gong failed to ring %s", name)
+
+    def _tell(self, fired: Fired) -> None:
+        if self.on_fired is not None:
+            self.on_fired(fired)
