@@ -36,6 +36,7 @@ START_LEAD = 5.0  # seconds between the referee's "start" and the start signal
 GONG_LEAD = 1.0  # a manual gong rings this far ahead so every station has it in time
 FIRST_FRAME_TIMEOUT = 5.0
 SEND_TIMEOUT = 30.0
+IDLE_TIMEOUT = 30.0
 
 
 @dataclass
@@ -175,7 +176,9 @@ class HubServer:
             ingester = asyncio.create_task(self._ingest_loop(conn))
             await self._send_state(conn)
             while True:
-                msg = await channel.recv()
+                # a station sends a clock request or status every few seconds; silence
+                # means it lost power or the Wi-Fi dropped it without a FIN
+                msg = await asyncio.wait_for(channel.recv(), IDLE_TIMEOUT)
                 received = self.clock.now()
                 kind = msg["t"]
                 if kind == "time_req":
@@ -208,7 +211,8 @@ class HubServer:
             who = conn.station if conn else address
             log.warning("refused %s: %s", who, exc)
         except TimeoutError:
-            log.warning("closed %s: handshake or first frame timed out", address)
+            who = conn.station if conn else address
+            log.warning("closed %s: nothing received in time", who)
         except (ConnectionError, OSError) as exc:
             if conn is not None:
                 log.info("station %s disconnected (%s)", conn.station, exc)

@@ -150,32 +150,31 @@ def ingest(
                 "INSERT OR IGNORE INTO inbox (station_id, station_epoch, seq, kind, payload,"
                 " created_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
                 [
-                    (
-                        station,
-                        epoch,
-                        int(r["seq"]),
-                        r["kind"],
-                        json.dumps(r["payload"], ensure_ascii=False, sort_keys=True),
-                        float(r["created_at"]),
-                        now,
-                    )
-                    for r in rows
+                    (station, epoch, seq, kind, payload, created, now)
+                    for seq, kind, payload, created in rows
                 ],
             )
             _inserted_since_start += len(rows)
             if kill_at and _inserted_since_start >= kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)  # pragma: no cover - test hook
-            result[(station, epoch)] = _advance(db, station, epoch)
+            result[(station, epoch)] = _advance(db, station, epoch, rows)
     return result
 
 
-def _advance(db: sqlite_utils.Database, station: str, epoch: str) -> int:
+def _advance(
+    db: sqlite_utils.Database, station: str, epoch: str, rows: list[list[Any]] | None = None
+) -> int:
     row = db.execute(
         "SELECT contiguous FROM progress WHERE station_id = ? AND station_epoch = ?",
         [station, epoch],
     ).fetchone()
     current = row[0] if row else 0
     start = current
+    # the usual case: the batch continues the contiguous run, no need to read it back
+    if rows and rows[0][0] <= current + 1 <= rows[-1][0] + 1:
+        seqs = [r[0] for r in rows]
+        if seqs == list(range(seqs[0], seqs[0] + len(seqs))):
+            current = max(current, seqs[-1])
     for (seq,) in db.execute(
         "SELECT seq FROM inbox WHERE station_id = ? AND station_epoch = ? AND seq > ? ORDER BY seq",
         [station, epoch, current],

@@ -406,6 +406,27 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name}: table {table}, opponent {opponent}",
     },
     "kiosk.where.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
+    # -- station ↔ hub link (station/sync.py) --
+    "sync.clock_not_synced": {
+        "cs": "Hodiny nejsou seřízené",
+        "sk": "Hodiny nie sú zosynchronizované",
+        "en": "Clock not synced",
+    },
+    "sync.hub_offline": {
+        "cs": "Bez spojení s rozhodčím",
+        "sk": "Bez spojenia s rozhodcom",
+        "en": "No link to the referee's hub",
+    },
+    "sync.hub_online": {
+        "cs": "Spojeno s rozhodčím",
+        "sk": "Spojené s rozhodcom",
+        "en": "Linked to the referee's hub",
+    },
+    "sync.backlog": {
+        "cs": "Čeká na odeslání: {count}",
+        "sk": "Čaká na odoslanie: {count}",
+        "en": "Waiting to be sent: {count}",
+    },
     # -- round clock (station/rounds.py, station/commands/gong.py) --
     "round.number": {"cs": "{number}. kolo", "sk": "{number}. kolo", "en": "Round {number}"},
     "round.phase.idle": {"cs": "Žádné kolo", "sk": "Žiadne kolo", "en": "No round"},

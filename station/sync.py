@@ -53,7 +53,8 @@ BURST = 6  # clock exchanges right after connecting
 RESYNC_EVERY = 5.0
 STATUS_EVERY = 5.0
 POLL_EVERY = 0.1  # how often to look for new outbox rows written by another process
-BATCH = 200
+BATCH = 500
+BATCH_BYTES = protocol.MAX_FRAME // 2
 WINDOW = 2000  # rows in flight before waiting for an ack
 CONNECT_TIMEOUT = 3.0
 IDLE_TIMEOUT = 20.0  # no frame from the hub for this long: the link is dead
@@ -218,6 +219,17 @@ class SyncStatus:
     def as_dict(self) -> dict[str, Any]:
         return asdict(self)
 
+    def summary(self, lang: str = "cs") -> list[str]:
+        """Short lines for the kiosk's status bar, in the station's language."""
+        from shared.i18n import t
+
+        lines = [t("sync.hub_online" if self.connected else "sync.hub_offline", lang)]
+        if not self.clock_synced:
+            lines.append(t("sync.clock_not_synced", lang))
+        if self.backlog:
+            lines.append(t("sync.backlog", lang, count=self.backlog))
+        return lines
+
 
 def software_version() -> str:
     try:
@@ -288,14 +300,15 @@ async def discover_hub(
 Handler = Callable[..., Any]
 
 
-def _pending_after(db: sqlite_utils.Database, after: int, limit: int) -> list[dict[str, Any]]:
-    rows = db.execute(
-        "SELECT seq, kind, payload, created_at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
-        [after, limit],
-    ).fetchall()
+def _pending_after(db: sqlite_utils.Database, after: int, limit: int) -> list[list[Any]]:
+    """Outbox rows after ``after`` in their wire form ``[seq, kind, payload, created_at]``
+    (payload stays the JSON text the outbox holds)."""
     return [
-        {"seq": seq, "kind": kind, "payload": json.loads(payload), "created_at": created}
-        for seq, kind, payload, created in rows
+        list(r)
+        for r in db.execute(
+            "SELECT seq, kind, payload, created_at FROM outbox WHERE seq > ? ORDER BY seq LIMIT ?",
+            [after, limit],
+        )
     ]
 
 
@@ -498,6 +511,8 @@ class StationSync:
             )
             self._channel = channel
             # the hub's word is what counts: resend everything after what it has stored
+            if self.status.hub_id not in (None, welcome["hub"]):
+                self.estimator.samples.clear()  # another hub, another clock
             hub_acked = welcome["acked"]
             await self.dbw.run(outbox.acknowledge, hub_acked)
             self.status.acked_seq = hub_acked
@@ -541,7 +556,7 @@ class StationSync:
                 rows = await self.dbw.run(_pending_after, sent, BATCH)
                 if rows:
                     await channel.send({"t": "rows", "rows": rows})
-                    sent = rows[-1]["seq"]
+                    sent = rows[-1][0]
                     continue
             self._wake.clear()
             with contextlib.suppress(TimeoutError):

@@ -1,8 +1,14 @@
 """``station daemon``: the station without its screen: hub sync, hub clock and gongs.
 
-Runs :class:`station.sync.StationSync` and rings every signal of the plans the hub sends
-at its instant in hub time. Used by the multi-process tests, the benchmark and the demo;
-on a real station the kiosk runs the same pieces in its own event loop.
+Runs :class:`station.sync.StationSync` (outbox → hub, plans ← hub, the hub clock) and
+the gong's :class:`station.rounds.SignalRunner` on that clock, so every signal rings at
+its instant in **hub time**; the lamp blinks until the clock is synced; a "gong now"
+from the hub rings at the instant the hub chose. Used on stations without a kiosk, by
+the multi-process tests, the benchmark and the demo; the kiosk runs the same pieces in
+its own event loop.
+
+Each ring is also printed on stdout as one JSON line (``{"event": "ring", ...}`` with
+the local and hub time of the first stroke), which is how the tests measure the spread.
 """
 
 from __future__ import annotations
@@ -21,8 +27,27 @@ from station import config as station_config
 from station.config import ConfigError
 
 
+class ObservedGong:
+    """Wraps the station's outputs: notes the instant of every first stroke."""
+
+    def __init__(self, outputs: Any, sync: Any) -> None:
+        self.outputs = outputs
+        self.sync = sync
+
+    async def ring(self, name: str) -> None:
+        clock = self.sync.clock
+        hub, local = clock.now(), clock.local.now()
+        task = asyncio.ensure_future(self.outputs.ring(name))
+        event = {"signal": name, "hub_time": hub, "local_time": local, "synced": clock.synced}
+        self.sync.note_signal(event)
+        print(json.dumps({"event": "ring", **event}), flush=True)
+        await task
+
+
 def _daemon(args: argparse.Namespace) -> int:
-    from station.signals import MinimalSignalFirer
+    from station.gong import GongConfig, build_gong
+    from station.hardware import HardwareError, guard_outputs
+    from station.rounds import RoundSchedule, SignalRunner
     from station.sync import NetworkConfig, SkewedClock, StationSync
 
     logging.basicConfig(
@@ -33,6 +58,7 @@ def _daemon(args: argparse.Namespace) -> int:
     try:
         cfg = station_config.load(args.config)
         net = NetworkConfig.from_config(cfg)
+        gong_cfg = GongConfig.from_station(cfg)
         if args.hub:
             net.hub = args.hub
         if args.tournament:
@@ -62,32 +88,55 @@ def _daemon(args: argparse.Namespace) -> int:
             lexicon_path=cfg.lexicon,
             station_name=cfg.name,
         )
-
-        def tell(event: dict[str, Any]) -> None:
-            sync.note_signal(event)
-            sync.nudge()
-            print(json.dumps({"event": "signal", **event}), flush=True)
-
-        firer = MinimalSignalFirer(station_config.station_db_path(), sync.clock, on_fired=tell)
-        sync.on("plan", firer.apply)
-        sync.on("gong", firer.gong_now)
-        for plan in sync.plans():
-            firer.apply(plan)
-        stop = asyncio.Event()
+        schedule = RoundSchedule.open(
+            station_config.station_db_path(),
+            clock=sync.clock,
+            grace=gong_cfg.grace,
+            playout_display=gong_cfg.playout_display_minutes * 60,
+        )
         loop = asyncio.get_running_loop()
-        for sig in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(sig, stop.set)
-        tasks = [asyncio.create_task(sync.run()), asyncio.create_task(firer.run())]
-        await stop.wait()
-        sync.stop()
-        firer.stop()
-        for task in tasks:
-            task.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-        sync.close()
-        firer.close()
+        with build_gong(gong_cfg, clock=sync.clock, with_button=False) as outputs:
+            gong = ObservedGong(outputs, sync)
+            runner = SignalRunner(schedule, sync.clock, gong, on_fired=lambda f: sync.nudge())
+            if outputs.lamp is not None:
+                outputs.lamp.show(synced=False)  # blinking until the hub clock is known
+                sync.on("clock", lambda st: outputs.lamp.show(synced=st.clock_synced))
+            sync.on("plan", schedule.apply)
+            manual: set[asyncio.Task[None]] = set()
 
-    asyncio.run(main())
+            def gong_now(name: str, at: float) -> None:
+                async def ring_at() -> None:
+                    delay = at - sync.clock.now()
+                    if delay < -gong_cfg.grace:
+                        logging.getLogger("station.daemon").warning("gong %s too late", name)
+                        return
+                    await asyncio.sleep(max(0.0, delay))
+                    await gong.ring(name)
+
+                task = loop.create_task(ring_at())
+                manual.add(task)
+                task.add_done_callback(manual.discard)
+
+            sync.on("gong", gong_now)
+            stop = asyncio.Event()
+            for sig in (signal.SIGINT, signal.SIGTERM):
+                loop.add_signal_handler(sig, stop.set)
+            tasks = [asyncio.create_task(sync.run()), asyncio.create_task(runner.run())]
+            await stop.wait()
+            sync.stop()
+            runner.stop()
+            for task in [*tasks, *manual]:
+                task.cancel()
+            await asyncio.gather(*tasks, *manual, return_exceptions=True)
+        schedule.close()
+        sync.close()
+
+    try:
+        guard_outputs()
+        asyncio.run(main())
+    except HardwareError as exc:
+        print(f"station daemon: {exc}", file=sys.stderr)
+        return 3
     return 0
 
 

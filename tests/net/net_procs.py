@@ -3,9 +3,11 @@
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import signal
 import socket
+import sqlite3
 import subprocess
 import sys
 import time
@@ -110,15 +112,19 @@ class Hub:
             db.close()
 
     def count(self, station: str | None = None) -> int:
-        db = open_db(self.db_path, store.migrations)
+        if not self.db_path.exists():
+            return 0
+        conn = sqlite3.connect(self.db_path, timeout=5)
         try:
             if station:
                 sql, args = "SELECT COUNT(*) FROM inbox WHERE station_id = ?", [station]
             else:
                 sql, args = "SELECT COUNT(*) FROM inbox", []
-            return int(db.execute(sql, args).fetchone()[0])
+            return int(conn.execute(sql, args).fetchone()[0])
+        except sqlite3.OperationalError:  # the hub has not created its tables yet
+            return 0
         finally:
-            db.close()
+            conn.close()
 
 
 class Station:
@@ -160,13 +166,25 @@ class Station:
             args += ["--mdns-interface", "127.0.0.1"]
         else:
             args += ["--hub", f"127.0.0.1:{self.hub.port}"]
+        # no sound card here: the bell rings on simulated pins only
+        (self.data / "station.toml").write_text('[gong]\naudio = "off"\n')
         env = {**os.environ, "SAMOOBSLUHA_DATA": str(self.data)}
         env.pop("SAMOOBSLUHA_CONFIG", None)
+        env.pop("GPIOZERO_PIN_FACTORY", None)
         self.log_fh = open(self.data / "station.log", "ab")  # noqa: SIM115
+        self.out_fh = open(self.data / "station.out", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
-            args, env=env, stdout=subprocess.DEVNULL, stderr=self.log_fh, cwd=self.data
+            args, env=env, stdout=self.out_fh, stderr=self.log_fh, cwd=self.data
         )
         return self
+
+    def rings(self) -> list[dict[str, Any]]:
+        """The rings this station reported on stdout (signal, local and hub time)."""
+        path = self.data / "station.out"
+        if not path.exists():
+            return []
+        events = [json.loads(line) for line in path.read_text().splitlines() if line.strip()]
+        return [e for e in events if e.get("event") == "ring"]
 
     def log(self) -> str:
         return (self.data / "station.log").read_text(errors="replace")

@@ -12,7 +12,7 @@ import pytest
 from shared import protocol
 from shared.clock import FakeClock
 from shared.protocol import ProtocolError, Session
-from station.sync import HubClock, OffsetEstimator, SkewedClock
+from station.sync import HubClock, OffsetEstimator, SkewedClock, SyncStatus
 
 KEY = bytes(range(32))
 
@@ -76,14 +76,29 @@ def test_reflection_fails() -> None:
         {"t": "ack"},
         {"t": "ack", "seq": "3"},
         {"t": "ack", "seq": True},
-        {"t": "rows", "rows": [{"seq": 0, "kind": "x", "payload": {}, "created_at": 1}]},
-        {"t": "rows", "rows": [{"seq": 1, "kind": "x", "payload": "no", "created_at": 1}]},
+        {"t": "rows", "rows": [[0, "x", "{}", 1.0]]},
+        {"t": "rows", "rows": [[1, "x", "no", 1.0]]},
+        {"t": "rows", "rows": [[1, "x", "{not json", 1.0]]},
+        {"t": "rows", "rows": [[1, "x", '{"a": 1} ', 1.0]]},
+        {"t": "rows", "rows": [[1, "x", '{"a": 1}{}', 1.0]]},
+        {"t": "rows", "rows": [[1, "x", "[1]", 1.0]]},
+        {"t": "rows", "rows": [[1, "x", "", 1.0]]},
+        {"t": "rows", "rows": [[1, "x", {}, 1.0]]},
+        {"t": "rows", "rows": [[1, "x", "{}", "yesterday"]]},
+        {"t": "rows", "rows": [[True, "x", "{}", 1.0]]},
+        {"t": "rows", "rows": [[1, "x", "{}"]]},
         {"t": "rows", "rows": ["row"]},
+        {"t": "rows", "rows": [[i, "x", "{}", 1.0] for i in range(1, 1002)]},
     ],
 )
 def test_malformed_messages_refused(msg: object) -> None:
     with pytest.raises(ProtocolError):
         protocol.check_message(msg)
+
+
+def test_good_rows_accepted() -> None:
+    rows = [[1, "challenge", '{"words": ["čáp"], "valid": true}', 1.5], [2, "x", "{}", 2]]
+    protocol.check_message({"t": "rows", "rows": rows})
 
 
 def test_not_msgpack_refused() -> None:
@@ -176,3 +191,10 @@ def test_skewed_clock() -> None:
     skewed = SkewedClock(-600.0, base)
     assert skewed.now() == -590.0
     assert skewed.monotonic() == base.monotonic() - 600.0
+
+
+def test_status_summary_speaks_the_station_language() -> None:
+    status = SyncStatus()
+    assert status.summary("cs") == ["Bez spojení s rozhodčím", "Hodiny nejsou seřízené"]
+    status.connected, status.clock_synced, status.backlog = True, True, 4
+    assert status.summary("en") == ["Linked to the referee's hub", "Waiting to be sent: 4"]

@@ -34,10 +34,7 @@ async def _raw(port: int, payload: bytes) -> bool:
 
 
 def _rows(start: int, n: int) -> list[dict]:
-    return [
-        {"seq": i, "kind": "challenge", "payload": {"evil": True}, "created_at": 1.0}
-        for i in range(start, start + n)
-    ]
+    return [[i, "challenge", '{"evil": true}', 1.0] for i in range(start, start + n)]
 
 
 class Recorder:

@@ -42,24 +42,36 @@ def test_round_signals_in_unison_across_skewed_stations(tmp_path: Path) -> None:
         plan = started["plan"]
 
         wait_for(lambda: len(hub.rows("signal")) == 15, 20, "15 signal rows at the hub")
-        signals = hub.rows("signal")
-        by_signal: dict[str, list[float]] = {}
-        for row in signals:
-            p = row["payload"]
-            assert p["round"] == 1 and p["clock_synced"] is True
-            skew = SKEWS[int(row["station_id"][2:])]
-            # true hub time of the ring: the station's own clock minus its injected skew
-            by_signal.setdefault(p["signal"], []).append(p["local_time"] - skew)
         due = {
             "start": plan["start_at"],
             "warning": plan["start_at"] + 4,
             "end": plan["start_at"] + 6,
         }
+        # what each station told the hub: every signal given, none missed
+        for row in hub.rows("signal"):
+            p = row["payload"]
+            assert p["round"] == 1 and p["outcome"] == "given", p
+            assert abs(p["actual_at"] - due[p["signal"]]) <= TARGET_SPREAD, p
+        # when each bell really sounded: the station's own clock minus its injected skew
+        by_signal: dict[str, list[float]] = {}
+        for i, st in enumerate(stations):
+            rings = st.rings()
+            assert [r["signal"] for r in rings] == ["start", "warning", "end"], rings
+            for r in rings:
+                assert r["synced"] is True
+                by_signal.setdefault(r["signal"], []).append(r["local_time"] - SKEWS[i])
         for sig, times in by_signal.items():
             assert len(times) == 5
             spread = max(times) - min(times)
             assert spread <= TARGET_SPREAD, (sig, spread)
             assert all(abs(t - due[sig]) <= TARGET_SPREAD for t in times), (sig, times, due)
+
+        # a manual gong from the hub rings everywhere at the instant the hub chose
+        gong = json.loads(hub.ctl("gong", "warning"))
+        wait_for(lambda: all(len(st.rings()) == 4 for st in stations), 10, "manual gong")
+        manual = [st.rings()[-1]["local_time"] - SKEWS[i] for i, st in enumerate(stations)]
+        assert max(manual) - min(manual) <= TARGET_SPREAD
+        assert all(abs(t - gong["at"]) <= TARGET_SPREAD for t in manual)
 
         # every station confirmed the plan
         deliveries = json.loads(hub.ctl("round", "list"))
