@@ -396,9 +396,16 @@ class HubService:
         *,
         at: float | None = None,
         lead: float = 5.0,
-        basic_seconds: float = 40 * 60,
-        warning_seconds: float = 10 * 60,
+        basic_seconds: float | None = None,
+        warning_seconds: float | None = None,
     ) -> dict[str, Any]:
+        """Plan round ``number`` on every station, ``lead`` seconds from now or ``at``.
+        Basic time and warning default to the day's settings (40 and 10 minutes)."""
+        settings = self.schedule_settings()
+        if basic_seconds is None:
+            basic_seconds = float(settings["basic_minutes"]) * 60
+        if warning_seconds is None:
+            warning_seconds = float(settings["warning_minutes"]) * 60
         args: dict[str, Any] = {
             "number": number,
             "lead": lead,
@@ -430,6 +437,8 @@ class HubService:
             "lunch_minutes": 60,
             "refreshment_after": 7,
             "refreshment_minutes": 20,
+            "basic_minutes": 40,  # ČAS 4.1
+            "warning_minutes": 10,  # ČAS 6.1
         }
         with self._db() as db:
             row = db.execute("SELECT value FROM dash_settings WHERE key = 'schedule'").fetchone()
@@ -444,6 +453,8 @@ class HubService:
             raise ServiceError(f"unknown schedule settings: {', '.join(sorted(unknown))}")
         merged.update({k: v for k, v in settings.items() if v is not None})
         slots = self._slots(merged)  # validates
+        if not 0 < float(merged["warning_minutes"]) < float(merged["basic_minutes"]):
+            raise ServiceError("the warning must come after the start and before the end")
         with self._db() as db, db.atomic():
             db["dash_settings"].upsert({"key": "schedule", "value": json.dumps(merged)}, pk="key")
         return slots
@@ -898,7 +909,7 @@ def _signal_text(signal: dict[str, Any]) -> str:
     if not signal:
         return ""
     name = signal.get("signal") or signal.get("kind") or "?"
-    at = signal.get("at") or signal.get("fired_at")
+    at = signal.get("hub_time") or signal.get("fired_at") or signal.get("at")
     when = time.strftime("%H:%M:%S", time.localtime(float(at))) if at else ""
     number = signal.get("round") or signal.get("number")
     return " ".join(str(x) for x in (f"R{number}" if number else "", name, when) if x)

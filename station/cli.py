@@ -13,6 +13,8 @@ COMMAND_MODULES = (
     "station.commands.daemon",
     "station.commands.run",
     "station.commands.gong",
+    "station.commands.linked",
+    "station.commands.simulate",
 )
 
 

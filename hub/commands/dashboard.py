@@ -178,7 +178,7 @@ def _schedule(args: argparse.Namespace) -> int:
             if key in ("lunch_after", "refreshment_after") and value.lower() in ("", "none"):
                 changes[key] = None
             else:
-                changes[key] = value if key == "first_start" else int(value)
+                changes[key] = value if key == "first_start" else float(value)
         svc.set_schedule(**changes)
     for slot in svc.schedule():
         what = f"round {slot.round_no}" if slot.is_round else slot.label
@@ -252,7 +252,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         action="append",
         metavar="KEY=VALUE",
         help="first_start=09:00 rounds slot_minutes break_minutes lunch_after lunch_minutes "
-        "refreshment_after refreshment_minutes",
+        "refreshment_after refreshment_minutes basic_minutes warning_minutes",
     )
     sc.set_defaults(func=_schedule, schedule_action="show")
     ss = sc.add_subparsers(dest="schedule_action", metavar="ACTION")
