@@ -262,7 +262,8 @@ def main(argv: list[str] | None = None) -> int:
                 ["tmux", "split-window", "-h", "-t", session, station_command()], check=True
             )
             subprocess.run(["tmux", "select-pane", "-t", f"{session}:0.0"], check=True)
-            return subprocess.call(["tmux", "attach-session", "-t", session])
+            plain = {k: v for k, v in os.environ.items() if k != "TMUX"}  # nested is fine
+            return subprocess.call(["tmux", "attach-session", "-t", session], env=plain)
         say(
             "no tmux: the dashboard runs here; for the kiosk open a second terminal and run "
             "./dev demo station"
