@@ -74,7 +74,7 @@ class HubApp(App[None], inherit_bindings=False):
     async def on_mount(self) -> None:
         if self.serve is not None:
             await self._start_server()
-        self.load_summary()
+        self.action_reload()  # the first screen may have loaded before the server ran
         if self.tick_every:
             self.set_interval(self.tick_every, self._tick)
         if self.refresh_every:

@@ -48,3 +48,21 @@ def service(data_dir: Path, clock: FakeClock) -> HubService:
             tour.check_in(p.id)
         tour.pair(1, seed=3)
     return svc
+
+
+@pytest.fixture
+def short_sock() -> Iterator[Path]:
+    """A control-socket path short enough for AF_UNIX (tmp_path may be too long)."""
+    import shutil
+    import tempfile
+
+    folder = Path(tempfile.mkdtemp(prefix="hs"))
+    yield folder / "hub.sock"
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture
+def served(service: HubService, short_sock: Path) -> HubService:
+    """The same hub, its control socket where the embedded server will listen."""
+    service.control_path = short_sock
+    return service

@@ -48,3 +48,24 @@ def check(
     return store.record_check(
         verdict, lexicon.info, table_no=table, round_no=round_no, at=at
     ).status
+
+
+async def settle(pilot: object) -> None:
+    """Let every worker finish and every message it posted be handled."""
+    app = pilot.app  # type: ignore[attr-defined]
+    for _ in range(4):
+        await pilot.pause()  # type: ignore[attr-defined]
+        await app.workers.wait_for_complete()
+    await pilot.pause()  # type: ignore[attr-defined]
+
+
+def cells(table: object) -> list[list[str]]:
+    """A DataTable's rows as plain text."""
+    return [
+        [str(c) for c in table.get_row_at(i)]  # type: ignore[attr-defined]
+        for i in range(table.row_count)  # type: ignore[attr-defined]
+    ]
+
+
+def label_text(screen: object, selector: str) -> str:
+    return str(screen.query_one(selector).render())  # type: ignore[attr-defined]
