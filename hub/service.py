@@ -336,6 +336,8 @@ class HubService:
             warnings.append(
                 f"ČAS 15.8e: {present} players need {required} station(s); {online} online"
             )
+        if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
+            warnings.append("stations report different lexicons (none published by the hub)")
         for r in out:
             if r.lexicon_ok is False:
                 warnings.append(f"station {r.station_id}: lexicon differs from the hub's")
@@ -354,8 +356,12 @@ class HubService:
 
             with contextlib.suppress(Exception):
                 return read_info(path).sha256
+        # Else the lexicon most stations report; a tie means nobody can tell which is right.
         shas = [r["status"].get("lexicon_sha256") for r in raw if r["status"].get("lexicon_sha256")]
-        return max(set(shas), key=shas.count) if shas else None
+        counts = sorted(((shas.count(s), s) for s in set(shas)), reverse=True)
+        if not counts or (len(counts) > 1 and counts[0][0] == counts[1][0]):
+            return None
+        return str(counts[0][1])
 
     # -- rounds on the stations --------------------------------------------------------------
     def rounds(self) -> list[RoundRow]:
@@ -733,6 +739,13 @@ class HubService:
                     raise ServiceError(f"round {round_no} table {table} is a bye")
                 return b.first, b.second
         raise ServiceError(f"round {round_no} has no table {table}")
+
+    def has_results(self, round_no: int) -> bool:
+        with self._db() as db:
+            row = db.execute(
+                "SELECT COUNT(*) FROM tour_results WHERE round = ?", [round_no]
+            ).fetchone()
+        return bool(row[0])
 
     def round_results(self, round_no: int) -> RoundResults:
         with self._tour() as tour:

@@ -20,6 +20,7 @@ from hub.service import ServiceError
 @dataclass
 class StandingsData:
     round_no: int
+    after: int
     columns: list[str]
     standings: list[dict[str, str]]
     pairing: list[dict[str, str]] | None
@@ -65,7 +66,9 @@ class StandingsScreen(DashScreen):
 
     def fetch(self) -> StandingsData:
         number = self.round_no() or self.service.current_round()
-        columns, rows = self.service.standings_table(after_round=max(number - 1, 0))
+        # Standings with what round N has so far; before its first result, after N - 1.
+        after = number if number and self.service.has_results(number) else max(number - 1, 0)
+        columns, rows = self.service.standings_table(after_round=after)
         pairing: list[dict[str, str]] | None = None
         notes: list[str] = []
         if number:
@@ -73,7 +76,7 @@ class StandingsScreen(DashScreen):
                 pairing, notes = self.service.pairing_table(number)
             except ServiceError:
                 pairing = None
-        return StandingsData(number, columns, rows, pairing, notes)
+        return StandingsData(number, after, columns, rows, pairing, notes)
 
     def show(self, data: StandingsData) -> None:
         self.data = data
@@ -87,7 +90,7 @@ class StandingsScreen(DashScreen):
         for row in data.standings:
             standings.add_row(*(row[c] for c in data.columns))
         self.query_one("#standings-title", Label).update(
-            self.tr("dash.standings.after", n=max(data.round_no - 1, 0))
+            self.tr("dash.standings.after", n=data.after)
         )
         pairings = self.query_one("#pairings", DataTable)
         pairings.clear()

@@ -192,8 +192,15 @@ def test_stations_report_counts_against_cas_15_8e(service: HubService, clock: Fa
     assert by["st-1"].online and not by["st-2"].online  # silent for a minute
     assert by["st-1"].backlog == 3 and by["st-1"].last_signal.endswith("start 09:00:00")
     assert report.online == 1 and not any("15.8e" in w for w in report.warnings)
+    # two stations, two lexicons, nothing published: nobody can tell which is right
+    assert by["st-1"].lexicon_ok is None and by["st-2"].lexicon_ok is None
+    assert any("different lexicons" in w for w in report.warnings)
     # the lexicon most stations report is the reference until the hub publishes one
-    assert by["st-1"].lexicon_ok != by["st-2"].lexicon_ok
+    db = open_db(service.db_path, sync_store.migrations)
+    sync_store.save_status(db, "st-3", "e3", "127.0.0.1:3", status, clock.now())
+    db.close()
+    by = {r.station_id: r for r in service.stations().rows}
+    assert (by["st-1"].lexicon_ok, by["st-2"].lexicon_ok) == (True, False)
 
 
 def test_timetable_settings_round_trip(service: HubService) -> None:
