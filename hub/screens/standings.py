@@ -84,9 +84,12 @@ class StandingsScreen(DashScreen):
         if not field.value and data.round_no:
             field.value = str(data.round_no)
         standings = self.query_one("#standings", DataTable)
-        standings.clear(columns=True)
-        for col in data.columns:
-            standings.add_column(self._col(col), key=col)
+        if [str(c.key.value) for c in standings.ordered_columns] != data.columns:
+            standings.clear(columns=True)
+            for col in data.columns:
+                standings.add_column(self._col(col), key=col)
+        else:
+            standings.clear()
         for row in data.standings:
             standings.add_row(*(row[c] for c in data.columns))
         self.query_one("#standings-title", Label).update(
