@@ -38,13 +38,13 @@ class HubApp(App[None], inherit_bindings=False):
     }
     DEFAULT_MODE = "stations"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f1", "switch_mode('stations')", "Stanice", priority=True),
-        Binding("f2", "switch_mode('rounds')", "Kolo", priority=True),
-        Binding("f3", "switch_mode('challenges')", "Námitky", priority=True),
-        Binding("f4", "switch_mode('results')", "Výsledky", priority=True),
-        Binding("f5", "switch_mode('standings')", "Pořadí", priority=True),
-        Binding("ctrl+r", "reload", "Obnovit", show=False, priority=True),
-        Binding("ctrl+q", "quit", "Konec", priority=True),
+        Binding("f1", "switch_mode('stations')", "dash.tab.stations", priority=True),
+        Binding("f2", "switch_mode('rounds')", "dash.tab.rounds", priority=True),
+        Binding("f3", "switch_mode('challenges')", "dash.tab.challenges", priority=True),
+        Binding("f4", "switch_mode('results')", "dash.tab.results", priority=True),
+        Binding("f5", "switch_mode('standings')", "dash.tab.standings", priority=True),
+        Binding("ctrl+r", "reload", "dash.refresh", show=False, priority=True),
+        Binding("ctrl+q", "quit", "dash.quit", priority=True),
         Binding("tab", "focus_next", show=False),
         Binding("shift+tab", "focus_previous", show=False),
     ]
@@ -70,6 +70,9 @@ class HubApp(App[None], inherit_bindings=False):
         self.tick_every = tick_every
         self.summary: dict[str, Any] = {"name": "", "round": 0, "server": None}
         self.title = t("dash.title", self.lang)
+        from hub.screens.base import translate_bindings
+
+        translate_bindings(self, self.lang)
 
     async def on_mount(self) -> None:
         if self.serve is not None:

@@ -3,17 +3,19 @@ running a service call in a thread worker and reporting its error, formatting he
 
 from __future__ import annotations
 
+import dataclasses
 import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from textual import work
 from textual.app import ComposeResult
+from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import Footer, Label
 
 from hub.service import HubService, ServiceError
-from shared.i18n import t
+from shared.i18n import MESSAGES, t
 
 if TYPE_CHECKING:
     from hub.app import HubApp
@@ -41,6 +43,7 @@ class DashScreen(Screen[None]):
         return t(key, self.lang, **values)
 
     def compose(self) -> ComposeResult:
+        translate_bindings(self, self.lang)
         yield Label("", id="topbar")
         yield Label(self.tr(self.TITLE_KEY), id="screen-title")
         yield from self.compose_body()
@@ -116,6 +119,19 @@ class DashScreen(Screen[None]):
         label.set_class(error, "error")
         if error:
             self.notify(text, severity="error", timeout=6)
+
+
+def translate_bindings(node: DOMNode, lang: str) -> None:
+    """Binding descriptions are message keys; show them in ``lang`` (in the footer)."""
+    bindings = node._bindings.copy()
+    for key, items in bindings.key_to_bindings.items():
+        bindings.key_to_bindings[key] = [
+            dataclasses.replace(b, description=t(b.description, lang))
+            if b.description in MESSAGES
+            else b
+            for b in items
+        ]
+    node._bindings = bindings
 
 
 def clock_text(at: float | None) -> str:

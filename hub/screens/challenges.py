@@ -33,12 +33,12 @@ class ChallengesData:
 class ChallengesScreen(DashScreen):
     TITLE_KEY = "dash.tab.challenges"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("a", "acknowledge", "Potvrdit volání"),
-        Binding("1", "mark(1)", "Namítal ZH"),
-        Binding("2", "mark(2)", "Namítal DH"),
-        Binding("0", "mark(0)", "Nevíme kdo", show=False),
-        Binding("v", "appeal('valid')", "Odvolání: platné"),
-        Binding("n", "appeal('invalid')", "Odvolání: neplatné"),
+        Binding("a", "acknowledge", "dash.act.ack"),
+        Binding("1", "mark(1)", "dash.act.mark1"),
+        Binding("2", "mark(2)", "dash.act.mark2"),
+        Binding("0", "mark(0)", "dash.act.unmark", show=False),
+        Binding("v", "appeal('valid')", "dash.act.appeal_valid"),
+        Binding("n", "appeal('invalid')", "dash.act.appeal_invalid"),
     ]
 
     def __init__(self) -> None:

@@ -23,9 +23,9 @@ from hub.service import EntryEcho, RoundResults
 class ResultsScreen(DashScreen):
     TITLE_KEY = "dash.tab.results"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("f6", "approve", "Schválit", priority=True),
-        Binding("f7", "finalise", "Uzavřít", priority=True),
-        Binding("f8", "correct_last", "Opravit poslední", priority=True),
+        Binding("f6", "approve", "dash.act.approve", priority=True),
+        Binding("f7", "finalise", "dash.act.finalise", priority=True),
+        Binding("f8", "correct_last", "dash.act.correct", priority=True),
     ]
 
     def __init__(self) -> None:

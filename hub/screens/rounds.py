@@ -29,13 +29,13 @@ class RoundsData:
 class RoundsScreen(DashScreen):
     TITLE_KEY = "dash.tab.rounds"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("s", "start", "Start teď"),
-        Binding("t", "start_scheduled", "Start podle plánu"),
-        Binding("g", "gong", "Gong"),
-        Binding("d", "delay", "Odložit"),
-        Binding("x", "extend", "Přidat min."),
-        Binding("p", "pause", "Pauza"),
-        Binding("c", "cancel", "Zrušit"),
+        Binding("s", "start", "dash.act.start"),
+        Binding("t", "start_scheduled", "dash.act.start_at"),
+        Binding("g", "gong", "dash.act.gong"),
+        Binding("d", "delay", "dash.act.delay"),
+        Binding("x", "extend", "dash.act.extend"),
+        Binding("p", "pause", "dash.act.pause"),
+        Binding("c", "cancel", "dash.act.cancel"),
     ]
 
     def __init__(self) -> None:

@@ -30,11 +30,11 @@ class StandingsData:
 class StandingsScreen(DashScreen):
     TITLE_KEY = "dash.tab.standings"
     BINDINGS: ClassVar[list[BindingType]] = [
-        Binding("p", "publish", "Poslat stanicím"),
-        Binding("n", "pair_next", "Nasadit další kolo"),
-        Binding("h", "export('html')", "Tisk (HTML)"),
-        Binding("c", "export('csv')", "CSV"),
-        Binding("e", "explain", "Proč tento pár"),
+        Binding("p", "publish", "dash.act.publish"),
+        Binding("n", "pair_next", "dash.act.pair"),
+        Binding("h", "export('html')", "dash.act.html"),
+        Binding("c", "export('csv')", "dash.act.csv"),
+        Binding("e", "explain", "dash.act.explain"),
     ]
 
     def __init__(self) -> None:

@@ -292,3 +292,14 @@ async def test_standings_pair_next_explain_publish_export(served: HubService) ->
         await pilot.press("c")
         await settle(pilot)
         assert (served.data / "exports" / "pairings-2.csv").exists()
+
+
+async def test_english_screens_and_footer(service: HubService) -> None:
+    app = HubApp(service, lang="en", refresh_every=None, tick_every=None)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f2")
+        await settle(pilot)
+        assert label_text(app.screen, "#screen-title") == "Round control"
+        descriptions = {b.binding.description for b in app.screen.active_bindings.values()}
+        assert {"Start now", "Gong", "Cancel round", "Stations"} <= descriptions
+        assert "SERVER NOT RUNNING" in label_text(app.screen, "#topbar")
