@@ -84,6 +84,8 @@ def hall(small_lexicon_path: Path) -> Iterator[dict[str, Any]]:
     root = Path(tempfile.mkdtemp(prefix="e2e"))  # short: the control socket lives here
     procs: list[Proc] = []
     try:
+        lexicon = root / "small-cs.lex"  # the processes' own copy, whatever pytest cleans up
+        shutil.copyfile(small_lexicon_path, lexicon)
         hub_dir = root / "hub"
         svc = HubService(hub_dir)
         with svc._tour() as tour:
@@ -122,7 +124,7 @@ def hall(small_lexicon_path: Path) -> Iterator[dict[str, Any]]:
             folder.mkdir()
             conf = folder / "station.toml"
             conf.write_text(
-                f'[station]\nname = "{name}"\nlexicon = "{small_lexicon_path}"\n\n'
+                f'[station]\nname = "{name}"\nlexicon = "{lexicon}"\n\n'
                 f'[gong]\naudio = "off"\n\n'
                 f'[network]\ntournament_id = "{tournament}"\n'
                 f'psk_file = "{hub_dir / "tournament.key"}"\n'
@@ -254,3 +256,52 @@ def test_a_full_round_between_the_hub_and_two_stations(
         lambda: all("end" in r.last_signal for r in svc.stations().rows),
         timeout=15,
     )
+
+
+def test_the_linked_kiosk_joins_the_hub_and_stores_published_pairings(
+    hall: dict[str, Any], small_lexicon_path: Path
+) -> None:
+    """``station linked`` (kiosk + sync + gong in one process, here headless) shows up on
+    the hub and turns published pairings into the kiosk's own pairings."""
+    svc: HubService = hall["svc"]
+    first = hall["stations"]["st-1"]["dir"] / "station.toml"
+    folder = hall["root"] / "st-3"
+    folder.mkdir()
+    conf = folder / "station.toml"
+    conf.write_text(
+        first.read_text().replace("st-1", "st-3") + '\n[kiosk]\ntables = "1-10"\n',
+        encoding="utf-8",
+    )
+    env = dict(os.environ, SAMOOBSLUHA_DATA=str(folder), GPIOZERO_PIN_FACTORY="mock")
+    proc = Proc(
+        [str(BIN / "station"), "linked", "--config", str(conf), "--headless"],
+        env,
+        hall["root"] / "st-3.log",
+    )
+    try:
+        wait_for(
+            "st-3 online",
+            lambda: any(r.station_id == "st-3" and r.online for r in svc.stations().rows),
+        )
+        svc.publish_to_stations(1)
+
+        def kiosk_pairings() -> list[Any]:
+            if not (folder / "station.db").exists():
+                return []
+            conn = sqlite3.connect(f"file:{folder / 'station.db'}?mode=ro", uri=True)
+            try:
+                return conn.execute(
+                    "SELECT table_no, player_a, player_b FROM pairings WHERE round_no = 1"
+                ).fetchall()
+            except sqlite3.OperationalError:
+                return []
+            finally:
+                conn.close()
+
+        rows = wait_for("the kiosk's pairings", kiosk_pairings)
+        assert len(rows) == 4 and all(a and b for _, a, b in rows)
+    except AssertionError:
+        proc.stop()
+        raise AssertionError((hall["root"] / "st-3.log").read_text()[-2000:]) from None
+    finally:
+        proc.stop()
