@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+
+from shared import cli
 
 # Each module adds its subcommands with register(subparsers).
 COMMAND_MODULES = (
@@ -14,6 +15,7 @@ COMMAND_MODULES = (
     "hub.commands.serve",
     "hub.commands.run",
     "hub.commands.dashboard",
+    "hub.commands.provision",
 )
 
 
@@ -36,20 +38,15 @@ def command_group(
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="hub",
-        description="Samoobsluha hub: the referee's machine (lexicons, rounds, results, pairings).",
+    return cli.build_parser(
+        "hub",
+        "Samoobsluha hub: the referee's machine (lexicons, rounds, results, pairings).",
+        COMMAND_MODULES,
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    return int(args.func(args))
+    return cli.run(build_parser(), argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -471,6 +471,7 @@ MESSAGES.update(
             "sk": "Nasadenie {round}. kola",
             "en": "Pairings, round {round}",
         },
+        "tour.by_name": {"cs": "Podle jmen", "sk": "Podľa mien", "en": "By name"},
         "tour.scorecard": {"cs": "Karta hráče", "sk": "Karta hráča", "en": "Scorecard"},
         "tour.col.rank": {"cs": "Pořadí", "sk": "Poradie", "en": "Rank"},
         "tour.col.name": {"cs": "Jméno", "sk": "Meno", "en": "Name"},

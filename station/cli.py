@@ -3,9 +3,10 @@
 from __future__ import annotations
 
 import argparse
-import importlib
 import sys
 from collections.abc import Sequence
+
+from shared import cli
 
 # Each module adds its subcommands with register(subparsers).
 COMMAND_MODULES = (
@@ -19,20 +20,15 @@ COMMAND_MODULES = (
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog="station",
-        description="Samoobsluha station: the word-check kiosk in the hall.",
+    return cli.build_parser(
+        "station",
+        "Samoobsluha station: the word-check kiosk in the hall.",
+        COMMAND_MODULES,
     )
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
-    for name in COMMAND_MODULES:
-        importlib.import_module(name).register(sub)
-    return parser
 
 
 def main(argv: Sequence[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
-    return int(args.func(args))
+    return cli.run(build_parser(), argv)
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -12,25 +12,20 @@ from shared.lexicon import LexiconError, build_from_hunspell, build_from_wordlis
 
 def _lexicon_build(args: argparse.Namespace) -> int:
     started = time.perf_counter()
+    build, source = (
+        (build_from_hunspell, args.hunspell)
+        if args.hunspell
+        else (build_from_wordlist, args.wordlist)
+    )
     try:
-        if args.hunspell:
-            info, report = build_from_hunspell(
-                args.hunspell,
-                args.output,
-                language=args.lang,
-                variant=args.variant,
-                max_length=args.max_length,
-                source=args.source,
-            )
-        else:
-            info, report = build_from_wordlist(
-                args.wordlist,
-                args.output,
-                language=args.lang,
-                variant=args.variant,
-                max_length=args.max_length,
-                source=args.source,
-            )
+        info, report = build(
+            source,
+            args.output,
+            language=args.lang,
+            variant=args.variant,
+            max_length=args.max_length,
+            source=args.source,
+        )
     except (LexiconError, FileNotFoundError, KeyError, ValueError) as exc:
         print(f"hub lexicon build: {exc}", file=sys.stderr)
         return 2

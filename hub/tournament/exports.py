@@ -129,7 +129,25 @@ def pairings_html(
     for row in rows:
         if not row["second"]:
             row["second"] = f"({t('tour.bye', lang)})"
-    return _page(title, t("tour.pairings", lang, round=pairing.round), PAIRING_COLUMNS, rows, lang)
+    page = _page(title, t("tour.pairings", lang, round=pairing.round), PAIRING_COLUMNS, rows, lang)
+    # Second part for the notice board: every player by name, so nobody hunts for his table.
+    by_name = []
+    for b in pairing.boards:
+        for me, other, zh in ((b.first, b.second, "ZH"), (b.second, b.first, "DH")):
+            if me is None:
+                continue
+            by_name.append(
+                {
+                    "name": players[me].name,
+                    "table": str(b.table),
+                    "opponent": players[other].name if other is not None else t("tour.bye", lang),
+                    "zh": zh if other is not None else "",
+                }
+            )
+    by_name.sort(key=lambda row: _collate(row["name"]))
+    section = _table(["name", "table", "opponent", "zh"], by_name, lang)
+    heading = f'<h2 class="break">{html.escape(t("tour.by_name", lang))}</h2>\n'
+    return page.replace("</body>", heading + section + "</body>")
 
 
 # --- scorecard -----------------------------------------------------------------------------
@@ -221,6 +239,7 @@ table { border-collapse: collapse; width: 100%; }
 th, td { border: 0.3mm solid #444; padding: 1mm 2mm; text-align: left; }
 th { background: #ddd; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr { page-break-inside: avoid; } thead { display: table-header-group; }
+h2.break { page-break-before: always; margin-top: 0; }
 """
 
 _NUMERIC = {
@@ -239,9 +258,7 @@ _NUMERIC = {
 }
 
 
-def _page(
-    title: str, heading: str, cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str
-) -> str:
+def _table(cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str) -> str:
     esc = html.escape
     head = "".join(f"<th>{esc(_col_label(c, lang))}</th>" for c in cols)
     body = []
@@ -251,14 +268,80 @@ def _page(
             for c in cols
         )
         body.append(f"<tr>{cells}</tr>")
+    return (
+        f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
+        + "\n".join(body)
+        + "\n</tbody>\n</table>\n"
+    )
+
+
+def _page(
+    title: str, heading: str, cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str
+) -> str:
+    esc = html.escape
     title_html = f"<h1>{esc(title)}</h1>" if title else ""
     return (
         f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
         f"<title>{esc(title or heading)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"{title_html}<h2>{esc(heading)}</h2>\n"
-        f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n" + "\n".join(body) + "\n</tbody>\n"
-        "</table>\n</body>\n</html>\n"
+        f"{title_html}<h2>{esc(heading)}</h2>\n" + _table(cols, rows, lang) + "</body>\n</html>\n"
     )
+
+
+_CZECH_LETTERS = [
+    "a",
+    "b",
+    "c",
+    "č",
+    "d",
+    "e",
+    "f",
+    "g",
+    "h",
+    "ch",
+    "i",
+    "j",
+    "k",
+    "l",
+    "m",
+    "n",
+    "o",
+    "p",
+    "q",
+    "r",
+    "ř",
+    "s",
+    "š",
+    "t",
+    "u",
+    "v",
+    "w",
+    "x",
+    "y",
+    "z",
+    "ž",
+]
+_FOLD = str.maketrans("áäďéěíĺľňóôŕťúůý", "aadeeillnoortuuy")
+
+
+def _collate(name: str) -> tuple[list[int], str]:
+    """Czech/Slovak alphabetical order: č ř š ž and ch are letters of their own (ch after h),
+    other accents only break ties (Ábel before Abraham). Good enough for a notice board."""
+    text = name.lower()
+    folded = text.translate(_FOLD)
+    primary = []
+    i = 0
+    while i < len(folded):
+        if folded.startswith("ch", i):
+            primary.append(_CZECH_LETTERS.index("ch"))
+            i += 2
+            continue
+        ch = folded[i]
+        if ch in _CZECH_LETTERS:
+            primary.append(_CZECH_LETTERS.index(ch))
+        else:  # a space or comma ends the surname: "Nová Eva" before "Novák"
+            primary.append(-1 if ch in " ,-" else 100 + ord(ch))
+        i += 1
+    return primary, text
 
 
 def _col_label(col: str, lang: str) -> str:

@@ -266,6 +266,9 @@ class Tournament:
             seed = secrets.randbelow(10**9)
         data = self.data(until_round=round_no - 1)
         pairing = pair_round(data, self.rules, round_no, seed=seed, active=active, method=method)
+        left_out = [p.name for p in players if p.id not in set(active) and not p.withdrawn]
+        if left_out:
+            pairing.notes.append("not paired (absent or not checked in): " + ", ".join(left_out))
         now = self.clock.now()
         with self._tx():
             if round_no == last:

@@ -40,6 +40,7 @@ from hub.tournament.rules import RuleSet
 from hub.tournament.standings import Standing, compute, format_wins
 
 START_K = 8
+MAX_BYE_TRIES = 40  # bye candidates tried before accepting a rematch (small fields only)
 # Start-balance clash → cost in units of n²: pushing somebody to |starts − seconds| = 2 is
 # cheap; to 3 costs more than floating a whole win (64), to 4 more than 1½ wins (144).
 CLASH_COST = (0, 1, 100, 400)
@@ -318,23 +319,30 @@ def swiss(
     order = list(f.order)
     if len(order) % 2:
         fewest = min(f.byes[i] for i in order)
-        candidates = [i for i in reversed(order) if f.byes[i] == fewest]
+        # Fewest byes first, lowest-ranked first; a candidate whose bye would force a
+        # rematch among the others is skipped (no rematch while avoidable beats bye order).
+        candidates = sorted(order, key=lambda i: (f.byes[i], -f.rank[i]))
         skipped = []
-        for candidate in candidates:
+        for candidate in candidates[:MAX_BYE_TRIES]:
             rest = [i for i in order if i != candidate]
             pairs, k, rematch = _solve(f, costs, rest)
-            if not rematch or candidate == candidates[-1]:
+            if not rematch:
                 bye = candidate
                 break
             skipped.append(candidate)
-        else:  # pragma: no cover - the loop always breaks
-            raise PairingError("no bye candidate")
-        below = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] > fewest]
-        why = f"bye: {_who(f, bye)} — lowest-ranked player with {fewest} bye(s)"
+        else:
+            bye = candidates[0]
+            rest = [i for i in order if i != bye]
+            pairs, k, rematch = _solve(f, costs, rest)
+            skipped = []
+        below = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] > f.byes[bye]]
+        why = f"bye: {_who(f, bye)} — lowest-ranked player with {f.byes[bye]} bye(s)"
         if below:
             why += "; below him already had one: " + ", ".join(_name(f, i) for i in below)
         if skipped:
             why += "; skipped (would force a rematch): " + ", ".join(_name(f, i) for i in skipped)
+        if f.byes[bye] > fewest:
+            why += "; everybody with fewer byes would force a rematch"
         result.notes.append(why)
         order = rest
     else:

@@ -247,3 +247,21 @@ def test_fast_condition_path_agrees_with_the_byte_faithful_port(name: str):
                     assert rule.matcher(word) == slow, (flag, rule.condition, word)
                     checked += 1
     assert checked > 10_000
+
+
+def test_sample_of_slovak_forms_is_accepted_by_hunspell():
+    """hunspell-sk is where hunspell's condition quirks bite (see _suffix_test)."""
+    from shared.alphabet import SLOVAK
+    from shared.lexicon import BuildReport, classify_entry, clean_form
+
+    aff = hunspell.read_aff("/usr/share/hunspell/sk_SK.aff")
+    expander = hunspell.Expander(aff)
+    report = BuildReport()
+    forms: set[str] = set()
+    for stem in hunspell.read_dic("/usr/share/hunspell/sk_SK.dic", aff):
+        if classify_entry(stem.word) is None:
+            forms.update(w for f in expander.forms(stem) if (w := clean_form(f, SLOVAK, report)))
+    assert 1_500_000 < len(forms) < 2_000_000
+    assert {"kultúr", "kvadratúra"} <= forms and "kvadratúr" not in forms
+    sample = random.Random(99).sample(sorted(forms), 10_000)
+    assert hunspell_rejects("/usr/share/hunspell/sk_SK", sample) == set()

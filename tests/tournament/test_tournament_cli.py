@@ -212,3 +212,30 @@ def test_every_tournament_message_has_three_languages() -> None:
     assert keys
     for key in keys:
         assert set(MESSAGES[key]) == set(LANGUAGES), key
+
+
+def test_pairing_is_the_same_in_every_process(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    argv = [
+        sys.executable,
+        "-m",
+        "hub.cli",
+        "pair",
+        "--rules",
+        "cas",
+        "--tsh",
+        str(DATA / "anon1.t"),
+        "--round",
+        "7",
+        "--seed",
+        "9",
+    ]
+    outs = set()
+    for hashseed in ("1", "2"):
+        env = dict(os.environ, PYTHONHASHSEED=hashseed)
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, check=True)
+        outs.add(done.stdout)
+    assert len(outs) == 1 and next(iter(outs)).startswith("table,first,second")

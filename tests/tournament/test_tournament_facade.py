@@ -147,6 +147,7 @@ def test_rounds_late_entry_withdrawals_and_standings(tour: Tournament) -> None:
         tour.check_in(pid)
     p1 = tour.pair(1, seed=5)
     assert 6 not in {x for b in p1.boards for x in (b.first, b.second)}  # not checked in
+    assert any("Malá Žofie" in note for note in p1.notes)
     assert p1.bye is not None  # five present
     with pytest.raises(TournamentError, match="next round to pair is 2"):
         tour.pair(3)
@@ -286,3 +287,40 @@ def test_two_connections_entering_at_once(tmp_path: Path, clock: FakeClock) -> N
     with Tournament.open(path, clock=clock) as t:
         assert {r["status"] for r in t.results(1)} == {"confirmed"}
         assert len(t.results(1)) == 20
+
+
+def test_pairings_page_lists_everybody_by_name_in_czech_order(tour: Tournament) -> None:
+    from hub.tournament.exports import _collate
+
+    tour.add_player("Chalupa Jan")
+    tour.add_player("Cibulka Petr")
+    tour.add_player("Nová Eva")
+    pairing = tour.pair(1, seed=3)
+    players = {p.id: p for p in tour.players()}
+    page = exports.pairings_html(pairing, players, lang="cs")
+    assert "Podle jmen" in page
+    section = page.split("Podle jmen")[1]
+    order = [name for name in sorted((p.name for p in players.values()), key=_collate)]
+    import re
+
+    assert re.findall(r"<tr><td>(.*?)</td>", section) == order
+    assert order.index("Cibulka Petr") < order.index("Černý Ondřej") < order.index("Chalupa Jan")
+    assert order.index("Nová Eva") < order.index("Novák Jiří")
+    assert "(volný los)" in page  # 9 players: one bye
+
+
+def test_every_tournament_command_is_documented() -> None:
+    import argparse
+
+    from hub.cli import build_parser
+
+    docs = (Path(__file__).resolve().parents[2] / "docs" / "tournament.md").read_text()
+    parser = build_parser()
+    sub = next(a for a in parser._actions if isinstance(a, argparse._SubParsersAction))
+    for name in ("standings", "pair", "tournament", "players", "round", "result", "export"):
+        assert f"hub {name}" in docs, name
+        child = sub.choices[name]
+        for action in child._actions:
+            if isinstance(action, argparse._SubParsersAction):
+                for verb in action.choices:
+                    assert verb in docs, f"hub {name} {verb}"

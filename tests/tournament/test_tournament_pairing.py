@@ -324,3 +324,19 @@ def test_round_robin_meets_everybody_once(n: int) -> None:
             data.games.append(Game(r, a, b, 400, 300, first=a))
     assert len(met) == len(set(met)) == n * (n - 1) // 2
     assert sorted(byes) == (list(range(1, n + 1)) if n % 2 else [])
+
+
+def test_no_rematch_outranks_bye_order() -> None:
+    # Adam (1) has met 2, 3 and 4; only Eva (5) has had no bye. Giving Eva the bye would
+    # leave Adam with nobody new, so the bye goes to somebody who already had one.
+    data = field_of(5)
+    data.games = [
+        Game(1, 1, 2, 400, 300),
+        Game(2, 1, 3, 400, 300),
+        Game(3, 1, 4, 400, 300),
+        *(Game(r, p, None, kind=Kind.BYE) for r, p in ((4, 1), (4, 2), (4, 3), (4, 4))),
+    ]
+    pairing = pair_round(data, CAS, 5)
+    assert pairing.bye != 5
+    assert pairing.rematches == 0
+    assert any("fewer byes would force a rematch" in n for n in pairing.notes)

@@ -1,0 +1,265 @@
+"""``hub provision station|hub|key``: first-boot files for Raspberry Pi OS cards.
+
+See ``hub/provision`` for what is written and ``docs/hall-setup.md`` for the whole evening.
+"""
+
+from __future__ import annotations
+
+import argparse
+import re
+import sys
+from pathlib import Path
+
+from hub.provision.generator import (
+    NetworkSpec,
+    ProvisionError,
+    ProvisionSpec,
+    hash_password,
+    new_psk,
+    new_tournament_id,
+    write,
+)
+
+
+def _read_key(path: Path, *, create: bool) -> str:
+    if path.is_file():
+        return path.read_text(encoding="utf-8").strip()
+    if not create:
+        raise ProvisionError(
+            f"--psk-file {path}: no such file (the hub card creates it: run "
+            "'hub provision hub' first, or 'hub provision key -o FILE')"
+        )
+    path.parent.mkdir(parents=True, exist_ok=True)
+    key = new_psk()
+    path.write_text(key + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    print(f"new tournament key in {path} (keep it; every station needs the same file)")
+    return key
+
+
+def _tournament(args: argparse.Namespace, role: str) -> str | None:
+    """--tournament, else the id kept beside the key file (the hub card writes it there)."""
+    id_file = Path(args.psk_file).with_name("tournament.id")
+    if args.tournament:
+        if role == "hub":
+            id_file.write_text(args.tournament + "\n", encoding="utf-8")
+        return str(args.tournament)
+    if id_file.is_file():
+        return id_file.read_text(encoding="utf-8").strip()
+    if role == "hub":
+        tournament = new_tournament_id()
+        id_file.write_text(tournament + "\n", encoding="utf-8")
+        print(f"new tournament id {tournament} in {id_file} (the stations' cards read it there)")
+        return tournament
+    raise ProvisionError(
+        f"no --tournament and no {id_file}: provision the hub card first "
+        "(it writes the id beside the key), or pass --tournament ID"
+    )
+
+
+def _kiosk_size(value: str) -> tuple[int, int]:
+    match = re.fullmatch(r"(\d+)x(\d+)", value)
+    if not match:
+        raise argparse.ArgumentTypeError("expected COLSxROWS, e.g. 80x24")
+    return int(match.group(1)), int(match.group(2))
+
+
+def _spec(args: argparse.Namespace, role: str) -> ProvisionSpec:
+    password_hash = args.password_hash
+    if args.password_file:
+        password = Path(args.password_file).read_text(encoding="utf-8").rstrip("\n")
+        password_hash = hash_password(password)
+    wifi_password = None
+    if args.wifi_password_file:
+        wifi_password = Path(args.wifi_password_file).read_text(encoding="utf-8").rstrip("\n")
+    network = NetworkSpec(
+        wifi_ssid=args.wifi_ssid,
+        wifi_password=wifi_password,
+        country=args.wifi_country,
+        address=args.address,
+        gateway=args.gateway,
+        dns=tuple(args.dns or ()),
+    )
+    keys = tuple(Path(k).read_text(encoding="utf-8").strip() for k in args.ssh_key or ())
+    spec = ProvisionSpec(
+        role=role,  # type: ignore[arg-type]
+        hostname=args.name,
+        psk=_read_key(Path(args.psk_file), create=role == "hub"),
+        admin_user=args.user,
+        ssh_keys=keys,
+        password_hash=password_hash,
+        keyboard=args.keyboard,
+        timezone=args.timezone,
+        network=network,
+        image=args.image,
+        tournament_id=_tournament(args, role),
+        overlay=not args.no_overlay,
+    )
+    if role == "station":
+        spec.ui_language = args.ui_language
+        spec.lexicon_language = args.lexicon_language
+        if args.lexicon:
+            spec.lexicon_file = Path(args.lexicon[0]).name
+        spec.hub_address = args.hub
+        spec.hub_name = args.hub_name
+        spec.display = args.display
+        spec.headless = args.headless
+        spec.kiosk_cols, spec.kiosk_rows = args.kiosk_size
+    return spec
+
+
+def _provision(args: argparse.Namespace) -> int:
+    role = args.provision_command
+    try:
+        if role == "hub" and not (args.ssh_key or args.password_hash or args.password_file):
+            # The referee logs in to the hub to run the dashboard ("hub run").
+            raise ProvisionError(
+                "the hub needs a way to log in: --ssh-key FILE and/or --password-file FILE"
+            )
+        spec = _spec(args, role)
+        lexicons = tuple(Path(p) for p in (getattr(args, "lexicon", None) or ()))
+        for lex in lexicons:
+            if not lex.is_file():
+                raise ProvisionError(f"--lexicon {lex}: no such file")
+        report = write(
+            spec,
+            Path(args.target),
+            bundle=Path(args.bundle) if args.bundle else None,
+            lexicons=lexicons,
+        )
+    except (ProvisionError, OSError) as exc:
+        print(f"hub provision {role}: {exc}", file=sys.stderr)
+        return 2
+    for line in report:
+        print(line)
+    if not spec.ssh_keys and not spec.password_hash:
+        print(
+            "note: no --ssh-key and no password: nobody can log in to this Pi over the network",
+            file=sys.stderr,
+        )
+    return 0
+
+
+def _key(args: argparse.Namespace) -> int:
+    path = Path(args.output)
+    if path.exists() and not args.force:
+        print(f"hub provision key: {path} exists (--force replaces it)", file=sys.stderr)
+        return 2
+    path.write_text(new_psk() + "\n", encoding="utf-8")
+    path.chmod(0o600)
+    print(f"wrote a new tournament key to {path}")
+    return 0
+
+
+def _common(p: argparse.ArgumentParser, *, default_name: str | None) -> None:
+    p.add_argument(
+        "--name",
+        required=default_name is None,
+        default=default_name,
+        help="host name, e.g. station-01 (the station's name on the dashboard)",
+    )
+    p.add_argument(
+        "--target",
+        required=True,
+        metavar="DIR",
+        help="the card's mounted boot partition (e.g. /media/$USER/bootfs) or any folder",
+    )
+    p.add_argument(
+        "--psk-file",
+        default="tournament.key",
+        metavar="FILE",
+        help="tournament key shared by the hub and every station (the hub card creates it)",
+    )
+    p.add_argument(
+        "--tournament",
+        metavar="ID",
+        help="tournament id (stations find their hub by it); default: the hub card makes one "
+        "and keeps it in tournament.id beside the key file",
+    )
+    p.add_argument(
+        "--bundle",
+        metavar="DIR",
+        help="offline bundle from provisioning/build-bundle.sh (wheelhouse/, debs/)",
+    )
+    p.add_argument(
+        "--image",
+        choices=("trixie", "bookworm"),
+        default="trixie",
+        help="Raspberry Pi OS release on the card: trixie uses cloud-init; bookworm "
+        "gets firstrun.sh and a cmdline.txt trigger (default: trixie)",
+    )
+    p.add_argument("--user", default="rozhodci", help="administrator login (default: rozhodci)")
+    p.add_argument(
+        "--ssh-key", action="append", metavar="FILE", help="public key file (repeatable)"
+    )
+    pw = p.add_mutually_exclusive_group()
+    pw.add_argument("--password-hash", metavar="HASH", help="crypt hash (openssl passwd -6)")
+    pw.add_argument("--password-file", metavar="FILE", help="file holding the plain password")
+    p.add_argument("--keyboard", default="cz", choices=("cz", "sk"), help="layout (default cz)")
+    p.add_argument("--timezone", default="Europe/Prague")
+    net = p.add_argument_group("network (Ethernet with DHCP unless told otherwise)")
+    net.add_argument("--wifi-ssid", metavar="SSID")
+    net.add_argument("--wifi-password-file", metavar="FILE", help="file holding the Wi-Fi password")
+    net.add_argument("--wifi-country", default="CZ", metavar="CC", help="regulatory domain")
+    net.add_argument("--address", metavar="CIDR", help="static address, e.g. 192.168.50.2/24")
+    net.add_argument("--gateway", metavar="IP")
+    net.add_argument("--dns", action="append", metavar="IP")
+    p.add_argument(
+        "--no-overlay",
+        action="store_true",
+        help="leave the root file system writable (bench machines only)",
+    )
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    prov = sub.add_parser(
+        "provision",
+        help="write first-boot files for a Raspberry Pi OS card",
+        description="Write cloud-init (or firstrun.sh) files and the offline installer onto a "
+        "Raspberry Pi OS boot partition. See docs/hall-setup.md.",
+    )
+    prov_sub = prov.add_subparsers(dest="provision_command", required=True, metavar="ROLE")
+
+    st = prov_sub.add_parser("station", help="a word-check station (kiosk on tty1, gong)")
+    _common(st, default_name=None)
+    st.add_argument(
+        "--hub",
+        metavar="HOST:PORT",
+        help="hub address used when mDNS is blocked; also the stations' time server",
+    )
+    st.add_argument("--hub-name", default="hub", help="hub host name for mDNS (default: hub)")
+    st.add_argument("--ui-language", default="cs", choices=("cs", "sk", "en"))
+    st.add_argument(
+        "--lexicon",
+        action="append",
+        metavar="FILE",
+        help="lexicon file(s) to carry on the card; the first is the station's lexicon "
+        "(default: built on the Pi from Debian's hunspell dictionary)",
+    )
+    st.add_argument("--lexicon-language", default="cs", choices=("cs", "sk"))
+    st.add_argument(
+        "--display",
+        default="cage",
+        choices=("cage", "console"),
+        help="kiosk display: cage+foot Wayland kiosk (default) or the plain console",
+    )
+    st.add_argument(
+        "--kiosk-size",
+        type=_kiosk_size,
+        default=(80, 24),
+        metavar="COLSxROWS",
+        help="terminal cells the kiosk font is sized to fill (default 80x24)",
+    )
+    st.add_argument(
+        "--headless", action="store_true", help="no screen: run 'station daemon' (gong only)"
+    )
+    st.set_defaults(func=_provision)
+
+    hb = prov_sub.add_parser("hub", help="the hub (referee's machine, time server)")
+    _common(hb, default_name="hub")
+    hb.set_defaults(func=_provision)
+
+    key = prov_sub.add_parser("key", help="write a new tournament key")
+    key.add_argument("-o", "--output", required=True, metavar="FILE")
+    key.add_argument("--force", action="store_true", help="replace an existing key")
+    key.set_defaults(func=_key)

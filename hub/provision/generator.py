@@ -1,0 +1,659 @@
+"""Render the first-boot files for a station or the hub (see ``hub.provision``).
+
+Every text file is built here from the spec plus the fixed files in ``payload/``; nothing is
+fetched from the network. YAML is written by hand with every scalar JSON-quoted (JSON is
+YAML), so no YAML library is needed and no value can break the document.
+"""
+
+from __future__ import annotations
+
+import ipaddress
+import json
+import re
+import secrets
+import shlex
+import shutil
+import subprocess
+from dataclasses import dataclass, field
+from datetime import UTC, datetime
+from importlib import resources
+from pathlib import Path
+from typing import Literal
+
+from hub.provision.debindex import DebError, write_index
+
+BOOT_DIR = "/boot/firmware"  # where Raspberry Pi OS (Bookworm and later) mounts the boot partition
+PAYLOAD_DIR = "samoobsluha"  # our folder on the boot partition
+DATA_DIR = "/srv/samoobsluha"
+ETC_DIR = "/etc/samoobsluha"
+DATA_LABEL = "SAMODATA"
+KEY_NAME = "tournament.key"
+
+# Payload files copied verbatim into samoobsluha/files/.
+PAYLOAD_FILES = (
+    "samoobsluha-kiosk.service",
+    "samoobsluha-station.service",
+    "samoobsluha-hub.service",
+    "samoobsluha-firstboot.service",
+    "samoobsluha-kiosk.pam",
+    "logind-kiosk.conf",
+    "system-samoobsluha.conf",
+    "journald-samoobsluha.conf",
+    "sysctl-samoobsluha.conf",
+    "kiosk-session",
+    "kiosk-inner",
+    "kiosk-lockdown",
+    "kiosk-lockdown.kmap",
+)
+EXECUTABLE = frozenset(
+    {"install.sh", "firstrun.sh", "kiosk-session", "kiosk-inner", "kiosk-lockdown"}
+)
+
+# Debian packages each role needs beyond Raspberry Pi OS Lite. python3-lgpio comes from the
+# Raspberry Pi archive: lgpio and RPi.GPIO have no aarch64 wheels on PyPI (sdist only, they
+# need a compiler and liblgpio), so the venv sees Debian's build (--system-site-packages).
+APT_COMMON = ("chrony", "python3-venv", "overlayroot", "console-setup", "kbd")
+APT_STATION = ("python3-lgpio",)
+APT_CAGE = ("cage", "foot", "fonts-dejavu-core")
+APT_HUB = ("hunspell-cs", "hunspell-sk")
+
+HOSTNAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
+USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
+SSH_KEY_RE = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-\S+) [A-Za-z0-9+/=]+( .*)?$")
+LAYOUTS = ("cz", "sk")
+
+
+class ProvisionError(ValueError):
+    """The provisioning request cannot be turned into working files; says which option."""
+
+
+@dataclass
+class NetworkSpec:
+    """How the Pi joins the hall LAN: Ethernet with DHCP unless told otherwise."""
+
+    wifi_ssid: str | None = None
+    wifi_password: str | None = None
+    country: str = "CZ"
+    address: str | None = None  # static "192.168.50.2/24"; DHCP when None
+    gateway: str | None = None
+    dns: tuple[str, ...] = ()
+
+    def validate(self) -> None:
+        if self.wifi_password is not None and not self.wifi_ssid:
+            raise ProvisionError("--wifi-password needs --wifi-ssid")
+        if self.wifi_password is not None and not 8 <= len(self.wifi_password) <= 63:
+            raise ProvisionError("--wifi-password: WPA2 passwords have 8 to 63 characters")
+        if not re.fullmatch(r"[A-Z]{2}", self.country):
+            raise ProvisionError(f"--wifi-country {self.country!r}: two capital letters, e.g. CZ")
+        if self.address:
+            try:
+                iface = ipaddress.ip_interface(self.address)
+            except ValueError as exc:
+                raise ProvisionError(f"--address {self.address!r}: {exc}") from None
+            if iface.network.prefixlen == iface.max_prefixlen:
+                raise ProvisionError(f"--address {self.address!r}: give the prefix, e.g. /24")
+        for value, option in [(self.gateway, "--gateway"), *((d, "--dns") for d in self.dns)]:
+            if value:
+                try:
+                    ipaddress.ip_address(value)
+                except ValueError:
+                    raise ProvisionError(f"{option} {value!r}: not an IP address") from None
+        if (self.gateway or self.dns) and not self.address:
+            raise ProvisionError("--gateway/--dns only make sense with --address")
+
+
+@dataclass
+class ProvisionSpec:
+    """One card: a station or the hub."""
+
+    role: Literal["station", "hub"]
+    hostname: str
+    psk: str
+    admin_user: str = "rozhodci"
+    ssh_keys: tuple[str, ...] = ()
+    password_hash: str | None = None
+    keyboard: str = "cz"
+    timezone: str = "Europe/Prague"
+    network: NetworkSpec = field(default_factory=NetworkSpec)
+    image: Literal["trixie", "bookworm"] = "trixie"
+    tournament_id: str | None = None
+    # Station only.
+    ui_language: str = "cs"
+    lexicon_language: str = "cs"
+    lexicon_file: str | None = None  # file name inside lexicons/ on the card
+    hub_address: str | None = None  # "host:port" fallback when mDNS is blocked
+    hub_name: str = "hub"
+    display: Literal["cage", "console"] = "cage"
+    headless: bool = False
+    kiosk_cols: int = 80
+    kiosk_rows: int = 24
+    overlay: bool = True
+    instance_id: str = field(default_factory=lambda: secrets.token_hex(4))
+    generated_at: str = field(
+        default_factory=lambda: datetime.now(UTC).strftime("%Y-%m-%d %H:%M UTC")
+    )
+
+    def validate(self) -> None:
+        if self.role not in ("station", "hub"):
+            raise ProvisionError(f"role must be station or hub, not {self.role!r}")
+        if not HOSTNAME_RE.match(self.hostname):
+            raise ProvisionError(
+                f"--name {self.hostname!r}: lower-case letters, digits and '-', "
+                "at most 63 characters (it becomes the host name, e.g. station-01)"
+            )
+        if not USER_RE.match(self.admin_user) or self.admin_user in ("root", "samoobsluha"):
+            raise ProvisionError(f"--user {self.admin_user!r}: not a usable login name")
+        for key in self.ssh_keys:
+            if not SSH_KEY_RE.match(key.strip()):
+                raise ProvisionError(f"--ssh-key: not an OpenSSH public key: {key[:40]!r}")
+        if self.password_hash is not None and not self.password_hash.startswith("$"):
+            raise ProvisionError("--password-hash: expected a crypt hash ($6$... or $y$...)")
+        if self.keyboard not in LAYOUTS:
+            raise ProvisionError(f"--keyboard must be one of {', '.join(LAYOUTS)}")
+        if not re.fullmatch(r"[A-Za-z_]+(/[A-Za-z0-9_+-]+)*", self.timezone):
+            raise ProvisionError(f"--timezone {self.timezone!r}: e.g. Europe/Prague")
+        if not re.fullmatch(r"[0-9a-fA-F]{64}", "".join(self.psk.split())):
+            raise ProvisionError("tournament key: expected 64 hexadecimal digits (32 bytes)")
+        if self.tournament_id is not None and not re.fullmatch(r"[\w.-]{1,64}", self.tournament_id):
+            raise ProvisionError(
+                f"--tournament {self.tournament_id!r}: letters, digits, '.', '-', '_' only"
+            )
+        if self.ui_language not in ("cs", "sk", "en"):
+            raise ProvisionError("--ui-language must be cs, sk or en")
+        if self.lexicon_language not in ("cs", "sk"):
+            raise ProvisionError("--lexicon-language must be cs or sk")
+        if self.hub_address is not None:
+            hub_host_port(self.hub_address)
+        if not HOSTNAME_RE.match(self.hub_name):
+            raise ProvisionError(f"--hub-name {self.hub_name!r}: not a host name")
+        if self.display not in ("cage", "console"):
+            raise ProvisionError("--display must be cage or console")
+        if not (20 <= self.kiosk_cols <= 300 and 10 <= self.kiosk_rows <= 120):
+            raise ProvisionError("--kiosk-size: between 20x10 and 300x120 cells")
+        self.network.validate()
+        if self.image == "bookworm" and self.network.address and self.network.wifi_ssid:
+            raise ProvisionError(
+                "--address with Wi-Fi on a Bookworm image: give the Pi a DHCP reservation in "
+                "the router instead (or use Ethernet)"
+            )
+
+    # Derived values -----------------------------------------------------------------
+    @property
+    def time_server(self) -> str:
+        """Where a station's chrony gets the time: the hub."""
+        if self.hub_address:
+            return hub_host_port(self.hub_address)[0]
+        return f"{self.hub_name}.local"
+
+    @property
+    def apt_packages(self) -> tuple[str, ...]:
+        if self.role == "hub":
+            return APT_COMMON + APT_HUB
+        extra = () if self.headless or self.display == "console" else APT_CAGE
+        # No lexicon carried on the card: install.sh builds one from Debian's dictionary.
+        hunspell = () if self.lexicon_file else (f"hunspell-{self.lexicon_language}",)
+        return APT_COMMON + APT_STATION + extra + hunspell
+
+    @property
+    def lexicon_path(self) -> str:
+        name = self.lexicon_file or f"{self.lexicon_language}.lex"
+        return f"{DATA_DIR}/lexicons/{name}"
+
+
+def hub_host_port(value: str) -> tuple[str, int]:
+    """Split the ``host:port`` hub fallback; IPv6 hosts go in brackets."""
+    match = re.fullmatch(r"\[([0-9a-fA-F:]+)\]:(\d+)|([A-Za-z0-9.-]+):(\d+)", value)
+    if not match:
+        raise ProvisionError(f"--hub {value!r}: expected host:port, e.g. 192.168.50.2:47820")
+    host = match.group(1) or match.group(3)
+    port = int(match.group(2) or match.group(4))
+    if not 0 < port < 65536:
+        raise ProvisionError(f"--hub {value!r}: port out of range")
+    return host, port
+
+
+def new_tournament_id() -> str:
+    """The same shape the hub gives itself on its first run (hub.store): ``t-`` + 8 hex."""
+    return "t-" + secrets.token_hex(4)
+
+
+def new_psk() -> str:
+    """A fresh tournament key: 32 random bytes as 64 hexadecimal digits."""
+    return secrets.token_hex(32)
+
+
+def hash_password(password: str) -> str:
+    """SHA-512 crypt hash via ``openssl passwd -6`` (Python 3.13 has no crypt module)."""
+    openssl = shutil.which("openssl")
+    if openssl is None:
+        raise ProvisionError("--password needs openssl; or pass --password-hash")
+    done = subprocess.run(
+        [openssl, "passwd", "-6", "-stdin"],
+        input=password,
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    if done.returncode != 0:
+        raise ProvisionError(f"openssl passwd failed: {done.stderr.strip()}")
+    return done.stdout.strip()
+
+
+# YAML / TOML / shell quoting ------------------------------------------------------------
+def q(value: object) -> str:
+    """A YAML (and TOML basic-string) scalar: JSON encoding is valid in both."""
+    return json.dumps(value, ensure_ascii=False)
+
+
+def _payload(name: str) -> str:
+    return resources.files("hub.provision").joinpath("payload", name).read_text("utf-8")
+
+
+def _header(spec: ProvisionSpec, comment: str = "#") -> str:
+    return (
+        f"{comment} Samoobsluha {spec.role} {spec.hostname}: written by "
+        f'"hub provision {spec.role}" on {spec.generated_at}.\n'
+        f"{comment} Regenerate rather than edit; see docs/hall-setup.md.\n"
+    )
+
+
+# cloud-init -----------------------------------------------------------------------------
+def user_data(spec: ProvisionSpec) -> str:
+    u = spec.admin_user
+    lines = [
+        "#cloud-config",
+        _header(spec).rstrip("\n"),
+        f"hostname: {q(spec.hostname)}",
+        "manage_etc_hosts: true",
+        f"timezone: {q(spec.timezone)}",
+        "keyboard:",
+        f"  layout: {q(spec.keyboard)}",
+        '  model: "pc105"',
+        "users:",
+        f"  - name: {q(u)}",
+        '    gecos: "Samoobsluha administrator"',
+        '    groups: "adm,sudo,audio,video,plugdev,input"',
+        '    shell: "/bin/bash"',
+        '    sudo: "ALL=(ALL) NOPASSWD:ALL"',
+    ]
+    if spec.password_hash:
+        lines += ["    lock_passwd: false", f"    passwd: {q(spec.password_hash)}"]
+    else:
+        lines.append("    lock_passwd: true")
+    if spec.ssh_keys:
+        lines.append("    ssh_authorized_keys:")
+        lines += [f"      - {q(k.strip())}" for k in spec.ssh_keys]
+    lines += [
+        "ssh_pwauth: false",
+        "runcmd:",
+    ]
+    if spec.ssh_keys:
+        lines.append('  - ["systemctl", "enable", "--now", "ssh"]')
+    lines += [
+        f'  - ["env", "SAMOOBSLUHA_NO_REBOOT=1", "/bin/bash", '
+        f"{q(f'{BOOT_DIR}/{PAYLOAD_DIR}/install.sh')}]",
+        "power_state:",
+        '  mode: "reboot"',
+        f"  message: {q('Samoobsluha installed; rebooting into the ' + spec.role)}",
+        "  condition: true",
+        "",
+    ]
+    return "\n".join(lines)
+
+
+def network_config(spec: ProvisionSpec) -> str:
+    net = spec.network
+
+    def addressing(indent: str) -> list[str]:
+        if not net.address:
+            return [f"{indent}dhcp4: true"]
+        out = [f"{indent}dhcp4: false", f"{indent}addresses: [{q(net.address)}]"]
+        if net.gateway:
+            out += [
+                f"{indent}routes:",
+                f"{indent}  - to: default",
+                f"{indent}    via: {q(net.gateway)}",
+            ]
+        if net.dns:
+            out += [
+                f"{indent}nameservers:",
+                f"{indent}  addresses: [{', '.join(q(d) for d in net.dns)}]",
+            ]
+        return out
+
+    lines = [_header(spec).rstrip("\n"), "network:", "  version: 2"]
+    # Ethernet is optional so that a Wi-Fi station does not wait for a cable at boot; a static
+    # address goes on the interface the hall actually uses.
+    lines += ["  ethernets:", "    eth0:", "      optional: true"]
+    lines += addressing("      ") if not net.wifi_ssid else ["      dhcp4: true"]
+    if net.wifi_ssid:
+        lines += [
+            "  wifis:",
+            "    wlan0:",
+            "      optional: true",
+            f"      regulatory-domain: {q(net.country)}",
+            *addressing("      "),
+            "      access-points:",
+        ]
+        if net.wifi_password is None:
+            lines.append(f"        {q(net.wifi_ssid)}: {{}}")
+        else:
+            lines.append(f"        {q(net.wifi_ssid)}:")
+            lines.append(f"          password: {q(net.wifi_password)}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def meta_data(spec: ProvisionSpec) -> str:
+    # A new instance-id per generation: cloud-init runs again on a re-provisioned card.
+    return (
+        f"instance-id: {q(f'samoobsluha-{spec.hostname}-{spec.instance_id}')}\n"
+        f"local-hostname: {q(spec.hostname)}\n"
+        'dsmode: "local"\n'
+    )
+
+
+# Bookworm: firstrun.sh ------------------------------------------------------------------
+CMDLINE_TRIGGER = (
+    f" systemd.run={BOOT_DIR}/firstrun.sh systemd.run_success_action=reboot"
+    " systemd.unit=kernel-command-line.target"
+)
+
+
+def firstrun_sh(spec: ProvisionSpec) -> str:
+    """Bookworm images have no cloud-init: Raspberry Pi Imager's mechanism instead.
+
+    Runs once from the kernel command line (very early, before networking), does what
+    user-data does, and hands the installer to samoobsluha-firstboot.service.
+    """
+    s = shlex.quote
+    net = spec.network
+    out = [
+        "#!/bin/bash",
+        _header(spec).rstrip("\n"),
+        "# Run once by the kernel command line (systemd.run=); removes its own trigger.",
+        "set +e",
+        f"BOOT={s(BOOT_DIR)}",
+        f"NAME={s(spec.hostname)}",
+        f"ADMIN={s(spec.admin_user)}",
+        f"PASSWORD_HASH={s(spec.password_hash or '!')}",
+        "custom=/usr/lib/raspberrypi-sys-mods/imager_custom",
+        "",
+        "current=$(tr -d ' \\t\\n\\r' < /etc/hostname)",
+        'if [ -x "$custom" ]; then',
+        '    "$custom" set_hostname "$NAME"',
+        "else",
+        '    echo "$NAME" > /etc/hostname',
+        '    sed -i "s/127.0.1.1.*$current/127.0.1.1\\t$NAME/g" /etc/hosts',
+        "fi",
+        "",
+        "# The administrator account (replaces the first user of the image, like Imager does).",
+        "first=$(getent passwd 1000 | cut -d: -f1)",
+        "if [ -x /usr/lib/userconf-pi/userconf ]; then",
+        '    /usr/lib/userconf-pi/userconf "$ADMIN" "$PASSWORD_HASH"',
+        'elif [ -z "$first" ]; then',
+        '    useradd -m -s /bin/bash -G adm,sudo,audio,video,plugdev,input "$ADMIN"',
+        '    usermod -p "$PASSWORD_HASH" "$ADMIN"',
+        "fi",
+    ]
+    if spec.ssh_keys:
+        out += [
+            'home=$(getent passwd "$ADMIN" | cut -d: -f6)',
+            'install -d -m 700 -o "$ADMIN" -g "$ADMIN" "$home/.ssh"',
+            "cat > \"$home/.ssh/authorized_keys\" <<'KEYS'",
+            *[k.strip() for k in spec.ssh_keys],
+            "KEYS",
+            'chown "$ADMIN:$ADMIN" "$home/.ssh/authorized_keys"',
+            'chmod 600 "$home/.ssh/authorized_keys"',
+            "sed -i 's/^#\\?PasswordAuthentication.*/PasswordAuthentication no/' "
+            "/etc/ssh/sshd_config",
+            "systemctl enable ssh",
+        ]
+    if net.wifi_ssid:
+        args = [s(net.wifi_ssid)]
+        if net.wifi_password is not None:
+            args.append(s(net.wifi_password))
+        out += [
+            "",
+            'if [ -x "$custom" ]; then',
+            f'    "$custom" set_wlan {" ".join(args)} {s(net.country)}',
+            "fi",
+        ]
+    if net.address:
+        conn = "samoobsluha-eth0"
+        dns = ";".join(net.dns)
+        addr = net.address + (f",{net.gateway}" if net.gateway else "")
+        out += [
+            "",
+            "# Static Ethernet address (NetworkManager keyfile; NM is not running yet).",
+            f"f=/etc/NetworkManager/system-connections/{conn}.nmconnection",
+            "cat > \"$f\" <<'NM'",
+            "[connection]",
+            f"id={conn}",
+            "type=ethernet",
+            "interface-name=eth0",
+            "[ipv4]",
+            "method=manual",
+            f"address1={addr}",
+            *([f"dns={dns};"] if dns else []),
+            "[ipv6]",
+            "method=auto",
+            "NM",
+            'chmod 600 "$f"',
+        ]
+    out += [
+        "",
+        'if [ -x "$custom" ]; then',
+        f'    "$custom" set_keymap {s(spec.keyboard)}',
+        f'    "$custom" set_timezone {s(spec.timezone)}',
+        "else",
+        f"    sed -i 's/^XKBLAYOUT=.*/XKBLAYOUT=\"{spec.keyboard}\"/' /etc/default/keyboard",
+        f"    ln -sf /usr/share/zoneinfo/{spec.timezone} /etc/localtime",
+        "fi",
+        "",
+        "# The installer needs a fully booted system: it runs from a one-shot unit.",
+        'install -m 0644 "$BOOT/samoobsluha/files/samoobsluha-firstboot.service" \\',
+        "    /etc/systemd/system/",
+        "ln -sf /etc/systemd/system/samoobsluha-firstboot.service "
+        "/etc/systemd/system/multi-user.target.wants/samoobsluha-firstboot.service",
+        "",
+        'rm -f "$BOOT/firstrun.sh"',
+        "sed -i 's| systemd.run.*||g' \"$BOOT/cmdline.txt\"",
+        "exit 0",
+        "",
+    ]
+    return "\n".join(out)
+
+
+# Samoobsluha's own files ------------------------------------------------------------------
+def station_toml(spec: ProvisionSpec) -> str:
+    lines = [
+        _header(spec),
+        "# [kiosk] and [gong] keep their defaults unless added below (see the station docs).",
+        "",
+        "[station]",
+        f"name = {q(spec.hostname)}",
+        f"ui_language = {q(spec.ui_language)}",
+        f"lexicon = {q(spec.lexicon_path)}",
+        "",
+        "[network]",
+    ]
+    if spec.tournament_id:
+        lines.append(f"tournament_id = {q(spec.tournament_id)}")
+    lines.append(f"psk_file = {q(f'{ETC_DIR}/{KEY_NAME}')}")
+    if spec.hub_address:
+        lines.append("# Used when mDNS (zeroconf) does not get through the hall's router.")
+        lines.append(f"hub = {q(spec.hub_address)}")
+    lines.append("")
+    return "\n".join(lines)
+
+
+def chrony_conf(spec: ProvisionSpec) -> str:
+    head = _header(spec)
+    common = (
+        "driftfile /var/lib/chrony/chrony.drift\n"
+        "# Keep the Pi 5's real-time clock (if any) in step.\n"
+        "rtcsync\n"
+        "logdir /var/log/chrony\n"
+    )
+    if spec.role == "hub":
+        return (
+            head
+            + "# The hub is the hall's time server. With internet it follows the pool; without\n"
+            "# it, it serves its own clock: stations need the same time, not the exact one.\n"
+            "pool 2.debian.pool.ntp.org iburst\n"
+            "local stratum 8\n"
+            "# Any station on the hall LAN may ask (the LAN is trusted; see docs).\n"
+            "allow\n"
+            "# Step freely in the first updates after boot (no RTC on most Pis).\n"
+            "makestep 1 3\n" + common
+        )
+    return (
+        head + "# A station follows the hub only: the gongs ring on hub time.\n"
+        f"server {spec.time_server} iburst minpoll 2 maxpoll 6\n"
+        "# Step whenever the clock is more than half a second off: the Pi has no battery\n"
+        "# clock, and a station that boots mid-round must catch up at once.\n"
+        "makestep 0.5 -1\n" + common
+    )
+
+
+def setup_env(spec: ProvisionSpec) -> str:
+    s = shlex.quote
+    values = {
+        "ROLE": spec.role,
+        "HOSTNAME_": spec.hostname,
+        "KEYBOARD": spec.keyboard,
+        "KIOSK_DISPLAY": spec.display,
+        "KIOSK_COLS": str(spec.kiosk_cols),
+        "KIOSK_ROWS": str(spec.kiosk_rows),
+        "HEADLESS": "1" if spec.headless else "0",
+        "LEXICON_LANG": spec.lexicon_language,
+        "LEXICON_FILE": spec.lexicon_path.rsplit("/", 1)[1],
+        "DATA_LABEL": DATA_LABEL,
+        "OVERLAY": "1" if spec.overlay else "0",
+        "TOURNAMENT_ID": spec.tournament_id or "",
+        "APT_PACKAGES": " ".join(spec.apt_packages),
+    }
+    body = "".join(f"{k}={s(v)}\n" for k, v in values.items())
+    return _header(spec) + "# Read by install.sh (shell syntax).\n" + body
+
+
+def kiosk_env(spec: ProvisionSpec) -> str:
+    return (
+        _header(spec)
+        + "# Read by samoobsluha-kiosk.service. KIOSK_DISPLAY: cage (Wayland kiosk + foot) or\n"
+        "# console (plain tty1). KIOSK_COLS x KIOSK_ROWS: the cells the font is sized to fill.\n"
+        f"KIOSK_DISPLAY={spec.display}\n"
+        f"KIOSK_COLS={spec.kiosk_cols}\n"
+        f"KIOSK_ROWS={spec.kiosk_rows}\n"
+        f"KIOSK_XKB_LAYOUT={spec.keyboard}\n"
+    )
+
+
+def render(spec: ProvisionSpec) -> dict[str, str]:
+    """Every text file, keyed by its path relative to the boot partition."""
+    spec.validate()
+    p = PAYLOAD_DIR
+    files: dict[str, str] = {
+        "user-data": user_data(spec),
+        "network-config": network_config(spec),
+        "meta-data": meta_data(spec),
+        f"{p}/install.sh": _payload("install.sh"),
+        f"{p}/setup.env": setup_env(spec),
+        f"{p}/{KEY_NAME}": spec.psk.strip() + "\n",
+        f"{p}/files/chrony.conf": chrony_conf(spec),
+    }
+    if spec.image == "bookworm":
+        files["firstrun.sh"] = firstrun_sh(spec)
+    if spec.role == "station":
+        files[f"{p}/station.toml"] = station_toml(spec)
+        files[f"{p}/kiosk.env"] = kiosk_env(spec)
+    for name in PAYLOAD_FILES:
+        files[f"{p}/files/{name}"] = _payload(name)
+    return files
+
+
+def _copy_tree(src: Path, dest: Path) -> int:
+    count = 0
+    dest.mkdir(parents=True, exist_ok=True)
+    for item in sorted(src.iterdir()):
+        if item.is_file():
+            shutil.copyfile(item, dest / item.name)
+            count += 1
+    return count
+
+
+def write(
+    spec: ProvisionSpec,
+    target: Path,
+    *,
+    bundle: Path | None = None,
+    lexicons: tuple[Path, ...] = (),
+    docs: Path | None = None,
+) -> list[str]:
+    """Write the card's files into ``target`` (a mounted boot partition or a folder).
+
+    ``bundle`` is the folder made by ``provisioning/build-bundle.sh`` (``wheelhouse/`` and
+    ``debs/``); it is copied onto the card so the Pi installs with no network. Returns
+    human-readable lines describing what was written.
+    """
+    files = render(spec)
+    target.mkdir(parents=True, exist_ok=True)
+    report = []
+    if not (target / "config.txt").is_file():
+        report.append(
+            f"note: {target} has no config.txt, so it is not a Raspberry Pi boot partition; "
+            "copy its contents onto the card's boot partition"
+        )
+    for rel, text in files.items():
+        path = target / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text, encoding="utf-8", newline="\n")
+        name = Path(rel).name
+        if name in EXECUTABLE:
+            path.chmod(0o755)
+        elif name == KEY_NAME:
+            path.chmod(0o600)
+    report.append(f"wrote {len(files)} files for {spec.role} {spec.hostname} into {target}")
+    payload = target / PAYLOAD_DIR
+    if bundle is not None:
+        wheels = bundle / "wheelhouse"
+        if not any(wheels.glob("samoobsluha-*.whl")):
+            raise ProvisionError(
+                f"--bundle {bundle}: no samoobsluha wheel in {wheels} "
+                "(make it with provisioning/build-bundle.sh)"
+            )
+        n = _copy_tree(wheels, payload / "wheelhouse")
+        report.append(f"copied {n} wheels")
+        if (bundle / "debs").is_dir():
+            n = _copy_tree(bundle / "debs", payload / "debs")
+            try:
+                indexed = write_index(payload / "debs")
+            except DebError as exc:
+                raise ProvisionError(f"--bundle {bundle}: {exc}") from None
+            report.append(f"copied {n} files, {indexed} Debian packages (indexed for apt)")
+    else:
+        report.append(
+            "no --bundle: the Pi will need the wheelhouse copied to "
+            f"{PAYLOAD_DIR}/wheelhouse before its first boot"
+        )
+    for lex in lexicons:
+        dest = payload / "lexicons" / lex.name
+        dest.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(lex, dest)
+        report.append(f"copied lexicon {lex.name}")
+    if docs is not None and docs.is_file():
+        shutil.copyfile(docs, payload / "files" / "hall-setup.md")
+    if spec.image == "bookworm":
+        cmdline = target / "cmdline.txt"
+        if cmdline.is_file():
+            text = cmdline.read_text().strip()
+            if "systemd.run=" not in text:
+                cmdline.write_text(text + CMDLINE_TRIGGER + "\n")
+            report.append("cmdline.txt: firstrun.sh will run at first boot")
+        else:
+            report.append(
+                "no cmdline.txt here: on the card, append to the single line of cmdline.txt:"
+                + CMDLINE_TRIGGER
+            )
+    return report

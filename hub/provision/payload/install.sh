@@ -1,0 +1,300 @@
+#!/bin/bash
+# Samoobsluha first-boot installer. Runs as root on the Raspberry Pi, from the boot partition
+# (/boot/firmware/samoobsluha/), with no internet: everything it installs is in this folder.
+#
+#   cloud-init images (Raspberry Pi OS Trixie): user-data's runcmd runs it once;
+#   firstrun.sh images (Bookworm): samoobsluha-firstboot.service runs it once.
+#
+# It reads setup.env (written by "hub provision"), then:
+#   1. installs the Debian packages it lacks from debs/ (a local apt repository, offline),
+#   2. creates the samoobsluha user, a virtualenv in /opt/samoobsluha and installs the
+#      samoobsluha wheel from wheelhouse/ (pip --no-index),
+#   3. writes the station/hub configuration, keyboard, console font, chrony, watchdog, units,
+#   4. mounts the data partition (label SAMODATA) at /srv/samoobsluha,
+#   5. turns on the read-only root overlay (only when the data partition is there),
+#   6. writes STATUS.txt next to itself and reboots.
+# Safe to run again: every step checks before it changes anything.
+#
+# SAMOOBSLUHA_DRY_RUN=1 (provisioning/dry-run.sh, in a chroot): skip the data partition, the
+# overlay and the reboot. SAMOOBSLUHA_NO_REBOOT=1: do everything but the reboot.
+set -euo pipefail
+
+HERE=$(dirname "$(readlink -f "$0")")
+DRY_RUN=${SAMOOBSLUHA_DRY_RUN:-0}
+LIB=/usr/local/lib/samoobsluha
+VENV=/opt/samoobsluha
+DATA=/srv/samoobsluha
+ETC=/etc/samoobsluha
+STATUS=$HERE/STATUS.txt
+BOOT=$(dirname "$HERE")
+
+# setup.env is generated: ROLE, HOSTNAME_, KEYBOARD, KIOSK_DISPLAY, KIOSK_COLS, KIOSK_ROWS,
+# HEADLESS, LEXICON_LANG, LEXICON_FILE, DATA_LABEL, OVERLAY, TOURNAMENT_ID, APT_PACKAGES.
+# shellcheck source=/dev/null
+. "$HERE/setup.env"
+
+log() { printf 'samoobsluha-install: %s\n' "$*" | tee -a "$HERE/install.log" >&2; }
+fail() {
+    log "FAILED: $*"
+    printf 'FAILED %s\n%s\n' "$(date -Is)" "$*" > "$STATUS"
+    exit 1
+}
+trap 'fail "line $LINENO: $BASH_COMMAND"' ERR
+
+log "start $(date -Is) role=$ROLE host=$HOSTNAME_ dry_run=$DRY_RUN"
+
+# --- 1. Debian packages -----------------------------------------------------------------
+missing=()
+for pkg in $APT_PACKAGES; do
+    dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "install ok installed" || missing+=("$pkg")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+    log "missing Debian packages: ${missing[*]}"
+    if [ -f "$HERE/debs/Packages" ]; then
+        # The card's debs/ folder is a local apt repository (Packages written by
+        # "hub provision"): apt resolves from it and the installed system only, never the
+        # network, and installs just what this role needs.
+        apt_tmp=$(mktemp -d)
+        mkdir -p "$apt_tmp/lists/partial"
+        echo "deb [trusted=yes] file:$HERE/debs ./" > "$apt_tmp/sources.list"
+        apt_opts=(-o Dir::Etc::SourceList="$apt_tmp/sources.list"
+                  -o Dir::Etc::SourceParts="$apt_tmp/none"
+                  -o Dir::State::Lists="$apt_tmp/lists")
+        apt-get "${apt_opts[@]}" update -qq
+        DEBIAN_FRONTEND=noninteractive apt-get "${apt_opts[@]}" install -y --no-install-recommends \
+            -o Dpkg::Options::=--force-confold "${missing[@]}"
+        rm -rf "$apt_tmp"
+    else
+        log "no debs/ folder: trying the network"
+        DEBIAN_FRONTEND=noninteractive apt-get install -y --no-install-recommends "${missing[@]}"
+    fi
+fi
+
+# --- 2. user, virtualenv, package --------------------------------------------------------
+if ! getent passwd samoobsluha >/dev/null; then
+    useradd --system --create-home --home-dir /var/lib/samoobsluha --shell /usr/sbin/nologin \
+        --comment "Samoobsluha" samoobsluha
+fi
+for group in gpio video render input audio; do
+    getent group "$group" >/dev/null && usermod -aG "$group" samoobsluha
+done
+
+if [ ! -x "$VENV/bin/python" ]; then
+    # System site packages: python3-lgpio / python3-rpi-lgpio come from Debian (no aarch64
+    # wheels on PyPI; they would need a compiler and liblgpio).
+    python3 -m venv --system-site-packages "$VENV"
+fi
+"$VENV/bin/python" -m pip install --quiet --no-index --find-links "$HERE/wheelhouse" \
+    --upgrade samoobsluha
+for cmd in station hub; do
+    ln -sfn "$VENV/bin/$cmd" "/usr/local/bin/$cmd"
+done
+# The services run as samoobsluha and own the data; an administrator's interactive "hub" /
+# "station" runs as that user too, so "hub stations" or "hub gong" reach the running hub.
+cat > /etc/profile.d/samoobsluha.sh <<'PROFILE'
+# Samoobsluha (written by install.sh): run the tools as the service user, on its data.
+alias hub='sudo -u samoobsluha env SAMOOBSLUHA_DATA=/srv/samoobsluha /usr/local/bin/hub'
+alias station='sudo -u samoobsluha env SAMOOBSLUHA_DATA=/srv/samoobsluha SAMOOBSLUHA_CONFIG=/etc/samoobsluha/station.toml /usr/local/bin/station'
+PROFILE
+
+# --- 3. configuration -------------------------------------------------------------------
+install -d -m 0755 "$ETC" "$LIB"
+install -d -m 0755 "$DATA"
+for f in kiosk-session kiosk-inner kiosk-lockdown; do
+    install -m 0755 "$HERE/files/$f" "$LIB/$f"
+done
+install -m 0644 "$HERE/files/kiosk-lockdown.kmap" "$LIB/kiosk-lockdown.kmap"
+install -d -m 0755 /usr/local/share/doc/samoobsluha
+[ -f "$HERE/files/hall-setup.md" ] && install -m 0644 "$HERE/files/hall-setup.md" /usr/local/share/doc/samoobsluha/
+
+if [ -f "$HERE/station.toml" ]; then
+    install -m 0644 "$HERE/station.toml" "$ETC/station.toml"
+fi
+if [ "$ROLE" = station ] && [ -f "$HERE/tournament.key" ]; then
+    install -m 0640 -g samoobsluha "$HERE/tournament.key" "$ETC/tournament.key"
+    # The boot partition is FAT and readable by anyone holding the card.
+    rm -f "$HERE/tournament.key"
+fi
+[ "$ROLE" = hub ] || [ -f "$ETC/tournament.key" ] || log "WARNING: no tournament key in $ETC"
+[ -f "$HERE/kiosk.env" ] && install -m 0644 "$HERE/kiosk.env" "$ETC/kiosk.env"
+
+# Keyboard (XKB for cage and console-setup) and the console font: Lat2 has every Czech
+# and Slovak letter; Terminus 16x32 is the largest console font there is.
+cat > /etc/default/keyboard <<KBD
+XKBMODEL="pc105"
+XKBLAYOUT="$KEYBOARD"
+XKBVARIANT=""
+XKBOPTIONS=""
+BACKSPACE="guess"
+KBD
+cat > /etc/default/console-setup <<CON
+ACTIVE_CONSOLES="/dev/tty[1-6]"
+CHARMAP="UTF-8"
+CODESET="Lat2"
+FONTFACE="TerminusBold"
+FONTSIZE="16x32"
+VIDEOMODE=
+CON
+
+install -m 0644 "$HERE/files/chrony.conf" /etc/chrony/chrony.conf
+install -D -m 0644 "$HERE/files/system-samoobsluha.conf" /etc/systemd/system.conf.d/samoobsluha.conf
+install -D -m 0644 "$HERE/files/journald-samoobsluha.conf" /etc/systemd/journald.conf.d/samoobsluha.conf
+install -D -m 0644 "$HERE/files/sysctl-samoobsluha.conf" /etc/sysctl.d/90-samoobsluha.conf
+if [ -f "$BOOT/config.txt" ] && ! grep -q '^dtparam=watchdog=on' "$BOOT/config.txt"; then
+    printf '\n# Samoobsluha: hardware watchdog\ndtparam=watchdog=on\n' >> "$BOOT/config.txt"
+fi
+
+for unit in samoobsluha-kiosk.service samoobsluha-station.service samoobsluha-hub.service \
+    samoobsluha-firstboot.service; do
+    install -m 0644 "$HERE/files/$unit" "/etc/systemd/system/$unit"
+done
+systemctl mask ctrl-alt-del.target
+systemctl enable chrony.service
+if [ "$ROLE" = station ]; then
+    install -m 0644 "$HERE/files/samoobsluha-kiosk.pam" /etc/pam.d/samoobsluha-kiosk
+    install -D -m 0644 "$HERE/files/logind-kiosk.conf" /etc/systemd/logind.conf.d/samoobsluha.conf
+    if [ "$HEADLESS" = 1 ]; then
+        systemctl enable samoobsluha-station.service
+        systemctl disable samoobsluha-kiosk.service
+    else
+        systemctl enable samoobsluha-kiosk.service
+        systemctl disable samoobsluha-station.service
+        # tty1 belongs to the kiosk; no other console gets a login prompt.
+        systemctl disable getty@tty1.service
+        systemctl mask getty@tty1.service autovt@.service
+    fi
+else
+    systemctl enable samoobsluha-hub.service
+fi
+systemctl disable samoobsluha-firstboot.service
+
+# --- 4. data partition -------------------------------------------------------------------
+data_device() { blkid -L "$DATA_LABEL" 2>/dev/null || true; }
+
+# Appends a SAMODATA partition in the free space after the last partition, when there is
+# room (provisioning/add-data-partition.sh leaves it; the image's first boot does not).
+make_data_partition() {
+    local root_dev disk last start free
+    root_dev=$(findmnt -no SOURCE /)
+    disk=/dev/$(lsblk -no PKNAME "$root_dev")
+    last=$(lsblk -nro NAME "$disk" | tail -n1)
+    start=$(( $(cat "/sys/class/block/$last/start") + $(cat "/sys/class/block/$last/size") ))
+    free=$(( $(cat "/sys/class/block/${disk#/dev/}/size") - start ))
+    if [ "$free" -lt $((1024 * 1024 * 2)) ]; then
+        log "no free space for a data partition on $disk (root fills the card)"
+        return 1
+    fi
+    log "creating the data partition on $disk"
+    echo "$((start + 8192)),,L" | sfdisk --append --no-reread "$disk"
+    partprobe "$disk" || partx -u "$disk"
+    udevadm settle
+    mkfs.ext4 -q -L "$DATA_LABEL" "$(lsblk -nrpo NAME "$disk" | tail -n1)"
+}
+
+if [ "$DRY_RUN" = 1 ]; then
+    log "dry run: data partition, overlay and reboot skipped"
+else
+    dev=$(data_device)
+    if [ -z "$dev" ]; then
+        make_data_partition || true
+        dev=$(data_device)
+    fi
+    if [ -n "$dev" ]; then
+        grep -q "LABEL=$DATA_LABEL" /etc/fstab \
+            || printf 'LABEL=%s %s ext4 defaults,noatime,nofail,x-systemd.device-timeout=20s 0 2\n' \
+                "$DATA_LABEL" "$DATA" >> /etc/fstab
+        systemctl daemon-reload
+        mountpoint -q "$DATA" || mount "$DATA"
+        touch "$ETC/require-data-mount"
+    else
+        log "WARNING: no partition labelled $DATA_LABEL: data stays on the root file system"
+    fi
+fi
+install -d -o samoobsluha -g samoobsluha -m 0750 "$DATA" "$DATA/run" "$DATA/lexicons"
+
+# The hub keeps its key and tournament id on the data partition (hub serve reads
+# <data>/tournament.key and names its tournament in hub.db on the first run): give it the
+# ones the station cards carry.
+if [ "$ROLE" = hub ]; then
+    if [ -f "$HERE/tournament.key" ] && [ ! -f "$DATA/tournament.key" ]; then
+        install -o samoobsluha -g samoobsluha -m 0600 "$HERE/tournament.key" "$DATA/tournament.key"
+    fi
+    rm -f "$HERE/tournament.key"
+    if [ -n "$TOURNAMENT_ID" ]; then
+        runuser -u samoobsluha -- env SAMOOBSLUHA_DATA="$DATA" TOURNAMENT_ID="$TOURNAMENT_ID" \
+            "$VENV/bin/python" - <<'PY' || log "WARNING: tournament id not recorded in hub.db"
+import os
+import sys
+
+try:
+    from hub import store
+    from shared.storage import open_db
+except ImportError as exc:
+    sys.exit(f"this hub has no hub.store ({exc})")
+want = os.environ["TOURNAMENT_ID"]
+db = open_db(store.db_path(), store.migrations)
+have = store.get_meta(db, "tournament_id")
+if have is None:
+    with db.conn:
+        db["hub_meta"].insert({"key": "tournament_id", "value": want})
+elif have != want:
+    sys.exit(f"hub.db already belongs to tournament {have}, not {want}")
+print(f"tournament {want}")
+PY
+    fi
+fi
+
+# Lexicon: the one carried on the card, else built from Debian's hunspell dictionary.
+if compgen -G "$HERE/lexicons/*.lex" >/dev/null; then
+    install -o samoobsluha -g samoobsluha -m 0644 "$HERE"/lexicons/*.lex "$DATA/lexicons/"
+fi
+lex=$DATA/lexicons/$LEXICON_FILE
+hunspell=/usr/share/hunspell/$( [ "$LEXICON_LANG" = sk ] && echo sk_SK || echo cs_CZ )
+if [ ! -f "$lex" ] && [ -f "$hunspell.dic" ]; then
+    log "building $lex from $hunspell (a few minutes)"
+    runuser -u samoobsluha -- env SAMOOBSLUHA_DATA="$DATA" /usr/local/bin/hub lexicon build \
+        --hunspell "$hunspell" --lang "$LEXICON_LANG" --variant HUNSPELL -o "$lex"
+fi
+if [ -f "$lex" ]; then
+    /usr/local/bin/hub lexicon info "$lex" > "$HERE/lexicon-info.txt"
+else
+    log "WARNING: no lexicon at $lex"
+fi
+
+# --- 5. read-only root -------------------------------------------------------------------
+overlay_state="off"
+if [ "$DRY_RUN" != 1 ] && [ "$OVERLAY" = 1 ]; then
+    if mountpoint -q "$DATA"; then
+        # cloud-init must never rewrite the network again behind a read-only root.
+        mkdir -p /etc/cloud && touch /etc/cloud/cloud-init.disabled
+        # A swap file on an overlay root would live in RAM: no swap file (zram is fine).
+        systemctl disable dphys-swapfile.service 2>/dev/null || true
+        # Newer raspi-config: enable_overlayfs; older (early Bookworm): do_overlayfs 0.
+        raspi-config nonint enable_overlayfs || raspi-config nonint do_overlayfs 0
+        # overlayroot's default (recurse=1) would put /srv/samoobsluha in RAM too.
+        sed -i 's/overlayroot=tmpfs\(:[^ ]*\)\?/overlayroot=tmpfs:recurse=0/' "$BOOT/cmdline.txt"
+        grep -q 'overlayroot=tmpfs:recurse=0' "$BOOT/cmdline.txt" \
+            || fail "overlayroot=tmpfs:recurse=0 is not in $BOOT/cmdline.txt"
+        overlay_state="on (next boot)"
+    else
+        log "WARNING: read-only root NOT enabled: the data partition is not mounted"
+    fi
+fi
+
+# --- 6. done -----------------------------------------------------------------------------
+mkdir -p /var/lib/samoobsluha
+date -Is > /var/lib/samoobsluha/installed
+{
+    echo "OK $(date -Is)"
+    echo "role: $ROLE"
+    echo "hostname: $HOSTNAME_"
+    echo "version: $("$VENV/bin/python" -c 'import importlib.metadata as m; print(m.version("samoobsluha"))')"
+    echo "data partition: $(findmnt -no SOURCE "$DATA" 2>/dev/null || echo 'MISSING')"
+    echo "read-only root: $overlay_state"
+    [ -f "$HERE/lexicon-info.txt" ] && sed 's/^/lexicon /' "$HERE/lexicon-info.txt"
+} > "$STATUS"
+log "done"
+# cloud-init reboots through power_state itself (SAMOOBSLUHA_NO_REBOOT=1 in user-data).
+if [ "$DRY_RUN" != 1 ] && [ "${SAMOOBSLUHA_NO_REBOOT:-0}" != 1 ]; then
+    systemctl --no-block reboot
+fi

@@ -1,0 +1,360 @@
+"""``hub provision``: what lands on the card, and what it refuses to write."""
+
+from __future__ import annotations
+
+import hashlib
+import shutil
+import stat
+import subprocess
+import tomllib
+from pathlib import Path
+
+import pytest
+import yaml
+
+from hub.cli import main as hub_main
+from hub.provision import NetworkSpec, ProvisionError, ProvisionSpec, render, write
+from hub.provision.debindex import DebError, write_index
+from hub.provision.generator import CMDLINE_TRIGGER, hub_host_port
+from station import config as station_config
+
+KEY = "ab" * 32
+SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtVrTm1Qq4p0e1e7c2a9b1e0f3c4d5 org@laptop"
+
+
+def make_deb(folder: Path, name: str, version: str, *, depends: str | None = None) -> Path:
+    """A real (tiny) .deb, built by dpkg-deb."""
+    root = folder / f"{name}-src"
+    (root / "DEBIAN").mkdir(parents=True)
+    control = f"Package: {name}\nVersion: {version}\nArchitecture: all\nMaintainer: t <t@t>\n"
+    if depends:
+        control += f"Depends: {depends}\n"
+    control += "Description: test package\n"
+    (root / "DEBIAN" / "control").write_text(control)
+    (root / "usr" / "share").mkdir(parents=True)
+    (root / "usr" / "share" / name).write_text("x\n")
+    deb = folder / f"{name}_{version}_all.deb"
+    subprocess.run(["dpkg-deb", "--root-owner-group", "--build", str(root), str(deb)],
+                   check=True, capture_output=True)  # fmt: skip
+    shutil.rmtree(root)
+    return deb
+
+
+def test_debindex_matches_what_dpkg_deb_reads(tmp_path: Path) -> None:
+    one = make_deb(tmp_path, "cage", "0.1.4-4", depends="libc6 (>= 2.34), libwlroots10")
+    make_deb(tmp_path, "foot", "1.13.1-2")
+    assert write_index(tmp_path) == 2
+    stanzas = (tmp_path / "Packages").read_text().split("\n\n")
+    first = dict(line.split(": ", 1) for line in stanzas[0].strip().splitlines())
+    assert first["Package"] == "cage" and first["Version"] == "0.1.4-4"
+    assert first["Depends"] == "libc6 (>= 2.34), libwlroots10"
+    assert first["Filename"] == "./cage_0.1.4-4_all.deb"
+    assert int(first["Size"]) == one.stat().st_size
+    assert first["SHA256"] == hashlib.sha256(one.read_bytes()).hexdigest()
+    info = subprocess.run(["dpkg-deb", "--field", str(one), "Package", "Version"],
+                          capture_output=True, text=True, check=True).stdout  # fmt: skip
+    assert info == "Package: cage\nVersion: 0.1.4-4\n"
+
+
+def test_debindex_refuses_a_file_that_is_not_a_deb(tmp_path: Path) -> None:
+    (tmp_path / "x.deb").write_bytes(b"not a deb")
+    with pytest.raises(DebError):
+        write_index(tmp_path)
+
+
+def station(**kw: object) -> ProvisionSpec:
+    base: dict[str, object] = {"role": "station", "hostname": "station-01", "psk": KEY}
+    base.update(kw)
+    return ProvisionSpec(**base)  # type: ignore[arg-type]
+
+
+def test_station_files_cover_cloud_init_installer_and_units() -> None:
+    files = render(station())
+    for name in ("user-data", "network-config", "meta-data"):
+        assert name in files
+    assert "firstrun.sh" not in files  # Trixie (cloud-init) is the default image
+    for name in (
+        "install.sh",
+        "setup.env",
+        "station.toml",
+        "kiosk.env",
+        "tournament.key",
+        "files/samoobsluha-kiosk.service",
+        "files/chrony.conf",
+        "files/system-samoobsluha.conf",
+    ):
+        assert f"samoobsluha/{name}" in files
+    assert files["samoobsluha/tournament.key"] == KEY + "\n"
+
+
+def test_user_data_sets_host_user_keyboard_and_runs_installer() -> None:
+    spec = station(ssh_keys=(SSH_KEY,), password_hash="$6$salt$hash")
+    doc = yaml.safe_load(render(spec)["user-data"])
+    assert doc["hostname"] == "station-01"
+    assert doc["keyboard"] == {"layout": "cz", "model": "pc105"}
+    (user,) = doc["users"]
+    assert user["name"] == "rozhodci"
+    assert user["ssh_authorized_keys"] == [SSH_KEY]
+    assert user["passwd"] == "$6$salt$hash" and user["lock_passwd"] is False
+    assert ["systemctl", "enable", "--now", "ssh"] in doc["runcmd"]
+    assert doc["runcmd"][-1][-1] == "/boot/firmware/samoobsluha/install.sh"
+    assert doc["power_state"]["mode"] == "reboot"
+
+
+def test_hostile_values_stay_inside_their_yaml_scalars() -> None:
+    net = NetworkSpec(wifi_ssid='Sál "A": #1\nx', wifi_password="p'\"#: {}[]&*!|>")
+    doc = yaml.safe_load(render(station(network=net))["network-config"])
+    aps = doc["network"]["wifis"]["wlan0"]["access-points"]
+    assert aps == {'Sál "A": #1\nx': {"password": "p'\"#: {}[]&*!|>"}}
+
+
+def test_open_wifi_and_static_address() -> None:
+    net = NetworkSpec(
+        wifi_ssid="Hala", address="192.168.50.21/24", gateway="192.168.50.1", dns=("1.1.1.1",)
+    )
+    wlan = yaml.safe_load(render(station(network=net))["network-config"])["network"]["wifis"][
+        "wlan0"
+    ]
+    assert wlan["access-points"] == {"Hala": {}}
+    assert wlan["addresses"] == ["192.168.50.21/24"]
+    assert wlan["routes"] == [{"to": "default", "via": "192.168.50.1"}]
+    assert wlan["nameservers"] == {"addresses": ["1.1.1.1"]}
+
+
+def test_station_toml_is_what_the_station_config_loader_reads(tmp_path: Path) -> None:
+    spec = station(hub_address="192.168.50.2:7310", tournament_id="MČR-2026", ui_language="sk")
+    path = tmp_path / "station.toml"
+    path.write_text(render(spec)["samoobsluha/station.toml"], encoding="utf-8")
+    cfg = station_config.load(path)
+    assert cfg.name == "station-01"
+    assert cfg.ui_language == "sk"
+    assert cfg.lexicon == Path("/srv/samoobsluha/lexicons/cs.lex")
+    assert cfg.section("network") == {
+        "tournament_id": "MČR-2026",
+        "psk_file": "/etc/samoobsluha/tournament.key",
+        "hub": "192.168.50.2:7310",
+    }
+    # Only the station and network sections: [kiosk] and [gong] belong to their features.
+    assert set(tomllib.loads(path.read_text())) == {"station", "network"}
+
+
+def test_station_chrony_follows_the_hub_and_hub_serves_local_time() -> None:
+    assert "server hub.local iburst" in render(station())["samoobsluha/files/chrony.conf"]
+    conf = render(station(hub_address="10.0.0.5:7310"))["samoobsluha/files/chrony.conf"]
+    assert "server 10.0.0.5 iburst" in conf and "allow" not in conf
+    hub = render(ProvisionSpec(role="hub", hostname="hub", psk=KEY))
+    hub_conf = hub["samoobsluha/files/chrony.conf"]
+    assert "local stratum" in hub_conf and "\nallow\n" in hub_conf
+    assert "samoobsluha/station.toml" not in hub
+
+
+@pytest.mark.parametrize(
+    ("spec", "packages"),
+    [
+        (station(), {"cage", "foot", "chrony", "python3-lgpio", "overlayroot"}),
+        (station(display="console"), {"chrony", "python3-lgpio", "console-setup"}),
+        (ProvisionSpec(role="hub", hostname="hub", psk=KEY), {"chrony", "hunspell-cs"}),
+    ],
+)
+def test_setup_env_lists_the_debian_packages_each_role_needs(
+    spec: ProvisionSpec, packages: set[str]
+) -> None:
+    env = render(spec)["samoobsluha/setup.env"]
+    line = next(x for x in env.splitlines() if x.startswith("APT_PACKAGES="))
+    listed = set(line.split("=", 1)[1].strip("'").split())
+    assert packages <= listed
+    if spec.display == "console" or spec.role == "hub":
+        assert "cage" not in listed
+
+
+def test_bookworm_gets_firstrun_and_a_cmdline_trigger(tmp_path: Path) -> None:
+    (tmp_path / "cmdline.txt").write_text("console=tty1 root=PARTUUID=1234-02 rootwait\n")
+    spec = station(image="bookworm", ssh_keys=(SSH_KEY,), keyboard="sk")
+    write(spec, tmp_path)
+    firstrun = (tmp_path / "firstrun.sh").read_text()
+    assert "set_hostname station-01" in firstrun.replace('"$NAME"', "station-01")
+    assert "set_keymap sk" in firstrun and SSH_KEY in firstrun
+    assert (tmp_path / "firstrun.sh").stat().st_mode & stat.S_IXUSR
+    cmdline = (tmp_path / "cmdline.txt").read_text()
+    assert cmdline.count("\n") == 1 and cmdline.strip().endswith(CMDLINE_TRIGGER.strip())
+    write(spec, tmp_path)  # writing twice does not add the trigger twice
+    assert (tmp_path / "cmdline.txt").read_text().count("systemd.run=") == 1
+
+
+def test_write_copies_bundle_and_lexicon_and_protects_the_key(tmp_path: Path) -> None:
+    bundle = tmp_path / "bundle"
+    (bundle / "wheelhouse").mkdir(parents=True)
+    (bundle / "debs").mkdir()
+    (bundle / "wheelhouse" / "samoobsluha-0.1.0-py3-none-any.whl").write_bytes(b"w")
+    (bundle / "wheelhouse" / "msgpack-1.2.4-cp311-cp311-manylinux_aarch64.whl").write_bytes(b"m")
+    make_deb(bundle / "debs", "chrony", "4.3-2", depends="ucf")
+    lex = tmp_path / "cs-klasik.lex"
+    lex.write_bytes(b"lex")
+    card = tmp_path / "card"
+    report = write(station(lexicon_file=lex.name), card, bundle=bundle, lexicons=(lex,))
+    payload = card / "samoobsluha"
+    assert sorted(p.name for p in (payload / "wheelhouse").iterdir()) == [
+        "msgpack-1.2.4-cp311-cp311-manylinux_aarch64.whl",
+        "samoobsluha-0.1.0-py3-none-any.whl",
+    ]
+    packages = (payload / "debs" / "Packages").read_text()
+    assert "Package: chrony\n" in packages and "Filename: ./chrony_4.3-2_all.deb" in packages
+    assert (payload / "lexicons" / "cs-klasik.lex").read_bytes() == b"lex"
+    assert (
+        'lexicon = "/srv/samoobsluha/lexicons/cs-klasik.lex"'
+        in (payload / "station.toml").read_text()
+    )
+    assert "LEXICON_FILE=cs-klasik.lex\n" in (payload / "setup.env").read_text()
+    assert stat.S_IMODE((payload / "tournament.key").stat().st_mode) == 0o600
+    assert (payload / "install.sh").stat().st_mode & stat.S_IXUSR
+    assert any("2 wheels" in line for line in report)
+    assert any("1 Debian packages" in line for line in report)
+
+
+def test_bundle_without_our_wheel_is_refused(tmp_path: Path) -> None:
+    (tmp_path / "b" / "wheelhouse").mkdir(parents=True)
+    with pytest.raises(ProvisionError, match="no samoobsluha wheel"):
+        write(station(), tmp_path / "card", bundle=tmp_path / "b")
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"hostname": "Station_01"}, "--name"),
+        ({"hostname": "x" * 64}, "--name"),
+        ({"admin_user": "root"}, "--user"),
+        ({"ssh_keys": ("not a key",)}, "--ssh-key"),
+        ({"password_hash": "plaintext"}, "--password-hash"),
+        ({"keyboard": "us"}, "--keyboard"),
+        ({"psk": "short"}, "tournament key"),
+        ({"psk": "ab" * 16}, "64 hexadecimal"),
+        ({"tournament_id": "a b"}, "--tournament"),
+        ({"hub_address": "hub"}, "--hub"),
+        ({"hub_address": "hub:99999"}, "--hub"),
+        ({"display": "x11"}, "--display"),
+        ({"network": NetworkSpec(wifi_password="12345678")}, "--wifi-ssid"),
+        ({"network": NetworkSpec(wifi_ssid="a", wifi_password="short")}, "8 to 63"),
+        ({"network": NetworkSpec(address="192.168.1.5")}, "prefix"),
+        ({"network": NetworkSpec(address="10.0.0.2/8", gateway="nope")}, "--gateway"),
+        ({"network": NetworkSpec(gateway="10.0.0.1")}, "--address"),
+        (
+            {"image": "bookworm", "network": NetworkSpec(wifi_ssid="a", address="10.0.0.2/8")},
+            "DHCP reservation",
+        ),
+    ],
+)
+def test_bad_requests_are_refused_with_the_option_named(
+    kw: dict[str, object], message: str
+) -> None:
+    with pytest.raises(ProvisionError, match=message):
+        render(station(**kw))
+
+
+def test_hub_host_port_parses_ipv4_names_and_ipv6() -> None:
+    assert hub_host_port("192.168.50.2:7310") == ("192.168.50.2", 7310)
+    assert hub_host_port("hub.local:1") == ("hub.local", 1)
+    assert hub_host_port("[fd00::2]:7310") == ("fd00::2", 7310)
+
+
+def test_cli_hub_creates_the_key_and_stations_share_it(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = tmp_path / "tournament.key"
+    ssh = tmp_path / "id.pub"
+    ssh.write_text(SSH_KEY + "\n")
+    rc = hub_main(
+        ["provision", "hub", "--target", str(tmp_path / "hub"), "--psk-file", str(key),
+         "--ssh-key", str(ssh), "--address", "192.168.50.2/24"]
+    )  # fmt: skip
+    assert rc == 0
+    assert stat.S_IMODE(key.stat().st_mode) == 0o600
+    for n in (1, 2):
+        rc = hub_main(
+            ["provision", "station", "--name", f"station-0{n}", "--target",
+             str(tmp_path / f"s{n}"), "--psk-file", str(key), "--hub", "192.168.50.2:7310",
+             "--kiosk-size", "64x20", "--display", "console"]
+        )  # fmt: skip
+        assert rc == 0
+        card_key = (tmp_path / f"s{n}" / "samoobsluha" / "tournament.key").read_text()
+        assert card_key == key.read_text()
+        env = (tmp_path / f"s{n}" / "samoobsluha" / "kiosk.env").read_text()
+        assert "KIOSK_DISPLAY=console" in env and "KIOSK_COLS=64" in env
+    assert "wrote" in capsys.readouterr().out
+
+
+def test_cli_tournament_id_travels_from_the_hub_card_to_the_stations(tmp_path: Path) -> None:
+    key = tmp_path / "tournament.key"
+    ssh = tmp_path / "id.pub"
+    ssh.write_text(SSH_KEY + "\n")
+    assert hub_main(["provision", "hub", "--target", str(tmp_path / "h"), "--psk-file",
+                     str(key), "--ssh-key", str(ssh)]) == 0  # fmt: skip
+    tournament = (tmp_path / "tournament.id").read_text().strip()
+    assert tournament.startswith("t-") and len(tournament) == 10
+    assert f"TOURNAMENT_ID={tournament}\n" in (tmp_path / "h/samoobsluha/setup.env").read_text()
+    assert hub_main(["provision", "station", "--name", "station-01", "--target",
+                     str(tmp_path / "s"), "--psk-file", str(key)]) == 0  # fmt: skip
+    toml = tomllib.loads((tmp_path / "s/samoobsluha/station.toml").read_text())
+    assert toml["network"]["tournament_id"] == tournament
+    # An explicit --tournament on the hub card replaces the kept id.
+    assert hub_main(["provision", "hub", "--target", str(tmp_path / "h"), "--psk-file",
+                     str(key), "--ssh-key", str(ssh), "--tournament", "mcr-2026"]) == 0  # fmt: skip
+    assert (tmp_path / "tournament.id").read_text() == "mcr-2026\n"
+
+
+def test_cli_station_without_a_tournament_id_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    key = tmp_path / "tournament.key"
+    key.write_text(KEY + "\n")
+    rc = hub_main(["provision", "station", "--name", "station-01", "--target",
+                   str(tmp_path / "s"), "--psk-file", str(key)])  # fmt: skip
+    assert rc == 2
+    assert "provision the hub card first" in capsys.readouterr().err
+
+
+def test_cli_station_without_a_key_says_where_the_key_comes_from(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc = hub_main(
+        ["provision", "station", "--name", "station-01", "--target", str(tmp_path / "s"),
+         "--psk-file", str(tmp_path / "missing.key")]
+    )  # fmt: skip
+    assert rc == 2
+    assert "hub provision hub" in capsys.readouterr().err
+    assert not (tmp_path / "s").exists()
+
+
+def test_cli_hub_without_any_login_is_refused(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    rc = hub_main(
+        ["provision", "hub", "--target", str(tmp_path / "h"), "--psk-file", str(tmp_path / "k")]
+    )
+    assert rc == 2
+    assert "--ssh-key" in capsys.readouterr().err
+
+
+def test_cli_key_refuses_to_overwrite(tmp_path: Path) -> None:
+    key = tmp_path / "k"
+    assert hub_main(["provision", "key", "-o", str(key)]) == 0
+    first = key.read_text()
+    assert len(first.strip()) == 64
+    assert hub_main(["provision", "key", "-o", str(key)]) == 2
+    assert key.read_text() == first
+    assert hub_main(["provision", "key", "-o", str(key), "--force"]) == 0
+    assert key.read_text() != first
+
+
+def test_payload_is_shipped_in_the_wheel_and_fully_used() -> None:
+    """pyproject ships hub/provision/payload/* (flat); every file there lands on the card."""
+    from hub.provision.generator import PAYLOAD_FILES
+
+    root = Path(__file__).resolve().parents[2]
+    pyproject = tomllib.loads((root / "pyproject.toml").read_text())
+    assert "payload/*" in pyproject["tool"]["setuptools"]["package-data"]["hub.provision"]
+    payload = root / "hub" / "provision" / "payload"
+    on_disk = {p.name for p in payload.iterdir()}
+    assert all(p.is_file() for p in payload.iterdir())  # "payload/*" is not recursive
+    assert on_disk == {*PAYLOAD_FILES, "install.sh"}
+    card = render(station())
+    assert {f"samoobsluha/files/{name}" for name in PAYLOAD_FILES} <= set(card)
