@@ -505,10 +505,6 @@ class HubService:
     def _all_checks(self) -> list[CheckRow]:
         with self._db() as db:
             names = {p.id: p.name for p in Tournament(db, self.clock).players()}
-            boards = {
-                (b["round"], b["table_no"]): (b["first"], b["second"])
-                for b in db.query("SELECT round, table_no, first, second FROM tour_boards")
-            }
             marks = {r["key"]: r["challenger"] for r in db.query("SELECT * FROM dash_marks")}
             hub_appeals: dict[str, str] = {}
             for r in db.query("SELECT key, verdict FROM dash_appeals ORDER BY id"):
@@ -553,12 +549,10 @@ class HubService:
             decided = hub_appeals.get(c.key) or station_appeals.get(c.key)
             if decided and c.instance == "first":
                 c.final, c.appealed = decided, True
+        by_key = {c.key: c for c in checks}
         for tally in self._tallies(checks):
             for key in tally.penalised_keys():
-                for c in checks:
-                    if c.key == key:
-                        c.penalised = True
-        del boards
+                by_key[key].penalised = True
         return checks
 
     @staticmethod
@@ -576,10 +570,34 @@ class HubService:
             if c.instance == "first" and c.final in ("valid", "invalid")
         )
 
+    def challenge_board(
+        self, round_no: int | None = None, table_no: int | None = None, limit: int = 500
+    ) -> tuple[list[CheckRow], dict[int, int], list[dict[str, Any]]]:
+        """What the Challenges screen shows, from one read: the filtered log (newest
+        first), checks per table of the round, and the SSS tallies of the round."""
+        checks = self._all_checks()
+        rows = sorted(
+            (
+                c
+                for c in checks
+                if (round_no is None or c.round_no == round_no)
+                and (table_no is None or c.table_no == table_no)
+            ),
+            key=lambda c: (c.at, c.key),
+            reverse=True,
+        )
+        per_table: dict[int, int] = {}
+        for c in checks:
+            if c.instance == "first" and (round_no is None or c.round_no == round_no):
+                per_table[c.table_no] = per_table.get(c.table_no, 0) + 1
+        return rows[:limit], dict(sorted(per_table.items())), self._penalties(checks, round_no)
+
     def sss_penalties(self, round_no: int | None = None) -> list[dict[str, Any]]:
         """SSS: per player and game, unjustified challenges and the penalty (20 points from
         the third one on)."""
-        checks = self._all_checks()
+        return self._penalties(self._all_checks(), round_no)
+
+    def _penalties(self, checks: list[CheckRow], round_no: int | None) -> list[dict[str, Any]]:
         names = self.player_names()
         out = []
         for tally in self._tallies(checks):

@@ -89,11 +89,12 @@ class ChallengesScreen(DashScreen):
     def fetch(self) -> ChallengesData:
         round_no = int_or_none(self.query_one("#filter-round", Input).value)
         table_no = int_or_none(self.query_one("#filter-table", Input).value)
+        checks, per_table, penalties = self.service.challenge_board(round_no, table_no)
         return ChallengesData(
-            self.service.challenges(round_no, table_no),
+            checks,
             self.service.referee_requests(pending_only=True),
-            self.service.checks_per_table(round_no),
-            self.service.sss_penalties(round_no),
+            per_table,
+            penalties,
             str(self.dash.summary.get("rules") or self.service.info()["rules"]),
         )
 
