@@ -37,6 +37,7 @@ GONG_LEAD = 1.0  # a manual gong rings this far ahead so every station has it in
 FIRST_FRAME_TIMEOUT = 5.0
 SEND_TIMEOUT = 30.0
 IDLE_TIMEOUT = 30.0
+DUPLICATE_WINDOW = 10.0  # a same-named station heard from this recently is not a ghost
 
 
 @dataclass
@@ -48,6 +49,7 @@ class StationConn:
     status: dict[str, Any] = field(default_factory=dict)
     rows_queue: asyncio.Queue[list[dict[str, Any]]] = field(default_factory=asyncio.Queue)
     sender: asyncio.Lock = field(default_factory=asyncio.Lock)
+    last_rx: float = 0.0  # hub monotonic time of the last frame
 
 
 class HubServer:
@@ -69,6 +71,7 @@ class HubServer:
         self.advertise = advertise
         self.mdns_interfaces = mdns_interfaces
         self.dbw = DbWorker(db_path, store.migrations)
+        self.published_dir = Path(db_path).parent / "published"
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
         self.conns: dict[str, StationConn] = {}
         self._server: asyncio.Server | None = None
@@ -128,6 +131,11 @@ class HubServer:
         if self._server is not None:
             self._server.close()
             for conn in list(self.conns.values()):
+                with contextlib.suppress(ConnectionError, OSError, TimeoutError):
+                    # tell the station, so it reconnects at once rather than on a timeout
+                    await asyncio.wait_for(
+                        conn.channel.send({"t": "bye", "reason": "hub shutting down"}), 1.0
+                    )
                 await conn.channel.close()
             await self._server.wait_closed()
             self._server = None
@@ -166,8 +174,17 @@ class HubServer:
             if first["t"] != "status":
                 raise ProtocolError(f"first frame must be status, not {first['t']!r}")
             conn = StationConn(hello["station"], hello["epoch"], address, channel)
+            conn.last_rx = self.clock.monotonic()
             old = self.conns.get(conn.station)
             if old is not None:
+                alive = self.clock.monotonic() - old.last_rx < DUPLICATE_WINDOW
+                if old.epoch != conn.epoch and alive:
+                    # two machines with one name (both still "raspberrypi"?): refuse the
+                    # newcomer rather than let them knock each other off in turn
+                    raise ProtocolError(
+                        f"station id {conn.station!r} is already connected with another "
+                        f"database (epoch {old.epoch}); give each station its own name"
+                    )
                 log.info("station %s reconnected; closing its old connection", conn.station)
                 await old.channel.close()
             self.conns[conn.station] = conn
@@ -180,6 +197,7 @@ class HubServer:
                 # means it lost power or the Wi-Fi dropped it without a FIN
                 msg = await asyncio.wait_for(channel.recv(), IDLE_TIMEOUT)
                 received = self.clock.now()
+                conn.last_rx = self.clock.monotonic()
                 kind = msg["t"]
                 if kind == "time_req":
                     channel.send_nowait(
@@ -232,7 +250,13 @@ class HubServer:
             rows = await conn.rows_queue.get()
             while not conn.rows_queue.empty():  # merge what queued up meanwhile
                 rows = rows + conn.rows_queue.get_nowait()
-            acked = await self._ingest(conn.station, conn.epoch, rows)
+            try:
+                acked = await self._ingest(conn.station, conn.epoch, rows)
+            except Exception as exc:  # the disk is full, the file went read-only …
+                # nothing was acked; drop the link so the station resends after a backoff
+                log.error("cannot store rows of %s (%s); closing its link", conn.station, exc)
+                await conn.channel.close()
+                return
             if acked != last_acked:
                 last_acked = acked
                 with contextlib.suppress(ConnectionError, OSError):
@@ -401,6 +425,16 @@ class HubServer:
         """``kind``: config (tables, limits …), pairings or standings."""
         if kind not in ("config", "pairings", "standings"):
             raise ValueError(f"cannot publish {kind!r}")
+        # a station refuses a malformed frame and reconnects; a bad item would be resent
+        # on every connect, so check it here, once
+        if not isinstance(data, dict if kind == "config" else (dict, list)):
+            raise ValueError(
+                f"{kind} must be a JSON object" + ("" if kind == "config" else " or list")
+            )
+        if len(protocol.pack({"t": "show", "id": "x" * 64, "kind": kind, "data": data})) > (
+            protocol.MAX_FRAME - 1024
+        ):
+            raise ValueError(f"{kind} is too large for one frame")
         digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
         item = f"{kind}:{int(self.clock.now() * 1000)}:{digest}"
         await self.dbw.run(store.save_published, kind, item, data, self.clock.now())
@@ -412,12 +446,20 @@ class HubServer:
 
     async def push_lexicon(self, path: Path | str) -> dict[str, Any]:
         """Send a lexicon file to every station whose lexicon differs (and later joiners)."""
-        path = Path(path).resolve()
-        info = read_info(path)  # refuses a file that is not a lexicon
-        data = path.read_bytes()
+        original = Path(path)
+        info = read_info(original)  # refuses a file that is not a lexicon
+        data = original.read_bytes()
+        # keep our own copy: the referee's file may move or change before every station
+        # (including ones that join later) has it
+        path = self.published_dir / f"{info.sha256[:16]}.lex"
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
+            tmp = path.with_suffix(".tmp")
+            tmp.write_bytes(data)
+            tmp.replace(path)
         record = {
             "path": str(path),
-            "name": path.name,
+            "name": original.name,
             "size": len(data),
             "file_sha256": hashlib.sha256(data).hexdigest(),
             "lexicon_sha256": info.sha256,

@@ -501,14 +501,19 @@ class StationSync:
             asyncio.open_connection(host, port, limit=protocol.MAX_FRAME + 64), CONNECT_TIMEOUT
         )
         try:
-            channel, welcome = await protocol.client_handshake(
-                reader,
-                writer,
-                self.psk,
-                tournament=self.net.tournament_id,
-                station=self.station_id,
-                epoch=self.epoch,
-            )
+            try:
+                channel, welcome = await protocol.client_handshake(
+                    reader,
+                    writer,
+                    self.psk,
+                    tournament=self.net.tournament_id,
+                    station=self.station_id,
+                    epoch=self.epoch,
+                )
+            except ConnectionError:
+                raise ConnectionError(
+                    "the hub hung up during the handshake: wrong tournament key or id?"
+                ) from None
             self._channel = channel
             # the hub's word is what counts: resend everything after what it has stored
             if self.status.hub_id not in (None, welcome["hub"]):
@@ -544,7 +549,7 @@ class StationSync:
             raise ConnectionResetError("hub closed the connection") from None
         finally:
             self._channel = None
-            self._lexicon_rx = None
+            self._abort_lexicon()
             writer.close()
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
@@ -566,6 +571,7 @@ class StationSync:
         for _ in range(BURST):
             await self._time_request(channel)
             await asyncio.sleep(0.05)
+        self._status_now.set()  # the estimate after the burst is the one worth reporting
         while True:
             await asyncio.sleep(RESYNC_EVERY)
             await self._time_request(channel)
@@ -654,6 +660,7 @@ class StationSync:
         kind, item = msg["t"], msg["id"]
         rx = self._lexicon_rx
         if kind == "lexicon_begin":
+            self._abort_lexicon()  # a push the hub restarted
             target = self.lexicon_path or (data_dir() / "lexicons" / Path(msg["name"]).name)
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{target.name}.incoming")
@@ -686,6 +693,14 @@ class StationSync:
             self._emit("lexicon", rx["target"])
             await channel.send({"t": "status", "status": self._status_payload()})
         await self._done(channel, item, ok, detail)
+
+    def _abort_lexicon(self) -> None:
+        """Drop a half-received lexicon (the hub sends it again after a reconnect)."""
+        rx, self._lexicon_rx = self._lexicon_rx, None
+        if rx is not None:
+            with contextlib.suppress(OSError):
+                rx["fh"].close()
+                rx["tmp"].unlink(missing_ok=True)
 
     @staticmethod
     def _finish_lexicon(rx: dict[str, Any]) -> tuple[bool, str]:

@@ -72,6 +72,7 @@ def _serve(args: argparse.Namespace) -> int:
             loop.add_signal_handler(sig, stop.set)
         await stop.wait()
         ctl.close()
+        control.socket_path().unlink(missing_ok=True)
         await server.close()
 
     asyncio.run(main())

@@ -121,7 +121,16 @@ def _daemon(args: argparse.Namespace) -> int:
             stop = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(sig, stop.set)
-            tasks = [asyncio.create_task(sync.run()), asyncio.create_task(runner.run())]
+            tasks = [asyncio.create_task(sync.run())]
+
+            # A networked station rings only on the hub's clock: after a reboot its own
+            # clock may be minutes off, and a gong at the wrong time confuses the hall.
+            def start_runner(status: Any) -> None:
+                if status.clock_synced and len(tasks) == 1:
+                    tasks.append(loop.create_task(runner.run()))
+
+            sync.on("clock", start_runner)
+            logging.getLogger("station.daemon").info("signals wait for the hub clock")
             await stop.wait()
             sync.stop()
             runner.stop()

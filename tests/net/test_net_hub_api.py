@@ -87,6 +87,11 @@ async def test_published_items_are_stored_on_the_station(link) -> None:
     assert sync.dbw.call(load_item, "pairings")["tables"][0][1] == "Novák"
     with pytest.raises(ValueError):
         await hub.publish("passwords", {})
+    with pytest.raises(ValueError, match="JSON object"):
+        await hub.publish("config", ["tables"])
+    with pytest.raises(ValueError, match="too large"):
+        await hub.publish("standings", ["x" * 1000] * 2000)
+    assert hub.conns["s1"].channel is not None  # the link survived the refusals
 
 
 async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> None:
@@ -177,5 +182,129 @@ async def test_station_catches_up_on_connect(tmp_path: Path) -> None:
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
         sync.close()
+    finally:
+        await hub.close()
+
+
+async def _start_station(hub: HubServer, psk: bytes, db: Path, sid: str, **kw: Any):
+    net = NetworkConfig(tournament_id=hub.tournament, hub=f"127.0.0.1:{hub.port}", station_id=sid)
+    sync = StationSync(db, net, psk=psk, **kw)
+    return sync, asyncio.create_task(sync.run())
+
+
+async def _stop_station(sync: StationSync, task: asyncio.Task) -> None:
+    sync.stop()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    sync.close()
+
+
+async def test_two_machines_with_one_name_do_not_knock_each_other_off(tmp_path: Path) -> None:
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        first, t1 = await _start_station(hub, psk, tmp_path / "a.db", "raspberrypi")
+        await _until(lambda: first.status.connected)
+        second, t2 = await _start_station(hub, psk, tmp_path / "b.db", "raspberrypi")
+        await _until(lambda: second.status.last_error is not None)
+        await asyncio.sleep(0.3)
+        assert first.status.connected and not second.status.connected
+        assert hub.conns["raspberrypi"].epoch == first.epoch
+        await _stop_station(second, t2)
+        await _stop_station(first, t1)
+    finally:
+        await hub.close()
+
+
+async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
+    """A station whose clock is 7 minutes fast reads hub time within a few ms."""
+    import time
+
+    from station.sync import SkewedClock
+
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        sync, task = await _start_station(
+            hub, psk, tmp_path / "s.db", "s", local_clock=SkewedClock(420.0)
+        )
+        assert not sync.clock.synced
+        await _until(lambda: sync.clock.synced)
+        await asyncio.sleep(0.4)  # the burst of six exchanges
+        assert abs(sync.clock.now() - time.time()) < 0.005
+        assert sync.clock.offset == pytest.approx(-420.0, abs=0.005)
+        assert len(sync.estimator.samples) >= 3
+        await _until(lambda: hub.conns["s"].status.get("clock_synced") is True)
+        await _stop_station(sync, task)
+    finally:
+        await hub.close()
+
+
+async def test_the_kiosk_loop_never_waits_for_a_missing_hub(tmp_path: Path) -> None:
+    """No hub listening: the link retries in the background and the loop stays free."""
+    from net_procs import free_port
+
+    net = NetworkConfig(tournament_id="t-x", hub=f"127.0.0.1:{free_port()}", station_id="k")
+    sync = StationSync(tmp_path / "k.db", net, psk=new_psk())
+    task = asyncio.create_task(sync.run())
+    loop = asyncio.get_running_loop()
+    worst = 0.0
+    for _ in range(100):  # 2 s of a kiosk ticking every 20 ms
+        before = loop.time()
+        await asyncio.sleep(0.02)
+        worst = max(worst, loop.time() - before - 0.02)
+    assert worst < 0.05
+    assert not sync.status.connected and "failed" in (sync.status.last_error or "").lower()
+    await _stop_station(sync, task)
+
+
+async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
+    hub = HubServer(tmp_path / "hub.db", new_psk(), host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    try:
+        sync, task = await _start_station(hub, new_psk(), tmp_path / "s.db", "s")
+        await _until(lambda: sync.status.last_error is not None)
+        assert "wrong tournament key" in sync.status.last_error
+        assert not sync.status.connected and hub.conns == {}
+        await _stop_station(sync, task)
+        assert await hub.stations() == []
+    finally:
+        await hub.close()
+
+
+async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    psk = new_psk()
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    real_ingest = store.ingest
+    failures = {"left": 1}
+
+    def flaky_ingest(db, batches, now):
+        if failures["left"]:
+            failures["left"] -= 1
+            raise OSError("disk I/O error")
+        return real_ingest(db, batches, now)
+
+    monkeypatch.setattr(store, "ingest", flaky_ingest)
+    try:
+        sync, task = await _start_station(hub, psk, tmp_path / "s.db", "s")
+        await _until(lambda: sync.status.connected)
+        from shared.storage import open_db
+        from station import outbox
+
+        db = open_db(tmp_path / "s.db", outbox.migrations)
+        with db.atomic():
+            for i in range(10):
+                outbox.enqueue(db, "challenge", {"i": i})
+        db.close()
+        sync.nudge()
+        await _until(lambda: sync.status.acked_seq == 10, 15)
+        assert failures["left"] == 0
+        assert len(hub.dbw.call(store.inbox_rows)) == 10
+        await _stop_station(sync, task)
     finally:
         await hub.close()
