@@ -387,16 +387,28 @@ class GongOutputs:
     simulated: bool = False
 
     async def ring(self, name: str) -> None:
-        outputs = [o for o in (self.bell, self.sound) if o is not None]
-        if not outputs:
+        """Sound every output. The bell's first stroke starts before this coroutine
+        first yields, so a caller that runs it for one loop step knows the bell is on."""
+        if self.bell is None and self.sound is None:
             log.warning("no gong output to ring %s on", name)
             return
-        results = await asyncio.gather(*(o.ring(name) for o in outputs), return_exceptions=True)
-        for output, result in zip(outputs, results, strict=True):
-            if isinstance(result, BaseException):
-                if isinstance(result, asyncio.CancelledError):
-                    raise result
-                log.error("%s failed: %s", output.describe(), result)
+        sound = asyncio.ensure_future(self.sound.ring(name)) if self.sound else None
+        try:
+            if self.bell is not None:
+                await self.bell.ring(name)
+        except asyncio.CancelledError:
+            if sound is not None:
+                sound.cancel()
+            raise
+        except Exception as exc:
+            log.error("%s failed: %s", self.bell.describe() if self.bell else "bell", exc)
+        if sound is not None:
+            try:
+                await sound
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:
+                log.error("%s failed: %s", self.sound.describe() if self.sound else "", exc)
 
     def summary(self) -> str:
         """One line for the startup log: what is live, what is simulated."""

@@ -51,7 +51,7 @@ from station import outbox
 log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 5.0
-SPIN_SECONDS = 0.002  # the runner wakes this early and waits out the rest exactly
+SPIN_SECONDS = 0.010  # the runner wakes this early and waits out the rest exactly
 PLAYOUT_DISPLAY_SECONDS = 20 * 60
 SIGNAL_ORDER = {Signal.START: 0, Signal.WARNING: 1, Signal.END: 2}
 
@@ -103,6 +103,19 @@ def m001_rounds(db: sqlite_utils.Database) -> None:
     db["round_signals"].create_index(["number", "signal"], unique=True)
 
 
+@migrations()
+def m002_tournament(db: sqlite_utils.Database) -> None:
+    # Scope everything by tournament ([network] tournament_id): round numbers start
+    # again at 1 in the next tournament on the same station DB.
+    for table in ("round_plans", "round_plan_history", "round_signals"):
+        db[table].add_column("tournament", str, not_null_default="")
+    db["round_plans"].transform(pk=("tournament", "number"))
+    db.execute("DROP INDEX IF EXISTS idx_round_signals_number_signal")
+    db["round_signals"].create_index(
+        ["tournament", "number", "signal"], unique=True, index_name="round_signals_once"
+    )
+
+
 class RoundError(Exception):
     """A referee's change that cannot be made (the message says why, in English)."""
 
@@ -141,7 +154,9 @@ class StoredPlan:
 class RoundSchedule:
     """Round plans and given signals over the station DB (see the module docstring).
 
-    ``grace`` is how late a signal may still be rung; ``playout_display`` how long an
+    ``tournament`` scopes everything (use ``[network] tournament_id``): the next
+    tournament's round 1 is a new round on the same DB. ``grace`` is how late a signal
+    may still be rung; ``playout_display`` how long an
     ended round (play-out, DOHRÁVKA) or a cancelled one stays on the clock before the
     station shows idle again. Use from one thread (the asyncio loop's): SQLite
     connections are bound to the thread that opened them.
@@ -152,10 +167,12 @@ class RoundSchedule:
         db: sqlite_utils.Database,
         clock: Clock | None = None,
         *,
+        tournament: str = "",
         grace: float = GRACE_SECONDS,
         playout_display: float = PLAYOUT_DISPLAY_SECONDS,
     ) -> None:
         self.db = db
+        self.tournament = tournament
         self.clock: Clock = clock or SystemClock()
         self.grace = float(grace)
         self.playout_display = float(playout_display)
@@ -198,12 +215,17 @@ class RoundSchedule:
         (data_version,) = self.db.execute("PRAGMA data_version").fetchone()
         return int(data_version) * 1_000_000 + self._local_changes
 
-    def _load(self) -> tuple[dict[int, StoredPlan], dict[tuple[int, Signal], SignalRecord]]:
+    def _load(
+        self, recheck: bool = True
+    ) -> tuple[dict[int, StoredPlan], dict[tuple[int, Signal], SignalRecord]]:
+        if not recheck and self._cache_version >= 0:
+            return self._cache[1], self._cache[2]
         version = self.version()
         if version != self._cache_version:
             plans = {}
             for number, source, plan, applied_at in self.db.execute(
-                "SELECT number, source, plan, applied_at FROM round_plans"
+                "SELECT number, source, plan, applied_at FROM round_plans WHERE tournament = ?",
+                [self.tournament],
             ):
                 plans[number] = StoredPlan(
                     RoundPlan.from_dict(json.loads(plan)), source, applied_at
@@ -211,7 +233,8 @@ class RoundSchedule:
             records = {}
             for row in self.db.execute(
                 "SELECT number, signal, outcome, scheduled_at, actual_at, revision "
-                "FROM round_signals"
+                "FROM round_signals WHERE tournament = ?",
+                [self.tournament],
             ):
                 rec = SignalRecord(row[0], Signal(row[1]), *row[2:])
                 records[(rec.number, rec.signal)] = rec
@@ -249,6 +272,7 @@ class RoundSchedule:
         now = self.clock.now()
         text = json.dumps(plan.to_dict(), sort_keys=True)
         row = {
+            "tournament": self.tournament,
             "number": plan.number,
             "revision": plan.revision,
             "source": source,
@@ -256,7 +280,7 @@ class RoundSchedule:
             "applied_at": now,
         }
         with self.db.atomic():
-            self.db["round_plans"].upsert(row, pk="number")
+            self.db["round_plans"].upsert(row, pk=("tournament", "number"))
             self.db["round_plan_history"].insert(row)
         log.info("round %d: plan revision %d from %s applied", plan.number, plan.revision, source)
         self._notify()
@@ -353,10 +377,11 @@ class RoundSchedule:
         return plan.status(now) if plan is not None else None
 
     # -- signals --------------------------------------------------------------------------
-    def due_signals(self) -> list[DueSignal]:
+    def due_signals(self, *, recheck: bool = True) -> list[DueSignal]:
         """Signals of current plans not yet given or missed, soonest first. A paused
-        round has no future signals; a cancelled one none at all."""
-        plans, records = self._load()
+        round has no future signals; a cancelled one none at all. ``recheck=False``
+        trusts the cache (no query: the runner's last moment before a signal)."""
+        plans, records = self._load(recheck)
         due: list[DueSignal] = []
         for stored in plans.values():
             plan = stored.plan
@@ -380,6 +405,7 @@ class RoundSchedule:
         if outcome not in (GIVEN, MISSED):
             raise ValueError(f"unknown outcome {outcome!r}")
         payload = {
+            "tournament": self.tournament,
             "round": due.number,
             "signal": due.signal.value,
             "outcome": outcome,
@@ -389,10 +415,10 @@ class RoundSchedule:
         }
         with self.db.atomic():
             cursor = self.db.execute(
-                "INSERT OR IGNORE INTO round_signals "
-                "(number, signal, outcome, scheduled_at, actual_at, revision, local_at) "
-                "VALUES (?, ?, ?, ?, ?, ?, ?)",
+                "INSERT OR IGNORE INTO round_signals (tournament, number, signal, outcome, "
+                "scheduled_at, actual_at, revision, local_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
                 [
+                    self.tournament,
                     due.number,
                     due.signal.value,
                     outcome,
@@ -512,9 +538,11 @@ class SignalRunner:
         self._stopping = False
         log.info("signal runner started (grace %.1f s)", self.schedule.grace)
         try:
+            recheck = True
             while not self._stopping:
                 self._event.clear()
-                next_due = await self.step()
+                next_due = await self.step(recheck=recheck)
+                recheck = True
                 now = self.clock.now()
                 if until is not None and now >= until:
                     break
@@ -525,9 +553,12 @@ class SignalRunner:
                     nap = min(nap, until - now)
                 if self._sleep == self._real_nap and next_due is not None and nap < self.max_nap:
                     # asyncio timers fire up to ~1 ms late (epoll's resolution):
-                    # wake a little early and wait out the last moment exactly.
+                    # wake 10 ms early (a busy thread may hold the GIL for 5 ms) and
+                    # wait out the last moment exactly.
                     await self._sleep(max(0.0, nap - self.spin))
+                    self.schedule.due_signals()  # look for changes now, not at the instant
                     self._spin_until(next_due)
+                    recheck = False
                 elif nap > 0:
                     await self._sleep(nap)
                 else:
@@ -537,11 +568,12 @@ class SignalRunner:
             self._event = None
             log.info("signal runner stopped")
 
-    async def step(self) -> float | None:
+    async def step(self, *, recheck: bool = True) -> float | None:
         """Ring or log everything due now; return when the next signal is due."""
         while True:
             now = self.clock.now()
-            pending = self.schedule.due_signals()
+            pending = self.schedule.due_signals(recheck=recheck)
+            recheck = True
             due_now = [d for d in pending if d.due <= now]
             if not due_now:
                 return pending[0].due if pending else None

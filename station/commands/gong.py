@@ -100,16 +100,22 @@ def _gong_off(args: argparse.Namespace) -> int:
 @_errors
 def _gong_run(args: argparse.Namespace) -> int:
     _logging(True)
-    _, gong = _load(args)
+    cfg, gong = _load(args)
     guard_outputs()
-    return asyncio.run(_daemon(gong, standalone=not args.networked))
+    # A 1 ms GIL switch interval keeps a busy thread from delaying the bell by up to
+    # 5 ms per hand-over (bench/gong.py, docs/benchmarks.md).
+    sys.setswitchinterval(0.001)
+    return asyncio.run(_daemon(gong, tournament_of(cfg), standalone=not args.networked))
 
 
-async def _daemon(gong: GongConfig, *, standalone: bool) -> int:
+async def _daemon(gong: GongConfig, tournament: str, *, standalone: bool) -> int:
     """The headless round clock: ring signals, obey the button, light the lamp."""
     clock = SystemClock()
     schedule = RoundSchedule.open(
-        clock=clock, grace=gong.grace, playout_display=gong.playout_display_minutes * 60
+        clock=clock,
+        tournament=tournament,
+        grace=gong.grace,
+        playout_display=gong.playout_display_minutes * 60,
     )
     loop = asyncio.get_running_loop()
     with build_gong(gong, clock=clock) as outputs:
@@ -129,10 +135,22 @@ async def _daemon(gong: GongConfig, *, standalone: bool) -> int:
 
 
 # -- station round ---------------------------------------------------------------------
-def _schedule(gong: GongConfig) -> RoundSchedule:
-    return RoundSchedule.open(
-        clock=SystemClock(), grace=gong.grace, playout_display=gong.playout_display_minutes * 60
+def tournament_of(cfg: station_config.StationConfig) -> str:
+    """Rounds are scoped by ``[network] tournament_id`` (empty when standalone)."""
+    return str(cfg.section("network").get("tournament_id", ""))
+
+
+def _schedule(
+    args: argparse.Namespace,
+) -> tuple[station_config.StationConfig, GongConfig, RoundSchedule]:
+    cfg, gong = _load(args)
+    schedule = RoundSchedule.open(
+        clock=SystemClock(),
+        tournament=tournament_of(cfg),
+        grace=gong.grace,
+        playout_display=gong.playout_display_minutes * 60,
     )
+    return cfg, gong, schedule
 
 
 def _clock_text(seconds: float) -> str:
@@ -142,9 +160,8 @@ def _clock_text(seconds: float) -> str:
 
 @_errors
 def _round_status(args: argparse.Namespace) -> int:
-    cfg, gong = _load(args)
+    cfg, _, schedule = _schedule(args)
     ui = args.ui or cfg.ui_language
-    schedule = _schedule(gong)
     now = schedule.clock.now()
     status = schedule.status(now)
     if status is None:
@@ -163,8 +180,7 @@ def _round_status(args: argparse.Namespace) -> int:
 
 @_errors
 def _round_start(args: argparse.Namespace) -> int:
-    _, gong = _load(args)
-    schedule = _schedule(gong)
+    _, gong, schedule = _schedule(args)
     plan = schedule.start_local(
         number=args.number,
         lead=args.lead,
@@ -178,8 +194,7 @@ def _round_start(args: argparse.Namespace) -> int:
 def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]):  # type: ignore[no-untyped-def]
     @_errors
     def command(args: argparse.Namespace) -> int:
-        _, gong = _load(args)
-        schedule = _schedule(gong)
+        _, _, schedule = _schedule(args)
         now = schedule.clock.now()
         shown = schedule.status(now)
         if args.command_name == "pause" and shown is not None and shown.phase.value == "scheduled":

@@ -82,6 +82,7 @@ async def test_whole_40_minute_round(station, clock, factory):
     rows = outbox.pending(s.schedule.db)
     assert [r["kind"] for r in rows] == ["signal"] * 3
     assert rows[2]["payload"] == {
+        "tournament": "",
         "round": 1,
         "signal": "end",
         "outcome": "given",
@@ -312,6 +313,9 @@ class Recorder:
     async def ring(self, name: str) -> None:
         self.rung.append((name, self.clock.now()))
 
+    def describe(self) -> str:
+        return "recorder"
+
 
 async def test_real_asyncio_runner_wakes_on_new_plan(tmp_path):
     clock = SystemClock()
@@ -354,3 +358,100 @@ async def test_wake_from_another_thread_and_process(tmp_path):
     runner.stop()
     await asyncio.wait_for(task, 5)
     assert [name for name, _ in gong.rung] == ["start"]
+
+
+async def test_bell_sounds_before_the_record_is_written(tmp_path):
+    """The fsync of the signal's record must not delay the bell: the pin is already
+    on when the runner writes the record (real asyncio, real clock, real outputs)."""
+    from gpiozero.pins.mock import MockFactory
+
+    factory = MockFactory()
+    clock = SystemClock()
+    schedule = RoundSchedule.open(tmp_path / "s.db", clock=clock)
+    outputs = build_gong(
+        GongConfig(audio="on", button_pin=None, lamp_pin=None),
+        pin_factory=factory,
+        sound=Recorder(clock),
+    )
+    levels = []
+    record = schedule.record
+
+    def spy(due, outcome, actual_at):
+        levels.append((due.signal.value, factory.pin(5).state))
+        return record(due, outcome, actual_at)
+
+    schedule.record = spy
+    runner = SignalRunner(schedule, clock, outputs)
+    task = asyncio.create_task(runner.run())
+    schedule.apply(RoundPlan(1, clock.now() + 0.02, basic_seconds=600, warning_seconds=60))
+    await asyncio.sleep(0.1)
+    runner.stop()
+    await asyncio.wait_for(task, 5)
+    assert levels == [("start", False)]  # active-low: low = ringing
+    assert factory.pin(5).state is True
+    assert outputs.sound.rung[0][0] == "start"  # the speaker sounded with the bell
+    outputs.close()
+    factory.close()
+
+
+async def test_next_tournament_starts_again_at_round_1(tmp_path, clock, factory, vsleep):
+    """The same station DB serves the next tournament: its round 1 is a new round."""
+    path = tmp_path / "s.db"
+    gong = build_gong(
+        GongConfig(audio="off", button_pin=None, lamp_pin=None),
+        pin_factory=factory,
+        sleep=vsleep,
+    )
+    spring = RoundSchedule.open(path, clock=clock, tournament="brno-2026-03")
+    spring.apply(RoundPlan(1, clock.now() + 5, revision=4))
+    await SignalRunner(spring, clock, gong, sleep=vsleep).run(until=clock.now() + 3000)
+    assert len(spring.signals()) == 3
+
+    autumn = RoundSchedule.open(path, clock=clock, tournament="praha-2026-10")
+    assert autumn.status(clock.now()) is None
+    pin = factory.pin(5)
+    pin.clear_states()
+    t0 = clock.now() + 5
+    assert autumn.apply(RoundPlan(1, t0))  # revision 0, yet not "older" than spring's 4
+    await SignalRunner(autumn, clock, gong, sleep=vsleep).run(until=t0 + 10)
+    assert edges(pin, t0) == at(0, START)
+    assert [r["payload"]["tournament"] for r in outbox.pending(autumn.db)][-1] == "praha-2026-10"
+    assert len(spring.signals()) == 3  # the spring record is untouched
+    gong.close()
+
+
+def test_upgrade_from_a_db_without_tournaments(tmp_path, clock):
+    """A station DB written before rounds were scoped by tournament keeps its rounds
+    (tournament "") and signals."""
+    from sqlite_utils.migrations import Migrations
+
+    from shared.storage import open_db
+    from station.rounds import m001_rounds
+
+    old = Migrations("station.rounds")
+    old()(m001_rounds)
+    db = open_db(tmp_path / "s.db", outbox.migrations, old)
+    db["round_plans"].insert(
+        {
+            "number": 1,
+            "revision": 2,
+            "source": "hub",
+            "plan": '{"number": 1, "start_at": 100.0, "revision": 2}',
+            "applied_at": 50.0,
+        }
+    )
+    db["round_signals"].insert(
+        {
+            "number": 1,
+            "signal": "start",
+            "outcome": "given",
+            "scheduled_at": 100.0,
+            "actual_at": 100.001,
+            "revision": 2,
+        }
+    )
+    db.close()
+    schedule = RoundSchedule.open(tmp_path / "s.db", clock=clock)
+    assert schedule.plan(1).revision == 2
+    assert [(r.signal, r.outcome) for r in schedule.signals()] == [(Signal.START, GIVEN)]
+    assert not schedule.apply(RoundPlan(1, 100.0, revision=1))  # still older
