@@ -235,9 +235,9 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "kiosk.pin.changed": {"cs": "PIN změněn.", "sk": "PIN zmenený.", "en": "PIN changed."},
     "kiosk.referee.title": {
-        "cs": "Rozhodčí · stanice {station}",
-        "sk": "Rozhodca · stanica {station}",
-        "en": "Referee · station {station}",
+        "cs": "Rozhodčí · {station} · číslo nebo Enter = vybrat, Esc = zpět",
+        "sk": "Rozhodca · {station} · číslo alebo Enter = vybrať, Esc = späť",
+        "en": "Referee · {station} · number or Enter = choose, Esc = back",
     },
     "kiosk.referee.appeal": {
         "cs": "Odvolání: znovu posoudit slova (druhá instance)",

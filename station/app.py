@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import logging
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from textual import events, work
@@ -54,7 +55,7 @@ class KioskApp(App[int], inherit_bindings=False):
     """The kiosk. ``round_status`` and ``hub_status`` are callables the station wires to
     its round schedule and network client; by default there is no round and no hub."""
 
-    CSS_PATH = "app.tcss"
+    CSS_PATH = Path(__file__).with_name("app.tcss")  # absolute: subclasses live elsewhere
     TITLE = "Samoobsluha"
     ENABLE_COMMAND_PALETTE = False
     BINDINGS = []  # noqa: RUF012 - the referee key is bound per settings in __init__
@@ -115,9 +116,14 @@ class KioskApp(App[int], inherit_bindings=False):
         await super().on_event(event)
 
     def _tick(self) -> None:
-        tick = getattr(self.screen, "tick", None)
+        # Run on the screen's own message loop: a screen that closes itself from the
+        # App's timer callback would wait on the App's busy queue.
+        if not self.screen_stack or not self.is_running:
+            return
+        screen = self.screen
+        tick = getattr(screen, "tick", None)
         if tick is not None:
-            tick(self.clock.monotonic())
+            screen.call_later(tick, self.clock.monotonic())
 
     def tr(self, key: str, /, **values: Any) -> str:
         return t(key, self.lang, **values)
@@ -231,11 +237,9 @@ class KioskApp(App[int], inherit_bindings=False):
     def show_verdict(self, verdict: Verdict, record: CheckRecord, instance: str) -> None:
         from station.screens.verdict import VerdictScreen
 
-        screen = VerdictScreen(verdict, record, appeal=instance == "appeal")
-        if instance == "appeal":
-            self.push_screen(screen)
-        else:
-            self.switch_screen(screen)
+        # Pushed on top (not switched): unmounting the check screen is left for the
+        # return to idle, off the key-to-verdict path. It is hidden meanwhile.
+        self.push_screen(VerdictScreen(verdict, record, appeal=instance == "appeal"))
         self._refresh_backlog()
 
     def show_refusal(self, table_no: int, decision: RateDecision) -> None:

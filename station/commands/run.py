@@ -35,9 +35,12 @@ def build_app(
     round_status: Callable[[], Any] | None = None,
     hub_status: Callable[[], Any] | None = None,
     gong_test: Callable[[], Any] | None = None,
+    app_class: type | None = None,
 ) -> Any:
     """The kiosk app as ``station run`` starts it (also used by bench/kiosk.py)."""
     from station.app import KioskApp
+
+    app_class = app_class or KioskApp
     from station.log import KioskStore
 
     cfg = station_config.load(args.config)
@@ -53,7 +56,7 @@ def build_app(
     with store._lock:
         if outbox.meta(store.db, "station_id") != cfg.name:
             outbox.set_station_id(store.db, cfg.name)
-    return KioskApp(
+    return app_class(
         lexicon=lexicon,
         store=store,
         settings=settings,

@@ -88,7 +88,7 @@ class BigText(Widget):
     """``text`` in block letters, wrapped at spaces to fit; plain bold text otherwise."""
 
     DEFAULT_CSS = """
-    BigText { height: auto; width: 1fr; content-align: center middle; text-align: center; }
+    BigText { height: auto; width: 1fr; text-align: left; }
     """
 
     def __init__(self, text: str = "", *, id: str | None = None, classes: str | None = None):
@@ -137,4 +137,7 @@ class BigText(Widget):
         lines = self._lines(width)
         if lines is None:
             return Text(self._text, style="bold", justify="center")
-        return Text("\n".join(lines), justify="center")
+        # Centre by padding, with no-break spaces: the renderer strips leading spaces,
+        # and those place an accent over its letter.
+        padded = [(" " * max(0, (width - len(line)) // 2) + line) for line in lines]
+        return Text("\n".join(padded).replace(" ", "\u00a0"), no_wrap=True, overflow="crop")

@@ -44,7 +44,7 @@ class RoundClock(Vertical):
     DEFAULT_CSS = """
     RoundClock { height: auto; align-horizontal: center; }
     RoundClock > Label { width: 1fr; text-align: center; text-style: bold; }
-    RoundClock > Digits { width: auto; }
+    RoundClock > Digits { width: 1fr; text-align: center; }
     RoundClock.-warning > Digits { color: $warning; }
     RoundClock.-warning > Label { color: $warning; }
     """
