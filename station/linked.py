@@ -62,6 +62,7 @@ def run_linked(args: argparse.Namespace) -> int:
         schedule = RoundSchedule.open(
             db_path,
             clock=sync.clock,
+            tournament=net.tournament_id,
             grace=gong_cfg.grace,
             playout_display=gong_cfg.playout_display_minutes * 60,
         )
