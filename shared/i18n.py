@@ -573,6 +573,17 @@ MESSAGES.update(
         "dash.paused": {"cs": "POZASTAVENO", "sk": "POZASTAVENÉ", "en": "PAUSED"},
         "dash.rounds.round": {"cs": "Kolo", "sk": "Kolo", "en": "Round"},
         "dash.rounds.minutes": {"cs": "Minut", "sk": "Minút", "en": "Minutes"},
+        "dash.rounds.at": {"cs": "Čas", "sk": "Čas", "en": "At"},
+        "dash.at.bad": {
+            "cs": "„{at}“ není čas (HH:MM).",
+            "sk": "„{at}“ nie je čas (HH:MM).",
+            "en": "“{at}” is not a time (HH:MM).",
+        },
+        "dash.at.past": {
+            "cs": "Ten čas už minul.",
+            "sk": "Ten čas už uplynul.",
+            "en": "That time has passed.",
+        },
         "dash.col.phase": {"cs": "Fáze", "sk": "Fáza", "en": "Phase"},
         "dash.col.start": {"cs": "Start", "sk": "Štart", "en": "Start"},
         "dash.col.end": {"cs": "Konec", "sk": "Koniec", "en": "End"},

@@ -24,6 +24,7 @@ class RoundsData:
     rounds: list[RoundRow]
     schedule: list[Slot]
     current: int
+    gong: dict[str, Any] | None = None  # confirmations of the last manual gong
 
 
 class RoundsScreen(DashScreen):
@@ -42,6 +43,7 @@ class RoundsScreen(DashScreen):
         super().__init__()
         self.data: RoundsData | None = None
         self._cancel_armed: tuple[int, float] | None = None
+        self.gong_item: str | None = None
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="round-big")
@@ -50,6 +52,8 @@ class RoundsScreen(DashScreen):
             yield Input(id="round-no", restrict=r"[0-9]*", max_length=3)
             yield Label(self.tr("dash.rounds.minutes"), classes="prompt")
             yield Input("5", id="minutes", restrict=r"[0-9]*", max_length=3)
+            yield Label(self.tr("dash.rounds.at"), classes="prompt")
+            yield Input(id="at", placeholder="HH:MM", restrict=r"[0-9:]*", max_length=5)
         with Horizontal(id="round-buttons"):
             for action, key in (
                 ("start", "dash.act.start"),
@@ -79,8 +83,9 @@ class RoundsScreen(DashScreen):
         rounds.focus()
 
     def fetch(self) -> RoundsData:
+        gong = self.service.deliveries(self.gong_item) if self.gong_item else None
         return RoundsData(
-            self.service.rounds(), self.service.schedule(), self.service.current_round()
+            self.service.rounds(), self.service.schedule(), self.service.current_round(), gong
         )
 
     def show(self, data: RoundsData) -> None:
@@ -120,10 +125,14 @@ class RoundsScreen(DashScreen):
             return
         waiting = ", ".join(row.unconfirmed) or "—"
         done = ", ".join(row.confirmed) or "—"
-        label.update(
+        text = (
             f"{self.tr('dash.round', n=row.number)} (rev. {row.revision}): "
             f"{self.tr('dash.col.confirmed')}: {done}  ·  ✗ {waiting}"
         )
+        if self.data is not None and self.data.gong is not None:
+            rang = ", ".join(sorted(s for s, d in self.data.gong.items() if d["ok"])) or "—"
+            text += f"\n{self.tr('dash.act.gong')}: {self.tr('dash.col.confirmed')}: {rang}"
+        label.update(text)
 
     def _phase(self, r: RoundRow) -> str:
         text = self.tr(f"dash.phase.{self._phase_now(r)}")
@@ -206,18 +215,34 @@ class RoundsScreen(DashScreen):
             self.act(lambda: self.service.start_round(number), self._sent)
 
     def action_start_scheduled(self) -> None:
+        """Start round N at the time typed in the *Čas* field, else at its time in the
+        day's timetable."""
         number = self._number()
         if not number or self.data is None:
             return
-        slots = [s for s in self.data.schedule if s.round_no == number]
-        if not slots:
-            self.say(self.tr("dash.schedule.none", n=number), error=True)
+        typed = self.query_one("#at", Input).value.strip()
+        if typed:
+            at = _today_at(typed, self.service.clock.now())
+            if at is None:
+                self.say(self.tr("dash.at.bad", at=typed), error=True)
+                return
+        else:
+            slots = [s for s in self.data.schedule if s.round_no == number]
+            if not slots:
+                self.say(self.tr("dash.schedule.none", n=number), error=True)
+                return
+            at = slots[0].start.timestamp()
+        if at <= self.service.clock.now():
+            self.say(self.tr("dash.at.past"), error=True)
             return
-        at = slots[0].start.timestamp()
         self.act(lambda: self.service.start_round(number, at=at), self._sent)
 
     def action_gong(self) -> None:
-        self.act(lambda: self.service.gong("start"), self._sent)
+        def rung(result: dict[str, Any]) -> None:
+            self.gong_item = result.get("id")
+            self._sent(result)
+
+        self.act(lambda: self.service.gong("start"), rung)
 
     def action_delay(self) -> None:
         if number := self._number():
@@ -253,6 +278,18 @@ class RoundsScreen(DashScreen):
             return
         self._cancel_armed = (number, now)
         self.say(self.tr("dash.cancel.again", n=number), error=True)
+
+
+def _today_at(text: str, now: float) -> float | None:
+    """``HH:MM`` today (local time) as an instant, or None when it is not a time."""
+    import datetime as dt
+
+    try:
+        hh, mm = (int(x) for x in text.split(":"))
+        base = dt.datetime.fromtimestamp(now)
+        return base.replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
+    except ValueError:
+        return None
 
 
 def _hm(at: float) -> str:

@@ -144,6 +144,21 @@ async def test_round_control_starts_at_the_scheduled_time(
         await pilot.press("t")
         await settle(pilot)
         assert "není v plánu" in label_text(app.screen, "#message")
+        # a time typed by the referee wins over the timetable
+        app.screen.query_one("#round-no", Input).value = "2"
+        at = app.screen.query_one("#at", Input)
+        at.value = "10:15"
+        await pilot.press("t")
+        await settle(pilot)
+        assert served.plan(2).start_at == clock.now() + 75 * 60
+        at.value = "25:99"
+        await pilot.press("t")
+        await settle(pilot)
+        assert "není čas" in label_text(app.screen, "#message")
+        at.value = "08:00"
+        await pilot.press("t")
+        await settle(pilot)
+        assert "už minul" in label_text(app.screen, "#message")
 
 
 async def test_challenges_screen_marks_appeals_and_acknowledges(
