@@ -89,7 +89,10 @@ class HubApp(App[None], inherit_bindings=False):
 
         assert self.serve is not None
         try:
-            psk, _ = store.ensure_key(self.service.data / "tournament.key")
+            key_file = self.service.data / "tournament.key"
+            psk, created = store.ensure_key(key_file)
+            if created:
+                self.notify(t("dash.key.created", self.lang, path=str(key_file)), timeout=30)
             server = HubServer(
                 self.service.db_path,
                 psk,
@@ -145,6 +148,10 @@ class HubApp(App[None], inherit_bindings=False):
         self.summary = summary
         for line in applied:
             self.notify(line, timeout=4)
+        if applied:  # the screen may have read the results before these were entered
+            reload = getattr(self.screen, "reload", None)
+            if reload is not None:
+                reload()
         self._tick()
 
     def topbar_text(self) -> str:

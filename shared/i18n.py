@@ -574,6 +574,19 @@ MESSAGES.update(
         "dash.rounds.round": {"cs": "Kolo", "sk": "Kolo", "en": "Round"},
         "dash.rounds.minutes": {"cs": "Minut", "sk": "Minút", "en": "Minutes"},
         "dash.rounds.at": {"cs": "Čas", "sk": "Čas", "en": "At"},
+        "dash.key.created": {
+            "cs": "Nový klíč turnaje je v {path}; stanice potřebují jeho kopii (hub serve "
+            "vypíše, jak ji předat).",
+            "sk": "Nový kľúč turnaja je v {path}; stanice potrebujú jeho kópiu (hub serve "
+            "vypíše, ako ju odovzdať).",
+            "en": "A new tournament key is in {path}; stations need a copy (hub serve prints "
+            "how to hand it over).",
+        },
+        "dash.station_errors": {
+            "cs": "Výsledky ze stanic, které nešlo zapsat: {errors}",
+            "sk": "Výsledky zo staníc, ktoré nebolo možné zapísať: {errors}",
+            "en": "Station results that could not be entered: {errors}",
+        },
         "dash.at.bad": {
             "cs": "„{at}“ není čas (HH:MM).",
             "sk": "„{at}“ nie je čas (HH:MM).",

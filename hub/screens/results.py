@@ -41,6 +41,7 @@ class ResultsScreen(DashScreen):
             yield Input(id="results-round", restrict=r"[0-9]*", max_length=3)
             yield Label("", id="results-summary")
         yield Label("", id="protest")
+        yield Label("", id="station-errors")
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Label("", id="echo")
         yield Label("", id="entry-mode")
@@ -87,6 +88,13 @@ class ResultsScreen(DashScreen):
                 ", ".join(row.sources),
                 key=str(row.table),
             )
+        errors = self.query_one("#station-errors", Label)
+        errors.update(
+            self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
+            if data.station_errors
+            else ""
+        )
+        errors.display = bool(data.station_errors)
         self.query_one("#results-summary", Label).update(
             self.tr(
                 "dash.results.summary",
