@@ -215,6 +215,10 @@ def stop(procs: list[subprocess.Popen[bytes]]) -> None:
             os.killpg(proc.pid, signal.SIGKILL)
 
 
+def _exit_on_signal(signum: int, frame: object) -> None:
+    raise SystemExit(128 + signum)
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="./dev demo", description=__doc__.split("\n\n")[0])
     parser.add_argument(
@@ -236,34 +240,42 @@ def main(argv: list[str] | None = None) -> int:
     say(f"hub on 127.0.0.1:{info['port']}, tournament {info['tournament']}; data in {DEMO}")
     procs = start_background(info["port"])
     tmux = shutil.which("tmux") and not args.no_tmux and sys.stdout.isatty()
+    # A closed terminal (SIGHUP) or a kill (SIGTERM) still stops the background processes.
+    for signum in (signal.SIGHUP, signal.SIGTERM):
+        signal.signal(signum, _exit_on_signal)
     try:
         if tmux:
-            session = f"samoobsluha-demo-{os.getpid()}"
+            # The demo's own tmux server: nothing it does touches the user's tmux sessions.
+            server = ["tmux", "-S", str(DEMO / "tmux.sock")]
             say(
                 "tmux: the dashboard on the left, the station's kiosk on the right "
                 "(Ctrl+B then arrow keys to switch; Ctrl+Q in the dashboard ends the demo)"
             )
+            quit_all = " ".join(shlex.quote(a) for a in server) + " kill-server"
             subprocess.run(
                 [
-                    "tmux",
+                    *server,
                     "new-session",
                     "-d",
                     "-s",
-                    session,
+                    "demo",
                     "-x",
                     "200",
                     "-y",
                     "50",
-                    dashboard_command() + f"; tmux kill-session -t {session}",
+                    f"{dashboard_command()}; {quit_all}",
                 ],
                 check=True,
             )
             subprocess.run(
-                ["tmux", "split-window", "-h", "-t", session, station_command()], check=True
+                [*server, "split-window", "-h", "-t", "demo", station_command()], check=True
             )
-            subprocess.run(["tmux", "select-pane", "-t", f"{session}:0.0"], check=True)
+            subprocess.run([*server, "select-pane", "-t", "demo:0.0"], check=True)
             plain = {k: v for k, v in os.environ.items() if k != "TMUX"}  # nested is fine
-            return subprocess.call(["tmux", "attach-session", "-t", session], env=plain)
+            try:
+                return subprocess.call([*server, "attach-session", "-t", "demo"], env=plain)
+            finally:
+                subprocess.run([*server, "kill-server"], capture_output=True, check=False)
         say(
             "no tmux: the dashboard runs here; for the kiosk open a second terminal and run "
             "./dev demo station"
