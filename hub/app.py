@@ -9,6 +9,7 @@ screen reloads (and station results that arrived are entered into the tournament
 
 from __future__ import annotations
 
+import sqlite3
 from typing import Any, ClassVar
 
 from textual import work
@@ -70,11 +71,20 @@ class HubApp(App[None], inherit_bindings=False):
         self.tick_every = tick_every
         self.summary: dict[str, Any] = {"name": "", "round": 0, "server": None}
         self.title = t("dash.title", self.lang)
+        # Every table exists before screens' workers and the server open the database
+        # concurrently (first-time migrations from two threads would collide).
+        self._startup_error = ""
+        try:
+            self.service.prepare()
+        except sqlite3.Error as exc:
+            self._startup_error = f"hub database {self.service.db_path}: {exc}"
         from hub.screens.base import translate_bindings
 
         translate_bindings(self, self.lang)
 
     async def on_mount(self) -> None:
+        if self._startup_error:
+            self.notify(self._startup_error, severity="error", timeout=30)
         if self.serve is not None:
             await self._start_server()
         self.action_reload()  # the first screen may have loaded before the server ran
@@ -104,7 +114,7 @@ class HubApp(App[None], inherit_bindings=False):
             await server.start()
             self._server = server
             self._control = await control.start_control(server, self.service.control_path)
-        except (OSError, ValueError) as exc:
+        except (OSError, ValueError, sqlite3.Error) as exc:
             self.notify(f"hub server could not start: {exc}", severity="error", timeout=10)
 
     async def on_unmount(self) -> None:

@@ -229,6 +229,12 @@ class HubService:
         self.who = who
 
     # -- plumbing -------------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Create the hub database and every table once, before threads and the server
+        open it concurrently (two first-time migrations at once would collide)."""
+        with self._db():
+            pass
+
     @contextlib.contextmanager
     def _db(self) -> Iterator[sqlite_utils.Database]:
         db = open_db(self.db_path, tour_store.migrations, sync_store.migrations, migrations)

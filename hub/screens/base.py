@@ -8,11 +8,12 @@ import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
+from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
 from textual.dom import DOMNode
 from textual.screen import Screen
-from textual.widgets import Footer, Label
+from textual.widgets import DataTable, Footer, Label
 
 from hub.service import HubService, ServiceError
 from shared.i18n import MESSAGES, t
@@ -132,6 +133,20 @@ def translate_bindings(node: DOMNode, lang: str) -> None:
             for b in items
         ]
     node._bindings = bindings
+
+
+def fill_table(table: DataTable, columns: list[tuple[str, str]], rows: list[list[str]]) -> None:
+    """Replace a table's columns and rows, each column exactly as wide as its widest cell
+    (fixed widths: the same data always renders the same, however busy the machine)."""
+    cursor = table.cursor_row
+    table.clear(columns=True)
+    for i, (key, label) in enumerate(columns):
+        width = max([cell_len(label), *(cell_len(r[i]) for r in rows)])
+        table.add_column(label, key=key, width=width)
+    for row in rows:
+        table.add_row(*row)
+    if rows:  # a reload keeps the operator's place
+        table.move_cursor(row=min(cursor, len(rows) - 1))
 
 
 def clock_text(at: float | None) -> str:

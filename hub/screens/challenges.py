@@ -84,7 +84,8 @@ class ChallengesScreen(DashScreen):
             sss.add_column(self.tr(f"dash.col.{key}"))
         super().on_mount()
         checks.focus()
-        self.set_interval(0.5, self._blink)
+        if self.dash.tick_every:  # no clock ticking (tests, snapshots): no blinking either
+            self.set_interval(0.5, self._blink)
 
     def fetch(self) -> ChallengesData:
         round_no = int_or_none(self.query_one("#filter-round", Input).value)

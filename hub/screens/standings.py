@@ -13,7 +13,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label
 
-from hub.screens.base import DashScreen, int_or_none
+from hub.screens.base import DashScreen, fill_table, int_or_none
 from hub.service import ServiceError
 
 
@@ -55,11 +55,8 @@ class StandingsScreen(DashScreen):
         yield Label("", id="explain")
 
     def on_mount(self) -> None:
-        pairings = self.query_one("#pairings", DataTable)
-        for key in ("table", "first", "second"):
-            pairings.add_column(self.tr(f"dash.col.{key}"), key=key)
         super().on_mount()
-        pairings.focus()
+        self.query_one("#pairings", DataTable).focus()
 
     def round_no(self) -> int:
         return int_or_none(self.query_one("#standings-round", Input).value) or 0
@@ -83,27 +80,26 @@ class StandingsScreen(DashScreen):
         field = self.query_one("#standings-round", Input)
         if not field.value and data.round_no:
             field.value = str(data.round_no)
-        standings = self.query_one("#standings", DataTable)
-        if [str(c.key.value) for c in standings.ordered_columns] != data.columns:
-            standings.clear(columns=True)
-            for col in data.columns:
-                standings.add_column(self._col(col), key=col)
-        else:
-            standings.clear()
-        for row in data.standings:
-            standings.add_row(*(row[c] for c in data.columns))
+        fill_table(
+            self.query_one("#standings", DataTable),
+            [(col, self._col(col)) for col in data.columns],
+            [[row[c] for c in data.columns] for row in data.standings],
+        )
         self.query_one("#standings-title", Label).update(
             self.tr("dash.standings.after", n=data.after)
         )
-        pairings = self.query_one("#pairings", DataTable)
-        pairings.clear()
         title = self.query_one("#pairings-title", Label)
+        columns = [(key, self.tr(f"dash.col.{key}")) for key in ("table", "first", "second")]
+        pairing = data.pairing or []
+        fill_table(
+            self.query_one("#pairings", DataTable),
+            columns,
+            [[row["table"], row["first"], row["second"]] for row in pairing],
+        )
         if data.pairing is None:
             title.update(self.tr("dash.no_pairing", n=data.round_no))
-            return
-        title.update(self.tr("dash.pairings.of", n=data.round_no))
-        for row in data.pairing:
-            pairings.add_row(row["table"], row["first"], row["second"], key=row["table"])
+        else:
+            title.update(self.tr("dash.pairings.of", n=data.round_no))
 
     def _col(self, col: str) -> str:
         from shared.i18n import MESSAGES

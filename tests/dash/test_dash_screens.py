@@ -3,6 +3,7 @@ the hub server running inside the app (real TCP and control socket on loopback).
 
 from __future__ import annotations
 
+import asyncio
 from pathlib import Path
 
 from dash_testkit import cells, check, deliver, label_text, settle, station_store
@@ -180,6 +181,12 @@ async def test_challenges_screen_marks_appeals_and_acknowledges(
         assert [r[3] for r in rows] == ["3", "2", "1"]  # newest first
         assert rows[1][4] == "XYZZY" and rows[1][5] == "NEPLATNÉ"
         assert "Volání rozhodčího: 1" in label_text(screen, "#requests")
+        requests = screen.query_one("#requests")
+        flashes = set()
+        for _ in range(2):  # the call flashes until acknowledged
+            screen._blink()
+            flashes.add(tuple(sorted(requests.classes)))
+        assert flashes == {("alert",), ("flash",)}
         assert cells(screen.query_one("#per-table", DataTable)) == [
             ["1", "1"],
             ["2", "1"],
@@ -200,6 +207,8 @@ async def test_challenges_screen_marks_appeals_and_acknowledges(
         await pilot.press("a")
         await settle(pilot)
         assert "Žádné volání" in label_text(screen, "#requests")
+        screen._blink()
+        assert not requests.classes
 
         screen.query_one("#filter-table", Input).value = "2"
         await settle(pilot)
@@ -341,3 +350,19 @@ async def test_results_screen_enters_station_results_and_lists_refusals(
         states = [r[4] for r in cells(app.screen.query_one("#tables", DataTable))]
         assert states == ["chybí", "čeká na partiář", "chybí", "chybí"]
         assert "no table 9" in label_text(app.screen, "#station-errors")
+
+
+async def test_hub_run_on_a_fresh_data_dir_creates_the_hub(
+    data_dir: Path, clock: FakeClock, short_sock: Path
+) -> None:
+    """The first ``hub run`` on a machine: no database, no key — the dashboard creates
+    both, runs the server and says where the new key is."""
+    svc = HubService(data_dir, clock=clock, control_path=short_sock)
+    app = app_for(svc)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        assert "server běží" in label_text(app.screen, "#topbar")
+        assert (data_dir / "tournament.key").exists()
+        assert any("tournament.key" in str(n.message) for n in app._notifications)
+        # the service blocks: from the app's own loop it must run in a thread
+        assert await asyncio.to_thread(svc.server_running)
