@@ -135,16 +135,26 @@ def translate_bindings(node: DOMNode, lang: str) -> None:
     node._bindings = bindings
 
 
-def fill_table(table: DataTable, columns: list[tuple[str, str]], rows: list[list[str]]) -> None:
+def fill_table(
+    table: DataTable,
+    columns: list[tuple[str, str]],
+    rows: list[list[str]],
+    *,
+    keys: list[str] | None = None,
+    min_widths: dict[str, int] | None = None,
+) -> None:
     """Replace a table's columns and rows, each column exactly as wide as its widest cell
-    (fixed widths: the same data always renders the same, however busy the machine)."""
+    (or ``min_widths``): fixed widths, so the same data always renders the same however
+    busy the machine. ``keys`` name the rows; the cursor stays on the same row index."""
     cursor = table.cursor_row
     table.clear(columns=True)
     for i, (key, label) in enumerate(columns):
-        width = max([cell_len(label), *(cell_len(r[i]) for r in rows)])
+        width = max(
+            [cell_len(label), (min_widths or {}).get(key, 0), *(cell_len(r[i]) for r in rows)]
+        )
         table.add_column(label, key=key, width=width)
-    for row in rows:
-        table.add_row(*row)
+    for n, row in enumerate(rows):
+        table.add_row(*row, key=keys[n] if keys else None)
     if rows:  # a reload keeps the operator's place
         table.move_cursor(row=min(cursor, len(rows) - 1))
 

@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label
 
-from hub.screens.base import DashScreen, clock_text, int_or_none
+from hub.screens.base import DashScreen, clock_text, fill_table, int_or_none
 from hub.service import CheckRow, RequestRow
 
 
@@ -28,6 +28,21 @@ class ChallengesData:
     per_table: dict[int, int]
     penalties: list[dict[str, Any]]
     rules: str
+
+
+CHECK_COLUMNS = (
+    "time",
+    "station",
+    "round",
+    "table",
+    "words",
+    "verdict",
+    "variant",
+    "instance",
+    "challenger",
+    "penalty",
+)
+SSS_COLUMNS = ("round", "table", "player", "unjustified", "penalty")
 
 
 class ChallengesScreen(DashScreen):
@@ -62,28 +77,8 @@ class ChallengesScreen(DashScreen):
                 yield DataTable(id="sss", cursor_type="none", show_cursor=False)
 
     def on_mount(self) -> None:
-        checks = self.query_one("#checks", DataTable)
-        for key in (
-            "time",
-            "station",
-            "round",
-            "table",
-            "words",
-            "verdict",
-            "variant",
-            "instance",
-            "challenger",
-            "penalty",
-        ):
-            checks.add_column(self.tr(f"dash.col.{key}"), key=key)
-        per_table = self.query_one("#per-table", DataTable)
-        per_table.add_column(self.tr("dash.col.table"))
-        per_table.add_column(self.tr("dash.col.checks"))
-        sss = self.query_one("#sss", DataTable)
-        for key in ("round", "table", "player", "unjustified", "penalty"):
-            sss.add_column(self.tr(f"dash.col.{key}"))
         super().on_mount()
-        checks.focus()
+        self.query_one("#checks", DataTable).focus()
         if self.dash.tick_every:  # no clock ticking (tests, snapshots): no blinking either
             self.set_interval(0.5, self._blink)
 
@@ -103,7 +98,7 @@ class ChallengesScreen(DashScreen):
         self.data = data
         checks = self.query_one("#checks", DataTable)
         selected = self._selected_key()
-        checks.clear()
+        rows = []
         for c in data.checks:
             verdict = (
                 self.tr(f"dash.verdict.{c.verdict}")
@@ -112,37 +107,49 @@ class ChallengesScreen(DashScreen):
             )
             if c.appealed:
                 verdict += f" → {self.tr(f'dash.verdict.{c.final}')}"
-            checks.add_row(
-                clock_text(c.at),
-                c.station,
-                "" if c.round_no is None else str(c.round_no),
-                str(c.table_no),
-                ", ".join(c.words),
-                verdict,
-                c.variant,
-                self.tr(f"dash.instance.{c.instance}"),
-                c.challenger_name,
-                "−20" if c.penalised else "",
-                key=c.key,
+            rows.append(
+                [
+                    clock_text(c.at),
+                    c.station,
+                    "" if c.round_no is None else str(c.round_no),
+                    str(c.table_no),
+                    ", ".join(c.words),
+                    verdict,
+                    c.variant,
+                    self.tr(f"dash.instance.{c.instance}"),
+                    c.challenger_name,
+                    "−20" if c.penalised else "",
+                ]
             )
+        fill_table(
+            checks,
+            [(key, self.tr(f"dash.col.{key}")) for key in CHECK_COLUMNS],
+            rows,
+            keys=[c.key for c in data.checks],
+        )
         if selected is not None and selected in checks.rows:
             checks.move_cursor(row=checks.get_row_index(selected))
-        per_table = self.query_one("#per-table", DataTable)
-        per_table.clear()
-        for table, count in data.per_table.items():
-            per_table.add_row(str(table), str(count))
-        sss = self.query_one("#sss", DataTable)
-        sss.clear()
-        for p in data.penalties:
-            sss.add_row(
-                str(p["round"]),
-                str(p["table"]),
-                p["name"],
-                str(p["unjustified"]),
-                f"−{p['penalty']}" if p["penalty"] else "0",
-            )
+        fill_table(
+            self.query_one("#per-table", DataTable),
+            [("table", self.tr("dash.col.table")), ("checks", self.tr("dash.col.checks"))],
+            [[str(table), str(count)] for table, count in data.per_table.items()],
+        )
+        fill_table(
+            self.query_one("#sss", DataTable),
+            [(key, self.tr(f"dash.col.{key}")) for key in SSS_COLUMNS],
+            [
+                [
+                    str(p["round"]),
+                    str(p["table"]),
+                    p["name"],
+                    str(p["unjustified"]),
+                    f"−{p['penalty']}" if p["penalty"] else "0",
+                ]
+                for p in data.penalties
+            ],
+        )
         show_sss = data.rules == "sss"
-        sss.display = show_sss
+        self.query_one("#sss", DataTable).display = show_sss
         self.query_one("#sss-title").display = show_sss
         self._paint_requests()
 

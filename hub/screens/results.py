@@ -16,8 +16,17 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label
 
 from hub.entry import Entry, EntryError, parse_entry
-from hub.screens.base import DashScreen, countdown, int_or_none
+from hub.screens.base import DashScreen, countdown, fill_table, int_or_none
 from hub.service import EntryEcho, RoundResults
+
+COLUMNS = (
+    ("table", "dash.col.table"),
+    ("first", "dash.col.first"),
+    ("score", "dash.col.score"),
+    ("second", "dash.col.second"),
+    ("state", "dash.col.state"),
+    ("sources", "dash.col.sources"),
+)
 
 
 class ResultsScreen(DashScreen):
@@ -48,16 +57,6 @@ class ResultsScreen(DashScreen):
         yield Input(placeholder=self.tr("dash.entry.placeholder"), id="entry")
 
     def on_mount(self) -> None:
-        tables = self.query_one("#tables", DataTable)
-        for key, label in (
-            ("table", "dash.col.table"),
-            ("first", "dash.col.first"),
-            ("score", "dash.col.score"),
-            ("second", "dash.col.second"),
-            ("state", "dash.col.state"),
-            ("sources", "dash.col.sources"),
-        ):
-            tables.add_column(self.tr(label), key=key)
         super().on_mount()
         self.query_one("#entry", Input).focus()
 
@@ -75,19 +74,25 @@ class ResultsScreen(DashScreen):
         field = self.query_one("#results-round", Input)
         if not field.value:
             field.value = str(data.round_no)
-        tables = self.query_one("#tables", DataTable)
-        tables.clear()
+        rows = []
         for row in data.tables:
             score = f"{row.score_first} : {row.score_second}" if row.score_first is not None else ""
-            tables.add_row(
-                str(row.table),
-                row.first_name,
-                score,
-                row.second_name,
-                self.tr(f"dash.state.{row.state}"),
-                ", ".join(row.sources),
-                key=str(row.table),
+            rows.append(
+                [
+                    str(row.table),
+                    row.first_name,
+                    score,
+                    row.second_name,
+                    self.tr(f"dash.state.{row.state}"),
+                    ", ".join(row.sources),
+                ]
             )
+        fill_table(
+            self.query_one("#tables", DataTable),
+            [(key, self.tr(label)) for key, label in COLUMNS],
+            rows,
+            keys=[str(row.table) for row in data.tables],
+        )
         errors = self.query_one("#station-errors", Label)
         errors.update(
             self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))

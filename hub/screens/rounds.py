@@ -15,7 +15,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Input, Label
 
 from hub.officiating import Slot
-from hub.screens.base import DashScreen, countdown, int_or_none
+from hub.screens.base import DashScreen, countdown, fill_table, int_or_none
 from hub.service import RoundRow
 
 
@@ -25,6 +25,10 @@ class RoundsData:
     schedule: list[Slot]
     current: int
     gong: dict[str, Any] | None = None  # confirmations of the last manual gong
+
+
+ROUND_COLUMNS = ("round", "phase", "start", "end", "left", "confirmed")
+PHASES = ("idle", "scheduled", "running", "warning", "ended", "cancelled")
 
 
 class RoundsScreen(DashScreen):
@@ -73,14 +77,8 @@ class RoundsScreen(DashScreen):
                 yield DataTable(id="schedule", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        rounds = self.query_one("#rounds", DataTable)
-        for key in ("round", "phase", "start", "end", "left", "confirmed"):
-            rounds.add_column(self.tr(f"dash.col.{key}"), key=key)
-        schedule = self.query_one("#schedule", DataTable)
-        for key in ("what", "start", "end"):
-            schedule.add_column(self.tr(f"dash.col.{key}"), key=key)
         super().on_mount()
-        rounds.focus()
+        self.query_one("#rounds", DataTable).focus()
 
     def fetch(self) -> RoundsData:
         gong = self.service.deliveries(self.gong_item) if self.gong_item else None
@@ -94,27 +92,39 @@ class RoundsScreen(DashScreen):
         if not number.value:
             active = [r for r in data.rounds if r.phase not in ("ended", "cancelled")]
             number.value = str(active[-1].number if active else max(data.current, 1))
-        rounds = self.query_one("#rounds", DataTable)
-        rounds.clear()
-        for r in data.rounds:
-            rounds.add_row(
-                str(r.number),
-                self._phase(r),
-                _hm(r.start_at),
-                _hm(r.end_at),
-                countdown(self._remaining(r)),
-                f"{len(r.confirmed)}/{len(r.confirmed) + len(r.unconfirmed)}",
-                key=str(r.number),
-            )
-        schedule = self.query_one("#schedule", DataTable)
-        schedule.clear()
-        for slot in data.schedule:
-            what = (
-                self.tr("dash.round", n=slot.round_no)
-                if slot.is_round
-                else self.tr(f"dash.schedule.{slot.label}")
-            )
-            schedule.add_row(what, slot.start.strftime("%H:%M"), slot.end.strftime("%H:%M"))
+        phases = [self.tr(f"dash.phase.{p}") for p in PHASES]
+        longest_phase = max(len(p) for p in phases) + len(self.tr("dash.paused")) + 3
+        fill_table(
+            self.query_one("#rounds", DataTable),
+            [(key, self.tr(f"dash.col.{key}")) for key in ROUND_COLUMNS],
+            [
+                [
+                    str(r.number),
+                    self._phase(r),
+                    _hm(r.start_at),
+                    _hm(r.end_at),
+                    countdown(self._remaining(r)),
+                    f"{len(r.confirmed)}/{len(r.confirmed) + len(r.unconfirmed)}",
+                ]
+                for r in data.rounds
+            ],
+            keys=[str(r.number) for r in data.rounds],
+            min_widths={"phase": longest_phase, "left": 7},  # the tick rewrites these
+        )
+        fill_table(
+            self.query_one("#schedule", DataTable),
+            [(key, self.tr(f"dash.col.{key}")) for key in ("what", "start", "end")],
+            [
+                [
+                    self.tr("dash.round", n=slot.round_no)
+                    if slot.is_round
+                    else self.tr(f"dash.schedule.{slot.label}"),
+                    slot.start.strftime("%H:%M"),
+                    slot.end.strftime("%H:%M"),
+                ]
+                for slot in data.schedule
+            ],
+        )
         self._show_deliveries()
 
     def _show_deliveries(self) -> None:
