@@ -55,6 +55,40 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sk": "Slovník nie je možné použiť: {error}",
         "en": "The lexicon cannot be used: {error}",
     },
+    # -- station ↔ hub link (station/sync.py) --
+    "sync.clock_not_synced": {
+        "cs": "Hodiny nejsou seřízené",
+        "sk": "Hodiny nie sú zosynchronizované",
+        "en": "Clock not synced",
+    },
+    "sync.hub_offline": {
+        "cs": "Bez spojení s rozhodčím",
+        "sk": "Bez spojenia s rozhodcom",
+        "en": "No link to the referee's hub",
+    },
+    "sync.hub_online": {
+        "cs": "Spojeno s rozhodčím",
+        "sk": "Spojené s rozhodcom",
+        "en": "Linked to the referee's hub",
+    },
+    "sync.backlog": {
+        "cs": "Čeká na odeslání: {count}",
+        "sk": "Čaká na odoslanie: {count}",
+        "en": "Waiting to be sent: {count}",
+    },
+    # -- round clock (station/rounds.py, station/commands/gong.py) --
+    "round.number": {"cs": "{number}. kolo", "sk": "{number}. kolo", "en": "Round {number}"},
+    "round.phase.idle": {"cs": "Žádné kolo", "sk": "Žiadne kolo", "en": "No round"},
+    "round.phase.scheduled": {"cs": "Začátek za", "sk": "Začiatok za", "en": "Starts in"},
+    "round.phase.running": {"cs": "Hraje se", "sk": "Hrá sa", "en": "Playing"},
+    "round.phase.warning": {
+        "cs": "Posledních 10 minut",
+        "sk": "Posledných 10 minút",
+        "en": "Last 10 minutes",
+    },
+    "round.phase.ended": {"cs": "DOHRÁVKA", "sk": "DOHRÁVKA", "en": "PLAY-OUT"},
+    "round.phase.cancelled": {"cs": "Kolo zrušeno", "sk": "Kolo zrušené", "en": "Round cancelled"},
+    "round.paused": {"cs": "přerušeno", "sk": "prerušené", "en": "paused"},
     # --- station kiosk (station/app.py, station/screens/) ---------------------------------
     "kiosk.idle.instruction": {
         "cs": "Kontrola slov: napište číslo stolu a stiskněte Enter.",
@@ -406,40 +440,6 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "{name}: table {table}, opponent {opponent}",
     },
     "kiosk.where.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
-    # -- station ↔ hub link (station/sync.py) --
-    "sync.clock_not_synced": {
-        "cs": "Hodiny nejsou seřízené",
-        "sk": "Hodiny nie sú zosynchronizované",
-        "en": "Clock not synced",
-    },
-    "sync.hub_offline": {
-        "cs": "Bez spojení s rozhodčím",
-        "sk": "Bez spojenia s rozhodcom",
-        "en": "No link to the referee's hub",
-    },
-    "sync.hub_online": {
-        "cs": "Spojeno s rozhodčím",
-        "sk": "Spojené s rozhodcom",
-        "en": "Linked to the referee's hub",
-    },
-    "sync.backlog": {
-        "cs": "Čeká na odeslání: {count}",
-        "sk": "Čaká na odoslanie: {count}",
-        "en": "Waiting to be sent: {count}",
-    },
-    # -- round clock (station/rounds.py, station/commands/gong.py) --
-    "round.number": {"cs": "{number}. kolo", "sk": "{number}. kolo", "en": "Round {number}"},
-    "round.phase.idle": {"cs": "Žádné kolo", "sk": "Žiadne kolo", "en": "No round"},
-    "round.phase.scheduled": {"cs": "Začátek za", "sk": "Začiatok za", "en": "Starts in"},
-    "round.phase.running": {"cs": "Hraje se", "sk": "Hrá sa", "en": "Playing"},
-    "round.phase.warning": {
-        "cs": "Posledních 10 minut",
-        "sk": "Posledných 10 minút",
-        "en": "Last 10 minutes",
-    },
-    "round.phase.ended": {"cs": "DOHRÁVKA", "sk": "DOHRÁVKA", "en": "PLAY-OUT"},
-    "round.phase.cancelled": {"cs": "Kolo zrušeno", "sk": "Kolo zrušené", "en": "Round cancelled"},
-    "round.paused": {"cs": "přerušeno", "sk": "prerušené", "en": "paused"},
 }
 
 

@@ -11,33 +11,70 @@ opens the database, so tables never exist without a migration.
 
 from __future__ import annotations
 
-import sqlite3
+import contextlib
+import fcntl
+from collections.abc import Iterator
 from pathlib import Path
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 
-def open_db(
-    path: Path | str, *migration_sets: Migrations, check_same_thread: bool = True
-) -> sqlite_utils.Database:
-    """Open (creating if needed) the database at ``path`` and apply ``migration_sets``.
+class Database(sqlite_utils.Database):
+    """sqlite-utils' Database whose outermost ``atomic()`` block takes the write lock at
+    its start (``BEGIN IMMEDIATE``). A deferred transaction that reads and then writes
+    fails at once with "database is locked" when another connection wrote in between,
+    without waiting; an immediate one waits its turn (``busy_timeout``) instead. Every
+    writer here — kiosk, gong, sync, hub — shares files with another thread or process."""
 
-    ``check_same_thread=False`` lets worker threads share the connection; the caller then
-    serialises access itself (e.g. with a lock)."""
+    @contextlib.contextmanager
+    def atomic(self) -> Iterator[Database]:
+        if self.conn.in_transaction:
+            with super().atomic():
+                yield self
+            return
+        self.conn.execute("BEGIN IMMEDIATE")
+        try:
+            yield self
+        except BaseException:
+            self.rollback()
+            raise
+        else:
+            try:
+                self.conn.execute("COMMIT")
+            except BaseException:
+                self.rollback()
+                raise
+
+
+def open_db(path: Path | str, *migration_sets: Migrations) -> Database:
+    """Open (creating if needed) the database at ``path`` and apply ``migration_sets``."""
     path = Path(path)
-    if str(path) != ":memory:":
-        path.parent.mkdir(parents=True, exist_ok=True)
-    if check_same_thread:
-        db = sqlite_utils.Database(path)
-    else:
-        db = sqlite_utils.Database(sqlite3.connect(str(path), check_same_thread=False))
+    if str(path) == ":memory:":
+        db = Database(memory=True)
+        _configure(db)
+        for migrations in migration_sets:
+            migrations.apply(db)
+        return db
+    path.parent.mkdir(parents=True, exist_ok=True)
+    db = Database(path)
+    _configure(db)
+    # Two processes opening a fresh file at once (the kiosk and the daemon after a
+    # reboot) would both try to create the tables; SQLite answers one of them "database
+    # is locked" at once rather than waiting. Schema work is serialised with a lock file.
+    with open(path.with_name(path.name + ".migrate-lock"), "a") as lock:
+        fcntl.flock(lock, fcntl.LOCK_EX)
+        try:
+            db.enable_wal()
+            for migrations in migration_sets:
+                migrations.apply(db)
+        finally:
+            fcntl.flock(lock, fcntl.LOCK_UN)
+    return db
+
+
+def _configure(db: sqlite_utils.Database) -> None:
     conn = db.conn
     conn.execute("PRAGMA busy_timeout = 5000")
-    if str(path) != ":memory:":
-        db.enable_wal()
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
-    for migrations in migration_sets:
-        migrations.apply(db)
-    return db

@@ -178,11 +178,17 @@ class KioskApp(App[int], inherit_bindings=False):
     def _refresh_backlog(self) -> None:
         self.backlog = self.store.backlog()
 
-    @work(thread=True, exit_on_error=False, group="db")
+    # The round sources (the station's RoundSchedule) belong to the UI thread: the round
+    # is read there and handed to the workers.
     def check_rate(self, table_no: int, done: Callable[[int, RateDecision], None]) -> None:
         """Decide whether ``table_no`` may check now; a refusal is logged (and the referee
         requested) before ``done`` is called on the UI thread."""
-        round_no = self.round_number()
+        self._check_rate(table_no, self.round_number(), done)
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _check_rate(
+        self, table_no: int, round_no: int | None, done: Callable[[int, RateDecision], None]
+    ) -> None:
         now = self.clock.now()
         try:
             last_at, used = self.store.rate_state(
@@ -204,7 +210,6 @@ class KioskApp(App[int], inherit_bindings=False):
             return
         self.call_from_thread(done, table_no, decision)
 
-    @work(thread=True, exit_on_error=False, group="db")
     def judge_and_log(
         self,
         table_no: int,
@@ -214,8 +219,18 @@ class KioskApp(App[int], inherit_bindings=False):
         note: str = "",
     ) -> None:
         """Judge one play, commit its log row, and only then show the verdict."""
+        self._judge_and_log(table_no, words, self.round_number(), instance, note)
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _judge_and_log(
+        self,
+        table_no: int,
+        words: tuple[Word, ...],
+        round_no: int | None,
+        instance: str,
+        note: str,
+    ) -> None:
         verdict = self.lexicon.judge(words)
-        round_no = self.round_number()
         try:
             record = self.store.record_check(
                 verdict,

@@ -101,6 +101,7 @@ class KioskSettings:
     verdict_lock: float = 0.5
     verdict_seconds: float = 10.0
     inactivity_seconds: float = 15.0
+    form_inactivity_seconds: float = 60.0  # result entry and "where do I play?"
     referee_idle_seconds: float = 120.0
     show_failed_words: bool = False
     referee_key: str = "f12"

@@ -11,9 +11,9 @@ from shared import cli
 # Each module adds its subcommands with register(subparsers).
 COMMAND_MODULES = (
     "station.commands.check",
-    "station.commands.daemon",
     "station.commands.run",
     "station.commands.gong",
+    "station.commands.daemon",
     "station.commands.linked",
     "station.commands.simulate",
 )

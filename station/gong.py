@@ -310,6 +310,11 @@ class AudioGong:
             render_wav(pattern, path)
         return path
 
+    def prepare(self) -> None:
+        """Render every pattern now (at startup), not in the loop at the first signal."""
+        for name in self.patterns:
+            self.wav_for(name)
+
     def command(self, name: str) -> list[str]:
         cmd = [str(self.player), "-q"]
         if self.device:
@@ -491,7 +496,13 @@ def build_gong(
         outputs.sound = sound
     elif config.audio == "on" or (config.audio == "auto" and (simulated or outputs.bell is None)):
         audio = AudioGong(config.patterns, device=config.audio_device)
-        outputs.sound = audio if audio.available else TerminalBell(config.patterns, sleep=sleep)
+        outputs.sound = TerminalBell(config.patterns, sleep=sleep)
+        if audio.available:
+            try:
+                audio.prepare()
+                outputs.sound = audio
+            except OSError as exc:
+                log.warning("cannot write the gong's sound files (%s): terminal bell only", exc)
     log.info(outputs.summary())
     return outputs
 

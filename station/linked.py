@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
+import sys
 from typing import Any
 
 from station import config as station_config
@@ -66,10 +67,12 @@ def run_linked(args: argparse.Namespace) -> int:
             grace=gong_cfg.grace,
             playout_display=gong_cfg.playout_display_minutes * 60,
         )
+        outputs_ref: list[Any] = []
         app = build_app(
             args,
             round_status=lambda: schedule.status(sync.clock.now()),
             hub_status=lambda: sync.status.connected,
+            gong_test=lambda: outputs_ref[0].ring("start") if outputs_ref else None,
         )
         app.clock = sync.clock  # checks and results are stamped in hub time
 
@@ -83,6 +86,7 @@ def run_linked(args: argparse.Namespace) -> int:
             show("pairings", last)
         loop = asyncio.get_running_loop()
         with build_gong(gong_cfg, clock=sync.clock, with_button=False) as outputs:
+            outputs_ref.append(outputs)
             runner = SignalRunner(schedule, sync.clock, outputs, on_fired=lambda f: sync.nudge())
             sync.on("plan", schedule.apply)
             sync.on("show", show)
@@ -113,6 +117,8 @@ def run_linked(args: argparse.Namespace) -> int:
         return int(code or 0)
 
     guard_outputs()
+    # The bell must not wait for the UI thread to hand over the GIL (as station run).
+    sys.setswitchinterval(0.001)
     return asyncio.run(main())
 
 

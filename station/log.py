@@ -14,6 +14,7 @@ lock; nothing here imports Textual.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable
@@ -171,8 +172,14 @@ class KioskStore:
 
     @classmethod
     def open(cls, path: Path | str, station_id: str) -> KioskStore:
-        db = open_db(path, outbox.migrations, migrations, check_same_thread=False)
-        return cls(db, station_id)
+        """Migrate with the shared opener, then keep a connection the kiosk's worker
+        threads may share (every use goes through this store's lock)."""
+        open_db(path, outbox.migrations, migrations).close()  # schema, WAL (persistent)
+        conn = sqlite3.connect(str(path), check_same_thread=False)
+        conn.execute("PRAGMA busy_timeout = 5000")
+        conn.execute("PRAGMA synchronous = FULL")  # per connection, as open_db sets it
+        conn.execute("PRAGMA foreign_keys = ON")
+        return cls(sqlite_utils.Database(conn), station_id)
 
     def close(self) -> None:
         with self._lock:
@@ -214,6 +221,14 @@ class KioskStore:
         }
         kind = "appeal" if instance == "appeal" else "challenge"
         with self._lock, self.db.atomic():
+            if instance == "appeal" and appeal_of is None:
+                # The first-instance check this appeal reviews: same table, same words.
+                found = self.db.execute(
+                    "SELECT id FROM challenges WHERE instance = 'first' AND table_no = ? "
+                    "AND canonical = ? AND at >= ? ORDER BY id DESC LIMIT 1",
+                    [table_no, row["canonical"], at - ROUND_HORIZON],
+                ).fetchone()
+                row["appeal_of"] = found[0] if found else None
             check_id = self._insert("challenges", row)
             outbox.enqueue(self.db, kind, self._payload(check_id, row), at=at)
             if verdict.status.value == "referee" and instance == "first":

@@ -532,10 +532,11 @@ class SignalRunner:
 
     # -- the loop -------------------------------------------------------------------------
     async def run(self, *, until: float | None = None) -> None:
+        """Ring signals until :meth:`stop` (also if called before ``run`` began) or,
+        with ``until``, until that hub time."""
         self._loop = asyncio.get_running_loop()
         self._thread = threading.get_ident()
         self._event = asyncio.Event()
-        self._stopping = False
         log.info("signal runner started (grace %.1f s)", self.schedule.grace)
         try:
             recheck = True
@@ -566,6 +567,7 @@ class SignalRunner:
         finally:
             self._loop = None
             self._event = None
+            self._stopping = False
             log.info("signal runner stopped")
 
     async def step(self, *, recheck: bool = True) -> float | None:

@@ -73,6 +73,14 @@ def m001_sync(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m002_tournament(db: sqlite_utils.Database) -> None:
+    # A station serves one tournament after another: round 1 of the next tournament is a
+    # new round, whatever revision the last tournament's round 1 reached.
+    db["hub_plans"].add_column("tournament", str, not_null_default="")
+    db["hub_plans"].transform(pk=("tournament", "number"))
+
+
 # -- configuration ------------------------------------------------------------------------
 
 
@@ -316,30 +324,36 @@ def _last_seq(db: sqlite_utils.Database) -> int:
     return int(db.execute("SELECT COALESCE(MAX(seq), 0) FROM outbox").fetchone()[0])
 
 
-def _store_plan(db: sqlite_utils.Database, plan: RoundPlan, now: float) -> bool:
+def _store_plan(db: sqlite_utils.Database, tournament: str, plan: RoundPlan, now: float) -> bool:
     """Keep the newest revision of each round; True when this plan is news."""
     with db.atomic():
-        row = db.execute("SELECT revision FROM hub_plans WHERE number = ?", [plan.number])
+        row = db.execute(
+            "SELECT revision FROM hub_plans WHERE tournament = ? AND number = ?",
+            [tournament, plan.number],
+        )
         old = row.fetchone()
         if old is not None and old[0] >= plan.revision:
             return False
         db["hub_plans"].upsert(
             {
+                "tournament": tournament,
                 "number": plan.number,
                 "revision": plan.revision,
                 "plan": json.dumps(plan.to_dict()),
                 "received_at": now,
             },
-            pk="number",
+            pk=("tournament", "number"),
         )
         return True
 
 
-def load_plans(db: sqlite_utils.Database) -> list[RoundPlan]:
-    """Round plans received from the hub (newest revision of each round)."""
+def load_plans(db: sqlite_utils.Database, tournament: str) -> list[RoundPlan]:
+    """Round plans received from the hub of ``tournament`` (newest revision of each)."""
     return [
         RoundPlan.from_dict(json.loads(p))
-        for (p,) in db.execute("SELECT plan FROM hub_plans ORDER BY number")
+        for (p,) in db.execute(
+            "SELECT plan FROM hub_plans WHERE tournament = ? ORDER BY number", [tournament]
+        )
     ]
 
 
@@ -413,7 +427,7 @@ class StationSync:
         self._wake.set()
 
     def plans(self) -> list[RoundPlan]:
-        return self.dbw.call(load_plans)
+        return self.dbw.call(load_plans, self.net.tournament_id)
 
     def note_signal(self, info: dict[str, Any]) -> None:
         self.status.last_signal = info
@@ -651,7 +665,7 @@ class StationSync:
         except (TypeError, ValueError) as exc:
             await self._done(channel, msg["id"], False, f"bad plan: {exc}")
             return
-        news = await self.dbw.run(_store_plan, plan, time.time())
+        news = await self.dbw.run(_store_plan, self.net.tournament_id, plan, time.time())
         if news:
             self._emit("plan", plan)
         await self._done(channel, msg["id"], True)

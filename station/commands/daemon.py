@@ -91,6 +91,7 @@ def _daemon(args: argparse.Namespace) -> int:
         schedule = RoundSchedule.open(
             station_config.station_db_path(),
             clock=sync.clock,
+            tournament=net.tournament_id,
             grace=gong_cfg.grace,
             playout_display=gong_cfg.playout_display_minutes * 60,
         )

@@ -187,7 +187,10 @@ def _round_start(args: argparse.Namespace) -> int:
         basic_seconds=(args.basic or gong.basic_minutes) * 60,
         warning_seconds=(args.warning if args.warning is not None else gong.warning_minutes) * 60,
     )
-    print(f"round {plan.number} starts in {args.lead:g} s (run `station gong run` to ring it)")
+    print(
+        f"round {plan.number} starts in {args.lead:g} s "
+        "(the kiosk, `station run`, or `station gong run` rings it)"
+    )
     return EXIT_OK
 
 

@@ -9,6 +9,7 @@ override; the ``[kiosk]`` section is described in docs/kiosk.md.
 from __future__ import annotations
 
 import argparse
+import asyncio
 import getpass
 import sys
 import time
@@ -21,6 +22,7 @@ from shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
 from station import config as station_config
 from station import outbox
 from station.checks import KioskSettings, SettingsError, hash_pin, is_pin_hash
+from station.hardware import HardwareError
 
 EXIT_OK, EXIT_CONFIG = 0, 2
 
@@ -70,19 +72,69 @@ def build_app(
 
 
 def _run(args: argparse.Namespace) -> int:
+    """The kiosk together with the round clock and the gong in one asyncio loop."""
     try:
-        app = build_app(args)
+        return _run_standalone(args)
     except (station_config.ConfigError, SettingsError) as exc:
         print(f"station run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except LexiconError as exc:
         print(t("lexicon.unusable", "cs", error=exc), file=sys.stderr)
         return EXIT_CONFIG
-    try:
-        code = app.run(headless=args.headless)
-    finally:
-        app.store.close()
-    return int(code or 0)
+    except HardwareError as exc:
+        print(f"station run: {exc}", file=sys.stderr)
+        return EXIT_CONFIG
+
+
+def _run_standalone(args: argparse.Namespace) -> int:
+    """A station on its own: rounds are started here (referee button, ``station round
+    start``), kept on this machine's clock, and rung on its bell while the kiosk runs."""
+    from station.commands.gong import tournament_of
+    from station.gong import GongConfig, RefereeActions, attach_button, build_gong
+    from station.hardware import guard_outputs
+    from station.rounds import RoundSchedule, SignalRunner
+
+    cfg = station_config.load(args.config)
+    gong_cfg = GongConfig.from_station(cfg)
+    clock = SystemClock()
+
+    async def main() -> int:
+        schedule = RoundSchedule.open(
+            station_config.station_db_path(),
+            clock=clock,
+            tournament=tournament_of(cfg),
+            grace=gong_cfg.grace,
+            playout_display=gong_cfg.playout_display_minutes * 60,
+        )
+        try:
+            with build_gong(gong_cfg, clock=clock) as outputs:
+                app = build_app(
+                    args,
+                    round_status=lambda: schedule.status(clock.now()),
+                    gong_test=lambda: outputs.ring("start"),
+                )
+                runner = SignalRunner(schedule, clock, outputs)
+                if outputs.button is not None:
+                    actions = RefereeActions(
+                        schedule, outputs.ring, config=gong_cfg, standalone=True
+                    )
+                    attach_button(outputs.button, actions, asyncio.get_running_loop())
+                ringing = asyncio.create_task(runner.run())
+                try:
+                    code = await app.run_async(headless=args.headless)
+                finally:
+                    runner.stop()
+                    ringing.cancel()
+                    await asyncio.gather(ringing, return_exceptions=True)
+                    app.store.close()
+        finally:
+            schedule.close()
+        return int(code or 0)
+
+    guard_outputs()
+    # The bell must not wait for the UI thread to hand over the GIL (bench/gong.py).
+    sys.setswitchinterval(0.001)
+    return asyncio.run(main())
 
 
 def _pin_set(args: argparse.Namespace) -> int:

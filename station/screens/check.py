@@ -23,7 +23,7 @@ from station.checks import (
     validate_table,
 )
 from station.screens.base import KioskScreen
-from station.widgets.word_input import WordInput
+from station.widgets.word_input import FlowInput, WordInput
 
 
 class CheckScreen(KioskScreen):
@@ -32,21 +32,66 @@ class CheckScreen(KioskScreen):
     def __init__(self, first_digit: str = "") -> None:
         super().__init__()
         self.first_digit = first_digit
+        self._typeahead: list[tuple[str, str | None]] = []  # keys typed before mounting
         self.step = "table"
         self.table_no: int | None = None
+        self.rate_ok: bool | None = None  # the table's rate check, answered by a worker
         self.count = 0
+
+    def feed(self, character: str | None, key: str) -> None:
+        """Keys that reached the idle screen after it pushed this one (a fast "12⏎2⏎…"):
+        applied in order once this screen is mounted, so nothing typed is lost."""
+        if self.is_mounted:
+            self._apply_key(key, character)
+        else:
+            self._typeahead.append((key, character))
+
+    def flow_enter(self, widget: Input) -> None:
+        """Enter (or Space between words) in one of the form's inputs, acted on at once."""
+        if widget.id == "table":
+            self._submit_table(widget.value)
+        elif widget.id == "count":
+            self._submit_count(widget.value)
+        elif isinstance(widget, WordInput):
+            self._advance(widget)
+
+    def _apply_key(self, key: str, character: str | None) -> None:
+        """What a key does in this form, applied directly (for typed-ahead keys)."""
+        focused = self.focused
+        table = self.query_one("#table", Input)
+        count = self.query_one("#count", Input)
+        if key == "enter" or (key == "space" and isinstance(focused, WordInput)):
+            if isinstance(focused, Input):
+                self.flow_enter(focused)
+        elif key == self.kiosk.settings.confirm_key:
+            self.action_confirm()
+        elif key == "escape":
+            self.action_back()
+        elif key == "backspace" and isinstance(focused, Input):
+            focused.action_delete_left()
+        elif character and character.isprintable() and isinstance(focused, Input):
+            if focused in (table, count) and not (character.isdigit() and character.isascii()):
+                return
+            focused.insert_text_at_cursor(character)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="check-title")
         with Vertical(id="check-body"):
             with Horizontal(id="row-table", classes="field"):
                 yield Label("", id="table-label", classes="prompt")
-                yield Input(id="table", restrict=r"[0-9]*", max_length=4)
+                yield FlowInput(id="table", restrict=r"[0-9]*", max_length=4)
             with Horizontal(id="row-count", classes="field"):
                 yield Label("", id="count-label", classes="prompt")
-                yield Input(id="count", restrict=r"[0-9]*", max_length=2)
+                yield FlowInput(id="count", restrict=r"[0-9]*", max_length=2)
             yield Label("", id="words-help")
-            yield Vertical(id="words")
+            with Vertical(id="words"):
+                # Built up front and shown as needed: the first word can be typed the
+                # instant the count is entered.
+                for i in range(self.kiosk.settings.max_words):
+                    with Horizontal(classes="field word-row", id=f"word-row-{i}"):
+                        yield Label(self.tr("kiosk.check.word_label", i=i + 1), classes="prompt")
+                        yield WordInput(i, id=f"word-{i}")
+                        yield Label("", id=f"face-{i}", classes="face")
         yield Label("", id="check-error")
         yield Label("", id="check-hint")
 
@@ -63,6 +108,9 @@ class CheckScreen(KioskScreen):
         table.cursor_position = len(self.first_digit)
         self._show_step("table")
         self.kiosk.touch()
+        for key, character in self._typeahead:
+            self._apply_key(key, character)
+        self._typeahead.clear()
 
     def _bind_confirm(self) -> None:
         self._bindings.bind(self.kiosk.settings.confirm_key, "confirm", show=False)
@@ -82,7 +130,7 @@ class CheckScreen(KioskScreen):
         self.query_one("#table", Input).disabled = step != "table"
         self.query_one("#count", Input).disabled = step != "count"
         for word in self.query(WordInput):
-            word.disabled = step != "words"
+            word.disabled = step != "words" or word.index >= self.count
         hint = {
             "table": self.tr("kiosk.check.hint_back"),
             "count": self.tr("kiosk.check.hint_back"),
@@ -90,9 +138,12 @@ class CheckScreen(KioskScreen):
         }[step]
         self.query_one("#check-hint", Label).update(hint)
         if step == "table":
-            self.query_one("#table", Input).focus()
+            self.set_focus(self.query_one("#table", Input))
         elif step == "count":
-            self.query_one("#count", Input).focus()
+            self.set_focus(self.query_one("#count", Input))
+        elif step == "words":
+            for word in self.query(WordInput):
+                word.disabled = word.index >= self.count
 
     def _error(self, text: str) -> None:
         label = self.query_one("#check-error", Label)
@@ -102,65 +153,66 @@ class CheckScreen(KioskScreen):
     def _step_error(self, exc: StepError) -> None:
         self._error(self.tr(f"kiosk.error.{exc.problem.value}", **exc.values))
 
-    @on(Input.Submitted, "#table")
-    def _table_entered(self, event: Input.Submitted) -> None:
+    def _submit_table(self, value: str) -> None:
         if self.step != "table":
             return
         try:
-            table_no = validate_table(event.value, self.kiosk.tables)
+            table_no = validate_table(value, self.kiosk.tables)
         except StepError as exc:
             self._step_error(exc)
             return
         self._error("")
-        self._show_step("busy")
-        self.kiosk.check_rate(table_no, self.rate_checked)
-
-    def rate_checked(self, table_no: int, decision: RateDecision) -> None:
-        if not self.is_current:
-            return
-        if not decision.allowed:
-            self.kiosk.show_refusal(table_no, decision)
-            return
+        # The rate check runs in a worker while the player goes on typing; a refusal
+        # replaces this screen when it arrives, and nothing is judged before the answer.
         self.table_no = table_no
+        self.rate_ok = None
+        self.kiosk.check_rate(table_no, self.rate_checked)
         self.query_one("#check-title", Label).update(
             self.tr("kiosk.check.title") + " · " + self.tr("kiosk.check.table_info", table=table_no)
         )
         self._show_step("count")
 
-    @on(Input.Submitted, "#count")
-    def _count_entered(self, event: Input.Submitted) -> None:
+    def rate_checked(self, table_no: int, decision: RateDecision) -> None:
+        if not self.is_current or table_no != self.table_no:
+            return
+        if not decision.allowed:
+            self.kiosk.show_refusal(table_no, decision)
+            return
+        self.rate_ok = True
+        if self._confirm_waiting:
+            self._confirm_waiting = False
+            self.action_confirm()
+
+    _confirm_waiting = False
+
+    def _submit_count(self, value: str) -> None:
         if self.step != "count":
             return
         try:
-            count = validate_count(event.value, self.kiosk.settings.max_words)
+            count = validate_count(value, self.kiosk.settings.max_words)
         except StepError as exc:
             self._step_error(exc)
             return
         self._error("")
-        self._build_words(count)
+        self._show_words(count)
 
-    def _build_words(self, count: int) -> None:
+    def _show_words(self, count: int) -> None:
         self.count = count
-        box = self.query_one("#words", Vertical)
-        box.remove_children()
-        rows = []
-        for i in range(count):
-            rows.append(
-                Horizontal(
-                    Label(self.tr("kiosk.check.word_label", i=i + 1), classes="prompt"),
-                    WordInput(i, id=f"word-{i}"),
-                    Label("", id=f"face-{i}", classes="face"),
-                    classes="field word-row",
-                )
-            )
-        box.mount_all(rows)
+        for i, row in enumerate(self.query(".word-row")):
+            row.display = i < count
+            if i >= count:
+                self.query_one(f"#word-{i}", WordInput).value = ""
         self._show_step("words")
-        self.call_after_refresh(self._focus_word, 0)
+        self._focus_word(0)
 
     def _focus_word(self, index: int) -> None:
-        words = list(self.query(WordInput))
+        words = self._word_inputs()
         if 0 <= index < len(words):
-            words[index].focus()
+            # At once, not via the message queue: keys already typed go to this word.
+            self.set_focus(words[index])
+
+    def _word_inputs(self) -> list[WordInput]:
+        return [w for w in self.query(WordInput) if w.index < self.count]
 
     # -- typing words ------------------------------------------------------------------------
     @on(Input.Changed)
@@ -170,16 +222,6 @@ class CheckScreen(KioskScreen):
         face, _ = preview(event.value, self.kiosk.lexicon.alphabet)
         self.query_one(f"#face-{event.input.index}", Label).update(face)
         self._error("")
-
-    @on(Input.Submitted)
-    def _word_submitted(self, event: Input.Submitted) -> None:
-        if isinstance(event.input, WordInput):
-            event.stop()
-            self._advance(event.input)
-
-    @on(WordInput.Advance)
-    def _word_space(self, event: WordInput.Advance) -> None:
-        self._advance(event.input)
 
     def _advance(self, word: WordInput) -> None:
         if self.step != "words":
@@ -203,7 +245,7 @@ class CheckScreen(KioskScreen):
     def action_confirm(self) -> None:
         if self.step != "words":
             return
-        inputs = list(self.query(WordInput))
+        inputs = self._word_inputs()
         for word in inputs:
             if not word.value.strip():
                 self._error(self.tr("kiosk.error.word_missing", i=word.index + 1))
@@ -215,12 +257,16 @@ class CheckScreen(KioskScreen):
             self._error(refusal(exc, self.kiosk.lang))
             return
         assert self.table_no is not None
+        if self.rate_ok is None:  # the worker has not answered yet: confirm when it does
+            self._confirm_waiting = True
+            return
         self._show_step("busy")
         self.kiosk.judge_and_log(self.table_no, tuple(words))
 
     def action_back(self) -> None:
         if self.step == "words":
-            self.query_one("#words", Vertical).remove_children()
+            for word in self.query(WordInput):
+                word.value = ""
             self.query_one("#check-hint", Label).remove_class("-review")
             self._error("")
             self._show_step("count")

@@ -5,6 +5,8 @@ play?", F4 the language. Nothing here shows or hints at any word."""
 
 from __future__ import annotations
 
+from typing import Any
+
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -18,7 +20,6 @@ from station.widgets.clock import RoundClock
 
 class IdleScreen(KioskScreen):
     BINDINGS = [  # noqa: RUF012
-        Binding("enter", "start_check", show=False),
         Binding("f2", "result", show=False),
         Binding("f3", "where", show=False),
         Binding("f4", "language", show=False),
@@ -45,6 +46,7 @@ class IdleScreen(KioskScreen):
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
+        self._pending = None
         self.refresh_texts()
 
     def refresh_texts(self) -> None:
@@ -70,18 +72,22 @@ class IdleScreen(KioskScreen):
             self._hub_text = text
             self.query_one("#hub-status", Label).update(text)
 
+    _pending: Any = None  # the check screen just pushed, until it takes the keys
+
     def on_key(self, event: Key) -> None:
-        if event.character and event.character.isdigit() and event.character.isascii():
-            event.stop()
-            self._start(event.character)
-
-    def action_start_check(self) -> None:
-        self._start("")
-
-    def _start(self, first_digit: str) -> None:
         from station.screens.check import CheckScreen
 
-        self.app.push_screen(CheckScreen(first_digit))
+        pending = self._pending
+        if isinstance(pending, CheckScreen) and pending in self.app.screen_stack:
+            event.stop()
+            pending.feed(event.character, event.key)  # typed before it took the keys
+            return
+        digit = bool(event.character and event.character.isdigit() and event.character.isascii())
+        if event.key != "enter" and not digit:
+            return
+        event.stop()
+        self._pending = CheckScreen(event.character if digit else "")
+        self.app.push_screen(self._pending)
 
     def action_result(self) -> None:
         from station.screens.result import ResultScreen

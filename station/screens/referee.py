@@ -11,7 +11,9 @@ test, result correction, a new PIN, and quitting the kiosk."""
 
 from __future__ import annotations
 
+import asyncio
 import datetime as dt
+import inspect
 from typing import Any
 
 from textual import on, work
@@ -37,6 +39,7 @@ from station.checks import (
     verify_pin,
 )
 from station.screens.base import KioskScreen
+from station.widgets.word_input import FlowInput
 
 
 class RefereeArea(KioskScreen):
@@ -69,7 +72,7 @@ class PinScreen(KioskScreen):
         with Vertical(id="pin-box"):
             yield Label("", id="pin-title")
             yield Label("", id="pin-prompt")
-            yield Input(id="pin", password=True, max_length=32)
+            yield FlowInput(id="pin", password=True, max_length=32)
             yield Label("", id="pin-message")
 
     def on_mount(self) -> None:
@@ -135,14 +138,13 @@ class PinScreen(KioskScreen):
             self._apply_gate()
 
     # -- typing ----------------------------------------------------------------------------
-    @on(Input.Submitted, "#pin")
-    def _submitted(self, event: Input.Submitted) -> None:
-        pin = event.value
-        event.input.value = ""
+    def flow_enter(self, field: Input) -> None:
+        pin = field.value
+        field.value = ""
         if self.mode == "enter":
             if not self.gate.open:
                 return
-            event.input.disabled = True
+            field.disabled = True
             self._verify(pin)
             return
         # choosing a PIN: twice, the same
@@ -159,7 +161,7 @@ class PinScreen(KioskScreen):
             self._message(self.tr("kiosk.pin.mismatch"))
             self._prompt("kiosk.pin.choose" if self.mode == "set" else "kiosk.pin.new")
             return
-        event.input.disabled = True
+        field.disabled = True
         self._save(pin)
 
     @work(thread=True, exit_on_error=False, group="db")
@@ -257,21 +259,26 @@ class RefereeScreen(RefereeArea):
     def _message(self, text: str) -> None:
         self.query_one("#referee-message", Label).update(text)
 
-    @work(thread=True, exit_on_error=False)
-    def _ring(self) -> None:
+    @work(exclusive=True, exit_on_error=False, group="gong")
+    async def _ring(self) -> None:
+        """The injected gong: a plain callable (run in a thread) or one returning an
+        awaitable, e.g. ``lambda: gong.ring("start")`` (awaited on the UI loop)."""
         gong = self.kiosk.gong_test
         if gong is None:
-            self.app.call_from_thread(self.app.bell)
-            self.app.call_from_thread(self._message, self.tr("kiosk.referee.gong_none"))
+            self.app.bell()
+            self._message(self.tr("kiosk.referee.gong_none"))
             return
         try:
-            gong()
+            if inspect.iscoroutinefunction(gong):
+                await gong()
+            else:
+                result = await asyncio.to_thread(gong)
+                if inspect.isawaitable(result):
+                    await result
         except Exception as exc:
-            self.app.call_from_thread(
-                self._message, self.tr("kiosk.referee.gong_failed", error=str(exc))
-            )
+            self._message(self.tr("kiosk.referee.gong_failed", error=str(exc)))
             return
-        self.app.call_from_thread(self._message, self.tr("kiosk.referee.gong_done"))
+        self._message(self.tr("kiosk.referee.gong_done"))
 
 
 class AppealScreen(RefereeArea):
@@ -283,10 +290,10 @@ class AppealScreen(RefereeArea):
             yield Label("", id="appeal-title")
             with Horizontal(classes="field"):
                 yield Label("", id="appeal-table-label", classes="prompt")
-                yield Input(id="appeal-table", restrict=r"[0-9]*", max_length=4)
+                yield FlowInput(id="appeal-table", restrict=r"[0-9]*", max_length=4)
             with Horizontal(classes="field"):
                 yield Label("", id="appeal-words-label", classes="prompt")
-                yield Input(id="appeal-words", max_length=200)
+                yield FlowInput(id="appeal-words", max_length=200)
             yield Label("", id="appeal-error")
             yield Label("", id="appeal-hint")
 
@@ -295,7 +302,7 @@ class AppealScreen(RefereeArea):
         self.query_one("#appeal-table-label", Label).update(self.tr("kiosk.check.table_prompt"))
         self.query_one("#appeal-words-label", Label).update(self.tr("kiosk.appeal.words"))
         self.query_one("#appeal-hint", Label).update(self.tr("kiosk.appeal.hint"))
-        self.query_one("#appeal-table", Input).focus()
+        self.set_focus(self.query_one("#appeal-table", Input))
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
@@ -304,11 +311,12 @@ class AppealScreen(RefereeArea):
             field.disabled = False
         self.query_one("#appeal-table", Input).focus()
 
-    @on(Input.Submitted, "#appeal-table")
-    def _table(self) -> None:
-        self.query_one("#appeal-words", Input).focus()
+    def flow_enter(self, widget: Input) -> None:
+        if widget.id == "appeal-table":
+            self.set_focus(self.query_one("#appeal-words", Input))
+        else:
+            self._words()
 
-    @on(Input.Submitted, "#appeal-words")
     def _words(self) -> None:
         error = self.query_one("#appeal-error", Label)
         try:

@@ -6,7 +6,7 @@ when the hub's pairings for that round and table are known."""
 
 from __future__ import annotations
 
-from textual import on, work
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -15,6 +15,7 @@ from textual.widgets import Input, Label
 from station.checks import StepError, validate_table
 from station.log import Pairing, Result, ResultLocked
 from station.screens.base import KioskScreen
+from station.widgets.word_input import FlowInput
 
 MAX_SCORE = 1500
 FIELDS = ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
@@ -30,7 +31,9 @@ class ResultScreen(KioskScreen):
 
     def inactivity_limit(self) -> float | None:
         settings = self.kiosk.settings
-        return settings.referee_idle_seconds if self.by_referee else settings.inactivity_seconds
+        if self.by_referee:
+            return settings.referee_idle_seconds
+        return settings.form_inactivity_seconds  # players read their scoresheets
 
     def compose(self) -> ComposeResult:
         with Vertical(id="result-box"):
@@ -39,7 +42,7 @@ class ResultScreen(KioskScreen):
                 with Horizontal(classes="field"):
                     yield Label("", id=f"{field_id}-label", classes="prompt")
                     restrict = r"[aAbB12]?" if field_id == "res-starter" else r"[0-9]*"
-                    yield Input(id=field_id, restrict=restrict, max_length=4)
+                    yield FlowInput(id=field_id, restrict=restrict, max_length=4)
             yield Label("", id="result-names")
             yield Label("", id="result-error")
             yield Label("", id="result-hint")
@@ -62,9 +65,9 @@ class ResultScreen(KioskScreen):
         round_no = self.kiosk.round_number()
         if round_no is not None:
             self.query_one("#res-round", Input).value = str(round_no)
-            self.query_one("#res-table", Input).focus()
+            self.set_focus(self.query_one("#res-table", Input))
         else:
-            self.query_one("#res-round", Input).focus()
+            self.set_focus(self.query_one("#res-round", Input))
         self._bindings.bind(self.kiosk.settings.confirm_key, "save", show=False)
 
     def action_leave(self) -> None:
@@ -76,14 +79,14 @@ class ResultScreen(KioskScreen):
     def _error(self, text: str) -> None:
         self.query_one("#result-error", Label).update(f"! {text}" if text else "")
 
-    @on(Input.Submitted)
-    def _next_field(self, event: Input.Submitted) -> None:
-        field_id = event.input.id or ""
+    def flow_enter(self, widget: Input) -> None:
+        """Enter moves to the next field at once (keys typed ahead follow it)."""
+        field_id = widget.id or ""
         if field_id in ("res-round", "res-table"):
             self._lookup()
         index = FIELDS.index(field_id) if field_id in FIELDS else -1
         if 0 <= index < len(FIELDS) - 1:
-            self.query_one(f"#{FIELDS[index + 1]}", Input).focus()
+            self.set_focus(self.query_one(f"#{FIELDS[index + 1]}", Input))
 
     def _numbers(self) -> tuple[int | None, int | None]:
         def number(field_id: str) -> int | None:

@@ -18,6 +18,9 @@ MIN_CHARS = 2
 class WhereScreen(KioskScreen):
     BINDINGS = [Binding("escape", "leave", show=False)]  # noqa: RUF012
 
+    def inactivity_limit(self) -> float | None:
+        return self.kiosk.settings.form_inactivity_seconds
+
     def compose(self) -> ComposeResult:
         with Vertical(id="where-box"):
             yield Label("", id="where-title")
@@ -40,10 +43,13 @@ class WhereScreen(KioskScreen):
         else:
             self.query_one("#where-answer", Label).update("")
 
-    @work(thread=True, exclusive=True, exit_on_error=False, group="where")
     def _search(self, part: str) -> None:
+        self._search_worker(part, self.kiosk.round_number())
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="where")
+    def _search_worker(self, part: str, current_round: int | None) -> None:
         store = self.kiosk.store
-        round_no = self.kiosk.round_number() or store.latest_pairing_round()
+        round_no = current_round or store.latest_pairing_round()
         if round_no is None or store.latest_pairing_round() is None:
             self.app.call_from_thread(self._show, part, None, [])
             return

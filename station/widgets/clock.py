@@ -7,7 +7,7 @@ import math
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.widgets import Digits, Label
+from textual.widgets import Label
 
 from shared.i18n import t
 from shared.rounds import Phase, RoundStatus
@@ -44,9 +44,8 @@ class RoundClock(Vertical):
     DEFAULT_CSS = """
     RoundClock { height: auto; align-horizontal: center; }
     RoundClock > Label { width: 1fr; text-align: center; text-style: bold; }
-    RoundClock > Digits { width: 1fr; text-align: center; }
-    RoundClock.-warning > Digits { color: $warning; }
-    RoundClock.-warning > Label { color: $warning; }
+    RoundClock.-warning > BigText { color: ansi_bright_yellow; }
+    RoundClock.-warning > Label { color: ansi_bright_yellow; }
     """
 
     def __init__(self, *, id: str | None = None) -> None:
@@ -55,7 +54,7 @@ class RoundClock(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("", id="round-title")
-        yield Digits("", id="round-digits")
+        yield BigText("", id="round-time")
         yield BigText("", id="round-big")
 
     def show(self, status: RoundStatus | None, lang: str) -> None:
@@ -66,9 +65,9 @@ class RoundClock(Vertical):
             return
         self._shown = state
         self.query_one("#round-title", Label).update(title)
-        digits_widget = self.query_one("#round-digits", Digits)
-        digits_widget.update(digits)
-        digits_widget.display = bool(digits)
+        time_widget = self.query_one("#round-time", BigText)
+        time_widget.update(digits)
+        time_widget.display = bool(digits)
         big_widget = self.query_one("#round-big", BigText)
         big_widget.update(big)
         big_widget.display = bool(big)

@@ -1,29 +1,46 @@
-"""One word of a play. Space moves on to the next word (as Enter does), because a player
-typing several words naturally separates them with a space."""
+"""Inputs of the kiosk's forms. Keys are handled in order even when a player types
+faster than the screen updates: Enter (and Space between words) is acted on at once by
+the screen's ``flow_enter(input)``, and a key that reaches an input after the focus has
+moved on is passed to the input that has the focus now. (Textual queues keys per
+widget, so "kočka⏎pes" typed in one burst would otherwise leave "pes" in the first
+word.)"""
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import Any
 
 from textual import events
-from textual.message import Message
 from textual.widgets import Input
 
 
-class WordInput(Input):
-    @dataclass
-    class Advance(Message):
-        input: WordInput
+class FlowInput(Input):
+    #: Whether Space acts like Enter (between the words of a play).
+    space_advances = False
+
+    async def _on_key(self, event: events.Key) -> None:
+        screen = self.screen
+        focused = screen.focused
+        if focused is not self and isinstance(focused, FlowInput):
+            event.stop()
+            event.prevent_default()
+            await focused._on_key(event)
+            return
+        if event.key == "enter" or (event.key == "space" and self.space_advances):
+            handler: Any = getattr(screen, "flow_enter", None)
+            if handler is not None:
+                event.stop()
+                event.prevent_default()
+                handler(self)
+                return
+        await super()._on_key(event)
+
+
+class WordInput(FlowInput):
+    """One word of a play. Space moves on to the next word, as Enter does."""
+
+    space_advances = True
 
     def __init__(self, index: int, *, id: str | None = None) -> None:
         # No suggester, no completion: the kiosk never proposes a word.
         super().__init__(id=id, max_length=40, select_on_focus=False)
         self.index = index
-
-    async def _on_key(self, event: events.Key) -> None:
-        if event.key == "space":
-            event.stop()
-            event.prevent_default()
-            self.post_message(self.Advance(self))
-            return
-        await super()._on_key(event)

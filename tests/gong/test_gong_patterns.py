@@ -172,3 +172,22 @@ def io_stream():
     import io
 
     return io.StringIO()
+
+
+def test_build_gong_renders_the_sounds_at_startup(tmp_path, monkeypatch):
+    from gpiozero.pins.mock import MockFactory
+
+    from station.gong import GongConfig, build_gong
+
+    player = tmp_path / "aplay"
+    player.write_text("#!/bin/sh\nexit 0\n")
+    player.chmod(0o755)
+    monkeypatch.setenv("PATH", f"{tmp_path}:{__import__('os').environ['PATH']}")
+    factory = MockFactory()
+    outputs = build_gong(GongConfig(audio="on"), pin_factory=factory)
+    assert isinstance(outputs.sound, AudioGong) and outputs.sound.player == str(player)
+    rendered = sorted(p.name.split("-")[0] for p in (tmp_path / "data" / "gong").glob("*.wav"))
+    assert rendered == ["end", "start", "warning"]
+    assert "audio via" in outputs.summary()
+    outputs.close()
+    factory.close()

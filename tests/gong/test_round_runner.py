@@ -13,7 +13,7 @@ from gong_testkit import edges
 from shared.clock import FakeClock, SystemClock
 from shared.rounds import Phase, RoundPlan, Signal
 from station import outbox
-from station.gong import DEFAULT_PATTERNS, GongConfig, build_gong
+from station.gong import DEFAULT_PATTERNS, GongConfig, Pattern, build_gong
 from station.rounds import GIVEN, MISSED, RoundSchedule, SignalRunner
 
 START, WARNING, END = (DEFAULT_PATTERNS[n].timeline() for n in ("start", "warning", "end"))
@@ -332,7 +332,7 @@ async def test_real_asyncio_runner_wakes_on_new_plan(tmp_path):
     assert [name for name, _ in gong.rung] == ["start", "warning", "end"]
     due = plan.signal_times()
     for name, fired in gong.rung:
-        assert 0 <= fired - due[Signal(name)] < 0.05
+        assert 0 <= fired - due[Signal(name)] < 0.25  # precision: bench/gong.py
 
 
 async def test_wake_from_another_thread_and_process(tmp_path):
@@ -369,7 +369,16 @@ async def test_bell_sounds_before_the_record_is_written(tmp_path):
     clock = SystemClock()
     schedule = RoundSchedule.open(tmp_path / "s.db", clock=clock)
     outputs = build_gong(
-        GongConfig(audio="on", button_pin=None, lamp_pin=None),
+        GongConfig(
+            audio="on",
+            button_pin=None,
+            lamp_pin=None,
+            patterns={
+                "start": Pattern((0.05,)),
+                "warning": Pattern((0.05,)),
+                "end": Pattern((0.05,)),
+            },
+        ),
         pin_factory=factory,
         sound=Recorder(clock),
     )
@@ -455,3 +464,10 @@ def test_upgrade_from_a_db_without_tournaments(tmp_path, clock):
     assert schedule.plan(1).revision == 2
     assert [(r.signal, r.outcome) for r in schedule.signals()] == [(Signal.START, GIVEN)]
     assert not schedule.apply(RoundPlan(1, 100.0, revision=1))  # still older
+
+
+async def test_stop_before_run_is_not_lost(tmp_path):
+    schedule = RoundSchedule.open(tmp_path / "s.db", clock=SystemClock())
+    runner = SignalRunner(schedule, SystemClock(), Recorder(SystemClock()), max_nap=30)
+    runner.stop()  # e.g. SIGTERM during startup
+    await asyncio.wait_for(runner.run(), 2)

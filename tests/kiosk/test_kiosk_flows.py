@@ -97,7 +97,7 @@ async def test_space_moves_to_next_word(make_app):
     async with app.run_test(size=SIZE) as pilot:
         await start_check(pilot, "4", "2")
         await type_text(pilot, "pes les")
-        words = list(app.screen.query(WordInput))
+        words = [w for w in app.screen.query(WordInput) if w.display and w.parent.display]
         assert [w.value for w in words] == ["pes", "les"]
         await pilot.press("enter", "f10")
         await settle(pilot)
@@ -275,8 +275,16 @@ async def test_rate_limit_interval_refuses_and_flags(make_app, store, clock):
 
 
 async def test_rate_limit_cap_per_round(make_app, store, clock):
+    import threading
+
     plan = RoundPlan(number=3, start_at=clock.now() - 60)
-    app = make_app(max_checks_per_round=2, round_status=lambda: plan.status(clock.now()))
+
+    def round_status():
+        # The station's RoundSchedule is bound to the UI thread's SQLite connection.
+        assert threading.current_thread() is threading.main_thread()
+        return plan.status(clock.now())
+
+    app = make_app(max_checks_per_round=2, round_status=round_status)
     async with app.run_test(size=SIZE) as pilot:
         for _ in range(2):
             await check_words(pilot, "8", ["pes"])
@@ -416,12 +424,17 @@ async def test_referee_appeal_is_logged_as_second_instance(make_app, store):
         ("appeal", "invalid"),
         ("first", "invalid"),
     ]
+    assert rows[0]["appeal_of"] == rows[1]["id"]
     assert [p["kind"] for p in outbox.pending(store.db)] == ["challenge", "appeal"]
 
 
 async def test_referee_log_tables_gong_and_quit(make_app, store):
     rung = []
-    app = make_app(gong_test=lambda: rung.append(True))
+
+    async def ring(name: str) -> None:  # as the station's Gong.ring is
+        rung.append(name)
+
+    app = make_app(gong_test=lambda: ring("start"))
     async with app.run_test(size=SIZE) as pilot:
         await check_words(pilot, "4", ["pes"])
         app.clock.advance(1)
@@ -444,7 +457,8 @@ async def test_referee_log_tables_gong_and_quit(make_app, store):
         assert app.tables == frozenset(range(1, 13))
         await pilot.press("4")
         await settle(pilot)
-        assert rung == [True]
+        assert rung == ["start"]
+        assert "Gong zazněl" in str(app.screen.query_one("#referee-message", Label).content)
         await pilot.press("7")
         await pilot.pause()
     assert app.return_code == 0
@@ -547,14 +561,62 @@ async def test_round_clock_phases(make_app, clock):
     async with app.run_test(size=SIZE) as pilot:
         await pilot.pause(0.2)
         title = app.screen.query_one("#round-title", Label)
-        digits = app.screen.query_one("#round-digits")
+        digits = app.screen.query_one("#round-time")
         assert "Kolo 4 začne za" in str(title.content)
-        assert digits.value == "01:30"
+        assert digits.text == "01:30"
         assert "hub: spojeno" in str(app.screen.query_one("#hub-status", Label).content)
         clock.advance(90 + 31 * 60)
         await pilot.pause(0.2)
         assert "poslední minuty" in str(title.content)
-        assert digits.value == "09:00"
+        assert digits.text == "09:00"
         clock.advance(9 * 60)
         await pilot.pause(0.2)
         assert app.screen.query_one("#round-big").text == "DOHRÁVKA"
+
+
+async def test_fast_typing_loses_nothing(make_app, store):
+    """Keys arrive faster than screens mount (a player typing "12⏎2⏎pes⏎les⏎" at once):
+    none is lost or lands in the wrong field."""
+    from textual import events
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        keys = [("1", "1"), ("2", "2"), ("enter", "\r"), ("2", "2"), ("enter", "\r")]
+        keys += [(ch, ch) for ch in "pes"] + [("enter", "\r")]
+        keys += [(ch, ch) for ch in "les"] + [("enter", "\r"), ("f10", None)]
+        for key, char in keys:
+            app.post_message(events.Key(key, char))
+        await settle(pilot)
+        await pilot.pause(0.1)
+        await settle(pilot)
+        assert isinstance(app.screen, VerdictScreen)
+    row = store.recent()[0]
+    assert (row["table_no"], row["words"]) == (12, ["PES", "LES"])
+
+
+async def burst(pilot, keys: list[str]) -> None:
+    """Post keys all at once, as a terminal delivers a fast typist's burst."""
+    from textual import events
+
+    for key in keys:
+        char = {"enter": "\r", "space": " "}.get(key, key if len(key) == 1 else None)
+        pilot.app.post_message(events.Key(key, char))
+    await settle(pilot)
+    await pilot.pause(0.05)
+    await settle(pilot)
+
+
+async def test_result_form_and_pin_typed_in_a_burst(make_app, store):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        await settle(pilot)
+        await burst(pilot, [*"4711", "enter", *"4711", "enter"])
+        assert isinstance(app.screen, RefereeScreen)
+        await pilot.press("5")
+        await burst(pilot, ["2", "enter", "5", "enter", *"401", "enter", *"399", "enter", "b"])
+        values = [
+            app.screen.query_one(f"#{f}", Input).value
+            for f in ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
+        ]
+        assert values == ["2", "5", "401", "399", "b"]

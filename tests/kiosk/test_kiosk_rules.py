@@ -111,3 +111,11 @@ async def test_real_czech_lexicon_check(real_czech_lexicon, make_app, store):
         await settle(pilot)
         assert app.screen.verdict.status is Status.VALID
     assert store.recent()[0]["lexicon_variant"] == "HUNSPELL"
+
+
+def test_station_run_refuses_a_bad_kiosk_section(tmp_path, monkeypatch, capsys):
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path))
+    config = tmp_path / "station.toml"
+    config.write_text('[kiosk]\ntables = "5-1"\n')
+    assert main(["run", "--config", str(config), "--lexicon", str(tmp_path / "x.lex")]) == 2
+    assert "tables" in capsys.readouterr().err

@@ -60,7 +60,7 @@ async def test_round_changes_reach_the_station_and_are_confirmed(link) -> None:
         await hub.change_round(3, action, seconds)
     await hub.change_round(3, "cancel")
     await _until(lambda: len(events.get("plan", [])) == 6)
-    plans = sync.dbw.call(load_plans)
+    plans = sync.plans()
     assert len(plans) == 1 and plans[0].revision == 5 and plans[0].cancelled
     assert plans[0].start_at == pytest.approx(started["plan"]["start_at"] + 30)
     await _until(lambda: len(hub.dbw.call(store.load_deliveries, "plan:3:5")) == 1)
@@ -177,7 +177,7 @@ async def test_station_catches_up_on_connect(tmp_path: Path) -> None:
         sync = StationSync(tmp_path / "st.db", net, psk=psk)
         task = asyncio.create_task(sync.run())
         await _until(lambda: sync.dbw.call(load_item, "standings") is not None)
-        await _until(lambda: len(sync.dbw.call(load_plans)) == 1)
+        await _until(lambda: len(sync.plans()) == 1)
         sync.stop()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
@@ -308,3 +308,18 @@ async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
         await _stop_station(sync, task)
     finally:
         await hub.close()
+
+
+def test_plans_are_kept_per_tournament(tmp_path: Path) -> None:
+    from shared.storage import open_db
+    from station import outbox
+    from station.sync import _store_plan, migrations
+
+    db = open_db(tmp_path / "s.db", outbox.migrations, migrations)
+    old = RoundPlan(1, 1000.0, revision=4)
+    assert _store_plan(db, "t-spring", old, 1.0)
+    assert not _store_plan(db, "t-spring", RoundPlan(1, 1000.0, revision=2), 2.0)
+    # the next tournament's round 1, revision 0, is news despite the old revision 4
+    assert _store_plan(db, "t-autumn", RoundPlan(1, 5000.0), 3.0)
+    assert load_plans(db, "t-autumn")[0].start_at == 5000.0
+    assert load_plans(db, "t-spring")[0].revision == 4

@@ -17,7 +17,7 @@ def test_no_gong_before_the_hub_clock_is_known(tmp_path: Path) -> None:
     st = Station(tmp_path / "st", hub, "st", skew=1.5)  # its clock runs 1.5 s fast
     st.enqueue(0)
     start_at = time.time() + 2.0
-    schedule = RoundSchedule.open(st.db_path)
+    schedule = RoundSchedule.open(st.db_path, tournament=hub.tournament)
     schedule.apply(RoundPlan(1, start_at, basic_seconds=12, warning_seconds=2))
     schedule.close()
     with running(hub, st):

@@ -1,0 +1,60 @@
+"""shared.storage: how every SQLite file is opened."""
+
+from __future__ import annotations
+
+import multiprocessing
+from pathlib import Path
+
+from sqlite_utils.migrations import Migrations
+
+from shared.storage import open_db
+
+demo = Migrations("test.storage")
+
+
+@demo()
+def m001(db) -> None:
+    db["things"].create({"id": int, "name": str}, pk="id")
+
+
+@demo()
+def m002(db) -> None:
+    db["things"].add_column("size", int)
+
+
+def _open_and_insert(path: str, n: int) -> None:
+    db = open_db(path, demo)
+    with db.atomic():
+        db["things"].insert({"id": n, "name": f"p{n}", "size": n})
+
+
+def test_durable_settings(tmp_path: Path):
+    db = open_db(tmp_path / "a.db", demo)
+    assert db.execute("PRAGMA journal_mode").fetchone()[0] == "wal"
+    assert db.execute("PRAGMA synchronous").fetchone()[0] == 2  # FULL
+    assert db.execute("PRAGMA foreign_keys").fetchone()[0] == 1
+    assert [m.name for m in demo.applied(db)] == ["m001", "m002"]
+
+
+def test_reopening_applies_nothing_twice(tmp_path: Path):
+    open_db(tmp_path / "a.db", demo)["things"].insert({"id": 1, "name": "x", "size": 1})
+    db = open_db(tmp_path / "a.db", demo)
+    assert db["things"].count == 1
+    assert len(demo.applied(db)) == 2
+
+
+def test_processes_creating_one_file_at_once_do_not_collide(tmp_path: Path):
+    path = str(tmp_path / "shared.db")
+    ctx = multiprocessing.get_context("spawn")
+    procs = [ctx.Process(target=_open_and_insert, args=(path, n)) for n in range(6)]
+    for p in procs:
+        p.start()
+    for p in procs:
+        p.join(60)
+    assert [p.exitcode for p in procs] == [0] * 6
+    assert open_db(path, demo)["things"].count == 6
+
+
+def test_memory_database(tmp_path: Path):
+    db = open_db(":memory:", demo)
+    assert db["things"].exists()
