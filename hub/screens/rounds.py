@@ -93,7 +93,7 @@ class RoundsScreen(DashScreen):
             active = [r for r in data.rounds if r.phase not in ("ended", "cancelled")]
             number.value = str(active[-1].number if active else max(data.current, 1))
         phases = [self.tr(f"dash.phase.{p}") for p in PHASES]
-        longest_phase = max(len(p) for p in phases) + len(self.tr("dash.paused")) + 3
+        longest_phase = max(len(p) for p in phases)  # the tick moves through them
         fill_table(
             self.query_one("#rounds", DataTable),
             [(key, self.tr(f"dash.col.{key}")) for key in ROUND_COLUMNS],
