@@ -52,7 +52,6 @@ from shared.storage import open_db
 migrations = Migrations("hub.dashboard")
 
 ONLINE_WITHIN = 15.0  # without a live connection, a status this fresh counts as online
-CHECK_KINDS = ("challenge", "appeal")
 
 
 @migrations()
