@@ -151,3 +151,13 @@ def day_schedule(
             out.append(Slot(0, at, at + timedelta(minutes=pause), label))
             at += timedelta(minutes=pause)
     return out
+
+
+def today_at(text: str, now: float) -> float | None:
+    """``HH:MM`` on the day of ``now`` (local time) as an instant; None if not a time."""
+    try:
+        hh, mm = (int(x) for x in text.split(":"))
+        base = datetime.fromtimestamp(now)
+        return base.replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
+    except ValueError:
+        return None

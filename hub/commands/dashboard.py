@@ -9,7 +9,7 @@
 ``hub enter ROUND "T S1 S2 [2]" …`` fast result entry as in the dashboard (``--correct``)
 ``hub pull-results``               enter the results the stations sent
 ``hub overview [ROUND]``           tables in / pending / missing / conflict, protest window
-``hub schedule [--set K=V …]``     the day's timetable; ``hub schedule start N``
+``hub schedule [--set K=V …]``     the day's timetable; ``hub schedule start N [--at HH:MM]``
 ``hub publish-round N``            pairings of round N and standings to every station
 ``hub sample-players``             a sample field of Czech/Slovak players (CSV, fixed seed)
 
@@ -165,11 +165,23 @@ def _overview(args: argparse.Namespace) -> int:
 def _schedule(args: argparse.Namespace) -> int:
     svc = _service(args)
     if args.schedule_action == "start":
-        slots = [s for s in svc.schedule() if s.round_no == args.number]
-        if not slots:
-            print(f"hub: round {args.number} is not in the day's schedule", file=sys.stderr)
+        if args.at:
+            from hub.officiating import today_at
+
+            at = today_at(args.at, svc.clock.now())
+            if at is None:
+                print(f"hub: {args.at!r} is not a time (HH:MM)", file=sys.stderr)
+                return 2
+        else:
+            slots = [s for s in svc.schedule() if s.round_no == args.number]
+            if not slots:
+                print(f"hub: round {args.number} is not in the day's schedule", file=sys.stderr)
+                return 2
+            at = slots[0].start.timestamp()
+        if at <= svc.clock.now():
+            print("hub: that time has passed", file=sys.stderr)
             return 2
-        print(json.dumps(svc.start_round(args.number, at=slots[0].start.timestamp()), indent=1))
+        print(json.dumps(svc.start_round(args.number, at=at), indent=1))
         return 0
     if args.set:
         changes: dict[str, Any] = {}
@@ -258,6 +270,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     ss = sc.add_subparsers(dest="schedule_action", metavar="ACTION")
     st = ss.add_parser("start", help="plan round N on the stations at its scheduled time")
     st.add_argument("number", type=int)
+    st.add_argument("--at", metavar="HH:MM", help="at this time today instead")
 
     pb = sub.add_parser("publish-round", help="send round N's pairings and standings to stations")
     pb.add_argument("round", type=int)

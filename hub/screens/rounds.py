@@ -14,7 +14,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Input, Label
 
-from hub.officiating import Slot
+from hub.officiating import Slot, today_at
 from hub.screens.base import DashScreen, countdown, fill_table, int_or_none
 from hub.service import RoundRow
 
@@ -232,7 +232,7 @@ class RoundsScreen(DashScreen):
             return
         typed = self.query_one("#at", Input).value.strip()
         if typed:
-            at = _today_at(typed, self.service.clock.now())
+            at = today_at(typed, self.service.clock.now())
             if at is None:
                 self.say(self.tr("dash.at.bad", at=typed), error=True)
                 return
@@ -288,18 +288,6 @@ class RoundsScreen(DashScreen):
             return
         self._cancel_armed = (number, now)
         self.say(self.tr("dash.cancel.again", n=number), error=True)
-
-
-def _today_at(text: str, now: float) -> float | None:
-    """``HH:MM`` today (local time) as an instant, or None when it is not a time."""
-    import datetime as dt
-
-    try:
-        hh, mm = (int(x) for x in text.split(":"))
-        base = dt.datetime.fromtimestamp(now)
-        return base.replace(hour=hh, minute=mm, second=0, microsecond=0).timestamp()
-    except ValueError:
-        return None
 
 
 def _hm(at: float) -> str:

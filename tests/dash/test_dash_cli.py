@@ -109,8 +109,10 @@ def test_schedule_show_and_set(service: HubService, capsys: pytest.CaptureFixtur
         "10:45-10:55  break",
         "10:55-11:40  round 2",
     ]
-    code, _, err = run(capsys, "schedule", "start", "1")
-    assert code == 2 and "not running" in err
+    code, _, err = run(capsys, "schedule", "start", "1")  # 10:00 on the real clock
+    assert code == 2 and ("not running" in err or "has passed" in err)
+    code, _, err = run(capsys, "schedule", "start", "1", "--at", "25:61")
+    assert code == 2 and "not a time" in err
 
 
 def test_network_commands_need_the_running_hub(

@@ -111,3 +111,12 @@ def test_fast_entry_lines(line: str, entry: Entry) -> None:
 def test_fast_entry_refuses_with_a_reason(line: str, why: str) -> None:
     with pytest.raises(EntryError, match=why):
         parse_entry(line)
+
+
+def test_today_at_reads_hh_mm_on_the_same_day() -> None:
+    from hub.officiating import today_at
+
+    now = datetime(2026, 5, 9, 9, 30).timestamp()
+    assert today_at("10:15", now) == datetime(2026, 5, 9, 10, 15).timestamp()
+    assert today_at("8:00", now) == datetime(2026, 5, 9, 8, 0).timestamp()
+    assert today_at("25:00", now) is None and today_at("ten", now) is None
