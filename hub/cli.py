@@ -12,8 +12,10 @@ from shared import cli
 COMMAND_MODULES = (
     "hub.commands.lexicon",
     "hub.commands.tournament",
-    "hub.commands.provision",
     "hub.commands.serve",
+    "hub.commands.run",
+    "hub.commands.dashboard",
+    "hub.commands.provision",
 )
 
 

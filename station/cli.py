@@ -14,6 +14,8 @@ COMMAND_MODULES = (
     "station.commands.run",
     "station.commands.gong",
     "station.commands.daemon",
+    "station.commands.linked",
+    "station.commands.simulate",
 )
 
 

@@ -1,0 +1,285 @@
+"""The dashboard's own actions as ``hub`` subcommands, so an operator can script them.
+
+``hub hall``                       stations online vs. ČAS 15.8e (exit 1 when short)
+``hub challenges [--round N] [--table T]``   the check log, newest first
+``hub challenges mark KEY 1|2|0``  who challenged (the table's ZH, DH, unknown)
+``hub challenges appeal KEY valid|invalid``  the chief referee's second instance
+``hub challenges penalties``       SSS: unjustified challenges and 20-point penalties
+``hub challenges requests [--all]`` / ``ack KEY``   referee calls
+``hub enter ROUND "T S1 S2 [2]" …`` fast result entry as in the dashboard (``--correct``)
+``hub pull-results``               enter the results the stations sent
+``hub overview [ROUND]``           tables in / pending / missing / conflict, protest window
+``hub schedule [--set K=V …]``     the day's timetable; ``hub schedule start N [--at HH:MM]``
+``hub publish-round N``            pairings of round N and standings to every station
+``hub sample-players``             a sample field of Czech/Slovak players (CSV, fixed seed)
+
+Round start/change, gong, pairing, approving and exports are ``hub round …``,
+``hub gong``, ``hub tournament publish|finalise`` and ``hub export``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import asdict
+from typing import Any
+
+from hub.entry import EntryError, parse_entry
+
+
+def _service(args: argparse.Namespace) -> Any:
+    from hub.service import HubService
+
+    return HubService(who=getattr(args, "who", "operator"))
+
+
+def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
+    def run(args: argparse.Namespace) -> int:
+        from hub.service import ServiceError
+
+        try:
+            return fn(args)
+        except (ServiceError, EntryError) as exc:
+            print(f"hub: {exc}", file=sys.stderr)
+            return 2
+
+    return run
+
+
+def _at(at: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(at)) if at else "-"
+
+
+@_guard
+def _hall(args: argparse.Namespace) -> int:
+    report = _service(args).stations()
+    if args.json:
+        print(json.dumps(asdict(report), ensure_ascii=False, indent=1))
+    else:
+        print(
+            f"players {report.players}: ČAS 15.8e requires {report.required} station(s); "
+            f"{report.online} of {len(report.rows)} online"
+        )
+        for w in report.warnings:
+            print(f"warning: {w}")
+    return 1 if report.online < report.required else 0
+
+
+@_guard
+def _challenges(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    action = args.challenges_action
+    if action == "mark":
+        which = {"1": 1, "2": 2, "0": None}[args.which]
+        player = svc.mark_challenger(args.key, which)
+        print(f"{args.key}: challenger {player if player is not None else 'unknown'}")
+        return 0
+    if action == "appeal":
+        svc.record_appeal(args.key, args.verdict, args.note)
+        print(f"{args.key}: appeal {args.verdict}")
+        return 0
+    if action == "penalties":
+        for p in svc.sss_penalties(args.round):
+            print(
+                f"round {p['round']} table {p['table']} {p['name']}: "
+                f"{p['unjustified']} unjustified, penalty {p['penalty']}"
+            )
+        return 0
+    if action == "requests":
+        for r in svc.referee_requests(pending_only=not args.all):
+            state = "acknowledged" if r.acknowledged else "WAITING"
+            print(f"{r.key}  {_at(r.at)}  {r.station}  table {r.table_no}  {r.reason}  {state}")
+        return 0
+    if action == "ack":
+        svc.acknowledge_request(args.key)
+        return 0
+    rows = svc.challenges(args.round, args.table)
+    if args.json:
+        print(json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=1))
+        return 0
+    for c in rows:
+        final = f" -> {c.final}" if c.appealed else ""
+        who = f"  by {c.challenger_name}" if c.challenger_name else ""
+        pen = "  PENALTY 20" if c.penalised else ""
+        print(
+            f"{c.key}  {_at(c.at)}  {c.station}  R{c.round_no} T{c.table_no}  "
+            f"{', '.join(c.words)}  {c.verdict}{final}  {c.variant}  {c.instance}{who}{pen}"
+        )
+    return 0
+
+
+@_guard
+def _enter(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    code = 0
+    for line in args.lines:
+        try:
+            echo = svc.enter_result(args.round, parse_entry(line), correct=args.correct)
+        except EntryError as exc:
+            print(f"hub: {exc}", file=sys.stderr)
+            code = 2
+            continue
+        print(echo.line())
+        for w in echo.warnings:
+            print(f"  warning: {w}")
+        if echo.outcome == "conflict":
+            code = 1
+    return code
+
+
+@_guard
+def _pull(args: argparse.Namespace) -> int:
+    for line in _service(args).apply_station_results():
+        print(line)
+    return 0
+
+
+@_guard
+def _overview(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    number = args.round or svc.current_round()
+    data = svc.round_results(number)
+    if args.json:
+        print(json.dumps(asdict(data), ensure_ascii=False, indent=1))
+        return 0
+    print(
+        f"round {number}: in {data.count('in')}, pending {data.count('pending')}, "
+        f"missing {data.count('missing')}, conflict {data.count('conflict')}"
+    )
+    if data.final_at:
+        print("results are final")
+    elif data.protest_closes:
+        left = data.protest_closes - svc.clock.now()
+        state = f"closes in {int(left // 60 + 1)} min" if left > 0 else "closed"
+        print(f"protest window {state}")
+    for t in data.tables:
+        score = f"{t.score_first}:{t.score_second}" if t.score_first is not None else ""
+        print(f"{t.table:>3}  {t.first_name} – {t.second_name}  {score}  {t.state}")
+    return 0
+
+
+@_guard
+def _schedule(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    if args.schedule_action == "start":
+        if args.at:
+            from hub.officiating import today_at
+
+            at = today_at(args.at, svc.clock.now())
+            if at is None:
+                print(f"hub: {args.at!r} is not a time (HH:MM)", file=sys.stderr)
+                return 2
+        else:
+            slots = [s for s in svc.schedule() if s.round_no == args.number]
+            if not slots:
+                print(f"hub: round {args.number} is not in the day's schedule", file=sys.stderr)
+                return 2
+            at = slots[0].start.timestamp()
+        if at <= svc.clock.now():
+            print("hub: that time has passed", file=sys.stderr)
+            return 2
+        print(json.dumps(svc.start_round(args.number, at=at), indent=1))
+        return 0
+    if args.set:
+        changes: dict[str, Any] = {}
+        for item in args.set:
+            key, _, value = item.partition("=")
+            if key in ("lunch_after", "refreshment_after") and value.lower() in ("", "none"):
+                changes[key] = None
+            else:
+                changes[key] = value if key == "first_start" else float(value)
+        svc.set_schedule(**changes)
+    for slot in svc.schedule():
+        what = f"round {slot.round_no}" if slot.is_round else slot.label
+        print(f"{slot.start:%H:%M}-{slot.end:%H:%M}  {what}")
+    return 0
+
+
+@_guard
+def _publish_round(args: argparse.Namespace) -> int:
+    result = _service(args).publish_to_stations(args.round)
+    print(json.dumps(result, ensure_ascii=False, indent=1))
+    return 0
+
+
+def _sample(args: argparse.Namespace) -> int:
+    from hub.sample import sample_csv
+
+    text = sample_csv(args.count, args.seed)
+    if args.output:
+        with open(args.output, "w", encoding="utf-8") as fh:
+            fh.write(text)
+    else:
+        sys.stdout.write(text)
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser("hall", help="stations online against ČAS 15.8e (exit 1 when short)")
+    p.add_argument("--json", action="store_true")
+    p.set_defaults(func=_hall)
+
+    ch = sub.add_parser("challenges", help="the check log, challengers, appeals, SSS penalties")
+    ch.add_argument("--round", type=int)
+    ch.add_argument("--table", type=int)
+    ch.add_argument("--json", action="store_true")
+    ch.add_argument("--who", default="operator", help="name recorded with marks and appeals")
+    ch.set_defaults(func=_challenges, challenges_action="list")
+    cs = ch.add_subparsers(dest="challenges_action", metavar="ACTION")
+    m = cs.add_parser("mark", help="who challenged: 1 = the table's ZH, 2 = DH, 0 = unknown")
+    m.add_argument("key")
+    m.add_argument("which", choices=("1", "2", "0"))
+    a = cs.add_parser("appeal", help="record the chief referee's decision (second instance)")
+    a.add_argument("key")
+    a.add_argument("verdict", choices=("valid", "invalid"))
+    a.add_argument("--note", default="")
+    pen = cs.add_parser("penalties", help="SSS: unjustified challenges per player and game")
+    pen.add_argument("--round", type=int)
+    req = cs.add_parser("requests", help="referee calls waiting (--all: also acknowledged)")
+    req.add_argument("--all", action="store_true")
+    ack = cs.add_parser("ack", help="acknowledge a referee call")
+    ack.add_argument("key")
+
+    e = sub.add_parser("enter", help="fast result entry: ROUND 'TABLE S1 S2 [2]' …")
+    e.add_argument("round", type=int)
+    e.add_argument("lines", nargs="+", metavar="LINE")
+    e.add_argument("--correct", action="store_true", help="replace an earlier entry")
+    e.add_argument("--who", default="operator")
+    e.set_defaults(func=_enter)
+
+    pr = sub.add_parser("pull-results", help="enter the results the stations sent")
+    pr.set_defaults(func=_pull)
+
+    ov = sub.add_parser("overview", help="a round's tables: in, pending, missing, conflict")
+    ov.add_argument("round", type=int, nargs="?")
+    ov.add_argument("--json", action="store_true")
+    ov.set_defaults(func=_overview)
+
+    sc = sub.add_parser("schedule", help="the day's timetable (SSS model: 9 rounds, breaks)")
+    sc.add_argument(
+        "--set",
+        action="append",
+        metavar="KEY=VALUE",
+        help="first_start=09:00 rounds slot_minutes break_minutes lunch_after lunch_minutes "
+        "refreshment_after refreshment_minutes basic_minutes warning_minutes",
+    )
+    sc.set_defaults(func=_schedule, schedule_action="show")
+    ss = sc.add_subparsers(dest="schedule_action", metavar="ACTION")
+    st = ss.add_parser("start", help="plan round N on the stations at its scheduled time")
+    st.add_argument("number", type=int)
+    st.add_argument("--at", metavar="HH:MM", help="at this time today instead")
+
+    pb = sub.add_parser("publish-round", help="send round N's pairings and standings to stations")
+    pb.add_argument("round", type=int)
+    pb.set_defaults(func=_publish_round)
+
+    sp = sub.add_parser(
+        "sample-players", help="a sample field (Czech/Slovak names) as CSV, from a fixed seed"
+    )
+    sp.add_argument("--count", type=int, default=32)
+    sp.add_argument("--seed", type=int, default=2026)
+    sp.add_argument("-o", "--output", metavar="FILE")
+    sp.set_defaults(func=_sample)

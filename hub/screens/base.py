@@ -1,0 +1,175 @@
+"""What every dashboard screen shares: the top bar, loading data in a thread worker,
+running a service call in a thread worker and reporting its error, formatting helpers."""
+
+from __future__ import annotations
+
+import dataclasses
+import time
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from rich.cells import cell_len
+from textual import work
+from textual.app import ComposeResult
+from textual.dom import DOMNode
+from textual.screen import Screen
+from textual.widgets import DataTable, Footer, Label
+
+from hub.service import HubService, ServiceError
+from shared.i18n import MESSAGES, t
+
+if TYPE_CHECKING:
+    from hub.app import HubApp
+
+
+class DashScreen(Screen[None]):
+    """A dashboard screen: ``fetch`` (any thread) returns data, ``show`` (UI thread)
+    paints it; ``act`` runs a service call off the UI thread and reloads after it."""
+
+    TITLE_KEY = ""
+
+    @property
+    def dash(self) -> HubApp:
+        return self.app  # type: ignore[return-value]
+
+    @property
+    def service(self) -> HubService:
+        return self.dash.service
+
+    @property
+    def lang(self) -> str:
+        return self.dash.lang
+
+    def tr(self, key: str, **values: Any) -> str:
+        return t(key, self.lang, **values)
+
+    def compose(self) -> ComposeResult:
+        translate_bindings(self, self.lang)
+        yield Label("", id="topbar")
+        yield Label(self.tr(self.TITLE_KEY), id="screen-title")
+        yield from self.compose_body()
+        yield Label("", id="message")
+        yield Footer()
+
+    def compose_body(self) -> ComposeResult:
+        yield from ()
+
+    def on_mount(self) -> None:
+        self.tick()
+        self.reload()
+
+    def on_screen_resume(self) -> None:
+        self.reload()
+
+    # -- loading ---------------------------------------------------------------------------
+    def reload(self) -> None:
+        self._load()
+
+    @work(thread=True, exclusive=True, group="load", exit_on_error=False)
+    def _load(self) -> None:
+        try:
+            data = self.fetch()
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, str(exc), error=True)
+            return
+        self.app.call_from_thread(self._show, data)
+
+    def _show(self, data: Any) -> None:
+        if self.is_mounted:
+            self.show(data)
+            self.tick()
+
+    def fetch(self) -> Any:
+        return None
+
+    def show(self, data: Any) -> None:
+        pass
+
+    def tick(self) -> None:
+        """Once a second: the clock in the top bar (screens add their countdowns)."""
+        if self.is_mounted:
+            self.query_one("#topbar", Label).update(self.dash.topbar_text())
+
+    # -- actions ---------------------------------------------------------------------------
+    def act(
+        self,
+        call: Callable[[], Any],
+        done: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Run ``call`` (a service call) in a worker; then ``done(result)`` and a reload, or
+        the error under the screen."""
+        self._act(call, done)
+
+    @work(thread=True, group="act", exit_on_error=False)
+    def _act(self, call: Callable[[], Any], done: Callable[[Any], None] | None) -> None:
+        try:
+            result = call()
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, str(exc), error=True)
+            return
+        if done is not None:
+            self.app.call_from_thread(done, result)
+        self.app.call_from_thread(self.dash.action_reload)
+
+    def say(self, text: str, *, error: bool = False) -> None:
+        """A line under the screen (and a toast for errors)."""
+        if not self.is_mounted:
+            return
+        label = self.query_one("#message", Label)
+        label.update(text)
+        label.set_class(error, "error")
+        if error:
+            self.notify(text, severity="error", timeout=6)
+
+
+def translate_bindings(node: DOMNode, lang: str) -> None:
+    """Binding descriptions are message keys; show them in ``lang`` (in the footer)."""
+    bindings = node._bindings.copy()
+    for key, items in bindings.key_to_bindings.items():
+        bindings.key_to_bindings[key] = [
+            dataclasses.replace(b, description=t(b.description, lang))
+            if b.description in MESSAGES
+            else b
+            for b in items
+        ]
+    node._bindings = bindings
+
+
+def fill_table(
+    table: DataTable,
+    columns: list[tuple[str, str]],
+    rows: list[list[str]],
+    *,
+    keys: list[str] | None = None,
+    min_widths: dict[str, int] | None = None,
+) -> None:
+    """Replace a table's columns and rows, each column exactly as wide as its widest cell
+    (or ``min_widths``): fixed widths, so the same data always renders the same however
+    busy the machine. ``keys`` name the rows; the cursor stays on the same row index."""
+    cursor = table.cursor_row
+    table.clear(columns=True)
+    for i, (key, label) in enumerate(columns):
+        width = max(
+            [cell_len(label), (min_widths or {}).get(key, 0), *(cell_len(r[i]) for r in rows)]
+        )
+        table.add_column(label, key=key, width=width)
+    for n, row in enumerate(rows):
+        table.add_row(*row, key=keys[n] if keys else None)
+    if rows:  # a reload keeps the operator's place
+        table.move_cursor(row=min(cursor, len(rows) - 1))
+
+
+def clock_text(at: float | None) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
+
+
+def countdown(seconds: float) -> str:
+    seconds = max(0, int(seconds + 0.999))
+    hours, rest = divmod(seconds, 3600)
+    minutes, secs = divmod(rest, 60)
+    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+
+
+def int_or_none(text: str) -> int | None:
+    text = text.strip()
+    return int(text) if text.isdigit() else None

@@ -1,0 +1,196 @@
+"""Results: per round which tables are in, pending (a station's entry waiting for the
+paper scoresheet), missing or in conflict; fast entry from scoresheets as in tsh's ``a``
+mode (type the table and the two scores, see the names and new totals echoed, ``-``
+corrects the last entry); approving (publishing) the round and the protest window
+countdown; making results final."""
+
+from __future__ import annotations
+
+import time
+from typing import ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal
+from textual.widgets import DataTable, Input, Label
+
+from hub.entry import Entry, EntryError, parse_entry
+from hub.screens.base import DashScreen, countdown, fill_table, int_or_none
+from hub.service import EntryEcho, RoundResults
+
+COLUMNS = (
+    ("table", "dash.col.table"),
+    ("first", "dash.col.first"),
+    ("score", "dash.col.score"),
+    ("second", "dash.col.second"),
+    ("state", "dash.col.state"),
+    ("sources", "dash.col.sources"),
+)
+
+
+class ResultsScreen(DashScreen):
+    TITLE_KEY = "dash.tab.results"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("f6", "approve", "dash.act.approve", priority=True),
+        Binding("f7", "finalise", "dash.act.finalise", priority=True),
+        Binding("f8", "correct_last", "dash.act.correct", priority=True),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data: RoundResults | None = None
+        self.last: Entry | None = None
+        self.correcting: Entry | None = None
+        self.echoes: list[str] = []
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="results-head"):
+            yield Label(self.tr("dash.rounds.round"), classes="prompt")
+            yield Input(id="results-round", restrict=r"[0-9]*", max_length=3)
+            yield Label("", id="results-summary")
+        yield Label("", id="protest")
+        yield Label("", id="station-errors")
+        yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
+        yield Label("", id="echo")
+        yield Label("", id="entry-mode")
+        yield Input(placeholder=self.tr("dash.entry.placeholder"), id="entry")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#entry", Input).focus()
+
+    def round_no(self) -> int:
+        return int_or_none(self.query_one("#results-round", Input).value) or 0
+
+    def fetch(self) -> RoundResults | None:
+        number = self.round_no() or self.service.current_round()
+        return self.service.round_results(number) if number else None
+
+    def show(self, data: RoundResults | None) -> None:
+        self.data = data
+        if data is None:
+            return
+        field = self.query_one("#results-round", Input)
+        if not field.value:
+            field.value = str(data.round_no)
+        rows = []
+        for row in data.tables:
+            score = f"{row.score_first} : {row.score_second}" if row.score_first is not None else ""
+            rows.append(
+                [
+                    str(row.table),
+                    row.first_name,
+                    score,
+                    row.second_name,
+                    self.tr(f"dash.state.{row.state}"),
+                    ", ".join(row.sources),
+                ]
+            )
+        fill_table(
+            self.query_one("#tables", DataTable),
+            [(key, self.tr(label)) for key, label in COLUMNS],
+            rows,
+            keys=[str(row.table) for row in data.tables],
+        )
+        errors = self.query_one("#station-errors", Label)
+        errors.update(
+            self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
+            if data.station_errors
+            else ""
+        )
+        errors.display = bool(data.station_errors)
+        self.query_one("#results-summary", Label).update(
+            self.tr(
+                "dash.results.summary",
+                n=data.round_no,
+                in_=data.count("in"),
+                pending=data.count("pending"),
+                missing=data.count("missing"),
+                conflict=data.count("conflict"),
+            )
+        )
+
+    def tick(self) -> None:
+        super().tick()
+        if not self.is_mounted or self.data is None:
+            return
+        label = self.query_one("#protest", Label)
+        if self.data.final_at is not None:
+            label.update(self.tr("dash.final"))
+        elif self.data.protest_closes is None:
+            label.update(self.tr("dash.protest.unpublished"))
+        else:
+            left = self.data.protest_closes - self.service.clock.now()
+            label.update(
+                self.tr("dash.protest.open", left=countdown(left))
+                if left > 0
+                else self.tr("dash.protest.closed")
+            )
+
+    @on(Input.Submitted, "#results-round")
+    def _round_changed(self) -> None:
+        self.reload()
+
+    @on(Input.Submitted, "#entry")
+    def _entry(self, event: Input.Submitted) -> None:
+        text = event.value.strip()
+        if text in ("-", "−"):
+            event.input.value = ""
+            self.action_correct_last()
+            return
+        try:
+            entry = parse_entry(text)
+        except EntryError as exc:
+            self.say(str(exc), error=True)
+            return
+        number = self.round_no()
+        if not number:
+            self.say(self.tr("dash.rounds.round") + "?", error=True)
+            return
+        correct = self.correcting is not None and self.correcting.table == entry.table
+        event.input.value = ""
+        self.act(
+            lambda: self.service.enter_result(number, entry, correct=correct),
+            self._entered,
+        )
+
+    def _entered(self, echo: EntryEcho) -> None:
+        self.last = echo.entry
+        self.correcting = None
+        self.query_one("#entry-mode", Label).update("")
+        line = echo.line() + "".join(f"  ⚠ {w}" for w in echo.warnings)
+        self.echoes = [line, *self.echoes][:5]
+        self.query_one("#echo", Label).update("\n".join(self.echoes))
+        self.say(time.strftime("%H:%M:%S ") + echo.outcome, error=echo.outcome == "conflict")
+
+    def action_correct_last(self) -> None:
+        if self.last is None:
+            self.say(self.tr("dash.entry.nothing"), error=True)
+            return
+        self.correcting = self.last
+        entry = self.query_one("#entry", Input)
+        entry.value = self.last.as_line()
+        entry.cursor_position = len(entry.value)
+        entry.focus()
+        self.query_one("#entry-mode", Label).update(
+            self.tr("dash.entry.correcting", table=self.last.table)
+        )
+
+    def action_approve(self) -> None:
+        if number := self.round_no():
+            self.act(lambda: self.service.publish_results(number))
+
+    def action_finalise(self) -> None:
+        """Make the round final: after the protest window, or early (director's approval)."""
+        number = self.round_no()
+        if not number or self.data is None:
+            return
+        early = (
+            self.data.protest_closes is not None
+            and self.service.clock.now() < self.data.protest_closes
+        )
+        self.act(
+            lambda: self.service.finalise(number, early=early),
+            lambda n: self.say(f"{n} ✓"),
+        )

@@ -1,0 +1,158 @@
+"""Standings and pairings: both tables, pairing the next round, publishing pairings and
+standings to the stations, printing (the engine's A4 HTML) and CSV, and the reasons for
+any pair (``--explain``)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any, ClassVar
+
+from textual import on
+from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Horizontal, Vertical
+from textual.widgets import DataTable, Input, Label
+
+from hub.screens.base import DashScreen, fill_table, int_or_none
+from hub.service import ServiceError
+
+
+@dataclass
+class StandingsData:
+    round_no: int
+    after: int
+    columns: list[str]
+    standings: list[dict[str, str]]
+    pairing: list[dict[str, str]] | None
+    notes: list[str]
+
+
+class StandingsScreen(DashScreen):
+    TITLE_KEY = "dash.tab.standings"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("p", "publish", "dash.act.publish"),
+        Binding("n", "pair_next", "dash.act.pair"),
+        Binding("h", "export('html')", "dash.act.html"),
+        Binding("c", "export('csv')", "dash.act.csv"),
+        Binding("e", "explain", "dash.act.explain"),
+    ]
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.data: StandingsData | None = None
+
+    def compose_body(self) -> ComposeResult:
+        with Horizontal(id="standings-head"):
+            yield Label(self.tr("dash.rounds.round"), classes="prompt")
+            yield Input(id="standings-round", restrict=r"[0-9]*", max_length=3)
+        with Horizontal(id="standings-body"):
+            with Vertical():
+                yield Label("", id="standings-title", classes="side-title")
+                yield DataTable(id="standings", cursor_type="row", zebra_stripes=True)
+            with Vertical():
+                yield Label("", id="pairings-title", classes="side-title")
+                yield DataTable(id="pairings", cursor_type="row", zebra_stripes=True)
+        yield Label("", id="explain")
+
+    def on_mount(self) -> None:
+        super().on_mount()
+        self.query_one("#pairings", DataTable).focus()
+
+    def round_no(self) -> int:
+        return int_or_none(self.query_one("#standings-round", Input).value) or 0
+
+    def fetch(self) -> StandingsData:
+        number = self.round_no() or self.service.current_round()
+        # Standings with what round N has so far; before its first result, after N - 1.
+        after = number if number and self.service.has_results(number) else max(number - 1, 0)
+        columns, rows = self.service.standings_table(after_round=after)
+        pairing: list[dict[str, str]] | None = None
+        notes: list[str] = []
+        if number:
+            try:
+                pairing, notes = self.service.pairing_table(number)
+            except ServiceError:
+                pairing = None
+        return StandingsData(number, after, columns, rows, pairing, notes)
+
+    def show(self, data: StandingsData) -> None:
+        self.data = data
+        field = self.query_one("#standings-round", Input)
+        if not field.value and data.round_no:
+            field.value = str(data.round_no)
+        fill_table(
+            self.query_one("#standings", DataTable),
+            [(col, self._col(col)) for col in data.columns],
+            [[row[c] for c in data.columns] for row in data.standings],
+        )
+        self.query_one("#standings-title", Label).update(
+            self.tr("dash.standings.after", n=data.after)
+        )
+        title = self.query_one("#pairings-title", Label)
+        columns = [(key, self.tr(f"dash.col.{key}")) for key in ("table", "first", "second")]
+        pairing = data.pairing or []
+        fill_table(
+            self.query_one("#pairings", DataTable),
+            columns,
+            [[row["table"], row["first"], row["second"]] for row in pairing],
+        )
+        if data.pairing is None:
+            title.update(self.tr("dash.no_pairing", n=data.round_no))
+        else:
+            title.update(self.tr("dash.pairings.of", n=data.round_no))
+
+    def _col(self, col: str) -> str:
+        from shared.i18n import MESSAGES
+
+        key = f"tour.col.{col}"
+        return self.tr(key) if key in MESSAGES else col
+
+    @on(Input.Submitted, "#standings-round")
+    def _round_changed(self) -> None:
+        self.reload()
+
+    # -- actions ---------------------------------------------------------------------------
+    def action_explain(self) -> None:
+        if self.data is None or not self.data.pairing:
+            return
+        pairings = self.query_one("#pairings", DataTable)
+        index = pairings.cursor_row
+        if not 0 <= index < len(self.data.pairing):
+            return
+        row = self.data.pairing[index]
+        lines = [f"{row['table']}: {row['first']} – {row['second']}: {row['reason']}"]
+        lines += self.data.notes
+        self.query_one("#explain", Label).update("\n".join(lines))
+
+    def action_publish(self) -> None:
+        if number := self.round_no():
+            self.act(lambda: self.service.publish_to_stations(number), self._published)
+
+    def _published(self, result: dict[str, Any]) -> None:
+        sent = result["pairings"].get("sent_to") or []
+        self.say(self.tr("dash.sent", stations=", ".join(sent) or self.tr("dash.nobody")))
+
+    def action_pair_next(self) -> None:
+        field = self.query_one("#standings-round", Input)
+
+        def pair() -> tuple[int, int]:
+            number = self.service.current_round() + 1
+            return number, self.service.pair(number)
+
+        def paired(result: tuple[int, int]) -> None:
+            number, boards = result
+            field.value = str(number)
+            self.say(self.tr("dash.paired", n=number, boards=boards))
+
+        self.act(pair, paired)
+
+    def action_export(self, fmt: str) -> None:
+        number = self.round_no()
+
+        def export() -> list[str]:
+            out = [str(self.service.export("standings", fmt, max(number - 1, 0)))]
+            if number:
+                out.append(str(self.service.export("pairings", fmt, number)))
+            return out
+
+        self.act(export, lambda paths: self.say(self.tr("dash.saved", path=", ".join(paths))))

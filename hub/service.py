@@ -1,0 +1,951 @@
+"""What the dashboard (and ``hub`` subcommands) do, in one facade with plain data out.
+
+The screens never touch SQLite or the network: they call :class:`HubService` from thread
+workers. The service reads the hub database (``data_dir()/hub.db``: the tournament tables
+of :mod:`hub.tournament`, the sync tables of :mod:`hub.store`, and its own
+``Migrations("hub.dashboard")`` below) and reaches the running ``hub serve`` through its
+local control socket (:mod:`hub.control`) for everything that goes to the stations.
+
+Every method is blocking and opens its own connection, so any thread may call any method.
+
+The dashboard's own tables:
+
+``dash_marks``    which player made a word challenge (the kiosk knows only the table)
+``dash_appeals``  second-instance decisions the chief referee recorded on the hub
+``dash_acks``     referee requests acknowledged on the hub
+``dash_applied``  station result rows already entered into the tournament (and how)
+``dash_settings`` the day's timetable and other dashboard settings
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import time
+from collections.abc import Iterator
+from dataclasses import dataclass, field
+from datetime import datetime
+from pathlib import Path
+from typing import Any
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from hub import store as sync_store
+from hub.entry import Entry
+from hub.officiating import (
+    Challenge,
+    PlayerTally,
+    Slot,
+    day_schedule,
+    stations_required,
+    unjustified_penalties,
+)
+from hub.tournament import exports
+from hub.tournament import store as tour_store
+from hub.tournament.facade import Tournament, TournamentError
+from shared.clock import Clock, SystemClock
+from shared.paths import data_dir, default_lexicon_path
+from shared.rounds import RoundPlan
+from shared.storage import open_db
+
+migrations = Migrations("hub.dashboard")
+
+ONLINE_WITHIN = 15.0  # without a live connection, a status this fresh counts as online
+
+
+@migrations()
+def m001_dashboard(db: sqlite_utils.Database) -> None:
+    db["dash_marks"].create(
+        {"key": str, "challenger": int, "at": float, "who": str}, pk="key", not_null={"at"}
+    )
+    db["dash_appeals"].create(
+        {"id": int, "key": str, "verdict": str, "note": str, "at": float, "who": str},
+        pk="id",
+        not_null={"key", "verdict", "at"},
+    )
+    db["dash_acks"].create({"key": str, "at": float, "who": str}, pk="key")
+    db["dash_applied"].create(
+        {"key": str, "at": float, "outcome": str, "error": str}, pk="key", not_null={"at"}
+    )
+    db["dash_settings"].create({"key": str, "value": str}, pk="key")
+
+
+class ServiceError(Exception):
+    """A request the hub refused or could not carry out; the message says why."""
+
+
+# -- plain data the screens show ------------------------------------------------------------
+
+
+@dataclass
+class StationRow:
+    station_id: str
+    online: bool
+    last_seen: float | None
+    seen_ago: float | None
+    clock_offset: float
+    clock_synced: bool
+    lexicon_sha256: str | None
+    lexicon_ok: bool | None  # None: no reference lexicon known
+    version: str
+    backlog: int | None
+    last_signal: str
+    address: str = ""
+    rows: int = 0
+
+
+@dataclass
+class StationReport:
+    rows: list[StationRow]
+    players: int  # checked-in players (or registered, before check-in starts)
+    required: int  # ČAS 15.8e
+    online: int
+    expected_lexicon: str | None
+    server_running: bool
+    warnings: list[str] = field(default_factory=list)
+
+
+@dataclass
+class RoundRow:
+    number: int
+    phase: str
+    remaining: float
+    start_at: float
+    end_at: float
+    paused: bool
+    revision: int
+    item_id: str
+    confirmed: list[str] = field(default_factory=list)
+    unconfirmed: list[str] = field(default_factory=list)
+    warning_seconds: float = 600.0
+
+
+@dataclass
+class CheckRow:
+    key: str
+    at: float
+    station: str
+    round_no: int | None
+    table_no: int
+    words: list[str]
+    verdict: str  # valid | invalid | referee | refused (first instance)
+    variant: str
+    instance: str  # first | appeal
+    final: str  # the verdict after any appeal
+    appealed: bool
+    challenger: int | None
+    challenger_name: str = ""
+    penalised: bool = False  # SSS: this is a 3rd+ unjustified challenge in the game
+
+
+@dataclass
+class RequestRow:
+    key: str
+    at: float
+    station: str
+    round_no: int | None
+    table_no: int | None
+    reason: str
+    acknowledged: bool
+
+
+@dataclass
+class TableRow:
+    table: int
+    first: int
+    second: int | None
+    first_name: str
+    second_name: str
+    state: str  # in | pending | missing | conflict | bye
+    score_first: int | None = None
+    score_second: int | None = None
+    sources: list[str] = field(default_factory=list)
+    result_status: str = ""
+
+
+@dataclass
+class RoundResults:
+    round_no: int
+    tables: list[TableRow]
+    published_at: float | None
+    final_at: float | None
+    protest_closes: float | None
+    protests: int
+    station_errors: list[str] = field(default_factory=list)
+
+    def count(self, state: str) -> int:
+        return sum(1 for t in self.tables if t.state == state)
+
+
+@dataclass
+class EntryEcho:
+    """What fast entry echoes back: both names, the scores, the outcome, new totals."""
+
+    round_no: int
+    entry: Entry
+    first_name: str
+    second_name: str
+    outcome: str
+    warnings: list[str]
+    totals: dict[str, tuple[float, int]]  # name -> (wins, spread) after the entry
+
+    def line(self) -> str:
+        totals = ", ".join(
+            f"{name} {_wins(w)} ({spread:+d})" for name, (w, spread) in self.totals.items()
+        )
+        zh = " [DH začínal]" if self.entry.second_started else ""
+        return (
+            f"{self.entry.table}: {self.first_name} {self.entry.score_first} – "
+            f"{self.entry.score_second} {self.second_name}{zh} · {self.outcome} · {totals}"
+        )
+
+
+def _wins(value: float) -> str:
+    return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+# -- the facade -------------------------------------------------------------------------------
+
+
+class HubService:
+    """The hub as the dashboard sees it. ``data``: the data directory (default
+    :func:`shared.paths.data_dir`); ``control_path``: the running server's control socket
+    (default ``<data>/hub.sock``)."""
+
+    def __init__(
+        self,
+        data: Path | str | None = None,
+        *,
+        clock: Clock | None = None,
+        control_path: Path | str | None = None,
+        who: str = "operator",
+    ) -> None:
+        self.data = Path(data) if data is not None else data_dir()
+        self.db_path = self.data / "hub.db"
+        self.control_path = Path(control_path) if control_path else self.data / "hub.sock"
+        self.clock: Clock = clock or SystemClock()
+        self.who = who
+
+    # -- plumbing -------------------------------------------------------------------------
+    def prepare(self) -> None:
+        """Create the hub database and every table once, before threads and the server
+        open it concurrently (two first-time migrations at once would collide)."""
+        with self._db():
+            pass
+
+    @contextlib.contextmanager
+    def _db(self) -> Iterator[sqlite_utils.Database]:
+        db = open_db(self.db_path, tour_store.migrations, sync_store.migrations, migrations)
+        try:
+            yield db
+        finally:
+            db.close()
+
+    @contextlib.contextmanager
+    def _tour(self) -> Iterator[Tournament]:
+        with self._db() as db:
+            try:
+                yield Tournament(db, self.clock)
+            except TournamentError as exc:
+                raise ServiceError(str(exc)) from exc
+
+    def control(self, op: str, timeout: float = 10.0, **args: Any) -> Any:
+        """One request to the running ``hub serve``."""
+        from hub.control import ControlError, request
+
+        try:
+            return request(op, path=self.control_path, timeout=timeout, **args)
+        except ControlError as exc:
+            raise ServiceError(str(exc)) from exc
+        except OSError as exc:
+            raise ServiceError(f"the hub server does not answer: {exc}") from exc
+
+    def server_running(self) -> bool:
+        try:
+            self.control("info", timeout=2.0)
+        except ServiceError:
+            return False
+        return True
+
+    # -- tournament -----------------------------------------------------------------------
+    def info(self) -> dict[str, Any]:
+        with self._tour() as tour:
+            settings = tour.settings()
+            players = tour.players()
+            settings["players"] = len(players)
+            settings["checked_in"] = sum(1 for p in players if p.checked_in)
+            settings["last_round"] = tour.last_round()
+            return settings
+
+    def current_round(self) -> int:
+        """The round being played: the last paired one (0 before any pairing)."""
+        with self._tour() as tour:
+            return tour.last_round()
+
+    def player_names(self) -> dict[int, str]:
+        with self._tour() as tour:
+            return {p.id: p.name for p in tour.players()}
+
+    # -- stations (ČAS 15.8e) --------------------------------------------------------------
+    def stations(self) -> StationReport:
+        live: dict[str, bool] | None
+        try:
+            rows = self.control("stations", timeout=3.0)
+            live = {r["station_id"]: bool(r.get("connected")) for r in rows}
+            running = True
+        except ServiceError:
+            live, running = None, False
+        now = self.clock.now()
+        with self._db() as db:
+            raw = sync_store.load_stations(db)
+            published = sync_store.load_published(db)
+            tour = Tournament(db, self.clock)
+            players = [p for p in tour.players() if not p.withdrawn]
+        present = sum(1 for p in players if p.checked_in) or len(players)
+        expected = self._expected_lexicon(published, raw)
+        out: list[StationRow] = []
+        for r in raw:
+            st = r["status"]
+            age = now - r["last_seen"] if r["last_seen"] else None
+            online = (
+                live.get(r["station_id"], False)
+                if live is not None
+                else (age is not None and age <= ONLINE_WITHIN)
+            )
+            sha = st.get("lexicon_sha256")
+            signal = st.get("last_signal") or {}
+            out.append(
+                StationRow(
+                    station_id=r["station_id"],
+                    online=online,
+                    last_seen=r["last_seen"],
+                    seen_ago=age,
+                    clock_offset=float(st.get("clock_offset") or 0.0),
+                    clock_synced=bool(st.get("clock_synced")),
+                    lexicon_sha256=sha,
+                    lexicon_ok=None if expected is None else sha == expected,
+                    version=str(st.get("version", "?")),
+                    backlog=st.get("backlog"),
+                    last_signal=_signal_text(signal),
+                    address=r.get("address") or "",
+                    rows=int(r.get("contiguous") or 0),
+                )
+            )
+        required = stations_required(present)
+        online = sum(1 for r in out if r.online)
+        warnings = []
+        if not running:
+            warnings.append("hub server is not running (hub serve): stations cannot sync")
+        if online < required:
+            warnings.append(
+                f"ČAS 15.8e: {present} players need {required} station(s); {online} online"
+            )
+        if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
+            warnings.append("stations report different lexicons (none published by the hub)")
+        for r in out:
+            if r.lexicon_ok is False:
+                warnings.append(f"station {r.station_id}: lexicon differs from the hub's")
+            if r.online and not r.clock_synced:
+                warnings.append(f"station {r.station_id}: clock not synced")
+        return StationReport(out, present, required, online, expected, running, warnings)
+
+    def _expected_lexicon(
+        self, published: dict[str, tuple[str, Any]], raw: list[dict[str, Any]]
+    ) -> str | None:
+        if "lexicon" in published:
+            return str(published["lexicon"][1]["lexicon_sha256"])
+        path = self.data / "lexicons" / default_lexicon_path("cs").name
+        if path.exists():
+            from shared.lexicon import read_info
+
+            with contextlib.suppress(Exception):
+                return read_info(path).sha256
+        # Else the lexicon most stations report; a tie means nobody can tell which is right.
+        shas = [r["status"].get("lexicon_sha256") for r in raw if r["status"].get("lexicon_sha256")]
+        counts = sorted(((shas.count(s), s) for s in set(shas)), reverse=True)
+        if not counts or (len(counts) > 1 and counts[0][0] == counts[1][0]):
+            return None
+        return str(counts[0][1])
+
+    # -- rounds on the stations --------------------------------------------------------------
+    def rounds(self) -> list[RoundRow]:
+        """Every planned round with its phase now and which stations confirmed its plan."""
+        now = self.clock.now()
+        with self._db() as db:
+            plans = sync_store.load_plans(db)
+            stations = [r["station_id"] for r in sync_store.load_stations(db)]
+            out = []
+            for plan in plans:
+                status = plan.status(now)
+                item = f"plan:{plan.number}:{plan.revision}"
+                done = sync_store.load_deliveries(db, item)
+                out.append(
+                    RoundRow(
+                        plan.number,
+                        str(status.phase),
+                        status.remaining,
+                        status.start_at,
+                        status.end_at,
+                        status.paused,
+                        plan.revision,
+                        item,
+                        sorted(s for s, d in done.items() if d["ok"]),
+                        sorted(s for s in stations if s not in done or not done[s]["ok"]),
+                        plan.warning_seconds,
+                    )
+                )
+        return out
+
+    def plan(self, number: int) -> RoundPlan | None:
+        with self._db() as db:
+            return sync_store.load_plan(db, number)
+
+    def start_round(
+        self,
+        number: int,
+        *,
+        at: float | None = None,
+        lead: float = 5.0,
+        basic_seconds: float | None = None,
+        warning_seconds: float | None = None,
+    ) -> dict[str, Any]:
+        """Plan round ``number`` on every station, ``lead`` seconds from now or ``at``.
+        Basic time and warning default to the day's settings (40 and 10 minutes)."""
+        settings = self.schedule_settings()
+        if basic_seconds is None:
+            basic_seconds = float(settings["basic_minutes"]) * 60
+        if warning_seconds is None:
+            warning_seconds = float(settings["warning_minutes"]) * 60
+        args: dict[str, Any] = {
+            "number": number,
+            "lead": lead,
+            "basic_seconds": basic_seconds,
+            "warning_seconds": warning_seconds,
+        }
+        if at is not None:
+            args["at"] = at
+        return self.control("start_round", **args)
+
+    def change_round(self, number: int, action: str, seconds: float = 0.0) -> dict[str, Any]:
+        return self.control("change_round", number=number, action=action, seconds=seconds)
+
+    def gong(self, signal: str = "start") -> dict[str, Any]:
+        return self.control("gong", signal=signal)
+
+    def deliveries(self, item_id: str) -> dict[str, dict[str, Any]]:
+        with self._db() as db:
+            return sync_store.load_deliveries(db, item_id)
+
+    # -- the day's timetable -------------------------------------------------------------------
+    def schedule_settings(self) -> dict[str, Any]:
+        defaults: dict[str, Any] = {
+            "first_start": "09:00",
+            "rounds": 9,
+            "slot_minutes": 45,
+            "break_minutes": 10,
+            "lunch_after": 4,
+            "lunch_minutes": 60,
+            "refreshment_after": 7,
+            "refreshment_minutes": 20,
+            "basic_minutes": 40,  # ČAS 4.1
+            "warning_minutes": 10,  # ČAS 6.1
+        }
+        with self._db() as db:
+            row = db.execute("SELECT value FROM dash_settings WHERE key = 'schedule'").fetchone()
+        if row:
+            defaults.update(json.loads(row[0]))
+        return defaults
+
+    def set_schedule(self, **settings: Any) -> list[Slot]:
+        merged = self.schedule_settings()
+        unknown = set(settings) - set(merged)
+        if unknown:
+            raise ServiceError(f"unknown schedule settings: {', '.join(sorted(unknown))}")
+        merged.update({k: v for k, v in settings.items() if v is not None})
+        slots = self._slots(merged)  # validates
+        if not 0 < float(merged["warning_minutes"]) < float(merged["basic_minutes"]):
+            raise ServiceError("the warning must come after the start and before the end")
+        with self._db() as db, db.atomic():
+            db["dash_settings"].upsert({"key": "schedule", "value": json.dumps(merged)}, pk="key")
+        return slots
+
+    def schedule(self, day: datetime | None = None) -> list[Slot]:
+        return self._slots(self.schedule_settings(), day)
+
+    def _slots(self, s: dict[str, Any], day: datetime | None = None) -> list[Slot]:
+        try:
+            hh, mm = (int(x) for x in str(s["first_start"]).split(":"))
+            base = day or datetime.fromtimestamp(self.clock.now())
+            start = base.replace(hour=hh, minute=mm, second=0, microsecond=0)
+            return day_schedule(
+                start,
+                rounds=int(s["rounds"]),
+                slot_minutes=int(s["slot_minutes"]),
+                break_minutes=int(s["break_minutes"]),
+                lunch_after=s["lunch_after"],
+                lunch_minutes=int(s["lunch_minutes"]),
+                refreshment_after=s["refreshment_after"],
+                refreshment_minutes=int(s["refreshment_minutes"]),
+            )
+        except (ValueError, TypeError) as exc:
+            raise ServiceError(f"bad schedule: {exc}") from exc
+
+    # -- challenges ------------------------------------------------------------------------------
+    def challenges(
+        self, round_no: int | None = None, table_no: int | None = None, limit: int = 500
+    ) -> list[CheckRow]:
+        """Checks from every station, newest first, with appeals folded in and SSS
+        penalties marked."""
+        rows = self._all_checks()
+        out = [
+            r
+            for r in rows
+            if (round_no is None or r.round_no == round_no)
+            and (table_no is None or r.table_no == table_no)
+        ]
+        out.sort(key=lambda r: (r.at, r.key), reverse=True)
+        return out[:limit]
+
+    def _all_checks(self) -> list[CheckRow]:
+        with self._db() as db:
+            names = {p.id: p.name for p in Tournament(db, self.clock).players()}
+            marks = {r["key"]: r["challenger"] for r in db.query("SELECT * FROM dash_marks")}
+            hub_appeals: dict[str, str] = {}
+            for r in db.query("SELECT key, verdict FROM dash_appeals ORDER BY id"):
+                hub_appeals[r["key"]] = r["verdict"]
+            raw = list(
+                db.query(
+                    "SELECT station_id, station_epoch, seq, kind, payload, created_at FROM inbox"
+                    " WHERE kind IN ('challenge', 'appeal') ORDER BY created_at, seq"
+                )
+            )
+        by_local: dict[tuple[str, str, int], str] = {}
+        checks: list[CheckRow] = []
+        station_appeals: dict[str, str] = {}
+        for r in raw:
+            p = json.loads(r["payload"])
+            key = f"{r['station_id']}/{r['station_epoch']}/{r['seq']}"
+            if p.get("id") is not None:
+                by_local[(r["station_id"], r["station_epoch"], int(p["id"]))] = key
+            if r["kind"] == "appeal" and p.get("appeal_of") is not None:
+                target = by_local.get((r["station_id"], r["station_epoch"], int(p["appeal_of"])))
+                if target:
+                    station_appeals[target] = str(p.get("status"))
+            challenger = marks.get(key, p.get("challenger"))
+            checks.append(
+                CheckRow(
+                    key=key,
+                    at=float(p.get("at") or r["created_at"]),
+                    station=str(p.get("station_id") or r["station_id"]),
+                    round_no=p.get("round_no"),
+                    table_no=int(p.get("table_no") or 0),
+                    words=[str(w) for w in p.get("words") or []],
+                    verdict=str(p.get("status")),
+                    variant=str(p.get("lexicon_variant") or ""),
+                    instance="appeal" if r["kind"] == "appeal" else "first",
+                    final=str(p.get("status")),
+                    appealed=False,
+                    challenger=int(challenger) if challenger is not None else None,
+                    challenger_name=names.get(int(challenger), "") if challenger else "",
+                )
+            )
+        for c in checks:
+            decided = hub_appeals.get(c.key) or station_appeals.get(c.key)
+            if decided and c.instance == "first":
+                c.final, c.appealed = decided, True
+        by_key = {c.key: c for c in checks}
+        for tally in self._tallies(checks):
+            for key in tally.penalised_keys():
+                by_key[key].penalised = True
+        return checks
+
+    @staticmethod
+    def _tallies(checks: list[CheckRow]) -> list[PlayerTally]:
+        return unjustified_penalties(
+            Challenge(
+                c.round_no or 0,
+                c.table_no,
+                c.challenger,
+                justified=c.final == "invalid",
+                at=c.at,
+                key=c.key,
+            )
+            for c in checks
+            if c.instance == "first" and c.final in ("valid", "invalid")
+        )
+
+    def challenge_board(
+        self, round_no: int | None = None, table_no: int | None = None, limit: int = 500
+    ) -> tuple[list[CheckRow], dict[int, int], list[dict[str, Any]]]:
+        """What the Challenges screen shows, from one read: the filtered log (newest
+        first), checks per table of the round, and the SSS tallies of the round."""
+        checks = self._all_checks()
+        rows = sorted(
+            (
+                c
+                for c in checks
+                if (round_no is None or c.round_no == round_no)
+                and (table_no is None or c.table_no == table_no)
+            ),
+            key=lambda c: (c.at, c.key),
+            reverse=True,
+        )
+        per_table: dict[int, int] = {}
+        for c in checks:
+            if c.instance == "first" and (round_no is None or c.round_no == round_no):
+                per_table[c.table_no] = per_table.get(c.table_no, 0) + 1
+        return rows[:limit], dict(sorted(per_table.items())), self._penalties(checks, round_no)
+
+    def sss_penalties(self, round_no: int | None = None) -> list[dict[str, Any]]:
+        """SSS: per player and game, unjustified challenges and the penalty (20 points from
+        the third one on)."""
+        return self._penalties(self._all_checks(), round_no)
+
+    def _penalties(self, checks: list[CheckRow], round_no: int | None) -> list[dict[str, Any]]:
+        names = self.player_names()
+        out = []
+        for tally in self._tallies(checks):
+            if round_no is not None and tally.round_no != round_no:
+                continue
+            out.append(
+                {
+                    "round": tally.round_no,
+                    "table": tally.table_no,
+                    "player": tally.player,
+                    "name": names.get(tally.player, f"#{tally.player}"),
+                    "unjustified": tally.unjustified,
+                    "penalty": tally.penalty(),
+                }
+            )
+        return out
+
+    def checks_per_table(self, round_no: int | None = None) -> dict[int, int]:
+        counts: dict[int, int] = {}
+        for c in self.challenges(round_no=round_no, limit=10**9):
+            if c.instance == "first":
+                counts[c.table_no] = counts.get(c.table_no, 0) + 1
+        return dict(sorted(counts.items()))
+
+    def table_players(self, round_no: int, table_no: int) -> tuple[int, int | None]:
+        with self._tour() as tour:
+            for b in tour.pairing(round_no).boards:
+                if b.table == table_no:
+                    return b.first, b.second
+        raise ServiceError(f"round {round_no} has no table {table_no}")
+
+    def mark_challenger(self, key: str, which: int | None) -> int | None:
+        """Say who challenged: ``which`` 1 (the table's ZH) or 2 (DH), ``None`` to clear.
+        Returns the player id."""
+        check = self._check(key)
+        if which is None:
+            with self._db() as db, db.atomic():
+                db.execute("DELETE FROM dash_marks WHERE key = ?", [key])
+            return None
+        if check.round_no is None:
+            raise ServiceError("the check has no round; cannot tell the players")
+        first, second = self.table_players(check.round_no, check.table_no)
+        player = first if which == 1 else second
+        if player is None:
+            raise ServiceError("that table has a bye")
+        with self._db() as db, db.atomic():
+            db["dash_marks"].upsert(
+                {"key": key, "challenger": player, "at": self.clock.now(), "who": self.who},
+                pk="key",
+            )
+        return player
+
+    def record_appeal(self, key: str, verdict: str, note: str = "") -> None:
+        """The chief referee's second-instance decision (final, ČAS 9.5–9.8)."""
+        if verdict not in ("valid", "invalid"):
+            raise ServiceError("an appeal decides valid or invalid")
+        self._check(key)
+        with self._db() as db, db.atomic():
+            db["dash_appeals"].insert(
+                {
+                    "key": key,
+                    "verdict": verdict,
+                    "note": note,
+                    "at": self.clock.now(),
+                    "who": self.who,
+                }
+            )
+
+    def _check(self, key: str) -> CheckRow:
+        for c in self._all_checks():
+            if c.key == key:
+                return c
+        raise ServiceError(f"no check {key}")
+
+    def referee_requests(self, pending_only: bool = False) -> list[RequestRow]:
+        with self._db() as db:
+            acks = {r["key"] for r in db.query("SELECT key FROM dash_acks")}
+            rows = list(
+                db.query(
+                    "SELECT station_id, station_epoch, seq, payload, created_at FROM inbox"
+                    " WHERE kind = 'referee_request' ORDER BY created_at, seq"
+                )
+            )
+        out = []
+        for r in rows:
+            p = json.loads(r["payload"])
+            key = f"{r['station_id']}/{r['station_epoch']}/{r['seq']}"
+            row = RequestRow(
+                key,
+                float(p.get("at") or r["created_at"]),
+                str(p.get("station_id") or r["station_id"]),
+                p.get("round_no"),
+                p.get("table_no"),
+                str(p.get("reason", "")),
+                key in acks,
+            )
+            if not (pending_only and row.acknowledged):
+                out.append(row)
+        return out
+
+    def acknowledge_request(self, key: str) -> None:
+        with self._db() as db, db.atomic():
+            db["dash_acks"].upsert({"key": key, "at": self.clock.now(), "who": self.who}, pk="key")
+
+    # -- results -----------------------------------------------------------------------------------
+    def apply_station_results(self) -> list[str]:
+        """Enter the results stations sent (inbox kind ``result``) into the tournament as
+        station entries, once each. Returns one line per row applied (errors included)."""
+        done = []
+        with self._db() as db:
+            applied = {r["key"] for r in db.query("SELECT key FROM dash_applied")}
+            rows = list(
+                db.query(
+                    "SELECT station_id, station_epoch, seq, payload FROM inbox"
+                    " WHERE kind = 'result' ORDER BY received_at, station_id, seq"
+                )
+            )
+            tour = Tournament(db, self.clock)
+            for r in rows:
+                key = f"{r['station_id']}/{r['station_epoch']}/{r['seq']}"
+                if key in applied:
+                    continue
+                p = json.loads(r["payload"])
+                outcome, error = "", ""
+                try:
+                    round_no, table = int(p["round_no"]), int(p["table_no"])
+                    first, second = self._board(tour, round_no, table)
+                    starter = first if p.get("starter", "a") == "a" else second
+                    res = tour.record_result(
+                        round_no,
+                        table,
+                        first,
+                        second,
+                        int(p["score_a"]),
+                        int(p["score_b"]),
+                        starter,
+                        source="station",
+                        who=str(p.get("station_id") or r["station_id"]),
+                    )
+                    outcome = res.status
+                except (TournamentError, ServiceError, KeyError, ValueError, TypeError) as exc:
+                    error = str(exc)
+                with db.atomic():
+                    db["dash_applied"].insert(
+                        {"key": key, "at": self.clock.now(), "outcome": outcome, "error": error},
+                        pk="key",
+                        ignore=True,
+                    )
+                done.append(f"{key}: {outcome}" if not error else f"{key}: refused ({error})")
+        return done
+
+    @staticmethod
+    def _board(tour: Tournament, round_no: int, table: int) -> tuple[int, int]:
+        for b in tour.pairing(round_no).boards:
+            if b.table == table:
+                if b.second is None:
+                    raise ServiceError(f"round {round_no} table {table} is a bye")
+                return b.first, b.second
+        raise ServiceError(f"round {round_no} has no table {table}")
+
+    def has_results(self, round_no: int) -> bool:
+        with self._db() as db:
+            row = db.execute(
+                "SELECT COUNT(*) FROM tour_results WHERE round = ?", [round_no]
+            ).fetchone()
+        return bool(row[0])
+
+    def round_results(self, round_no: int) -> RoundResults:
+        with self._tour() as tour:
+            names = {p.id: p.name for p in tour.players()}
+            pairing = tour.pairing(round_no)
+            results = {r["table_no"]: r for r in tour.results(round_no)}
+            state = tour.round_state(round_no)
+            protest_minutes = tour.settings()["protest_minutes"]
+            errors = [
+                r["error"]
+                for r in tour.db.query("SELECT error FROM dash_applied WHERE error != ''")
+            ]
+        tables = []
+        for b in pairing.boards:
+            r = results.get(b.table)
+            row = TableRow(
+                b.table,
+                b.first,
+                b.second,
+                names.get(b.first, f"#{b.first}"),
+                names.get(b.second, "") if b.second is not None else "",
+                "missing",
+            )
+            if b.second is None:
+                row.state = "bye"
+            elif r is not None:
+                row.score_first, row.score_second = r["s_first"], r["s_second"]
+                row.sources = json.loads(r["sources"] or "[]")
+                row.result_status = r["status"]
+                if r["status"] == "conflict":
+                    row.state = "conflict"
+                elif r["status"] in ("confirmed", "final") or "operator" in row.sources:
+                    row.state = "in"
+                else:
+                    row.state = "pending"  # a station's entry waiting for the scoresheet
+            tables.append(row)
+        published = state["published_at"]
+        return RoundResults(
+            round_no,
+            tables,
+            published,
+            state["final_at"],
+            published + protest_minutes * 60 if published is not None else None,
+            state["protests"],
+            errors,
+        )
+
+    def enter_result(self, round_no: int, entry: Entry, *, correct: bool = False) -> EntryEcho:
+        """Fast entry of one scoresheet (tsh ``a`` mode)."""
+        with self._tour() as tour:
+            first, second = self._board(tour, round_no, entry.table)
+            starter = second if entry.second_started else first
+            outcome = tour.record_result(
+                round_no,
+                entry.table,
+                first,
+                second,
+                entry.score_first,
+                entry.score_second,
+                starter,
+                source="operator",
+                who=self.who,
+                correct=correct,
+            )
+            standings = {s.player.id: s for s in tour.standings(after_round=round_no)}
+            names = {p.id: p.name for p in tour.players()}
+        totals = {
+            names[pid]: (standings[pid].wins, standings[pid].spread)
+            for pid in (first, second)
+            if pid in standings
+        }
+        return EntryEcho(
+            round_no,
+            entry,
+            names[first],
+            names[second],
+            outcome.status,
+            outcome.warnings,
+            totals,
+        )
+
+    def publish_results(self, round_no: int) -> None:
+        """Approve the round's results: publication starts the protest window."""
+        with self._tour() as tour:
+            tour.publish(round_no, who=self.who)
+
+    def finalise(self, round_no: int, *, early: bool = False) -> int:
+        with self._tour() as tour:
+            return tour.finalise(round_no, early=early, who=self.who)
+
+    # -- standings and pairings ------------------------------------------------------------------
+    def standings_table(
+        self, after_round: int | None = None
+    ) -> tuple[list[str], list[dict[str, str]]]:
+        with self._tour() as tour:
+            rules = tour.rules
+            table = tour.standings(after_round=after_round)
+            return exports.standings_columns(rules), exports.standings_rows(table, rules)
+
+    def pairing_table(self, round_no: int) -> tuple[list[dict[str, str]], list[str]]:
+        """(rows with table/first/second/reason, notes) of a stored pairing."""
+        with self._tour() as tour:
+            pairing = tour.pairing(round_no)
+            names = {p.id: p.name for p in tour.players()}
+        rows = [
+            {
+                "table": str(b.table),
+                "first": names.get(b.first, f"#{b.first}"),
+                "second": names.get(b.second, "") if b.second is not None else "—",
+                "reason": b.reason,
+            }
+            for b in pairing.boards
+        ]
+        return rows, list(pairing.notes)
+
+    def pair(self, round_no: int, *, seed: int | None = None, force: bool = False) -> int:
+        with self._tour() as tour:
+            return len(tour.pair(round_no, seed=seed, force=force, who=self.who).boards)
+
+    def station_payloads(self, round_no: int) -> tuple[dict[str, Any], dict[str, Any]]:
+        """What the stations show for ``round_no``: (pairings, standings)."""
+        with self._tour() as tour:
+            pairing = tour.pairing(round_no)
+            players = {p.id: p for p in tour.players()}
+            table = tour.standings(after_round=round_no - 1)
+            rules = tour.rules
+        pairings = exports.station_json(pairing, players, table)
+        standings = {
+            "round": round_no - 1,
+            "columns": exports.standings_columns(rules),
+            "rows": exports.standings_rows(table, rules),
+        }
+        return pairings, standings
+
+    def publish_to_stations(self, round_no: int) -> dict[str, Any]:
+        """Send round ``round_no``'s pairings and the standings before it to every station."""
+        pairings, standings = self.station_payloads(round_no)
+        return {
+            "pairings": self.control("publish", kind="pairings", data=pairings),
+            "standings": self.control("publish", kind="standings", data=standings),
+        }
+
+    def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
+        """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``."""
+        with self._tour() as tour:
+            players = {p.id: p for p in tour.players()}
+            title = tour.settings()["name"]
+            last = round_no if round_no is not None else tour.last_round()
+            if what == "standings":
+                table = tour.standings(after_round=last)
+                rules = tour.rules
+                text = (
+                    exports.standings_html(table, rules, after_round=last, title=title, lang=lang)
+                    if fmt == "html"
+                    else exports.standings_csv(table, rules)
+                )
+            elif what == "pairings":
+                pairing = tour.pairing(last)
+                text = (
+                    exports.pairings_html(pairing, players, title=title, lang=lang)
+                    if fmt == "html"
+                    else exports.pairings_csv(pairing, players)
+                )
+            else:
+                raise ServiceError(f"cannot export {what!r}")
+        folder = self.data / "exports"
+        folder.mkdir(parents=True, exist_ok=True)
+        path = folder / f"{what}-{last}.{fmt}"
+        path.write_text(text, encoding="utf-8")
+        return path
+
+
+def _signal_text(signal: dict[str, Any]) -> str:
+    if not signal:
+        return ""
+    name = signal.get("signal") or signal.get("kind") or "?"
+    at = signal.get("hub_time") or signal.get("fired_at") or signal.get("at")
+    when = time.strftime("%H:%M:%S", time.localtime(float(at))) if at else ""
+    number = signal.get("round") or signal.get("number")
+    return " ".join(str(x) for x in (f"R{number}" if number else "", name, when) if x)

@@ -1,0 +1,72 @@
+"""``station simulate``: simulated players at this station (demo, training); see
+:mod:`station.simulate`. Run it beside ``station daemon`` on the same data directory."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sqlite3
+import sys
+import time
+
+
+def _simulate(args: argparse.Namespace) -> int:
+    from shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
+    from station import config as station_config
+    from station.log import KioskStore
+    from station.simulate import Simulator
+    from station.sync import migrations as sync_migrations
+
+    cfg = station_config.load(args.config)
+    try:
+        path = args.lexicon or cfg.lexicon or ensure_default_lexicon("cs")
+        lexicon = Lexicon.open(path)
+    except LexiconError as exc:
+        print(f"station simulate: {exc}", file=sys.stderr)
+        return 2
+    for attempt in range(50):  # the daemon may be creating the same tables right now
+        try:
+            store = KioskStore.open(station_config.station_db_path(), cfg.name)
+            with store._lock:
+                sync_migrations.apply(store.db)  # hub_plans, hub_items (the sync's tables)
+            break
+        except sqlite3.OperationalError:
+            if attempt == 49:
+                raise
+            time.sleep(0.2)
+    sim = Simulator(store, lexicon, seed=args.seed, index=args.index, of=args.of)
+    done = 0
+    try:
+        while args.count == 0 or done < args.count:
+            logged = sim.check()
+            if logged:
+                done += 1
+                print(json.dumps({"event": "check", **logged}, ensure_ascii=False), flush=True)
+            if args.results:
+                for table in sim.enter_results(time.time() + args.hub_offset):
+                    print(json.dumps({"event": "result", "table": table}), flush=True)
+            time.sleep(args.every * (0.5 + sim.rng.random()))
+    except KeyboardInterrupt:
+        pass
+    finally:
+        store.close()
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    p = sub.add_parser(
+        "simulate",
+        help="simulated players checking words here (demo); run beside station daemon",
+    )
+    p.add_argument("--config", metavar="FILE", help="station config file (TOML)")
+    p.add_argument("--lexicon", metavar="FILE")
+    p.add_argument("--every", type=float, default=20.0, help="mean seconds between checks")
+    p.add_argument("--count", type=int, default=0, help="stop after this many checks (0: never)")
+    p.add_argument("--seed", type=int, default=1)
+    p.add_argument("--results", action="store_true", help="enter results after each round")
+    p.add_argument("--index", type=int, default=0, help="this station's share of tables")
+    p.add_argument("--of", type=int, default=1, help="number of stations sharing the tables")
+    p.add_argument(
+        "--hub-offset", type=float, default=0.0, help="hub time minus local time (seconds)"
+    )
+    p.set_defaults(func=_simulate)

@@ -1,0 +1,122 @@
+"""The dashboard's actions as ``hub`` subcommands (the operator's scripting contract), run
+through ``hub.cli.main`` on a real hub database."""
+
+from __future__ import annotations
+
+import csv
+import io
+from pathlib import Path
+
+import pytest
+from dash_testkit import check, deliver, station_store
+
+from hub.cli import main
+from hub.sample import sample_players
+from hub.service import HubService
+from shared.clock import FakeClock
+from shared.lexicon import Lexicon
+
+
+def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:
+    code = main(list(argv))
+    out, err = capsys.readouterr()
+    return code, out, err
+
+
+def test_sample_players_are_fixed_by_the_seed(capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "sample-players", "--count", "32", "--seed", "2026")
+    rows = list(csv.reader(io.StringIO(out)))
+    assert code == 0 and rows[0] == ["jméno", "klub", "rating"] and len(rows) == 33
+    assert len({r[0] for r in rows[1:]}) == 32  # distinct names
+    assert sample_players(32, 2026) == sample_players(32, 2026)
+    assert sample_players(32, 2026) != sample_players(32, 2027)
+    assert any(ch in out for ch in "čřžšěůňťď")  # Czech and Slovak names
+
+
+def test_enter_echoes_and_overview_lists_tables(
+    service: HubService, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "enter", "1", "1 412 389", "2 300 350 2")
+    assert code == 0
+    lines = out.splitlines()
+    assert lines[0].startswith("1: ") and "412 – 389" in lines[0]
+    assert any("warning" in line and "started" in line for line in lines)
+    code, _, err = run(capsys, "enter", "1", "1 100 200")
+    assert code == 2 and "correct it explicitly" in err
+    code, out, _ = run(capsys, "enter", "1", "1 100 200", "--correct")
+    assert code == 0 and "corrected" in out
+    code, _, err = run(capsys, "enter", "1", "12 abc")
+    assert code == 2 and "only numbers" in err
+    code, out, _ = run(capsys, "overview", "1")
+    assert code == 0
+    assert out.splitlines()[0] == "round 1: in 2, pending 0, missing 2, conflict 0"
+
+
+def test_challenges_mark_appeal_penalties_requests(
+    service: HubService,
+    clock: FakeClock,
+    tmp_path: Path,
+    small_lexicon_path: Path,
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    lexicon = Lexicon.open(small_lexicon_path)
+    st = station_store(tmp_path, "st-1")
+    for i in range(3):
+        check(st, lexicon, ["kůň"], 2, clock.now() + i)
+    st.record_refusal(table_no=2, round_no=1, reason="rate_cap", at=clock.now() + 5)
+    deliver(service, st, clock.now())
+    code, out, _ = run(capsys, "challenges", "--table", "2")
+    keys = [line.split()[0] for line in out.splitlines()]
+    assert code == 0 and len(keys) == 4
+    for key in keys[1:]:
+        assert run(capsys, "challenges", "mark", key, "2")[0] == 0
+    code, out, _ = run(capsys, "challenges", "penalties")
+    assert "3 unjustified, penalty 20" in out
+    code, out, _ = run(capsys, "challenges", "appeal", keys[1], "invalid")
+    assert code == 0
+    assert "penalty 0" in run(capsys, "challenges", "penalties")[1]
+    code, out, _ = run(capsys, "challenges", "requests")
+    [request] = out.splitlines()
+    assert "WAITING" in request and "rate_cap" in request
+    assert run(capsys, "challenges", "ack", request.split()[0])[0] == 0
+    assert run(capsys, "challenges", "requests")[1] == ""
+    code, _, err = run(capsys, "challenges", "mark", "no/such/1", "1")
+    assert code == 2 and "no check" in err
+
+
+def test_hall_exit_code_follows_cas_15_8e(
+    service: HubService, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, out, _ = run(capsys, "hall")
+    assert code == 1 and "requires 1 station(s); 0 of 0 online" in out
+
+
+def test_schedule_show_and_set(service: HubService, capsys: pytest.CaptureFixture[str]) -> None:
+    code, out, _ = run(capsys, "schedule")
+    assert code == 0 and out.splitlines()[0] == "09:00-09:45  round 1"
+    code, out, _ = run(
+        capsys,
+        "schedule",
+        "--set",
+        "first_start=10:00",
+        "--set",
+        "rounds=2",
+        "--set",
+        "lunch_after=none",
+    )
+    assert out.splitlines() == [
+        "10:00-10:45  round 1",
+        "10:45-10:55  break",
+        "10:55-11:40  round 2",
+    ]
+    code, _, err = run(capsys, "schedule", "start", "1")  # 10:00 on the real clock
+    assert code == 2 and ("not running" in err or "has passed" in err)
+    code, _, err = run(capsys, "schedule", "start", "1", "--at", "25:61")
+    assert code == 2 and "not a time" in err
+
+
+def test_network_commands_need_the_running_hub(
+    service: HubService, capsys: pytest.CaptureFixture[str]
+) -> None:
+    code, _, err = run(capsys, "publish-round", "1")
+    assert code == 2 and "not running" in err

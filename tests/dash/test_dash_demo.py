@@ -1,0 +1,66 @@
+"""``./dev demo`` without a terminal: the setup (real Czech lexicon, 32 sample players,
+round 1 paired, station configs) and the background hall it starts (hub serve, a station
+daemon and its simulated players), stopped again."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+import time
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+import hub.demo as demo
+from hub.service import HubService
+from station import config as station_config
+from station.sync import NetworkConfig
+
+
+@pytest.fixture
+def demo_dir(monkeypatch: pytest.MonkeyPatch, cs_lexicon_path: Path) -> Iterator[Path]:
+    root = Path(tempfile.mkdtemp(prefix="demo"))  # short: the control socket lives here
+    monkeypatch.setattr(demo, "DEMO", root)
+    monkeypatch.setattr(demo, "HUB", root / "hub")
+    (root / "hub" / "lexicons").mkdir(parents=True)
+    shutil.copyfile(cs_lexicon_path, root / "hub" / "lexicons" / "cs.lex")  # no rebuild
+    yield root
+    shutil.rmtree(root, ignore_errors=True)
+
+
+@pytest.mark.slow
+def test_demo_sets_up_a_hall_and_its_simulated_station_reaches_the_hub(
+    demo_dir: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    info = demo.setup(fresh=True)
+    svc = HubService(demo_dir / "hub")
+    settings = svc.info()
+    assert (settings["name"], settings["players"], settings["checked_in"]) == (
+        "Ukázkový turnaj",
+        32,
+        32,
+    )
+    rows, _ = svc.pairing_table(1)
+    assert len(rows) == 16
+    assert svc.schedule_settings()["basic_minutes"] == 5
+    for name in demo.STATIONS:
+        cfg = station_config.load(demo_dir / name / "station.toml")
+        net = NetworkConfig.from_config(cfg)
+        assert (cfg.name, net.station_id) == (name, name)
+        assert net.hub == f"127.0.0.1:{info['port']}" and net.psk()
+        assert cfg.lexicon == demo_dir / "hub" / "lexicons" / "cs.lex"
+    procs = demo.start_background(info["port"])
+    try:
+        deadline = time.monotonic() + 30
+        while time.monotonic() < deadline:
+            checks = svc.challenges() if svc.server_running() else []
+            if checks:
+                break
+            time.sleep(0.2)
+        assert checks and checks[0].station == "st-2"
+        assert checks[0].variant  # judged by the real lexicon
+        assert svc.stations().online == 1
+    finally:
+        demo.stop(procs)
+    assert all(p.poll() is not None for p in procs)
