@@ -71,10 +71,21 @@ def build_app(
     )
 
 
+def is_networked(cfg: station_config.StationConfig) -> bool:
+    """A station of a tournament (``[network] tournament_id``, written by provisioning)
+    links to its hub; without one it runs standalone on its own clock."""
+    return bool(str(cfg.section("network").get("tournament_id", "")).strip())
+
+
 def _run(args: argparse.Namespace) -> int:
-    """The kiosk together with the round clock and the gong in one asyncio loop."""
+    """The kiosk together with the round clock and the gong in one asyncio loop, and with
+    the hub link when the station belongs to a tournament."""
     try:
-        return _run_standalone(args)
+        if args.standalone or not is_networked(station_config.load(args.config)):
+            return _run_standalone(args)
+        from station.linked import run_linked
+
+        return run_linked(args)
     except (station_config.ConfigError, SettingsError) as exc:
         print(f"station run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -192,9 +203,12 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "run",
         help="the word-check kiosk (full screen; only the referee's PIN quits it)",
         description=(
-            "Start the kiosk. No arguments needed: the default Czech lexicon, the station "
-            "name from the hostname, tables 1-100. The [kiosk] section of the config file "
-            "sets tables, limits, timeouts and keys (docs/kiosk.md)."
+            "Start the kiosk with the round clock and the gong. No arguments needed: the "
+            "default Czech lexicon, the station name from the hostname, tables 1-100. The "
+            "[kiosk] section of the config file sets tables, limits, timeouts and keys "
+            "(docs/kiosk.md). With [network] tournament_id the station links to its hub "
+            "(rounds, clock, pairings come from there; docs/network.md); without it, rounds "
+            "are started here and kept on this machine's clock."
         ),
     )
     run.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
@@ -202,6 +216,15 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
         "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
     )
     run.add_argument("--config", metavar="FILE", help="station config file (TOML)")
+    run.add_argument(
+        "--hub", metavar="HOST:PORT", help="hub address, skipping mDNS (networked stations)"
+    )
+    run.add_argument("--log", metavar="FILE", help="write the sync and gong log here")
+    run.add_argument(
+        "--standalone",
+        action="store_true",
+        help="ignore [network]: rounds on this station's own clock, no hub",
+    )
     run.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
     run.set_defaults(func=_run)
 

@@ -261,8 +261,9 @@ def test_a_full_round_between_the_hub_and_two_stations(
 def test_the_linked_kiosk_joins_the_hub_and_stores_published_pairings(
     hall: dict[str, Any], small_lexicon_path: Path
 ) -> None:
-    """``station linked`` (kiosk + sync + gong in one process, here headless) shows up on
-    the hub and turns published pairings into the kiosk's own pairings."""
+    """``station run`` of a tournament's station (kiosk + sync + gong in one process, here
+    headless) shows up on the hub and turns published pairings into the kiosk's own
+    pairings — what the provisioned tty1 unit starts."""
     svc: HubService = hall["svc"]
     first = hall["stations"]["st-1"]["dir"] / "station.toml"
     folder = hall["root"] / "st-3"
@@ -274,7 +275,7 @@ def test_the_linked_kiosk_joins_the_hub_and_stores_published_pairings(
     )
     env = dict(os.environ, SAMOOBSLUHA_DATA=str(folder), GPIOZERO_PIN_FACTORY="mock")
     proc = Proc(
-        [str(BIN / "station"), "linked", "--config", str(conf), "--headless"],
+        [str(BIN / "station"), "run", "--config", str(conf), "--headless"],
         env,
         hall["root"] / "st-3.log",
     )
