@@ -7,8 +7,8 @@ What runs (all on 127.0.0.1; data under ``.demo/`` in the repository):
 * station ``st-2``: ``station daemon`` + ``station simulate`` in the background —
   simulated players checking words (they appear on the hub's Challenges screen) and
   entering half of the results after each round;
-* station ``st-1``: the kiosk (``station linked``) — in a tmux pane beside the dashboard
-  when tmux is installed, else started by hand with ``./dev demo station``;
+* station ``st-1``: the kiosk (``station run``, linked to the hub) — in a tmux pane beside
+  the dashboard when tmux is installed, else started by hand with ``./dev demo station``;
 * the dashboard (``hub run``) in the foreground.
 
 Rounds last 5 minutes (warning 2 minutes before the end) so a whole round fits a demo.
@@ -192,7 +192,7 @@ def station_command() -> str:
     st1 = DEMO / "st-1"
     return (
         f"SAMOOBSLUHA_DATA={shlex.quote(str(st1))} GPIOZERO_PIN_FACTORY=mock "
-        f"{shlex.quote(str(BIN / 'station'))} linked --config "
+        f"{shlex.quote(str(BIN / 'station'))} run --config "
         f"{shlex.quote(str(st1 / 'station.toml'))} "
         f"--log {shlex.quote(str(DEMO / 'logs' / 'st-1.log'))}"
     )
