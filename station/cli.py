@@ -14,7 +14,6 @@ COMMAND_MODULES = (
     "station.commands.run",
     "station.commands.gong",
     "station.commands.daemon",
-    "station.commands.linked",
     "station.commands.simulate",
 )
 

@@ -120,12 +120,3 @@ def run_linked(args: argparse.Namespace) -> int:
     # The bell must not wait for the UI thread to hand over the GIL (as station run).
     sys.setswitchinterval(0.001)
     return asyncio.run(main())
-
-
-def register_arguments(p: argparse.ArgumentParser) -> None:
-    p.add_argument("--config", metavar="FILE", help="station config file (TOML)")
-    p.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
-    p.add_argument("--lang", default="cs", choices=("cs", "sk"), help="default lexicon language")
-    p.add_argument("--hub", metavar="HOST:PORT", help="hub address (skip mDNS)")
-    p.add_argument("--log", metavar="FILE", help="write the sync and gong log here")
-    p.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)

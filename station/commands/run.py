@@ -81,7 +81,8 @@ def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock and the gong in one asyncio loop, and with
     the hub link when the station belongs to a tournament."""
     try:
-        if args.standalone or not is_networked(station_config.load(args.config)):
+        linked = getattr(args, "linked", False)
+        if not linked and (args.standalone or not is_networked(station_config.load(args.config))):
             return _run_standalone(args)
         from station.linked import run_linked
 
@@ -198,6 +199,19 @@ def _pin_clear(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _kiosk_arguments(p: argparse.ArgumentParser) -> None:
+    p.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
+    p.add_argument(
+        "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
+    )
+    p.add_argument("--config", metavar="FILE", help="station config file (TOML)")
+    p.add_argument(
+        "--hub", metavar="HOST:PORT", help="hub address, skipping mDNS (networked stations)"
+    )
+    p.add_argument("--log", metavar="FILE", help="write the sync and gong log here")
+    p.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
+
+
 def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     run = sub.add_parser(
         "run",
@@ -211,22 +225,25 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
             "are started here and kept on this machine's clock."
         ),
     )
-    run.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
-    run.add_argument(
-        "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
-    )
-    run.add_argument("--config", metavar="FILE", help="station config file (TOML)")
-    run.add_argument(
-        "--hub", metavar="HOST:PORT", help="hub address, skipping mDNS (networked stations)"
-    )
-    run.add_argument("--log", metavar="FILE", help="write the sync and gong log here")
+    _kiosk_arguments(run)
     run.add_argument(
         "--standalone",
         action="store_true",
         help="ignore [network]: rounds on this station's own clock, no hub",
     )
-    run.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
     run.set_defaults(func=_run)
+
+    linked = sub.add_parser(
+        "linked",
+        help="station run, always linked to the hub (what ./dev demo runs in its kiosk pane)",
+        description=(
+            "The kiosk together with the hub link ([network] in the config), the round clock "
+            "on the hub's time and the gong — station run of a tournament's station, also "
+            "when the config names no tournament (mDNS finds the hub)."
+        ),
+    )
+    _kiosk_arguments(linked)
+    linked.set_defaults(func=_run, linked=True, standalone=False)
 
     pin = sub.add_parser(
         "pin",
