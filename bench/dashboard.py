@@ -30,11 +30,11 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hub import store as sync_store
-from hub.entry import Entry
-from hub.sample import sample_csv
-from hub.service import HubService
-from shared.storage import open_db
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.entry import Entry
+from samoobsluha.hub.sample import sample_csv
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.storage import open_db
 
 
 def median_time(fn: Callable[[], Any], repeat: int) -> float:

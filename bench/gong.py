@@ -25,9 +25,9 @@ import threading
 import time
 from pathlib import Path
 
-from shared.clock import SystemClock
-from shared.rounds import RoundPlan
-from station.rounds import RoundSchedule, SignalRunner
+from samoobsluha.shared.clock import SystemClock
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.station.rounds import RoundSchedule, SignalRunner
 
 SPACING = 0.1  # seconds between signals: each stands alone, as in a real hall
 

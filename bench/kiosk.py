@@ -32,9 +32,9 @@ from pathlib import Path
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO))
 
-from shared.lexicon import Lexicon, ensure_default_lexicon  # noqa: E402
-from shared.normalize import normalize_word  # noqa: E402
-from station.log import KioskStore  # noqa: E402
+from samoobsluha.shared.lexicon import Lexicon, ensure_default_lexicon  # noqa: E402
+from samoobsluha.shared.normalize import normalize_word  # noqa: E402
+from samoobsluha.station.log import KioskStore  # noqa: E402
 
 STATION = Path(sys.executable).with_name("station")
 F10 = b"\x1b[21~"

@@ -19,8 +19,8 @@ import tempfile
 import time
 from pathlib import Path
 
-from shared.lexicon import Lexicon, build_from_hunspell
-from shared.paths import hunspell_prefix
+from samoobsluha.shared.lexicon import Lexicon, build_from_hunspell
+from samoobsluha.shared.paths import hunspell_prefix
 
 CHILD = r"""
 import sys, time
@@ -29,7 +29,7 @@ def rss():
         return int(f.read().split()[1]) * 4096
 kind, path = sys.argv[1], sys.argv[2]
 if kind == "lexicon":
-    from shared.lexicon import Lexicon
+    from samoobsluha.shared.lexicon import Lexicon
     before = rss()
     lex = Lexicon.open(path)
     after = rss()

@@ -18,10 +18,10 @@ import random
 import statistics
 import time
 
-from hub.tournament import pairing as pairing_mod
-from hub.tournament.model import Game, Kind, Player, TournamentData
-from hub.tournament.pairing import pair_round
-from hub.tournament.rules import CAS
+from samoobsluha.hub.tournament import pairing as pairing_mod
+from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
+from samoobsluha.hub.tournament.pairing import pair_round
+from samoobsluha.hub.tournament.rules import CAS
 
 
 def history(n: int, rounds: int, seed: int) -> TournamentData:

@@ -31,10 +31,10 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 
 from net_procs import Hub, Station, wait_for
 
-from shared.protocol import parse_psk
-from shared.storage import open_db
-from station import outbox
-from station.sync import BATCH, NetworkConfig, StationSync
+from samoobsluha.shared.protocol import parse_psk
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station import outbox
+from samoobsluha.station.sync import BATCH, NetworkConfig, StationSync
 
 
 def raw_sqlite_rate(path: Path, rows: int) -> float:

@@ -16,13 +16,13 @@ from textual import work
 from textual.app import App
 from textual.binding import Binding, BindingType
 
-from hub.screens.challenges import ChallengesScreen
-from hub.screens.results import ResultsScreen
-from hub.screens.rounds import RoundsScreen
-from hub.screens.standings import StandingsScreen
-from hub.screens.stations import StationsScreen
-from hub.service import HubService, ServiceError
-from shared.i18n import LANGUAGES, t
+from samoobsluha.hub.screens.challenges import ChallengesScreen
+from samoobsluha.hub.screens.results import ResultsScreen
+from samoobsluha.hub.screens.rounds import RoundsScreen
+from samoobsluha.hub.screens.standings import StandingsScreen
+from samoobsluha.hub.screens.stations import StationsScreen
+from samoobsluha.hub.service import HubService, ServiceError
+from samoobsluha.shared.i18n import LANGUAGES, t
 
 
 class HubApp(App[None], inherit_bindings=False):
@@ -78,7 +78,7 @@ class HubApp(App[None], inherit_bindings=False):
             self.service.prepare()
         except sqlite3.Error as exc:
             self._startup_error = f"hub database {self.service.db_path}: {exc}"
-        from hub.screens.base import translate_bindings
+        from samoobsluha.hub.screens.base import translate_bindings
 
         translate_bindings(self, self.lang)
 
@@ -94,8 +94,8 @@ class HubApp(App[None], inherit_bindings=False):
             self.set_interval(self.refresh_every, self.action_reload)
 
     async def _start_server(self) -> None:
-        from hub import control, store
-        from hub.server import HubServer
+        from samoobsluha.hub import control, store
+        from samoobsluha.hub.server import HubServer
 
         assert self.serve is not None
         try:

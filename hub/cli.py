@@ -6,24 +6,24 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from shared import cli
+from samoobsluha.shared import cli
 
 # Each module adds its subcommands with register(subparsers).
 COMMAND_MODULES = (
-    "hub.commands.lexicon",
-    "hub.commands.tournament",
-    "hub.commands.serve",
-    "hub.commands.run",
-    "hub.commands.dashboard",
-    "hub.commands.provision",
+    "samoobsluha.hub.commands.lexicon",
+    "samoobsluha.hub.commands.tournament",
+    "samoobsluha.hub.commands.serve",
+    "samoobsluha.hub.commands.run",
+    "samoobsluha.hub.commands.dashboard",
+    "samoobsluha.hub.commands.provision",
 )
 
 
 def command_group(
-    sub: argparse._SubParsersAction,  # type: ignore[type-arg]
+    sub: argparse._SubParsersAction,
     name: str,
     help: str,
-) -> argparse._SubParsersAction:  # type: ignore[type-arg]
+) -> argparse._SubParsersAction:
     """The actions of command group ``name`` (``hub round …``), created by the first module
     that asks, so several modules can add actions to one group (the engine's ``round pair``
     and the server's ``round start``). The chosen action is in ``args.action``."""

@@ -16,7 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
-from shared.paths import data_dir
+from samoobsluha.shared.paths import data_dir
 
 from .server import HubServer
 

@@ -27,6 +27,7 @@ import subprocess
 import sys
 import time
 from pathlib import Path
+from typing import Any
 
 REPO = Path(__file__).resolve().parent.parent
 BIN = Path(sys.executable).parent
@@ -53,7 +54,7 @@ def free_port() -> int:
         return int(sock.getsockname()[1])
 
 
-def run(cmd: list[str], data: Path, **kwargs: object) -> subprocess.CompletedProcess[str]:
+def run(cmd: list[str], data: Path, **kwargs: Any) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
         cmd, env=env_for(data), check=True, text=True, capture_output=True, **kwargs
     )
@@ -61,10 +62,10 @@ def run(cmd: list[str], data: Path, **kwargs: object) -> subprocess.CompletedPro
 
 def setup(fresh: bool) -> dict[str, str]:
     """Create (or reuse) the demo's hub and stations; returns what the processes need."""
-    from hub import store
-    from hub.sample import sample_csv
-    from shared.lexicon import ensure_default_lexicon
-    from shared.storage import open_db
+    from samoobsluha.hub import store
+    from samoobsluha.hub.sample import sample_csv
+    from samoobsluha.shared.lexicon import ensure_default_lexicon
+    from samoobsluha.shared.storage import open_db
 
     if fresh and DEMO.exists():
         keep = HUB / "lexicons"

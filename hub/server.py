@@ -21,12 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shared import protocol
-from shared.clock import Clock, SystemClock
-from shared.dbworker import DbWorker
-from shared.lexicon import read_info
-from shared.protocol import Channel, ProtocolError
-from shared.rounds import BASIC_SECONDS, WARNING_SECONDS, RoundPlan
+from samoobsluha.shared import protocol
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.dbworker import DbWorker
+from samoobsluha.shared.lexicon import read_info
+from samoobsluha.shared.protocol import Channel, ProtocolError
+from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, RoundPlan
 
 from . import store
 

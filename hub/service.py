@@ -31,9 +31,9 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from hub import store as sync_store
-from hub.entry import Entry
-from hub.officiating import (
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.entry import Entry
+from samoobsluha.hub.officiating import (
     Challenge,
     PlayerTally,
     Slot,
@@ -41,13 +41,13 @@ from hub.officiating import (
     stations_required,
     unjustified_penalties,
 )
-from hub.tournament import exports
-from hub.tournament import store as tour_store
-from hub.tournament.facade import Tournament, TournamentError
-from shared.clock import Clock, SystemClock
-from shared.paths import data_dir, default_lexicon_path
-from shared.rounds import RoundPlan
-from shared.storage import open_db
+from samoobsluha.hub.tournament import exports
+from samoobsluha.hub.tournament import store as tour_store
+from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.paths import data_dir, default_lexicon_path
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.shared.storage import open_db
 
 migrations = Migrations("hub.dashboard")
 
@@ -56,19 +56,19 @@ ONLINE_WITHIN = 15.0  # without a live connection, a status this fresh counts as
 
 @migrations()
 def m001_dashboard(db: sqlite_utils.Database) -> None:
-    db["dash_marks"].create(
+    db.table("dash_marks").create(
         {"key": str, "challenger": int, "at": float, "who": str}, pk="key", not_null={"at"}
     )
-    db["dash_appeals"].create(
+    db.table("dash_appeals").create(
         {"id": int, "key": str, "verdict": str, "note": str, "at": float, "who": str},
         pk="id",
         not_null={"key", "verdict", "at"},
     )
-    db["dash_acks"].create({"key": str, "at": float, "who": str}, pk="key")
-    db["dash_applied"].create(
+    db.table("dash_acks").create({"key": str, "at": float, "who": str}, pk="key")
+    db.table("dash_applied").create(
         {"key": str, "at": float, "outcome": str, "error": str}, pk="key", not_null={"at"}
     )
-    db["dash_settings"].create({"key": str, "value": str}, pk="key")
+    db.table("dash_settings").create({"key": str, "value": str}, pk="key")
 
 
 class ServiceError(Exception):
@@ -252,7 +252,7 @@ class HubService:
 
     def control(self, op: str, timeout: float = 10.0, **args: Any) -> Any:
         """One request to the running ``hub serve``."""
-        from hub.control import ControlError, request
+        from samoobsluha.hub.control import ControlError, request
 
         try:
             return request(op, path=self.control_path, timeout=timeout, **args)
@@ -343,11 +343,11 @@ class HubService:
             )
         if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
             warnings.append("stations report different lexicons (none published by the hub)")
-        for r in out:
-            if r.lexicon_ok is False:
-                warnings.append(f"station {r.station_id}: lexicon differs from the hub's")
-            if r.online and not r.clock_synced:
-                warnings.append(f"station {r.station_id}: clock not synced")
+        for row in out:
+            if row.lexicon_ok is False:
+                warnings.append(f"station {row.station_id}: lexicon differs from the hub's")
+            if row.online and not row.clock_synced:
+                warnings.append(f"station {row.station_id}: clock not synced")
         return StationReport(out, present, required, online, expected, running, warnings)
 
     def _expected_lexicon(
@@ -357,7 +357,7 @@ class HubService:
             return str(published["lexicon"][1]["lexicon_sha256"])
         path = self.data / "lexicons" / default_lexicon_path("cs").name
         if path.exists():
-            from shared.lexicon import read_info
+            from samoobsluha.shared.lexicon import read_info
 
             with contextlib.suppress(Exception):
                 return read_info(path).sha256
@@ -467,7 +467,9 @@ class HubService:
         if not 0 < float(merged["warning_minutes"]) < float(merged["basic_minutes"]):
             raise ServiceError("the warning must come after the start and before the end")
         with self._db() as db, db.atomic():
-            db["dash_settings"].upsert({"key": "schedule", "value": json.dumps(merged)}, pk="key")
+            db.table("dash_settings").upsert(
+                {"key": "schedule", "value": json.dumps(merged)}, pk="key"
+            )
         return slots
 
     def schedule(self, day: datetime | None = None) -> list[Slot]:
@@ -523,7 +525,8 @@ class HubService:
         by_local: dict[tuple[str, str, int], str] = {}
         checks: list[CheckRow] = []
         station_appeals: dict[str, str] = {}
-        for r in raw:
+        for raw_row in raw:
+            r = raw_row
             p = json.loads(r["payload"])
             key = f"{r['station_id']}/{r['station_epoch']}/{r['seq']}"
             if p.get("id") is not None:
@@ -649,7 +652,7 @@ class HubService:
         if player is None:
             raise ServiceError("that table has a bye")
         with self._db() as db, db.atomic():
-            db["dash_marks"].upsert(
+            db.table("dash_marks").upsert(
                 {"key": key, "challenger": player, "at": self.clock.now(), "who": self.who},
                 pk="key",
             )
@@ -661,7 +664,7 @@ class HubService:
             raise ServiceError("an appeal decides valid or invalid")
         self._check(key)
         with self._db() as db, db.atomic():
-            db["dash_appeals"].insert(
+            db.table("dash_appeals").insert(
                 {
                     "key": key,
                     "verdict": verdict,
@@ -705,7 +708,9 @@ class HubService:
 
     def acknowledge_request(self, key: str) -> None:
         with self._db() as db, db.atomic():
-            db["dash_acks"].upsert({"key": key, "at": self.clock.now(), "who": self.who}, pk="key")
+            db.table("dash_acks").upsert(
+                {"key": key, "at": self.clock.now(), "who": self.who}, pk="key"
+            )
 
     # -- results -----------------------------------------------------------------------------------
     def apply_station_results(self) -> list[str]:
@@ -746,7 +751,7 @@ class HubService:
                 except (TournamentError, ServiceError, KeyError, ValueError, TypeError) as exc:
                     error = str(exc)
                 with db.atomic():
-                    db["dash_applied"].insert(
+                    db.table("dash_applied").insert(
                         {"key": key, "at": self.clock.now(), "outcome": outcome, "error": error},
                         pk="key",
                         ignore=True,

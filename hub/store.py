@@ -20,14 +20,15 @@ import os
 import secrets
 import signal
 import socket
+from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from shared.paths import data_dir
-from shared.rounds import RoundPlan
+from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.rounds import RoundPlan
 
 migrations = Migrations("hub.sync")
 
@@ -38,8 +39,8 @@ KILL_IN_COMMIT_ENV = "SAMOOBSLUHA_TEST_KILL_IN_COMMIT"
 
 @migrations()
 def m001_sync(db: sqlite_utils.Database) -> None:
-    db["hub_meta"].create({"key": str, "value": str}, pk="key")
-    db["inbox"].create(
+    db.table("hub_meta").create({"key": str, "value": str}, pk="key")
+    db.table("inbox").create(
         {
             "station_id": str,
             "station_epoch": str,
@@ -52,12 +53,12 @@ def m001_sync(db: sqlite_utils.Database) -> None:
         pk=("station_id", "station_epoch", "seq"),
         not_null={"kind", "payload"},
     )
-    db["inbox"].create_index(["kind"])
-    db["progress"].create(
+    db.table("inbox").create_index(["kind"])
+    db.table("progress").create(
         {"station_id": str, "station_epoch": str, "contiguous": int},
         pk=("station_id", "station_epoch"),
     )
-    db["stations"].create(
+    db.table("stations").create(
         {
             "station_id": str,
             "station_epoch": str,
@@ -68,13 +69,13 @@ def m001_sync(db: sqlite_utils.Database) -> None:
         },
         pk="station_id",
     )
-    db["round_plans"].create(
+    db.table("round_plans").create(
         {"number": int, "revision": int, "plan": str, "updated_at": float}, pk="number"
     )
-    db["published"].create(
+    db.table("published").create(
         {"kind": str, "item_id": str, "data": str, "updated_at": float}, pk="kind"
     )
-    db["deliveries"].create(
+    db.table("deliveries").create(
         {"item_id": str, "station_id": str, "ok": int, "detail": str, "at": float},
         pk=("item_id", "station_id"),
     )
@@ -103,18 +104,18 @@ def ensure_identity(db: sqlite_utils.Database) -> tuple[str, str, bool]:
         tournament = get_meta(db, "tournament_id")
         if tournament is None:
             tournament = "t-" + secrets.token_hex(4)
-            db["hub_meta"].insert({"key": "tournament_id", "value": tournament})
+            db.table("hub_meta").insert({"key": "tournament_id", "value": tournament})
             created = True
         hub = get_meta(db, "hub_id")
         if hub is None:
             hub = f"{socket.gethostname()}-{secrets.token_hex(3)}"
-            db["hub_meta"].insert({"key": "hub_id", "value": hub})
+            db.table("hub_meta").insert({"key": "hub_id", "value": hub})
     return tournament, hub, created
 
 
 def ensure_key(path: Path) -> tuple[bytes, bool]:
     """Read the tournament key, creating it (mode 0600) if missing."""
-    from shared.protocol import new_psk, parse_psk
+    from samoobsluha.shared.protocol import new_psk, parse_psk
 
     if path.exists():
         return parse_psk(path.read_text()), False
@@ -162,7 +163,7 @@ def ingest(
 
 
 def _advance(
-    db: sqlite_utils.Database, station: str, epoch: str, rows: list[list[Any]] | None = None
+    db: sqlite_utils.Database, station: str, epoch: str, rows: Sequence[Any] | None = None
 ) -> int:
     row = db.execute(
         "SELECT contiguous FROM progress WHERE station_id = ? AND station_epoch = ?",
@@ -270,7 +271,7 @@ def load_stations(db: sqlite_utils.Database) -> list[dict[str, Any]]:
 
 def save_plan(db: sqlite_utils.Database, plan: RoundPlan, now: float) -> None:
     with db.atomic():
-        db["round_plans"].upsert(
+        db.table("round_plans").upsert(
             {
                 "number": plan.number,
                 "revision": plan.revision,
@@ -297,7 +298,7 @@ def save_published(
     db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float
 ) -> None:
     with db.atomic():
-        db["published"].upsert(
+        db.table("published").upsert(
             {"kind": kind, "item_id": item_id, "data": json.dumps(data), "updated_at": now},
             pk="kind",
         )
@@ -314,7 +315,7 @@ def save_delivery(
     db: sqlite_utils.Database, item_id: str, station: str, ok: bool, detail: str, now: float
 ) -> None:
     with db.atomic():
-        db["deliveries"].upsert(
+        db.table("deliveries").upsert(
             {"item_id": item_id, "station_id": station, "ok": int(ok), "detail": detail, "at": now},
             pk=("item_id", "station_id"),
         )

@@ -64,7 +64,7 @@ say "wheelhouse complete: $(find "$wheels" -name '*.whl' | wc -l) wheels, $(du -
 
 if [ "$debs" = 1 ]; then
     packages=$("$PY" - <<'PY'
-from hub.provision.generator import ProvisionSpec
+from samoobsluha.hub.provision.generator import ProvisionSpec
 names = set()
 for role in ("station", "hub"):
     names.update(ProvisionSpec(role=role, hostname="x", psk="0" * 64).apt_packages)

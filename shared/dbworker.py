@@ -17,7 +17,7 @@ from typing import Any, TypeVar
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from shared.storage import open_db
+from samoobsluha.shared.storage import open_db
 
 T = TypeVar("T")
 

@@ -34,8 +34,8 @@ from typing import Any
 
 import marisa_trie
 
-from shared.alphabet import Alphabet, get_alphabet
-from shared.normalize import MAX_LETTERS, MIN_LETTERS, Word
+from samoobsluha.shared.alphabet import Alphabet, get_alphabet
+from samoobsluha.shared.normalize import MAX_LETTERS, MIN_LETTERS, Word
 
 MAGIC = b"SAMOLEX1"
 FORMAT_VERSION = 1
@@ -374,7 +374,7 @@ def build_from_hunspell(
     source: str | None = None,
 ) -> tuple[LexiconInfo, BuildReport]:
     """Build from a hunspell pair, expanded to every form hunspell accepts."""
-    from shared import hunspell
+    from samoobsluha.shared import hunspell
 
     alphabet = get_alphabet(language)
     dic, aff_path = hunspell.hunspell_paths(prefix)
@@ -415,7 +415,7 @@ def ensure_default_lexicon(language: str = "cs", *, log: Any = None) -> Path:
     """Path of the default lexicon for ``language``, building it from the system hunspell
     dictionary on first use (Debian's hunspell-cs / hunspell-sk). Raises
     :class:`LexiconError` when there is neither a lexicon nor a dictionary to build from."""
-    from shared.paths import default_lexicon_path, hunspell_prefix
+    from samoobsluha.shared.paths import default_lexicon_path, hunspell_prefix
 
     path = default_lexicon_path(language)
     if path.exists():

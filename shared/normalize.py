@@ -21,7 +21,7 @@ import unicodedata
 from dataclasses import dataclass
 from enum import StrEnum
 
-from shared.alphabet import Alphabet
+from samoobsluha.shared.alphabet import Alphabet
 
 MIN_LETTERS = 2
 MAX_LETTERS = 15  # the board is 15 squares wide

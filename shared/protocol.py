@@ -116,7 +116,7 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
 MAX_ROWS_PER_FRAME = 1000
 # the C scanner behind json.loads, without its per-call Python layers: the hub checks
 # every row's payload, and at tens of thousands of rows a second that adds up
-_SCAN_JSON = json.JSONDecoder().scan_once
+_SCAN_JSON = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 
 def check_message(msg: Any, expected: str | None = None) -> dict[str, Any]:

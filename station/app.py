@@ -20,19 +20,19 @@ from textual import events, work
 from textual.app import App
 from textual.screen import Screen
 
-from shared.clock import Clock, SystemClock
-from shared.i18n import LANGUAGES, t
-from shared.lexicon import Lexicon, Verdict
-from shared.normalize import Word
-from shared.rounds import Phase, RoundStatus
-from station.checks import (
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.i18n import LANGUAGES, t
+from samoobsluha.shared.lexicon import Lexicon, Verdict
+from samoobsluha.shared.normalize import Word
+from samoobsluha.shared.rounds import Phase, RoundStatus
+from samoobsluha.station.checks import (
     KioskSettings,
     RateDecision,
     SettingsError,
     parse_tables,
     rate_decision,
 )
-from station.log import CheckRecord, KioskStore
+from samoobsluha.station.log import CheckRecord, KioskStore
 
 log = logging.getLogger(__name__)
 
@@ -102,7 +102,7 @@ class KioskApp(App[int], inherit_bindings=False):
 
     # -- screens -------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
-        from station.screens.idle import IdleScreen
+        from samoobsluha.station.screens.idle import IdleScreen
 
         return IdleScreen()
 
@@ -141,7 +141,7 @@ class KioskApp(App[int], inherit_bindings=False):
         self._refresh_backlog()
 
     def action_referee(self) -> None:
-        from station.screens.referee import PinScreen, RefereeScreen
+        from samoobsluha.station.screens.referee import PinScreen, RefereeScreen
 
         if any(isinstance(s, PinScreen | RefereeScreen) for s in self.screen_stack):
             return
@@ -250,7 +250,7 @@ class KioskApp(App[int], inherit_bindings=False):
 
     # -- results of workers (UI thread) --------------------------------------------------
     def show_verdict(self, verdict: Verdict, record: CheckRecord, instance: str) -> None:
-        from station.screens.verdict import VerdictScreen
+        from samoobsluha.station.screens.verdict import VerdictScreen
 
         # Pushed on top (not switched): unmounting the check screen is left for the
         # return to idle, off the key-to-verdict path. It is hidden meanwhile.
@@ -258,12 +258,12 @@ class KioskApp(App[int], inherit_bindings=False):
         self._refresh_backlog()
 
     def show_refusal(self, table_no: int, decision: RateDecision) -> None:
-        from station.screens.verdict import RefusedScreen
+        from samoobsluha.station.screens.verdict import RefusedScreen
 
         self.switch_screen(RefusedScreen(table_no, decision))
         self._refresh_backlog()
 
     def storage_failed(self, exc: BaseException) -> None:
-        from station.screens.verdict import ErrorScreen
+        from samoobsluha.station.screens.verdict import ErrorScreen
 
         self.push_screen(ErrorScreen(self.tr("kiosk.error.storage", error=str(exc))))

@@ -17,8 +17,8 @@ from dataclasses import dataclass, field, fields
 from enum import StrEnum
 from typing import Any
 
-from shared.alphabet import Alphabet
-from shared.normalize import Word, WordRefused, normalize_word
+from samoobsluha.shared.alphabet import Alphabet
+from samoobsluha.shared.normalize import Word, WordRefused, normalize_word
 
 MAX_WORDS = 8  # as in Zyzzyva's Word Judge: one play forms at most 8 words in practice
 DEFAULT_TABLES = "1-100"

@@ -6,15 +6,15 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from shared import cli
+from samoobsluha.shared import cli
 
 # Each module adds its subcommands with register(subparsers).
 COMMAND_MODULES = (
-    "station.commands.check",
-    "station.commands.run",
-    "station.commands.gong",
-    "station.commands.daemon",
-    "station.commands.simulate",
+    "samoobsluha.station.commands.check",
+    "samoobsluha.station.commands.run",
+    "samoobsluha.station.commands.gong",
+    "samoobsluha.station.commands.daemon",
+    "samoobsluha.station.commands.simulate",
 )
 
 

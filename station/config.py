@@ -20,7 +20,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from shared.paths import data_dir
+from samoobsluha.shared.paths import data_dir
 
 SYSTEM_CONFIG = Path("/etc/samoobsluha/station.toml")
 

@@ -29,6 +29,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import functools
 import hashlib
 import logging
 import math
@@ -41,12 +42,19 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from shared.clock import Clock
-from shared.paths import data_dir
-from shared.rounds import BASIC_SECONDS, WARNING_SECONDS
-from station.config import ConfigError, StationConfig
-from station.hardware import Bell, HardwareError, Lamp, RefereeButton, Sleep, detect_pin_factory
-from station.rounds import RoundError, RoundSchedule
+from samoobsluha.shared.clock import Clock
+from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS
+from samoobsluha.station.config import ConfigError, StationConfig
+from samoobsluha.station.hardware import (
+    Bell,
+    HardwareError,
+    Lamp,
+    RefereeButton,
+    Sleep,
+    detect_pin_factory,
+)
+from samoobsluha.station.rounds import RoundError, RoundSchedule
 
 log = logging.getLogger(__name__)
 
@@ -140,7 +148,7 @@ class GongConfig:
                 raise bad(key, f"unknown key (known: {', '.join(sorted(known))})")
             default = getattr(cls, key, None) if key != "patterns" else None
             if key in cls.PIN_KEYS:
-                values[key] = _pin(value, lambda why, k=key: bad(k, why))
+                values[key] = _pin(value, functools.partial(bad, key))
             elif key == "patterns":
                 values[key] = _patterns(value, lambda why: bad("patterns", why))
             elif isinstance(default, bool):
@@ -590,7 +598,10 @@ def attach_button(
     cfg = actions.config
 
     def post(action: str) -> Callable[[], None]:
-        return lambda: loop.call_soon_threadsafe(lambda: loop.create_task(actions.perform(action)))
+        def fire() -> None:
+            loop.call_soon_threadsafe(lambda: loop.create_task(actions.perform(action)))
+
+        return fire
 
     button.on_short = post(cfg.short_press)
     button.on_long = post(cfg.long_press)

@@ -35,7 +35,7 @@ from typing import Any
 from gpiozero import LED, Button, Device, GPIOZeroError, OutputDevice
 from gpiozero.pins.mock import MockFactory
 
-from shared.clock import Clock, SystemClock
+from samoobsluha.shared.clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
 

@@ -15,7 +15,7 @@ import logging
 import sys
 from typing import Any
 
-from station import config as station_config
+from samoobsluha.station import config as station_config
 
 log = logging.getLogger("station.linked")
 
@@ -31,11 +31,11 @@ def pairings_rows(data: dict[str, Any]) -> tuple[int, list[tuple[int, str, str]]
 
 
 def run_linked(args: argparse.Namespace) -> int:
-    from station.commands.run import build_app
-    from station.gong import GongConfig, build_gong
-    from station.hardware import guard_outputs
-    from station.rounds import RoundSchedule, SignalRunner
-    from station.sync import NetworkConfig, StationSync, load_item
+    from samoobsluha.station.commands.run import build_app
+    from samoobsluha.station.gong import GongConfig, build_gong
+    from samoobsluha.station.hardware import guard_outputs
+    from samoobsluha.station.rounds import RoundSchedule, SignalRunner
+    from samoobsluha.station.sync import NetworkConfig, StationSync, load_item
 
     cfg = station_config.load(args.config)
     net = NetworkConfig.from_config(cfg)

@@ -25,9 +25,9 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from shared.lexicon import LexiconInfo, Verdict
-from shared.storage import open_db
-from station import outbox
+from samoobsluha.shared.lexicon import LexiconInfo, Verdict
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station import outbox
 
 migrations = Migrations("station.log")
 
@@ -38,7 +38,7 @@ ROUND_HORIZON = 12 * 3600.0
 
 @migrations()
 def m001_kiosk_log(db: sqlite_utils.Database) -> None:
-    db["challenges"].create(
+    db.table("challenges").create(
         {
             "id": int,
             "at": float,
@@ -61,8 +61,8 @@ def m001_kiosk_log(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"at", "station_id", "table_no", "instance", "status", "words"},
     )
-    db["challenges"].create_index(["table_no", "round_no", "at"])
-    db["referee_requests"].create(
+    db.table("challenges").create_index(["table_no", "round_no", "at"])
+    db.table("referee_requests").create(
         {
             "id": int,
             "at": float,
@@ -75,7 +75,7 @@ def m001_kiosk_log(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"at", "station_id", "reason"},
     )
-    db["results"].create(
+    db.table("results").create(
         {
             "round_no": int,
             "table_no": int,
@@ -91,7 +91,7 @@ def m001_kiosk_log(db: sqlite_utils.Database) -> None:
         pk=("round_no", "table_no"),
         not_null={"score_a", "score_b", "starter", "entered_at", "entered_by"},
     )
-    db["result_history"].create(
+    db.table("result_history").create(
         {
             "id": int,
             "round_no": int,
@@ -104,7 +104,7 @@ def m001_kiosk_log(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
-    db["pairings"].create(
+    db.table("pairings").create(
         {
             "round_no": int,
             "table_no": int,
@@ -114,8 +114,8 @@ def m001_kiosk_log(db: sqlite_utils.Database) -> None:
         },
         pk=("round_no", "table_no"),
     )
-    db["pin_attempts"].create({"id": int, "at": float, "ok": int}, pk="id")
-    db["kiosk_settings"].create({"key": str, "value": str}, pk="key")
+    db.table("pin_attempts").create({"id": int, "at": float, "ok": int}, pk="id")
+    db.table("kiosk_settings").create({"key": str, "value": str}, pk="key")
 
 
 @dataclass(frozen=True)
@@ -388,7 +388,7 @@ class KioskStore:
         with self._lock, self.db.atomic():
             self.db.execute("DELETE FROM pairings WHERE round_no = ?", [round_no])
             if rows:
-                self.db["pairings"].insert_all(rows)
+                self.db.table("pairings").insert_all(rows)
 
     def latest_pairing_round(self) -> int | None:
         with self._lock:
@@ -455,9 +455,9 @@ class KioskStore:
                 "entered_by": entered_by,
                 "revision": revision,
             }
-            self.db["results"].upsert(row, pk=("round_no", "table_no"))
+            self.db.table("results").upsert(row, pk=("round_no", "table_no"))
             before = "" if existing is None else json.dumps(existing.__dict__, ensure_ascii=False)
-            self.db["result_history"].insert(
+            self.db.table("result_history").insert(
                 {
                     "round_no": result.round_no,
                     "table_no": result.table_no,

@@ -24,28 +24,28 @@ migrations = Migrations("station.outbox")
 
 @migrations()
 def m001_outbox(db: sqlite_utils.Database) -> None:
-    db["meta"].create({"key": str, "value": str}, pk="key")
-    db["meta"].insert_all(
+    db.table("meta").create({"key": str, "value": str}, pk="key")
+    db.table("meta").insert_all(
         [
             {"key": "station_epoch", "value": secrets.token_hex(8)},
             {"key": "station_id", "value": socket.gethostname()},
         ]
     )
-    db["outbox"].create(
+    db.table("outbox").create(
         {"seq": int, "kind": str, "payload": str, "created_at": float},
         pk="seq",
         not_null={"kind", "payload", "created_at"},
     )
-    db["sync_state"].create({"key": str, "value": int}, pk="key")
-    db["sync_state"].insert({"key": "acked_seq", "value": 0})
+    db.table("sync_state").create({"key": str, "value": int}, pk="key")
+    db.table("sync_state").insert({"key": "acked_seq", "value": 0})
 
 
 def meta(db: sqlite_utils.Database, key: str) -> str:
-    return str(db["meta"].get(key)["value"])
+    return str(db.table("meta").get(key)["value"])
 
 
 def set_station_id(db: sqlite_utils.Database, station_id: str) -> None:
-    db["meta"].upsert({"key": "station_id", "value": station_id}, pk="key")
+    db.table("meta").upsert({"key": "station_id", "value": station_id}, pk="key")
 
 
 def enqueue(
@@ -74,7 +74,7 @@ def pending(db: sqlite_utils.Database, limit: int = 500) -> list[dict[str, Any]]
 
 
 def acked_seq(db: sqlite_utils.Database) -> int:
-    return int(db["sync_state"].get("acked_seq")["value"])
+    return int(db.table("sync_state").get("acked_seq")["value"])
 
 
 def acknowledge(db: sqlite_utils.Database, seq: int) -> None:

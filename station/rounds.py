@@ -43,10 +43,17 @@ from typing import Any, Protocol
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from shared.clock import Clock, SystemClock
-from shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan, RoundStatus, Signal
-from shared.storage import open_db
-from station import outbox
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.rounds import (
+    BASIC_SECONDS,
+    WARNING_SECONDS,
+    Phase,
+    RoundPlan,
+    RoundStatus,
+    Signal,
+)
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station import outbox
 
 log = logging.getLogger(__name__)
 
@@ -67,13 +74,13 @@ migrations = Migrations("station.rounds")
 @migrations()
 def m001_rounds(db: sqlite_utils.Database) -> None:
     # The newest revision of each round's plan (what the station acts on) …
-    db["round_plans"].create(
+    db.table("round_plans").create(
         {"number": int, "revision": int, "source": str, "plan": str, "applied_at": float},
         pk="number",
         not_null={"revision", "source", "plan", "applied_at"},
     )
     # … every revision ever applied (the referee's changes, for the record) …
-    db["round_plan_history"].create(
+    db.table("round_plan_history").create(
         {
             "id": int,
             "number": int,
@@ -86,7 +93,7 @@ def m001_rounds(db: sqlite_utils.Database) -> None:
         not_null={"number", "revision", "source", "plan", "applied_at"},
     )
     # … and every signal given or missed: at most one row per (round, signal).
-    db["round_signals"].create(
+    db.table("round_signals").create(
         {
             "id": int,
             "number": int,
@@ -100,7 +107,7 @@ def m001_rounds(db: sqlite_utils.Database) -> None:
         pk="id",
         not_null={"number", "signal", "outcome", "scheduled_at", "actual_at", "revision"},
     )
-    db["round_signals"].create_index(["number", "signal"], unique=True)
+    db.table("round_signals").create_index(["number", "signal"], unique=True)
 
 
 @migrations()
@@ -108,10 +115,10 @@ def m002_tournament(db: sqlite_utils.Database) -> None:
     # Scope everything by tournament ([network] tournament_id): round numbers start
     # again at 1 in the next tournament on the same station DB.
     for table in ("round_plans", "round_plan_history", "round_signals"):
-        db[table].add_column("tournament", str, not_null_default="")
-    db["round_plans"].transform(pk=("tournament", "number"))
+        db.table(table).add_column("tournament", str, not_null_default="")
+    db.table("round_plans").transform(pk=("tournament", "number"))
     db.execute("DROP INDEX IF EXISTS idx_round_signals_number_signal")
-    db["round_signals"].create_index(
+    db.table("round_signals").create_index(
         ["tournament", "number", "signal"], unique=True, index_name="round_signals_once"
     )
 
@@ -189,7 +196,7 @@ class RoundSchedule:
     ) -> RoundSchedule:
         """Open the station DB (``station.config.station_db_path()`` by default)."""
         if path is None:
-            from station.config import station_db_path
+            from samoobsluha.station.config import station_db_path
 
             path = station_db_path()
         return cls(open_db(path, outbox.migrations, migrations), clock, **kw)
@@ -280,8 +287,8 @@ class RoundSchedule:
             "applied_at": now,
         }
         with self.db.atomic():
-            self.db["round_plans"].upsert(row, pk=("tournament", "number"))
-            self.db["round_plan_history"].insert(row)
+            self.db.table("round_plans").upsert(row, pk=("tournament", "number"))
+            self.db.table("round_plan_history").insert(row)
         log.info("round %d: plan revision %d from %s applied", plan.number, plan.revision, source)
         self._notify()
         return True

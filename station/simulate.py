@@ -15,10 +15,10 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared.lexicon import Lexicon
-from shared.rounds import Phase, RoundPlan
-from station.checks import prepare_words
-from station.log import KioskStore, Result, ResultLocked
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.rounds import Phase, RoundPlan
+from samoobsluha.station.checks import prepare_words
+from samoobsluha.station.log import KioskStore, Result, ResultLocked
 
 # Plays a challenged player might have laid: real Czech words and near misses; the
 # lexicon decides which is which.
@@ -70,7 +70,7 @@ class Simulator:
 
     def _published(self) -> tuple[int, list[tuple[int, str, str]]] | None:
         """The pairings the hub published, as the sync stored them (``hub_items``)."""
-        from station.linked import pairings_rows
+        from samoobsluha.station.linked import pairings_rows
 
         with self.store._lock:
             row = self.store.db.execute(

@@ -36,14 +36,14 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from shared import protocol
-from shared.clock import Clock, SystemClock
-from shared.dbworker import DbWorker
-from shared.paths import data_dir
-from shared.protocol import Channel, ProtocolError
-from shared.rounds import RoundPlan
-from station import outbox
-from station.config import ConfigError, StationConfig
+from samoobsluha.shared import protocol
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.dbworker import DbWorker
+from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.protocol import Channel, ProtocolError
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.station import outbox
+from samoobsluha.station.config import ConfigError, StationConfig
 
 log = logging.getLogger("station.sync")
 
@@ -65,10 +65,10 @@ migrations = Migrations("station.sync")
 
 @migrations()
 def m001_sync(db: sqlite_utils.Database) -> None:
-    db["hub_plans"].create(
+    db.table("hub_plans").create(
         {"number": int, "revision": int, "plan": str, "received_at": float}, pk="number"
     )
-    db["hub_items"].create(
+    db.table("hub_items").create(
         {"kind": str, "item_id": str, "data": str, "received_at": float}, pk="kind"
     )
 
@@ -77,8 +77,8 @@ def m001_sync(db: sqlite_utils.Database) -> None:
 def m002_tournament(db: sqlite_utils.Database) -> None:
     # A station serves one tournament after another: round 1 of the next tournament is a
     # new round, whatever revision the last tournament's round 1 reached.
-    db["hub_plans"].add_column("tournament", str, not_null_default="")
-    db["hub_plans"].transform(pk=("tournament", "number"))
+    db.table("hub_plans").add_column("tournament", str, not_null_default="")
+    db.table("hub_plans").transform(pk=("tournament", "number"))
 
 
 # -- configuration ------------------------------------------------------------------------
@@ -229,7 +229,7 @@ class SyncStatus:
 
     def summary(self, lang: str = "cs") -> list[str]:
         """Short lines for the kiosk's status bar, in the station's language."""
-        from shared.i18n import t
+        from samoobsluha.shared.i18n import t
 
         lines = [t("sync.hub_online" if self.connected else "sync.hub_offline", lang)]
         if not self.clock_synced:
@@ -334,7 +334,7 @@ def _store_plan(db: sqlite_utils.Database, tournament: str, plan: RoundPlan, now
         old = row.fetchone()
         if old is not None and old[0] >= plan.revision:
             return False
-        db["hub_plans"].upsert(
+        db.table("hub_plans").upsert(
             {
                 "tournament": tournament,
                 "number": plan.number,
@@ -359,7 +359,7 @@ def load_plans(db: sqlite_utils.Database, tournament: str) -> list[RoundPlan]:
 
 def _store_item(db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float) -> None:
     with db.atomic():
-        db["hub_items"].upsert(
+        db.table("hub_items").upsert(
             {"kind": kind, "item_id": item_id, "data": json.dumps(data), "received_at": now},
             pk="kind",
         )
@@ -374,7 +374,7 @@ def load_item(db: sqlite_utils.Database, kind: str) -> Any:
 def lexicon_sha(path: Path | None) -> str | None:
     if path is None or not path.is_file():
         return None
-    from shared.lexicon import LexiconError, read_info
+    from samoobsluha.shared.lexicon import LexiconError, read_info
 
     try:
         return read_info(path).sha256
@@ -726,7 +726,7 @@ class StationSync:
         if rx["offset"] != rx["size"] or rx["sha"].hexdigest() != rx["expect_sha"]:
             tmp.unlink(missing_ok=True)
             return False, "SHA-256 or size mismatch; lexicon not replaced"
-        from shared.lexicon import Lexicon, LexiconError
+        from samoobsluha.shared.lexicon import Lexicon, LexiconError
 
         try:
             info = Lexicon.open(tmp).info

@@ -15,8 +15,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.lexicon import build_from_hunspell, build_from_wordlist
-from shared.paths import hunspell_prefix
+from samoobsluha.shared.lexicon import build_from_hunspell, build_from_wordlist
+from samoobsluha.shared.paths import hunspell_prefix
 
 REPO = Path(__file__).resolve().parent.parent
 CACHE = REPO / ".cache" / "lexicons"
@@ -84,10 +84,14 @@ def cs_data_dir(data_dir: Path, cs_lexicon_path: Path) -> Path:
     return data_dir
 
 
+SHARED = REPO.parent / "shared"
+TSH_REAL = SHARED / "data" / "tsh-real"
+
+
 @pytest.fixture(scope="session")
-def shared_dir() -> Path:
-    """The read-only ``shared/`` folder that lies beside the repository (rules, real data)."""
-    for candidate in (REPO.parent / "shared", REPO.parent.parent / "shared"):
-        if (candidate / "RULES.md").is_file():
-            return candidate
-    pytest.fail("../shared (RULES.md, seeds/, data/) is not beside the repository")
+def tsh_real_dir() -> Path:
+    """The public tournament corpus (../shared/data/tsh-real), read in place: never copied
+    into the repository. A user's clone has no ../shared; its tests skip there (CI has it)."""
+    if not TSH_REAL.is_dir():
+        pytest.skip("../shared/data/tsh-real is not beside this clone (public tsh corpus)")
+    return TSH_REAL

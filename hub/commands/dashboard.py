@@ -27,18 +27,18 @@ from collections.abc import Callable
 from dataclasses import asdict
 from typing import Any
 
-from hub.entry import EntryError, parse_entry
+from samoobsluha.hub.entry import EntryError, parse_entry
 
 
 def _service(args: argparse.Namespace) -> Any:
-    from hub.service import HubService
+    from samoobsluha.hub.service import HubService
 
     return HubService(who=getattr(args, "who", "operator"))
 
 
 def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def run(args: argparse.Namespace) -> int:
-        from hub.service import ServiceError
+        from samoobsluha.hub.service import ServiceError
 
         try:
             return fn(args)
@@ -166,7 +166,7 @@ def _schedule(args: argparse.Namespace) -> int:
     svc = _service(args)
     if args.schedule_action == "start":
         if args.at:
-            from hub.officiating import today_at
+            from samoobsluha.hub.officiating import today_at
 
             at = today_at(args.at, svc.clock.now())
             if at is None:
@@ -206,7 +206,7 @@ def _publish_round(args: argparse.Namespace) -> int:
 
 
 def _sample(args: argparse.Namespace) -> int:
-    from hub.sample import sample_csv
+    from samoobsluha.hub.sample import sample_csv
 
     text = sample_csv(args.count, args.seed)
     if args.output:
@@ -217,7 +217,7 @@ def _sample(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser("hall", help="stations online against ČAS 15.8e (exit 1 when short)")
     p.add_argument("--json", action="store_true")
     p.set_defaults(func=_hall)

@@ -6,8 +6,13 @@ import argparse
 import sys
 import time
 
-from shared.alphabet import ALPHABETS
-from shared.lexicon import LexiconError, build_from_hunspell, build_from_wordlist, read_info
+from samoobsluha.shared.alphabet import ALPHABETS
+from samoobsluha.shared.lexicon import (
+    LexiconError,
+    build_from_hunspell,
+    build_from_wordlist,
+    read_info,
+)
 
 
 def _lexicon_build(args: argparse.Namespace) -> int:
@@ -50,7 +55,7 @@ def _lexicon_info(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     lex = sub.add_parser("lexicon", help="build and inspect lexicon files")
     lex_sub = lex.add_subparsers(dest="lexicon_command", required=True, metavar="ACTION")
 

@@ -10,7 +10,7 @@ import re
 import sys
 from pathlib import Path
 
-from hub.provision.generator import (
+from samoobsluha.hub.provision.generator import (
     NetworkSpec,
     ProvisionError,
     ProvisionSpec,
@@ -211,7 +211,7 @@ def _common(p: argparse.ArgumentParser, *, default_name: str | None) -> None:
     )
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     prov = sub.add_parser(
         "provision",
         help="write first-boot files for a Raspberry Pi OS card",

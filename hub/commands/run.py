@@ -12,13 +12,13 @@ import argparse
 import logging
 from pathlib import Path
 
-from shared import protocol
-from shared.i18n import LANGUAGES
+from samoobsluha.shared import protocol
+from samoobsluha.shared.i18n import LANGUAGES
 
 
 def _run(args: argparse.Namespace) -> int:
-    from hub.app import HubApp
-    from hub.service import HubService
+    from samoobsluha.hub.app import HubApp
+    from samoobsluha.hub.service import HubService
 
     service = HubService(who=args.who)
     serve = None
@@ -38,7 +38,7 @@ def _log_to_file(path: Path) -> None:
     )
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "run",
         help="the referee's and operator's dashboard (runs the hub server if none runs)",

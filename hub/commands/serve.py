@@ -22,14 +22,14 @@ import time
 from pathlib import Path
 from typing import Any
 
-from shared import protocol
-from shared.paths import data_dir
+from samoobsluha.shared import protocol
+from samoobsluha.shared.paths import data_dir
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from hub import control, store
-    from hub.server import HubServer
-    from shared.storage import open_db
+    from samoobsluha.hub import control, store
+    from samoobsluha.hub.server import HubServer
+    from samoobsluha.shared.storage import open_db
 
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
@@ -80,7 +80,7 @@ def _serve(args: argparse.Namespace) -> int:
 
 
 def _call(op: str, **args: Any) -> Any:
-    from hub.control import ControlError, request
+    from samoobsluha.hub.control import ControlError, request
 
     try:
         return request(op, **args)
@@ -144,7 +144,7 @@ def _push_lexicon(args: argparse.Namespace) -> int:
     return _show(_call("push_lexicon", path=str(Path(args.file).resolve()), timeout=60.0))
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     serve = sub.add_parser(
         "serve",
         help="run the hub: stations sync with it, it keeps the one clock",
@@ -164,7 +164,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
     st.add_argument("--json", action="store_true")
     st.set_defaults(func=_stations)
 
-    from hub.cli import command_group
+    from samoobsluha.hub.cli import command_group
 
     rnd_sub = command_group(sub, "round", "pair, start and change rounds")
     start = rnd_sub.add_parser("start", help="start round N a few seconds from now")

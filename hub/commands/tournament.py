@@ -21,12 +21,12 @@ import json
 import sys
 from pathlib import Path
 
-from hub.tournament import exports, tsh
-from hub.tournament.facade import Tournament, TournamentError
-from hub.tournament.model import Kind
-from hub.tournament.pairing import PairingError, pair_round
-from hub.tournament.rules import RULES, get_rules
-from hub.tournament.standings import compute
+from samoobsluha.hub.tournament import exports, tsh
+from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.model import Kind
+from samoobsluha.hub.tournament.pairing import PairingError, pair_round
+from samoobsluha.hub.tournament.rules import RULES, get_rules
+from samoobsluha.hub.tournament.standings import compute
 
 
 def _overrides(values: list[str] | None) -> dict[str, str]:
@@ -111,7 +111,7 @@ def _rules_args(p: argparse.ArgumentParser, required: bool = True) -> None:
     )
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     st = sub.add_parser(
         "standings",
         help="standings from a tsh .t file (or the hub database)",
@@ -148,7 +148,7 @@ def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
 # --- the DB-backed workflow ---------------------------------------------------------------
 
 
-def _run(fn):  # type: ignore[no-untyped-def]
+def _run(fn):
     def wrapper(args: argparse.Namespace) -> int:
         try:
             with Tournament.open(args.db) as tour:
@@ -347,7 +347,7 @@ def _db_args(p: argparse.ArgumentParser) -> None:
     p.add_argument("--who", default="operator", help="name recorded in the audit trail")
 
 
-def _register_db(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def _register_db(sub: argparse._SubParsersAction) -> None:
     tour = sub.add_parser("tournament", help="set up the tournament in the hub database")
     ts = tour.add_subparsers(dest="tournament_command", required=True, metavar="ACTION")
     p = ts.add_parser("init", help="name, rule set, rounds, protest window")
@@ -412,7 +412,7 @@ def _register_db(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-
     p.add_argument("id", type=int)
     p.set_defaults(func=_players_return)
 
-    from hub.cli import command_group
+    from samoobsluha.hub.cli import command_group
 
     rs = command_group(sub, "round", "pair, start and change rounds")
     p = rs.add_parser("pair", help="pair round N and store it (CSV to stdout)")

@@ -15,7 +15,7 @@ them); the organiser-side scripts (bundle builder, data partition, dry run) live
 repository's top-level ``provisioning/`` folder.
 """
 
-from hub.provision.generator import (
+from samoobsluha.hub.provision.generator import (
     NetworkSpec,
     ProvisionError,
     ProvisionSpec,

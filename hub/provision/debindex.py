@@ -77,7 +77,7 @@ def write_index(folder: Path) -> int:
 def main(argv: list[str] | None = None) -> int:
     args = sys.argv[1:] if argv is None else argv
     if len(args) != 1:
-        print("usage: python -m hub.provision.debindex DIR", file=sys.stderr)
+        print("usage: python -m samoobsluha.hub.provision.debindex DIR", file=sys.stderr)
         return 2
     try:
         n = write_index(Path(args[0]))

@@ -20,7 +20,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Literal
 
-from hub.provision.debindex import DebError, write_index
+from samoobsluha.hub.provision.debindex import DebError, write_index
 
 BOOT_DIR = "/boot/firmware"  # where Raspberry Pi OS (Bookworm and later) mounts the boot partition
 PAYLOAD_DIR = "samoobsluha"  # our folder on the boot partition
@@ -246,7 +246,7 @@ def q(value: object) -> str:
 
 
 def _payload(name: str) -> str:
-    return resources.files("hub.provision").joinpath("payload", name).read_text("utf-8")
+    return resources.files("samoobsluha.hub.provision").joinpath("payload", name).read_text("utf-8")
 
 
 def _header(spec: ProvisionSpec, comment: str = "#") -> str:

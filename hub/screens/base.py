@@ -15,11 +15,11 @@ from textual.dom import DOMNode
 from textual.screen import Screen
 from textual.widgets import DataTable, Footer, Label
 
-from hub.service import HubService, ServiceError
-from shared.i18n import MESSAGES, t
+from samoobsluha.hub.service import HubService, ServiceError
+from samoobsluha.shared.i18n import MESSAGES, t
 
 if TYPE_CHECKING:
-    from hub.app import HubApp
+    from samoobsluha.hub.app import HubApp
 
 
 class DashScreen(Screen[None]):

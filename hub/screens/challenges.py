@@ -17,8 +17,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label
 
-from hub.screens.base import DashScreen, clock_text, fill_table, int_or_none
-from hub.service import CheckRow, RequestRow
+from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table, int_or_none
+from samoobsluha.hub.service import CheckRow, RequestRow
 
 
 @dataclass

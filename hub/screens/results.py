@@ -15,9 +15,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label
 
-from hub.entry import Entry, EntryError, parse_entry
-from hub.screens.base import DashScreen, countdown, fill_table, int_or_none
-from hub.service import EntryEcho, RoundResults
+from samoobsluha.hub.entry import Entry, EntryError, parse_entry
+from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
+from samoobsluha.hub.service import EntryEcho, RoundResults
 
 COLUMNS = (
     ("table", "dash.col.table"),

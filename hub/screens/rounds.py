@@ -14,9 +14,9 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Input, Label
 
-from hub.officiating import Slot, today_at
-from hub.screens.base import DashScreen, countdown, fill_table, int_or_none
-from hub.service import RoundRow
+from samoobsluha.hub.officiating import Slot, today_at
+from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
+from samoobsluha.hub.service import RoundRow
 
 
 @dataclass

@@ -13,8 +13,8 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label
 
-from hub.screens.base import DashScreen, fill_table, int_or_none
-from hub.service import ServiceError
+from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
+from samoobsluha.hub.service import ServiceError
 
 
 @dataclass
@@ -102,7 +102,7 @@ class StandingsScreen(DashScreen):
             title.update(self.tr("dash.pairings.of", n=data.round_no))
 
     def _col(self, col: str) -> str:
-        from shared.i18n import MESSAGES
+        from samoobsluha.shared.i18n import MESSAGES
 
         key = f"tour.col.{col}"
         return self.tr(key) if key in MESSAGES else col

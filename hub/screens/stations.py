@@ -6,8 +6,8 @@ from __future__ import annotations
 from textual.app import ComposeResult
 from textual.widgets import DataTable, Label
 
-from hub.screens.base import DashScreen, clock_text, fill_table
-from hub.service import StationReport
+from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
+from samoobsluha.hub.service import StationReport
 
 COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog", "signal")
 

@@ -3,9 +3,9 @@ pairings, forfeits, tsh files and exports. No Textual imports — the dashboard 
 network layer use :class:`hub.tournament.facade.Tournament`; see ``docs/tournament.md``.
 """
 
-from hub.tournament.facade import Outcome, Tournament, TournamentError
-from hub.tournament.pairing import Pairing, PairingError
-from hub.tournament.rules import RULES, RuleSet, get_rules
+from samoobsluha.hub.tournament.facade import Outcome, Tournament, TournamentError
+from samoobsluha.hub.tournament.pairing import Pairing, PairingError
+from samoobsluha.hub.tournament.rules import RULES, RuleSet, get_rules
 
 __all__ = [
     "RULES",

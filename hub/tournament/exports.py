@@ -15,10 +15,10 @@ import io
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from hub.tournament.model import Kind, Player
-from hub.tournament.pairing import Pairing
-from hub.tournament.rules import RuleSet
-from shared.i18n import t
+from samoobsluha.hub.tournament.model import Kind, Player
+from samoobsluha.hub.tournament.pairing import Pairing
+from samoobsluha.hub.tournament.rules import RuleSet
+from samoobsluha.shared.i18n import t
 
 # --- standings -----------------------------------------------------------------------------
 

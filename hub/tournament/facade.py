@@ -37,13 +37,13 @@ from typing import Any
 
 import sqlite_utils
 
-from hub.tournament import tsh as tshfile
-from hub.tournament.model import Game, Kind, Player, TournamentData
-from hub.tournament.pairing import Board, Pairing, pair_round
-from hub.tournament.rules import RuleSet, get_rules
-from hub.tournament.standings import Standing, compute
-from hub.tournament.store import open_tournament_db
-from shared.clock import Clock, SystemClock
+from samoobsluha.hub.tournament import tsh as tshfile
+from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
+from samoobsluha.hub.tournament.pairing import Board, Pairing, pair_round
+from samoobsluha.hub.tournament.rules import RuleSet, get_rules
+from samoobsluha.hub.tournament.standings import Standing, compute
+from samoobsluha.hub.tournament.store import open_tournament_db
+from samoobsluha.shared.clock import Clock, SystemClock
 
 SOURCES = ("operator", "station")
 LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
@@ -133,7 +133,7 @@ class Tournament:
             for key in DEFAULTS:
                 value = after[key]
                 text = json.dumps(value) if key == "overrides" else str(value)
-                self.db["tour_settings"].upsert({"key": key, "value": text}, pk="key")
+                self.db.table("tour_settings").upsert({"key": key, "value": text}, pk="key")
             self._audit(who, "configure", None, None, before, after)
 
     @property
@@ -274,7 +274,7 @@ class Tournament:
             if round_no == last:
                 for table in ("tour_boards", "tour_absences", "tour_rounds"):
                     self.db.execute(f"DELETE FROM {table} WHERE round = ?", [round_no])
-            self.db["tour_rounds"].insert(
+            self.db.table("tour_rounds").insert(
                 {
                     "round": round_no,
                     "seed": seed,
@@ -283,7 +283,7 @@ class Tournament:
                     "paired_at": now,
                 }
             )
-            self.db["tour_boards"].insert_all(
+            self.db.table("tour_boards").insert_all(
                 {
                     "round": round_no,
                     "table_no": b.table,
@@ -315,7 +315,7 @@ class Tournament:
             elif p.paused:
                 # Temporary withdrawal: 0:200 for the round he misses (ČAS 14.4).
                 rows.append({"round": round_no, "player": p.id, "kind": "absent"})
-        self.db["tour_absences"].insert_all(rows, pk=("round", "player"), ignore=True)
+        self.db.table("tour_absences").insert_all(rows, pk=("round", "player"), ignore=True)
 
     # --- results -------------------------------------------------------------------------
 
@@ -412,7 +412,7 @@ class Tournament:
                 raise TournamentError(
                     f"round {round_no} table {table} is final; only a correction changes it"
                 )
-            self.db["tour_entries"].insert(
+            self.db.table("tour_entries").insert(
                 {"round": round_no, "table_no": table, "source": source, "who": who, "at": now}
                 | value
             )
@@ -447,7 +447,7 @@ class Tournament:
                 "sources": json.dumps(sources),
                 "updated_at": now,
             }
-            self.db["tour_results"].upsert(row, pk=("round", "table_no"))
+            self.db.table("tour_results").upsert(row, pk=("round", "table_no"))
             after = self._result_row(round_no, table)
             detail = dict(after or {})
             if action == "conflict":
@@ -520,7 +520,7 @@ class Tournament:
                 raise TournamentError(f"round {round_no}: the protest window has closed")
         self._board(round_no, table)
         with self._tx():
-            self.db["tour_protests"].insert(
+            self.db.table("tour_protests").insert(
                 {
                     "round": round_no,
                     "table_no": table,
@@ -662,7 +662,7 @@ class Tournament:
         now = self.clock.now()
         with self._tx():
             for p in data.players.values():
-                self.db["tour_players"].insert(
+                self.db.table("tour_players").insert(
                     {
                         "id": p.id,
                         "name": p.name,
@@ -674,26 +674,26 @@ class Tournament:
                 )
             for r in range(1, data.rounds + 1):
                 games = [g for g in data.games if g.round == r]
-                self.db["tour_rounds"].insert(
+                self.db.table("tour_rounds").insert(
                     {"round": r, "seed": 0, "method": "tsh", "paired_at": now, "published_at": now}
                 )
                 table = 0
                 for g in games:
                     if g.kind in (Kind.LATE, Kind.ABSENT):
-                        self.db["tour_absences"].insert(
+                        self.db.table("tour_absences").insert(
                             {"round": r, "player": g.p1, "kind": g.kind.value}
                         )
                         continue
                     table += 1
                     first = g.first if g.first is not None else g.p1
                     second = g.p2 if first == g.p1 else g.p1
-                    self.db["tour_boards"].insert(
+                    self.db.table("tour_boards").insert(
                         {"round": r, "table_no": table, "first": first, "second": second}
                     )
                     if g.p2 is None:
                         continue
                     s_first, s_second = (g.s1, g.s2) if first == g.p1 else (g.s2, g.s1)
-                    self.db["tour_results"].insert(
+                    self.db.table("tour_results").insert(
                         {
                             "round": r,
                             "table_no": table,
@@ -771,7 +771,7 @@ class Tournament:
         before: Any,
         after: Any,
     ) -> None:
-        self.db["tour_audit"].insert(
+        self.db.table("tour_audit").insert(
             {
                 "at": self.clock.now(),
                 "who": who,

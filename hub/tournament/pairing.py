@@ -35,9 +35,9 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
-from hub.tournament.model import Game, Kind, TournamentData
-from hub.tournament.rules import RuleSet
-from hub.tournament.standings import Standing, compute, format_wins
+from samoobsluha.hub.tournament.model import Game, Kind, TournamentData
+from samoobsluha.hub.tournament.rules import RuleSet
+from samoobsluha.hub.tournament.standings import Standing, compute, format_wins
 
 START_K = 8
 MAX_BYE_TRIES = 40  # bye candidates tried before accepting a rematch (small fields only)
@@ -474,7 +474,7 @@ def round_robin(
     """Round ``round_no`` of a round robin (circle method, players in id order); with an
     odd field one player sits out each round (the bye). Rounds past a full cycle repeat it."""
     f = _field(data, rules, ids, games)
-    players: list[int | None] = sorted(ids)
+    players: list[int | None] = list(sorted(ids))
     if len(players) % 2:
         players.append(None)
     n = len(players)

@@ -21,8 +21,8 @@ from __future__ import annotations
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 
-from hub.tournament.model import Game, Kind, Player
-from hub.tournament.rules import RuleSet
+from samoobsluha.hub.tournament.model import Game, Kind, Player
+from samoobsluha.hub.tournament.rules import RuleSet
 
 
 @dataclass
@@ -108,7 +108,7 @@ def game_lines(game: Game, rules: RuleSet) -> dict[int, Line]:
     if game.p2 is None:
         raise ValueError(f"round {r}: a {game.kind} needs two players")
     p1, p2 = game.p1, game.p2
-    started = {p1: None, p2: None}
+    started: dict[int, bool | None] = {p1: None, p2: None}
     if game.first in (p1, p2):
         started = {p1: game.first == p1, p2: game.first == p2}
     if game.kind is Kind.DOUBLE_FORFEIT:

@@ -22,8 +22,8 @@ from pathlib import Path
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from shared.paths import data_dir
-from shared.storage import open_db
+from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.storage import open_db
 
 migrations = Migrations("hub.tournament")
 

@@ -27,7 +27,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from hub.tournament.model import Game, Kind, Player, TournamentData
+from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
 
 _HEAD = re.compile(r"^(\D+?)\s+(-?\d+)((?:\s+-?\d+)*)\s*$")
 

@@ -6,9 +6,9 @@ import argparse
 import sys
 from collections.abc import Sequence
 
-from shared.i18n import LANGUAGES, refusal, t
-from shared.lexicon import Lexicon, LexiconError, Status, ensure_default_lexicon
-from shared.normalize import WordRefused, normalize_word, split_words
+from samoobsluha.shared.i18n import LANGUAGES, refusal, t
+from samoobsluha.shared.lexicon import Lexicon, LexiconError, Status, ensure_default_lexicon
+from samoobsluha.shared.normalize import WordRefused, normalize_word, split_words
 
 EXIT_VALID, EXIT_INVALID, EXIT_REFUSED = 0, 1, 2
 
@@ -65,7 +65,7 @@ def _judge_and_print(lexicon: Lexicon, raw_words: Sequence[str], ui: str) -> int
     return EXIT_VALID if verdict.valid else EXIT_INVALID
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     check = sub.add_parser(
         "check",
         help="judge the words of one play: exit 0 valid, 1 not valid, 2 refused input",

@@ -22,9 +22,9 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from shared.clock import Clock, SystemClock
-from station import config as station_config
-from station.config import ConfigError
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.station import config as station_config
+from samoobsluha.station.config import ConfigError
 
 
 class ObservedGong:
@@ -45,10 +45,10 @@ class ObservedGong:
 
 
 def _daemon(args: argparse.Namespace) -> int:
-    from station.gong import GongConfig, build_gong
-    from station.hardware import HardwareError, guard_outputs
-    from station.rounds import RoundSchedule, SignalRunner
-    from station.sync import NetworkConfig, SkewedClock, StationSync
+    from samoobsluha.station.gong import GongConfig, build_gong
+    from samoobsluha.station.hardware import HardwareError, guard_outputs
+    from samoobsluha.station.rounds import RoundSchedule, SignalRunner
+    from samoobsluha.station.sync import NetworkConfig, SkewedClock, StationSync
 
     logging.basicConfig(
         level=logging.DEBUG if args.verbose else logging.INFO,
@@ -101,7 +101,7 @@ def _daemon(args: argparse.Namespace) -> int:
             runner = SignalRunner(schedule, sync.clock, gong, on_fired=lambda f: sync.nudge())
             if outputs.lamp is not None:
                 outputs.lamp.show(synced=False)  # blinking until the hub clock is known
-                sync.on("clock", lambda st: outputs.lamp.show(synced=st.clock_synced))
+                sync.on("clock", lambda st, lamp=outputs.lamp: lamp.show(synced=st.clock_synced))
             sync.on("plan", schedule.apply)
             manual: set[asyncio.Task[None]] = set()
 
@@ -150,7 +150,7 @@ def _daemon(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     d = sub.add_parser(
         "daemon",
         help="run hub sync, the hub clock and the gongs without the kiosk screen",

@@ -16,14 +16,20 @@ import signal
 import sys
 from collections.abc import Callable
 
-from shared.clock import SystemClock
-from shared.i18n import LANGUAGES, t
-from shared.rounds import RoundPlan
-from station import config as station_config
-from station.config import ConfigError
-from station.gong import SIGNAL_NAMES, GongConfig, RefereeActions, attach_button, build_gong
-from station.hardware import HardwareError, guard_outputs
-from station.rounds import RoundError, RoundSchedule, SignalRunner
+from samoobsluha.shared.clock import SystemClock
+from samoobsluha.shared.i18n import LANGUAGES, t
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.station import config as station_config
+from samoobsluha.station.config import ConfigError
+from samoobsluha.station.gong import (
+    SIGNAL_NAMES,
+    GongConfig,
+    RefereeActions,
+    attach_button,
+    build_gong,
+)
+from samoobsluha.station.hardware import HardwareError, guard_outputs
+from samoobsluha.station.rounds import RoundError, RoundSchedule, SignalRunner
 
 EXIT_OK, EXIT_REFUSED, EXIT_HARDWARE = 0, 1, 3
 
@@ -194,7 +200,7 @@ def _round_start(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
-def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]):  # type: ignore[no-untyped-def]
+def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]):
     @_errors
     def command(args: argparse.Namespace) -> int:
         _, _, schedule = _schedule(args)
@@ -213,7 +219,7 @@ def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], Ro
     return command
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     common = argparse.ArgumentParser(add_help=False)
     common.add_argument("--config", metavar="FILE", help="station.toml (default: the usual places)")
 

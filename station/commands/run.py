@@ -16,13 +16,13 @@ import time
 from collections.abc import Callable
 from typing import Any
 
-from shared.clock import SystemClock
-from shared.i18n import LANGUAGES, t
-from shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
-from station import config as station_config
-from station import outbox
-from station.checks import KioskSettings, SettingsError, hash_pin, is_pin_hash
-from station.hardware import HardwareError
+from samoobsluha.shared.clock import SystemClock
+from samoobsluha.shared.i18n import LANGUAGES, t
+from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
+from samoobsluha.station import config as station_config
+from samoobsluha.station import outbox
+from samoobsluha.station.checks import KioskSettings, SettingsError, hash_pin, is_pin_hash
+from samoobsluha.station.hardware import HardwareError
 
 EXIT_OK, EXIT_CONFIG = 0, 2
 
@@ -40,10 +40,10 @@ def build_app(
     app_class: type | None = None,
 ) -> Any:
     """The kiosk app as ``station run`` starts it (also used by bench/kiosk.py)."""
-    from station.app import KioskApp
+    from samoobsluha.station.app import KioskApp
 
     app_class = app_class or KioskApp
-    from station.log import KioskStore
+    from samoobsluha.station.log import KioskStore
 
     cfg = station_config.load(args.config)
     settings = load_settings(cfg)
@@ -84,7 +84,7 @@ def _run(args: argparse.Namespace) -> int:
         linked = getattr(args, "linked", False)
         if not linked and (args.standalone or not is_networked(station_config.load(args.config))):
             return _run_standalone(args)
-        from station.linked import run_linked
+        from samoobsluha.station.linked import run_linked
 
         return run_linked(args)
     except (station_config.ConfigError, SettingsError) as exc:
@@ -101,10 +101,10 @@ def _run(args: argparse.Namespace) -> int:
 def _run_standalone(args: argparse.Namespace) -> int:
     """A station on its own: rounds are started here (referee button, ``station round
     start``), kept on this machine's clock, and rung on its bell while the kiosk runs."""
-    from station.commands.gong import tournament_of
-    from station.gong import GongConfig, RefereeActions, attach_button, build_gong
-    from station.hardware import guard_outputs
-    from station.rounds import RoundSchedule, SignalRunner
+    from samoobsluha.station.commands.gong import tournament_of
+    from samoobsluha.station.gong import GongConfig, RefereeActions, attach_button, build_gong
+    from samoobsluha.station.hardware import guard_outputs
+    from samoobsluha.station.rounds import RoundSchedule, SignalRunner
 
     cfg = station_config.load(args.config)
     gong_cfg = GongConfig.from_station(cfg)
@@ -152,8 +152,8 @@ def _run_standalone(args: argparse.Namespace) -> int:
 def _pin_set(args: argparse.Namespace) -> int:
     """Set the referee PIN in the station database (it overrides ``referee_pin_hash`` in
     the config file). Reads the PIN twice from the terminal, or once from stdin."""
-    from station.app import SETTING_PIN
-    from station.log import KioskStore
+    from samoobsluha.station.app import SETTING_PIN
+    from samoobsluha.station.log import KioskStore
 
     if sys.stdin.isatty():
         pin = getpass.getpass("referee PIN: ")
@@ -182,8 +182,8 @@ def _pin_set(args: argparse.Namespace) -> int:
 
 
 def _pin_clear(args: argparse.Namespace) -> int:
-    from station.app import SETTING_PIN
-    from station.log import KioskStore
+    from samoobsluha.station.app import SETTING_PIN
+    from samoobsluha.station.log import KioskStore
 
     cfg = station_config.load(args.config)
     store = KioskStore.open(station_config.station_db_path(), cfg.name)
@@ -212,7 +212,7 @@ def _kiosk_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     run = sub.add_parser(
         "run",
         help="the word-check kiosk (full screen; only the referee's PIN quits it)",

@@ -11,11 +11,11 @@ import time
 
 
 def _simulate(args: argparse.Namespace) -> int:
-    from shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
-    from station import config as station_config
-    from station.log import KioskStore
-    from station.simulate import Simulator
-    from station.sync import migrations as sync_migrations
+    from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
+    from samoobsluha.station import config as station_config
+    from samoobsluha.station.log import KioskStore
+    from samoobsluha.station.simulate import Simulator
+    from samoobsluha.station.sync import migrations as sync_migrations
 
     cfg = station_config.load(args.config)
     try:
@@ -53,7 +53,7 @@ def _simulate(args: argparse.Namespace) -> int:
     return 0
 
 
-def register(sub: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "simulate",
         help="simulated players checking words here (demo); run beside station daemon",

@@ -7,7 +7,7 @@ from typing import TYPE_CHECKING, Any
 from textual.screen import Screen
 
 if TYPE_CHECKING:
-    from station.app import KioskApp
+    from samoobsluha.station.app import KioskApp
 
 
 class KioskScreen(Screen[Any]):

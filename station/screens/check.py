@@ -12,9 +12,9 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
-from shared.i18n import refusal
-from shared.normalize import WordRefused
-from station.checks import (
+from samoobsluha.shared.i18n import refusal
+from samoobsluha.shared.normalize import WordRefused
+from samoobsluha.station.checks import (
     RateDecision,
     StepError,
     prepare_words,
@@ -22,8 +22,8 @@ from station.checks import (
     validate_count,
     validate_table,
 )
-from station.screens.base import KioskScreen
-from station.widgets.word_input import FlowInput, WordInput
+from samoobsluha.station.screens.base import KioskScreen
+from samoobsluha.station.widgets.word_input import FlowInput, WordInput
 
 
 class CheckScreen(KioskScreen):

@@ -13,9 +13,9 @@ from textual.containers import Horizontal, Vertical
 from textual.events import Key
 from textual.widgets import Label
 
-from shared.i18n import LANGUAGES
-from station.screens.base import KioskScreen
-from station.widgets.clock import RoundClock
+from samoobsluha.shared.i18n import LANGUAGES
+from samoobsluha.station.screens.base import KioskScreen
+from samoobsluha.station.widgets.clock import RoundClock
 
 
 class IdleScreen(KioskScreen):
@@ -60,7 +60,7 @@ class IdleScreen(KioskScreen):
         warning.display = not kiosk.pin_hash
         self.tick(kiosk.clock.monotonic(), force=True)
 
-    def tick(self, now: float, force: bool = False) -> None:  # type: ignore[override]
+    def tick(self, now: float, force: bool = False) -> None:
         kiosk = self.kiosk
         self.query_one(RoundClock).show(kiosk.round_status(), kiosk.lang)
         hub = kiosk.hub_connected()
@@ -75,7 +75,7 @@ class IdleScreen(KioskScreen):
     _pending: Any = None  # the check screen just pushed, until it takes the keys
 
     def on_key(self, event: Key) -> None:
-        from station.screens.check import CheckScreen
+        from samoobsluha.station.screens.check import CheckScreen
 
         pending = self._pending
         if isinstance(pending, CheckScreen) and pending in self.app.screen_stack:
@@ -86,16 +86,16 @@ class IdleScreen(KioskScreen):
         if event.key != "enter" and not digit:
             return
         event.stop()
-        self._pending = CheckScreen(event.character if digit else "")
+        self._pending = CheckScreen(event.character if digit and event.character else "")
         self.app.push_screen(self._pending)
 
     def action_result(self) -> None:
-        from station.screens.result import ResultScreen
+        from samoobsluha.station.screens.result import ResultScreen
 
         self.app.push_screen(ResultScreen())
 
     def action_where(self) -> None:
-        from station.screens.where import WhereScreen
+        from samoobsluha.station.screens.where import WhereScreen
 
         self.app.push_screen(WhereScreen())
 

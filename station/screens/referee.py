@@ -23,10 +23,10 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from shared.i18n import refusal
-from shared.normalize import WordRefused, normalize_words
-from station.app import SETTING_PIN, SETTING_TABLES
-from station.checks import (
+from samoobsluha.shared.i18n import refusal
+from samoobsluha.shared.normalize import WordRefused, normalize_words
+from samoobsluha.station.app import SETTING_PIN, SETTING_TABLES
+from samoobsluha.station.checks import (
     PIN_MIN_LENGTH,
     PinGate,
     SettingsError,
@@ -38,8 +38,8 @@ from station.checks import (
     validate_table,
     verify_pin,
 )
-from station.screens.base import KioskScreen
-from station.widgets.word_input import FlowInput
+from samoobsluha.station.screens.base import KioskScreen
+from samoobsluha.station.widgets.word_input import FlowInput
 
 
 class RefereeArea(KioskScreen):
@@ -248,7 +248,7 @@ class RefereeScreen(RefereeArea):
             self._message(self.tr("kiosk.referee.gong_ringing"))
             self._ring()
         elif item == "result":
-            from station.screens.result import ResultScreen
+            from samoobsluha.station.screens.result import ResultScreen
 
             self.app.push_screen(ResultScreen(by_referee=True))
         elif item == "pin":

@@ -12,10 +12,10 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
-from station.checks import StepError, validate_table
-from station.log import Pairing, Result, ResultLocked
-from station.screens.base import KioskScreen
-from station.widgets.word_input import FlowInput
+from samoobsluha.station.checks import StepError, validate_table
+from samoobsluha.station.log import Pairing, Result, ResultLocked
+from samoobsluha.station.screens.base import KioskScreen
+from samoobsluha.station.widgets.word_input import FlowInput
 
 MAX_SCORE = 1500
 FIELDS = ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
@@ -185,7 +185,7 @@ class ResultScreen(KioskScreen):
         )
 
     def _stored(self, stored: Result) -> None:
-        from station.screens.verdict import SavedScreen
+        from samoobsluha.station.screens.verdict import SavedScreen
 
         text = self.tr(
             "kiosk.result.saved",

@@ -12,11 +12,11 @@ from textual.containers import Vertical
 from textual.events import Key
 from textual.widgets import Label
 
-from shared.lexicon import Status, Verdict
-from station.checks import Limit, RateDecision
-from station.log import CheckRecord
-from station.screens.base import KioskScreen
-from station.widgets.bigtext import BigText
+from samoobsluha.shared.lexicon import Status, Verdict
+from samoobsluha.station.checks import Limit, RateDecision
+from samoobsluha.station.log import CheckRecord
+from samoobsluha.station.screens.base import KioskScreen
+from samoobsluha.station.widgets.bigtext import BigText
 
 
 class TimedMessageScreen(KioskScreen):

@@ -9,8 +9,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
-from station.log import Pairing
-from station.screens.base import KioskScreen
+from samoobsluha.station.log import Pairing
+from samoobsluha.station.screens.base import KioskScreen
 
 MIN_CHARS = 2
 

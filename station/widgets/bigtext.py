@@ -63,7 +63,8 @@ ROWS = 6
 
 
 def _glyph(ch: str) -> tuple[str, tuple[str, ...]] | None:
-    base, *marks = unicodedata.normalize("NFD", ch.upper())
+    decomposed = unicodedata.normalize("NFD", ch.upper())
+    base, marks = decomposed[0], decomposed[1:]
     rows = _GLYPHS.get(base)
     if rows is None or len(marks) > 1:
         return None
@@ -139,7 +140,7 @@ class BigText(Widget):
             out.extend(rows)
         return out
 
-    def get_content_height(self, container, viewport, width: int) -> int:  # type: ignore[no-untyped-def]
+    def get_content_height(self, container, viewport, width: int) -> int:
         lines = self._lines(width)
         return 1 if lines is None else max(1, len(lines))
 

@@ -9,9 +9,9 @@ from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Label
 
-from shared.i18n import t
-from shared.rounds import Phase, RoundStatus
-from station.widgets.bigtext import BigText
+from samoobsluha.shared.i18n import t
+from samoobsluha.shared.rounds import Phase, RoundStatus
+from samoobsluha.station.widgets.bigtext import BigText
 
 
 def format_remaining(seconds: float) -> str:

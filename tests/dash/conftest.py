@@ -11,9 +11,9 @@ from pathlib import Path
 
 import pytest
 
-from hub.sample import sample_csv
-from hub.service import HubService
-from shared.clock import FakeClock
+from samoobsluha.hub.sample import sample_csv
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.clock import FakeClock
 
 T0 = 1_767_258_000.0  # 2026-01-01 09:00 UTC
 

@@ -6,12 +6,12 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from hub import store as sync_store
-from hub.service import HubService
-from shared.lexicon import Lexicon
-from shared.storage import open_db
-from station import outbox
-from station.log import KioskStore
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station import outbox
+from samoobsluha.station.log import KioskStore
 
 
 def station_store(folder: Path, name: str) -> KioskStore:
@@ -42,7 +42,7 @@ def check(
     at: float,
     round_no: int | None = 1,
 ) -> str:
-    from station.checks import prepare_words
+    from samoobsluha.station.checks import prepare_words
 
     verdict = lexicon.judge(prepare_words(words, lexicon.alphabet))
     return store.record_check(

@@ -10,11 +10,11 @@ from pathlib import Path
 import pytest
 from dash_testkit import check, deliver, station_store
 
-from hub.cli import main
-from hub.sample import sample_players
-from hub.service import HubService
-from shared.clock import FakeClock
-from shared.lexicon import Lexicon
+from samoobsluha.hub.cli import main
+from samoobsluha.hub.sample import sample_players
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.lexicon import Lexicon
 
 
 def run(capsys: pytest.CaptureFixture[str], *argv: str) -> tuple[int, str, str]:

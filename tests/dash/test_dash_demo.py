@@ -12,10 +12,10 @@ from pathlib import Path
 
 import pytest
 
-import hub.demo as demo
-from hub.service import HubService
-from station import config as station_config
-from station.sync import NetworkConfig
+import samoobsluha.hub.demo as demo
+from samoobsluha.hub.service import HubService
+from samoobsluha.station import config as station_config
+from samoobsluha.station.sync import NetworkConfig
 
 
 @pytest.fixture

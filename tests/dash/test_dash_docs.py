@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli import build_parser
+from samoobsluha.hub.cli import build_parser
 
 DOCS = (Path(__file__).resolve().parents[2] / "docs" / "dashboard.md").read_text()
 

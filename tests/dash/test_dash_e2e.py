@@ -23,13 +23,13 @@ from typing import Any
 import pytest
 from dash_testkit import check
 
-from hub import store as sync_store
-from hub.entry import Entry
-from hub.sample import sample_csv
-from hub.service import HubService
-from shared.lexicon import Lexicon
-from shared.storage import open_db
-from station.log import KioskStore, Result
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.entry import Entry
+from samoobsluha.hub.sample import sample_csv
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station.log import KioskStore, Result
 
 BIN = Path(sys.executable).parent
 STATIONS = ("st-1", "st-2")

@@ -2,8 +2,8 @@ from datetime import datetime
 
 import pytest
 
-from hub.entry import Entry, EntryError, parse_entry
-from hub.officiating import (
+from samoobsluha.hub.entry import Entry, EntryError, parse_entry
+from samoobsluha.hub.officiating import (
     Challenge,
     day_schedule,
     penalties_by_player,
@@ -114,7 +114,7 @@ def test_fast_entry_refuses_with_a_reason(line: str, why: str) -> None:
 
 
 def test_today_at_reads_hh_mm_on_the_same_day() -> None:
-    from hub.officiating import today_at
+    from samoobsluha.hub.officiating import today_at
 
     now = datetime(2026, 5, 9, 9, 30).timestamp()
     assert today_at("10:15", now) == datetime(2026, 5, 9, 10, 15).timestamp()

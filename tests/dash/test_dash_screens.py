@@ -9,13 +9,13 @@ from pathlib import Path
 from dash_testkit import cells, check, deliver, label_text, settle, station_store
 from textual.widgets import DataTable, Input
 
-from hub import store as sync_store
-from hub.app import HubApp
-from hub.entry import Entry
-from hub.service import HubService
-from shared.clock import FakeClock
-from shared.lexicon import Lexicon
-from shared.storage import open_db
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.app import HubApp
+from samoobsluha.hub.entry import Entry
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.storage import open_db
 
 LOOPBACK = {"host": "127.0.0.1", "port": 0, "advertise": False}
 
@@ -332,7 +332,7 @@ async def test_english_screens_and_footer(service: HubService) -> None:
 async def test_results_screen_enters_station_results_and_lists_refusals(
     service: HubService, clock: FakeClock, tmp_path: Path
 ) -> None:
-    from station.log import Result
+    from samoobsluha.station.log import Result
 
     rows, _ = service.pairing_table(1)
     st = station_store(tmp_path, "st-1")

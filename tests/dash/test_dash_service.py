@@ -9,13 +9,13 @@ from pathlib import Path
 import pytest
 from dash_testkit import check, deliver, station_store
 
-from hub import store as sync_store
-from hub.entry import Entry
-from hub.service import HubService, ServiceError
-from shared.clock import FakeClock
-from shared.lexicon import Lexicon
-from shared.storage import open_db
-from station.log import Result
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.entry import Entry
+from samoobsluha.hub.service import HubService, ServiceError
+from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station.log import Result
 
 
 def board(service: HubService, table: int) -> tuple[str, str]:

@@ -5,13 +5,13 @@ from __future__ import annotations
 import json
 from pathlib import Path
 
-from shared.lexicon import Lexicon
-from shared.rounds import RoundPlan
-from station import outbox
-from station.linked import pairings_rows
-from station.log import KioskStore
-from station.simulate import Simulator
-from station.sync import migrations as sync_migrations
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.station import outbox
+from samoobsluha.station.linked import pairings_rows
+from samoobsluha.station.log import KioskStore
+from samoobsluha.station.simulate import Simulator
+from samoobsluha.station.sync import migrations as sync_migrations
 
 PUBLISHED = {
     "round": 2,

@@ -9,14 +9,14 @@ from pathlib import Path
 import pytest
 from dash_testkit import check, deliver, settle, station_store
 
-from hub import store as sync_store
-from hub.app import HubApp
-from hub.entry import Entry
-from hub.service import HubService
-from shared.clock import FakeClock
-from shared.lexicon import Lexicon
-from shared.rounds import RoundPlan
-from shared.storage import open_db
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.app import HubApp
+from samoobsluha.hub.entry import Entry
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.shared.storage import open_db
 
 SIZE = (150, 42)
 

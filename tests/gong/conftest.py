@@ -9,7 +9,7 @@ from collections.abc import Awaitable, Callable
 import pytest
 from gong_testkit import ClockedMockFactory
 
-from shared.clock import FakeClock
+from samoobsluha.shared.clock import FakeClock
 
 
 @pytest.fixture

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from gpiozero.pins.mock import MockFactory, MockPin, PinState
 
-from shared.clock import FakeClock
+from samoobsluha.shared.clock import FakeClock
 
 
 class ClockedMockPin(MockPin):

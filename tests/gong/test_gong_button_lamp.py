@@ -9,10 +9,16 @@ import time
 import pytest
 from gong_testkit import edges
 
-from shared.rounds import Phase, RoundPlan
-from station.gong import DEFAULT_PATTERNS, GongConfig, RefereeActions, attach_button, build_gong
-from station.hardware import Lamp, RefereeButton
-from station.rounds import RoundSchedule, SignalRunner
+from samoobsluha.shared.rounds import Phase, RoundPlan
+from samoobsluha.station.gong import (
+    DEFAULT_PATTERNS,
+    GongConfig,
+    RefereeActions,
+    attach_button,
+    build_gong,
+)
+from samoobsluha.station.hardware import Lamp, RefereeButton
+from samoobsluha.station.rounds import RoundSchedule, SignalRunner
 
 
 class Presses:

@@ -9,7 +9,7 @@ import subprocess
 import sys
 import time
 
-from station.rounds import GIVEN, RoundSchedule
+from samoobsluha.station.rounds import GIVEN, RoundSchedule
 
 FAST = """
 [gong]
@@ -25,7 +25,7 @@ gap = 0.03
 
 def station(*args: str, env: dict[str, str], **kw) -> subprocess.CompletedProcess[str]:
     return subprocess.run(
-        [sys.executable, "-m", "station.cli", *args],
+        [sys.executable, "-m", "samoobsluha.station.cli", *args],
         env=env,
         capture_output=True,
         text=True,
@@ -44,7 +44,7 @@ def test_daemon_rings_a_round_started_from_the_cli(tmp_path):
         "GPIOZERO_PIN_FACTORY": "mock",
     }
     daemon = subprocess.Popen(
-        [sys.executable, "-m", "station.cli", "gong", "run"],
+        [sys.executable, "-m", "samoobsluha.station.cli", "gong", "run"],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

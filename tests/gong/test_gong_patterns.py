@@ -12,8 +12,8 @@ import wave
 import pytest
 from gong_testkit import edges
 
-from station.gong import DEFAULT_PATTERNS, AudioGong, Pattern, TerminalBell, render_wav
-from station.hardware import Bell, _all_off
+from samoobsluha.station.gong import DEFAULT_PATTERNS, AudioGong, Pattern, TerminalBell, render_wav
+from samoobsluha.station.hardware import Bell, _all_off
 
 
 def level(on: bool, active_high: bool) -> bool:
@@ -114,8 +114,8 @@ def test_sigterm_switches_bell_off_in_a_real_process(tmp_path):
         from gpiozero.pins.mock import MockFactory
         factory = MockFactory()
         atexit.register(lambda: print("exit level", factory.pin(5).state, flush=True))
-        from station.gong import DEFAULT_PATTERNS
-        from station.hardware import Bell, guard_outputs
+        from samoobsluha.station.gong import DEFAULT_PATTERNS
+        from samoobsluha.station.hardware import Bell, guard_outputs
         bell = Bell(5, active_high=False, patterns=DEFAULT_PATTERNS, pin_factory=factory)
         guard_outputs()
         bell.on()
@@ -177,7 +177,7 @@ def io_stream():
 def test_build_gong_renders_the_sounds_at_startup(tmp_path, monkeypatch):
     from gpiozero.pins.mock import MockFactory
 
-    from station.gong import GongConfig, build_gong
+    from samoobsluha.station.gong import GongConfig, build_gong
 
     player = tmp_path / "aplay"
     player.write_text("#!/bin/sh\nexit 0\n")

@@ -6,10 +6,10 @@ import pytest
 from gpiozero import Device, OutputDevice
 from gpiozero.pins.mock import MockFactory
 
-from station import cli
-from station.config import ConfigError
-from station.gong import GongConfig, TerminalBell, build_gong
-from station.hardware import HardwareError, detect_pin_factory
+from samoobsluha.station import cli
+from samoobsluha.station.config import ConfigError
+from samoobsluha.station.gong import GongConfig, TerminalBell, build_gong
+from samoobsluha.station.hardware import HardwareError, detect_pin_factory
 
 
 def test_defaults():

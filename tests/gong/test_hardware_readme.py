@@ -8,7 +8,7 @@ from pathlib import Path
 import pytest
 from gpiozero.pins.mock import MockFactory
 
-from station.gong import GongConfig
+from samoobsluha.station.gong import GongConfig
 
 README = Path(__file__).resolve().parents[2] / "hardware" / "README.md"
 # BCM283x/BCM2711 reset state: GPIO 0-8 pulled up, 9-27 pulled down.

@@ -10,11 +10,11 @@ import threading
 import pytest
 from gong_testkit import edges
 
-from shared.clock import FakeClock, SystemClock
-from shared.rounds import Phase, RoundPlan, Signal
-from station import outbox
-from station.gong import DEFAULT_PATTERNS, GongConfig, Pattern, build_gong
-from station.rounds import GIVEN, MISSED, RoundSchedule, SignalRunner
+from samoobsluha.shared.clock import FakeClock, SystemClock
+from samoobsluha.shared.rounds import Phase, RoundPlan, Signal
+from samoobsluha.station import outbox
+from samoobsluha.station.gong import DEFAULT_PATTERNS, GongConfig, Pattern, build_gong
+from samoobsluha.station.rounds import GIVEN, MISSED, RoundSchedule, SignalRunner
 
 START, WARNING, END = (DEFAULT_PATTERNS[n].timeline() for n in ("start", "warning", "end"))
 
@@ -270,7 +270,7 @@ def test_revisions_newest_wins_and_hub_overrides_local(tmp_path, clock):
     history = list(schedule.db["round_plan_history"].rows)
     assert [h["revision"] for h in history] == [0, 1]
 
-    from station.rounds import RoundError
+    from samoobsluha.station.rounds import RoundError
 
     with pytest.raises(RoundError, match="round 1 is scheduled"):
         schedule.start_local()
@@ -286,7 +286,7 @@ def test_revisions_newest_wins_and_hub_overrides_local(tmp_path, clock):
 
 
 def test_start_local_refuses_while_a_round_runs(tmp_path, clock):
-    from station.rounds import RoundError
+    from samoobsluha.station.rounds import RoundError
 
     schedule = RoundSchedule.open(tmp_path / "s.db", clock=clock)
     first = schedule.start_local()
@@ -434,8 +434,8 @@ def test_upgrade_from_a_db_without_tournaments(tmp_path, clock):
     (tournament "") and signals."""
     from sqlite_utils.migrations import Migrations
 
-    from shared.storage import open_db
-    from station.rounds import m001_rounds
+    from samoobsluha.shared.storage import open_db
+    from samoobsluha.station.rounds import m001_rounds
 
     old = Migrations("station.rounds")
     old()(m001_rounds)

@@ -8,7 +8,7 @@ import sys
 
 SCRIPT = """
 import sys
-from station.rounds import RoundSchedule
+from samoobsluha.station.rounds import RoundSchedule
 RoundSchedule.open(sys.argv[1]).close()
 print("ok")
 """

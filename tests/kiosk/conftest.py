@@ -10,11 +10,11 @@ from typing import Any
 
 import pytest
 
-from shared.clock import FakeClock
-from shared.lexicon import Lexicon, write_lexicon
-from station.app import KioskApp
-from station.checks import KioskSettings, parse_tables
-from station.log import KioskStore
+from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.lexicon import Lexicon, write_lexicon
+from samoobsluha.station.app import KioskApp
+from samoobsluha.station.checks import KioskSettings, parse_tables
+from samoobsluha.station.log import KioskStore
 
 REPO = Path(__file__).resolve().parents[2]
 SMALL_WORDS = ["čáp", "kočka", "pes", "les", "dům", "máma", "recese", "žába", "ťapka", "ďas"]
@@ -73,7 +73,7 @@ def make_app(
 @pytest.fixture(scope="session")
 def real_czech_lexicon() -> Path:
     """The default Czech lexicon built from hunspell-cs, once, cached under .cache/."""
-    from shared.lexicon import ensure_default_lexicon
+    from samoobsluha.shared.lexicon import ensure_default_lexicon
 
     cache = REPO / ".cache" / "kiosk-lexicon"
     old = os.environ.get("SAMOOBSLUHA_DATA")

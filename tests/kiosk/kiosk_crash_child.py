@@ -7,10 +7,10 @@ import asyncio
 import sys
 from pathlib import Path
 
-from shared.lexicon import Lexicon
-from station.app import KioskApp
-from station.checks import KioskSettings
-from station.log import KioskStore
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.station.app import KioskApp
+from samoobsluha.station.checks import KioskSettings
+from samoobsluha.station.log import KioskStore
 
 
 async def main(lexicon: Path, db: Path) -> None:

@@ -8,8 +8,8 @@ import subprocess
 import sys
 from pathlib import Path
 
-from station import outbox
-from station.log import KioskStore
+from samoobsluha.station import outbox
+from samoobsluha.station.log import KioskStore
 
 CHILD = Path(__file__).with_name("kiosk_crash_child.py")
 

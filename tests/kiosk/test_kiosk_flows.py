@@ -9,16 +9,16 @@ import pytest
 from kiosk_pilot import settle, start_check, type_text
 from textual.widgets import Input, Label
 
-from shared.lexicon import Status
-from shared.rounds import RoundPlan
-from station import outbox
-from station.screens.check import CheckScreen
-from station.screens.idle import IdleScreen
-from station.screens.referee import AppealScreen, LogScreen, PinScreen, RefereeScreen
-from station.screens.result import ResultScreen
-from station.screens.verdict import RefusedScreen, SavedScreen, VerdictScreen
-from station.screens.where import WhereScreen
-from station.widgets.word_input import WordInput
+from samoobsluha.shared.lexicon import Status
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.station import outbox
+from samoobsluha.station.screens.check import CheckScreen
+from samoobsluha.station.screens.idle import IdleScreen
+from samoobsluha.station.screens.referee import AppealScreen, LogScreen, PinScreen, RefereeScreen
+from samoobsluha.station.screens.result import ResultScreen
+from samoobsluha.station.screens.verdict import RefusedScreen, SavedScreen, VerdictScreen
+from samoobsluha.station.screens.where import WhereScreen
+from samoobsluha.station.widgets.word_input import WordInput
 
 SIZE = (80, 24)
 
@@ -339,7 +339,7 @@ async def test_first_referee_key_sets_pin_then_pin_opens_referee_screen(make_app
 
 
 async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
-    from station.checks import hash_pin
+    from samoobsluha.station.checks import hash_pin
 
     store.set_setting("referee_pin_hash", hash_pin("4711"))
     app = make_app(pin_free_attempts=3, pin_delay=2, pin_lockout=60)
@@ -382,7 +382,7 @@ async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
 
 
 async def test_lockout_survives_a_restart(make_app, store, clock):
-    from station.checks import hash_pin
+    from samoobsluha.station.checks import hash_pin
 
     store.set_setting("referee_pin_hash", hash_pin("4711"))
     for _ in range(3):

@@ -9,8 +9,8 @@ import sys
 import pytest
 from kiosk_pilot import settle, start_check, type_text
 
-from shared.lexicon import Lexicon, Status
-from station.checks import (
+from samoobsluha.shared.lexicon import Lexicon, Status
+from samoobsluha.station.checks import (
     KioskSettings,
     Limit,
     SettingsError,
@@ -21,8 +21,8 @@ from station.checks import (
     rate_decision,
     verify_pin,
 )
-from station.cli import main
-from station.log import KioskStore
+from samoobsluha.station.cli import main
+from samoobsluha.station.log import KioskStore
 
 
 @pytest.mark.parametrize(

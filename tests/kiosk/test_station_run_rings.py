@@ -11,7 +11,7 @@ import sys
 import time
 from pathlib import Path
 
-from station.rounds import GIVEN, RoundSchedule
+from samoobsluha.station.rounds import GIVEN, RoundSchedule
 
 FAST = """
 [gong]
@@ -35,7 +35,7 @@ def test_standalone_kiosk_rings_a_local_round(tmp_path: Path, small_lexicon_path
         "GPIOZERO_PIN_FACTORY": "mock",
     }
     kiosk = subprocess.Popen(
-        [sys.executable, "-m", "station.cli", "run", "--headless",
+        [sys.executable, "-m", "samoobsluha.station.cli", "run", "--headless",
          "--lexicon", str(small_lexicon_path)],
         env=env, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
     )  # fmt: skip
@@ -45,7 +45,7 @@ def test_standalone_kiosk_rings_a_local_round(tmp_path: Path, small_lexicon_path
             assert kiosk.poll() is None, kiosk.communicate()[1]
             time.sleep(0.1)
         started = subprocess.run(
-            [sys.executable, "-m", "station.cli", "round", "start",
+            [sys.executable, "-m", "samoobsluha.station.cli", "round", "start",
              "--in", "1.5", "--basic", "0.04", "--warning", "0.02"],
             env=env, capture_output=True, text=True, timeout=60,
         )  # fmt: skip

@@ -15,9 +15,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any
 
-from hub import store
-from shared.storage import open_db
-from station import outbox
+from samoobsluha.hub import store
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station import outbox
 
 ROOT = Path(__file__).resolve().parents[2]
 BIN = Path(sys.executable).parent

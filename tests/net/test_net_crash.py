@@ -7,7 +7,7 @@ from pathlib import Path
 
 from net_procs import Hub, Station, running, wait_for
 
-from hub.store import KILL_IN_COMMIT_ENV
+from samoobsluha.hub.store import KILL_IN_COMMIT_ENV
 
 
 def _assert_exactly_once(hub: Hub, station: str, total: int) -> None:

@@ -7,7 +7,7 @@ from pathlib import Path
 
 from net_procs import Hub, Station, running, wait_for
 
-from station.sync import discover_hub
+from samoobsluha.station.sync import discover_hub
 
 
 async def test_two_tournaments_on_one_lan(tmp_path: Path) -> None:

@@ -11,7 +11,7 @@ from pathlib import Path
 
 from net_procs import free_port, wait_for
 
-from shared.protocol import parse_psk
+from samoobsluha.shared.protocol import parse_psk
 
 HUB = str(Path(sys.executable).parent / "hub")
 

@@ -9,10 +9,10 @@ import struct
 import msgpack
 import pytest
 
-from shared import protocol
-from shared.clock import FakeClock
-from shared.protocol import ProtocolError, Session
-from station.sync import HubClock, OffsetEstimator, SkewedClock, SyncStatus
+from samoobsluha.shared import protocol
+from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.protocol import ProtocolError, Session
+from samoobsluha.station.sync import HubClock, OffsetEstimator, SkewedClock, SyncStatus
 
 KEY = bytes(range(32))
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from net_procs import Hub, Station, running, wait_for
 
-from shared import protocol
+from samoobsluha.shared import protocol
 
 
 async def _closed_by_hub(reader: asyncio.StreamReader) -> bool:

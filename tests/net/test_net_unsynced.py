@@ -7,8 +7,8 @@ from pathlib import Path
 
 from net_procs import Hub, Station, running, wait_for
 
-from shared.rounds import RoundPlan
-from station.rounds import RoundSchedule
+from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.station.rounds import RoundSchedule
 
 
 def test_no_gong_before_the_hub_clock_is_known(tmp_path: Path) -> None:
@@ -31,4 +31,7 @@ def test_no_gong_before_the_hub_clock_is_known(tmp_path: Path) -> None:
         rings = st.rings()
         assert rings and all(r["synced"] for r in rings)
         warning = [r for r in rings if r["signal"] == "warning"]
-        assert warning and abs(warning[0]["local_time"] - 1.5 - (start_at + 10)) < 0.02
+        # rung on the hub's clock, not on its own 1.5 s fast one (the exact lateness is a
+        # benchmark figure, bench/sync.py: a busy machine may delay a ring, never shift it
+        # by the skew)
+        assert warning and abs(warning[0]["local_time"] - 1.5 - (start_at + 10)) < 0.75

@@ -12,11 +12,11 @@ from pathlib import Path
 import pytest
 import yaml
 
-from hub.cli import main as hub_main
-from hub.provision import NetworkSpec, ProvisionError, ProvisionSpec, render, write
-from hub.provision.debindex import DebError, write_index
-from hub.provision.generator import CMDLINE_TRIGGER, hub_host_port
-from station import config as station_config
+from samoobsluha.hub.cli import main as hub_main
+from samoobsluha.hub.provision import NetworkSpec, ProvisionError, ProvisionSpec, render, write
+from samoobsluha.hub.provision.debindex import DebError, write_index
+from samoobsluha.hub.provision.generator import CMDLINE_TRIGGER, hub_host_port
+from samoobsluha.station import config as station_config
 
 KEY = "ab" * 32
 SSH_KEY = "ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIHtVrTm1Qq4p0e1e7c2a9b1e0f3c4d5 org@laptop"
@@ -347,11 +347,12 @@ def test_cli_key_refuses_to_overwrite(tmp_path: Path) -> None:
 
 def test_payload_is_shipped_in_the_wheel_and_fully_used() -> None:
     """pyproject ships hub/provision/payload/* (flat); every file there lands on the card."""
-    from hub.provision.generator import PAYLOAD_FILES
+    from samoobsluha.hub.provision.generator import PAYLOAD_FILES
 
     root = Path(__file__).resolve().parents[2]
     pyproject = tomllib.loads((root / "pyproject.toml").read_text())
-    assert "payload/*" in pyproject["tool"]["setuptools"]["package-data"]["hub.provision"]
+    package_data = pyproject["tool"]["setuptools"]["package-data"]
+    assert "payload/*" in package_data["samoobsluha.hub.provision"]
     payload = root / "hub" / "provision" / "payload"
     on_disk = {p.name for p in payload.iterdir()}
     assert all(p.is_file() for p in payload.iterdir())  # "payload/*" is not recursive

@@ -25,7 +25,7 @@ from pathlib import Path
 
 import pytest
 
-from shared.alphabet import ALPHABETS
+from samoobsluha.shared.alphabet import ALPHABETS
 
 CONSOLEFONTS = Path("/usr/share/consolefonts")
 XKB = Path("/usr/share/X11/xkb/symbols")

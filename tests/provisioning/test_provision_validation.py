@@ -17,8 +17,8 @@ import jsonschema
 import pytest
 import yaml
 
-from hub.provision import NetworkSpec, ProvisionSpec, render
-from hub.provision.generator import PAYLOAD_DIR
+from samoobsluha.hub.provision import NetworkSpec, ProvisionSpec, render
+from samoobsluha.hub.provision.generator import PAYLOAD_DIR
 
 REPO = Path(__file__).resolve().parents[2]
 SCHEMA = json.loads((Path(__file__).parent / "data" / "schema-cloud-config-v1.json").read_text())
@@ -69,10 +69,18 @@ SPECS = {
 }
 
 
+# ./dev unpacks tools that would replace a host service (chrony) here instead of installing.
+TOOLS = REPO / ".cache" / "tools"
+
+
 def need(tool: str) -> str:
-    path = shutil.which(tool) or shutil.which(tool, path="/usr/sbin:/sbin")
+    path = (
+        shutil.which(tool)
+        or shutil.which(tool, path="/usr/sbin:/sbin")
+        or shutil.which(tool, path=f"{TOOLS}/usr/sbin:{TOOLS}/usr/bin")
+    )
     if path is None:  # ./dev installs them; a missing tool is a broken setup, not a skip
-        pytest.fail(f"{tool} is not installed: run ./dev setup (APT_PACKAGES)")
+        pytest.fail(f"{tool} is not installed: run ./dev setup (APT_PACKAGES, TOOL_PACKAGES)")
     return path
 
 

@@ -1,6 +1,6 @@
 import pytest
 
-from shared.alphabet import CZECH, SLOVAK, get_alphabet
+from samoobsluha.shared.alphabet import CZECH, SLOVAK, get_alphabet
 
 
 @pytest.mark.parametrize("alphabet", [CZECH, SLOVAK], ids=["cs", "sk"])

@@ -9,8 +9,8 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli import main as hub_main
-from station.cli import main as station_main
+from samoobsluha.hub.cli import main as hub_main
+from samoobsluha.station.cli import main as station_main
 
 BIN = Path(sys.executable).parent
 
@@ -80,7 +80,7 @@ def test_station_check_unusable_lexicon_exits_2(tmp_path: Path, capsys):
 
 
 def test_station_check_without_any_lexicon_says_what_to_install(data_dir, monkeypatch, capsys):
-    monkeypatch.setattr("shared.paths.HUNSPELL_DIRS", (data_dir / "none",))
+    monkeypatch.setattr("samoobsluha.shared.paths.HUNSPELL_DIRS", (data_dir / "none",))
     assert station_main(["check", "kůň"]) == 2
     assert "hunspell-cs" in capsys.readouterr().err
 

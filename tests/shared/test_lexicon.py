@@ -7,8 +7,8 @@ from pathlib import Path
 
 import pytest
 
-from shared.alphabet import CZECH
-from shared.lexicon import (
+from samoobsluha.shared.alphabet import CZECH
+from samoobsluha.shared.lexicon import (
     MAGIC,
     Lexicon,
     LexiconError,
@@ -18,7 +18,7 @@ from shared.lexicon import (
     read_info,
     write_lexicon,
 )
-from shared.normalize import normalize_word
+from samoobsluha.shared.normalize import normalize_word
 
 
 def words(*raw: str):

@@ -2,9 +2,9 @@ import unicodedata
 
 import pytest
 
-from shared.alphabet import CZECH, SLOVAK
-from shared.i18n import refusal
-from shared.normalize import Reason, Word, WordRefused, normalize_word, normalize_words
+from samoobsluha.shared.alphabet import CZECH, SLOVAK
+from samoobsluha.shared.i18n import refusal
+from samoobsluha.shared.normalize import Reason, Word, WordRefused, normalize_word, normalize_words
 
 
 @pytest.mark.parametrize(

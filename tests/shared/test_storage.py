@@ -7,7 +7,7 @@ from pathlib import Path
 
 from sqlite_utils.migrations import Migrations
 
-from shared.storage import open_db
+from samoobsluha.shared.storage import open_db
 
 demo = Migrations("test.storage")
 

@@ -8,10 +8,10 @@ from pathlib import Path
 
 import pytest
 
-from hub.cli import main
-from hub.tournament import tsh
-from hub.tournament.rules import get_rules
-from hub.tournament.standings import compute
+from samoobsluha.hub.cli import main
+from samoobsluha.hub.tournament import tsh
+from samoobsluha.hub.tournament.rules import get_rules
+from samoobsluha.hub.tournament.standings import compute
 
 DATA = Path(__file__).parent / "data"
 
@@ -206,7 +206,7 @@ def test_past_round_is_repaired_with_the_field_that_played_it(
 
 
 def test_every_tournament_message_has_three_languages() -> None:
-    from shared.i18n import LANGUAGES, MESSAGES
+    from samoobsluha.shared.i18n import LANGUAGES, MESSAGES
 
     keys = [k for k in MESSAGES if k.startswith("tour.")]
     assert keys
@@ -222,7 +222,7 @@ def test_pairing_is_the_same_in_every_process(tmp_path: Path) -> None:
     argv = [
         sys.executable,
         "-m",
-        "hub.cli",
+        "samoobsluha.hub.cli",
         "pair",
         "--rules",
         "cas",

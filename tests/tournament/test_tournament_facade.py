@@ -9,10 +9,10 @@ from pathlib import Path
 
 import pytest
 
-from hub.tournament import exports, tsh
-from hub.tournament.facade import Tournament, TournamentError
-from hub.tournament.model import Kind
-from shared.clock import FakeClock
+from samoobsluha.hub.tournament import exports, tsh
+from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.model import Kind
+from samoobsluha.shared.clock import FakeClock
 
 PLAYERS_CSV = """jméno;klub;rating
 Dvořák Čeněk;ŠK Žďár;1650
@@ -231,7 +231,7 @@ def test_import_tsh_then_continue(tmp_path: Path, clock: FakeClock) -> None:
     with Tournament.open(tmp_path / "hub.db", clock=clock) as t:
         assert t.import_tsh(sample) == 42
         data = tsh.to_tournament(tsh.read(sample))
-        from hub.tournament.standings import compute
+        from samoobsluha.hub.tournament.standings import compute
 
         direct = [
             (s.player.name, s.wins, s.spread)
@@ -290,7 +290,7 @@ def test_two_connections_entering_at_once(tmp_path: Path, clock: FakeClock) -> N
 
 
 def test_pairings_page_lists_everybody_by_name_in_czech_order(tour: Tournament) -> None:
-    from hub.tournament.exports import _collate
+    from samoobsluha.hub.tournament.exports import _collate
 
     tour.add_player("Chalupa Jan")
     tour.add_player("Cibulka Petr")
@@ -312,7 +312,7 @@ def test_pairings_page_lists_everybody_by_name_in_czech_order(tour: Tournament) 
 def test_every_tournament_command_is_documented() -> None:
     import argparse
 
-    from hub.cli import build_parser
+    from samoobsluha.hub.cli import build_parser
 
     # A group such as "hub round" is shared with the network's start/change verbs, which
     # docs/network.md describes: look across all the docs.

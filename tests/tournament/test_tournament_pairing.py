@@ -8,10 +8,10 @@ from dataclasses import dataclass, field
 
 import pytest
 
-from hub.tournament.model import Game, Kind, Player, TournamentData
-from hub.tournament.pairing import Pairing, pair_round
-from hub.tournament.rules import CAS, PFS, SSS, RuleSet
-from hub.tournament.standings import compute
+from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
+from samoobsluha.hub.tournament.pairing import Pairing, pair_round
+from samoobsluha.hub.tournament.rules import CAS, PFS, SSS, RuleSet
+from samoobsluha.hub.tournament.standings import compute
 
 
 @dataclass

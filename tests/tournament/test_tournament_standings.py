@@ -6,9 +6,9 @@ import dataclasses
 
 import pytest
 
-from hub.tournament.model import Game, Kind, Player
-from hub.tournament.rules import CAS, PFS, SSS, get_rules
-from hub.tournament.standings import compute, game_lines
+from samoobsluha.hub.tournament.model import Game, Kind, Player
+from samoobsluha.hub.tournament.rules import CAS, PFS, SSS, get_rules
+from samoobsluha.hub.tournament.standings import compute, game_lines
 
 A, B, C, D = 1, 2, 3, 4
 

@@ -7,10 +7,10 @@ from pathlib import Path
 
 import pytest
 
-from hub.tournament import tsh
-from hub.tournament.model import Kind
-from hub.tournament.rules import CAS, SSS
-from hub.tournament.standings import compute
+from samoobsluha.hub.tournament import tsh
+from samoobsluha.hub.tournament.model import Kind
+from samoobsluha.hub.tournament.rules import CAS, SSS
+from samoobsluha.hub.tournament.standings import compute
 
 DATA = Path(__file__).resolve().parent / "data"  # copies of shared/data/tsh
 SAMPLES = sorted(DATA.glob("*.t"))

@@ -227,8 +227,8 @@ import os
 import sys
 
 try:
-    from hub import store
-    from shared.storage import open_db
+    from samoobsluha.hub import store
+    from samoobsluha.shared.storage import open_db
 except ImportError as exc:
     sys.exit(f"this hub has no hub.store ({exc})")
 want = os.environ["TOURNAMENT_ID"]
