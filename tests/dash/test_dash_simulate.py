@@ -8,8 +8,7 @@ from pathlib import Path
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox
-from samoobsluha.station.linked import pairings_rows
-from samoobsluha.station.log import KioskStore
+from samoobsluha.station.log import KioskStore, pairings_rows
 from samoobsluha.station.simulate import Simulator
 from samoobsluha.station.sync import migrations as sync_migrations
 
