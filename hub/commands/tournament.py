@@ -274,7 +274,13 @@ def _players_return(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
-    pairing = tour.pair(args.round, seed=args.seed, force=args.force, method=args.method)
+    pairing = tour.pair(
+        args.round,
+        seed=args.seed,
+        force=args.force,
+        method=args.method,
+        allow_rematch=args.allow_rematch,
+    )
     players = {p.id: p for p in tour.players()}
     sys.stdout.write(exports.pairings_csv(pairing, players))
     if args.explain:
@@ -475,6 +481,12 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
     p.add_argument("--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"))
     p.add_argument("--force", action="store_true", help="pair despite missing results")
+    p.add_argument(
+        "--allow-rematch",
+        action="store_true",
+        default=None,
+        help="director's override: a rematch where the rule set forbids it (only if unavoidable)",
+    )
     p.add_argument("--explain", action="store_true")
     p.set_defaults(func=_round_pair)
 

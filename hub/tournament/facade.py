@@ -236,6 +236,7 @@ class Tournament:
         seed: int | None = None,
         force: bool = False,
         method: str | None = None,
+        allow_rematch: bool | None = None,
         who: str = "operator",
     ) -> Pairing:
         """Pair and store ``round_no`` (the next round; or re-pair the latest round while it
@@ -265,7 +266,15 @@ class Tournament:
         if seed is None:
             seed = secrets.randbelow(10**9)
         data = self.data(until_round=round_no - 1)
-        pairing = pair_round(data, self.rules, round_no, seed=seed, active=active, method=method)
+        pairing = pair_round(
+            data,
+            self.rules,
+            round_no,
+            seed=seed,
+            active=active,
+            method=method,
+            allow_rematch=allow_rematch,
+        )
         left_out = [p.name for p in players if p.id not in set(active) and not p.withdrawn]
         if left_out:
             pairing.notes.append("not paired (absent or not checked in): " + ", ".join(left_out))
