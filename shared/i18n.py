@@ -860,6 +860,14 @@ MESSAGES.update(
             "sk": "riadok {line}: znak „{char}“ nemožno zapísať v kódovaní {encoding}",
             "en": "line {line}: '{char}' cannot be written in {encoding}",
         },
+        "tsh.ambiguous_name": {
+            "cs": "jméno „{name}“ končí číslem: tsh by ho přečetl jako rating; "
+            "přidejte k číslu písmeno nebo ho přesuňte",
+            "sk": "meno „{name}“ končí číslom: tsh by ho prečítal ako rating; "
+            "pridajte k číslu písmeno alebo ho presuňte",
+            "en": "the name '{name}' ends in a number: tsh would read it as the rating; "
+            "add a letter to the number or move it",
+        },
         "tsh.warn_c1": {
             "cs": "řádek {line}: znaky, které v ISO-8859-1 nejsou text — není soubor "
             "ve Windows-1250/1252? Jména mohou být zkomolená",

@@ -682,7 +682,7 @@ class Tournament:
             raise TournamentError(tshfile.Notice("tsh.no_players", {"file": file}).text())
         data = tshfile.to_tournament(source)
         pend = tshfile.pending(source)
-        rounds = max([data.rounds, *(g.round for g in pend)])
+        rounds = max([data.rounds, source.scored_rounds, *(g.round for g in pend)])
         now = self.clock.now()
         with self._tx():
             for p in data.players.values():
@@ -758,20 +758,13 @@ class Tournament:
         return tshfile.parse(rows[0]["text"], rows[0]["encoding"])
 
     def last_scored_round(self) -> int:
-        """The last round with at least one result (what standings cover by default); a
-        round paired but without results is pending."""
-        row = self.db.execute("SELECT MAX(round) FROM tour_results").fetchone()
-        scored = int(row[0] or 0)
-        # A round of byes and absences only (no table to score) counts once it is paired
-        # and the round before it is scored.
-        for r in range(scored + 1, self.last_round() + 1):
-            tables = self.db.execute(
-                "SELECT COUNT(*) FROM tour_boards WHERE round = ? AND second IS NOT NULL", [r]
-            ).fetchone()[0]
-            if tables:
-                break
-            scored = r
-        return scored
+        """The last round with at least one result, or published (a round of byes only);
+        what standings cover by default. A round paired but without results is pending."""
+        row = self.db.execute(
+            "SELECT MAX(round) FROM (SELECT round FROM tour_results"
+            " UNION SELECT round FROM tour_rounds WHERE published_at IS NOT NULL)"
+        ).fetchone()
+        return int(row[0] or 0)
 
     def pending_games(self) -> list[Game]:
         """Pairings without an agreed result (pending rounds and open tables), as games
@@ -794,9 +787,12 @@ class Tournament:
         """The tournament as a tsh file: scored rounds, pending pairings, and — for an
         imported tournament — every token of the original file the hub did not change
         (unchanged lines byte for byte, in the file's own encoding)."""
-        data = self.data(until_round=self.last_scored_round())
+        scored = self.last_scored_round()
         return tshfile.from_tournament(
-            data, pending_games=self.pending_games(), source=self.tsh_source()
+            self.data(until_round=scored),
+            pending_games=self.pending_games(),
+            source=self.tsh_source(),
+            scored_rounds=scored,
         )
 
     # --- helpers -------------------------------------------------------------------------

@@ -348,8 +348,8 @@ def format_player(p: TshPlayer) -> str:
     return ";".join(out)
 
 
-def format_file(tsh: TshFile) -> str:
-    out = [BOM] if tsh.bom else []
+def format_file(tsh: TshFile, *, bom: bool = True) -> str:
+    out = [BOM] if tsh.bom and bom else []
     for entry in tsh.lines:
         if isinstance(entry, TshLine):
             out.append(entry.text + entry.eol)
@@ -359,9 +359,16 @@ def format_file(tsh: TshFile) -> str:
 
 
 def encode(tsh: TshFile) -> bytes:
-    text = format_file(tsh)
+    """The file's bytes in its own encoding (a BOM read is written back)."""
+    for p in tsh.players:
+        if p.raw is None:
+            again = _HEAD.match(format_player(p).split(";")[0].rstrip())
+            if again is None or again.group(1) != p.name:
+                # tsh would read "Team 7 1500 …" as the name "Team" rated 7.
+                raise TshError("tsh.ambiguous_name", name=p.name)
+    text = format_file(tsh, bom=False)
     try:
-        return text.encode(tsh.encoding)
+        return (b"\xef\xbb\xbf" if tsh.bom else b"") + text.encode(tsh.encoding)
     except UnicodeEncodeError as exc:
         bad = text[exc.start : exc.end]
         line = text.count("\n", 0, exc.start) + 1
@@ -496,6 +503,7 @@ def from_tournament(
     *,
     pending_games: Iterable[Game] = (),
     source: TshFile | None = None,
+    scored_rounds: int = 0,
 ) -> TshFile:
     """A .t file for ``data`` (scored games) and ``pending_games`` (pairings without scores).
 
@@ -503,14 +511,17 @@ def from_tournament(
     means what it meant there is written with the source's own tokens (bye and absence
     scores, unplayed rounds, p12 codes), every key is kept verbatim and unchanged lines are
     written byte for byte; only what changed in the hub is written anew. Without a source,
-    keys in ``Player.extra`` other than p12/off are kept and lines use tsh's layout."""
+    keys in ``Player.extra`` other than p12/off are kept and lines use tsh's layout.
+    ``scored_rounds``: rounds that are over even if nobody played in the last ones."""
     pend = [g for g in pending_games if rounds is None or g.round <= rounds]
     games = [g for g in data.games if rounds is None or g.round <= rounds]
-    scored = max((g.round for g in games), default=0)
+    scored = max([scored_rounds, *(g.round for g in games)])
     last = max([scored, *(g.round for g in pend)])
     ids = sorted(data.players)
     number = {pid: i for i, pid in enumerate(ids, start=1)}
     cells: dict[int, dict[int, tuple[int, int | None, int]]] = {pid: {} for pid in ids}
+    derived: tuple[int, int | None, int]
+    score: int | None
     for g in games:
         if g.p2 is None:
             if g.kind is Kind.BYE:
@@ -531,9 +542,9 @@ def from_tournament(
             cells[me][g.round] = (number[other], own or 0, code)
     for g in pend:
         for me in g.players():
-            other = g.opponent(me)
-            code = 0 if other is None else 3 if g.first is None else 1 if g.first == me else 2
-            cells[me][g.round] = (0 if other is None else number[other], None, code)
+            rival = g.opponent(me)
+            code = 0 if rival is None else 3 if g.first is None else 1 if g.first == me else 2
+            cells[me][g.round] = (0 if rival is None else number[rival], None, code)
     src_sig: dict[tuple[int, int], _Sig] = {}
     if source is not None:
         src_sig = _signatures(to_tournament(source).games, pending(source))
@@ -544,8 +555,10 @@ def from_tournament(
         p = data.players[pid]
         src = source.players[pid - 1] if source is not None and pid <= len(source.players) else None
         mine = cells[pid]
-        length = max([0, *mine]) if src is None else last
-        opps, scores, p12 = [], [], []
+        length = max([scored, *mine]) if src is None else last
+        opps: list[int] = []
+        scores: list[int] = []
+        p12: list[int] = []
         same = src is not None
         src_p12 = src.ints("p12") if src is not None else []
         for r in range(1, length + 1):
