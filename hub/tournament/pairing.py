@@ -311,7 +311,12 @@ def _match(
     if bye:
         fewest = min(f.byes[i] for i in ids)
         bottom = min(f.score[i] for i in ids)
-        for a in ids:
+        candidates = ids
+        if k is not None:
+            # Like every other edge of the K graph: the 4K lowest-ranked players with the
+            # fewest byes are the bye's nearest neighbours; the complete graph has all.
+            candidates = [i for i in reversed(ids) if f.byes[i] == fewest][: 4 * k]
+        for a in candidates:
             edges[(BYE, a)] = _bye_cost(f, costs, a, fewest, bottom)
     if not edges:
         return None
