@@ -813,6 +813,11 @@ MESSAGES.update(
             "sk": "riadok {line}: dlhší ako {limit} bajtov — toto nie je súbor tsh",
             "en": "line {line}: longer than {limit} bytes — this is not a tsh file",
         },
+        "tsh.too_many_lines": {
+            "cs": "soubor má přes {limit} řádků — toto není soubor tsh",
+            "sk": "súbor má viac ako {limit} riadkov — toto nie je súbor tsh",
+            "en": "the file has more than {limit} lines — this is not a tsh file",
+        },
         "tsh.mixed_encoding": {
             "cs": "soubor míchá kódování: řádek {utf8} je v UTF-8, řádek {latin} ne "
             "(ISO-8859-1?); uložte celý soubor v jednom kódování",

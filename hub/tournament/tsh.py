@@ -50,6 +50,7 @@ from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
 from samoobsluha.shared.i18n import DEFAULT, LANGUAGES, t
 
 MAX_LINE = 64 * 1024  # bytes; tsh lines are a few hundred bytes (long events: a few KB)
+MAX_LINES = 100_000  # players and comments; the biggest events have a few hundred players
 BOM = "\ufeff"
 
 _HEAD = re.compile(r"^(.+?\S)\s+(\d+(?:[.+]\d+)*)\s*([\d\s]*)$", re.DOTALL)
@@ -188,6 +189,8 @@ def _byte_lines(stream: IO[bytes], limit: int) -> Iterator[tuple[int, bytes]]:
         if not chunk:
             return
         number += 1
+        if number > MAX_LINES:
+            raise TshError("tsh.too_many_lines", limit=MAX_LINES)
         if len(chunk) > limit and not chunk.endswith(b"\n"):
             raise TshError("tsh.line_too_long", line=number, limit=limit)
         yield number, chunk
