@@ -919,12 +919,12 @@ MESSAGES.update(
             "en": "warning: {text}",
         },
         "tsh.pending": {
-            "cs": "{round}. kolo je nasazené, ale nemá výsledky ({games} her) — "
-            "do pořadí se nepočítá",
-            "sk": "{round}. kolo je nasadené, ale nemá výsledky ({games} hier) — "
-            "do poradia sa nepočíta",
-            "en": "round {round} is paired but has no results ({games} games) — "
-            "not in the standings",
+            "cs": "{round}. kolo je nasazené, ale výsledky chybí (stolů bez výsledku: {games}) "
+            "— do pořadí se nepočítá",
+            "sk": "{round}. kolo je nasadené, ale výsledky chýbajú (stolov bez výsledku: "
+            "{games}) — do poradia sa nepočíta",
+            "en": "round {round} is paired but has no results (tables without a result: "
+            "{games}) — not in the standings",
         },
         "tsh.pair_too_far": {
             "cs": "{round}. kolo nelze nasadit: výsledky jsou jen do {scored}. kola; "

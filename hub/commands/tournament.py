@@ -52,7 +52,7 @@ def _read_tsh(path: str) -> tsh.TshFile:
     if not source.players:
         raise tsh.TshError("tsh.no_players", file=path)
     for r in range(source.scored_rounds + 1, source.rounds + 1):
-        games = sum(1 for g in tsh.pending(source) if g.round == r)
+        games = sum(1 for g in tsh.pending(source) if g.round == r and g.p2 is not None)
         _warn([tsh.Notice("tsh.pending", {"round": r, "games": games})])
     return source
 
