@@ -772,7 +772,7 @@ class Tournament:
         scored = self.last_scored_round()
         out = []
         for b in self.db.query(
-            "SELECT b.round, b.first, b.second FROM tour_boards b"
+            "SELECT b.round, b.table_no, b.first, b.second FROM tour_boards b"
             " LEFT JOIN tour_results r USING (round, table_no)"
             " WHERE (b.second IS NOT NULL AND (r.status IS NULL OR r.status = 'conflict'))"
             " OR (b.second IS NULL AND b.round > ?) ORDER BY b.round, b.table_no",
@@ -780,7 +780,16 @@ class Tournament:
         ):
             kind = Kind.BYE if b["second"] is None else Kind.PLAYED
             first = b["first"] if b["second"] is not None else None
-            out.append(Game(b["round"], b["first"], b["second"], first=first, kind=kind))
+            out.append(
+                Game(
+                    b["round"],
+                    b["first"],
+                    b["second"],
+                    first=first,
+                    kind=kind,
+                    table=b["table_no"],
+                )
+            )
         return out
 
     def export_tsh(self) -> tshfile.TshFile:

@@ -525,6 +525,7 @@ def from_tournament(
     cells: dict[int, dict[int, tuple[int, int | None, int]]] = {pid: {} for pid in ids}
     derived: tuple[int, int | None, int]
     score: int | None
+    tables = {(pid, g.round): g.table for g in (*games, *pend) for pid in g.players()}
     for g in games:
         if g.p2 is None:
             if g.kind is Kind.BYE:
@@ -564,6 +565,7 @@ def from_tournament(
         p12: list[int] = []
         same = src is not None
         src_p12 = src.ints("p12") if src is not None else []
+        rewritten: list[int] = []  # rounds written from the database, not the source
         for r in range(1, length + 1):
             derived = mine.get(r, (0, 0 if r <= scored else None, 0))
             if src is not None and src_sig.get((pid, r)) == db_sig.get((pid, r)):
@@ -574,9 +576,11 @@ def from_tournament(
                 if not in_src:
                     opp, score, code = derived
                     same = False
+                    rewritten.append(r)
             else:
                 opp, score, code = derived
                 same = False
+                rewritten.append(r)
             opps.append(opp)
             p12.append(code)
             if score is not None:
@@ -595,6 +599,19 @@ def from_tournament(
                 fields = [(k, v) for k, v in fields if k != "off"]
                 if p.withdrawn:
                     fields.append(("off", "0"))
+            board = src.get("board")
+            if not same and board is not None:
+                # tsh's table numbers: a round the hub re-paired gets the hub's table.
+                tokens = board.split()
+                for r in rewritten:
+                    table = tables.get((pid, r))
+                    if table is None:
+                        continue
+                    if r <= len(tokens):
+                        tokens[r - 1] = str(table)
+                    elif r == len(tokens) + 1:
+                        tokens.append(str(table))
+                fields = [(k, " ".join(tokens) if k == "board" else v) for k, v in fields]
             if not same:
                 codes = " ".join(str(c) for c in p12)
                 if any(k == "p12" for k, _ in fields):

@@ -299,3 +299,26 @@ def test_latin1_file_keeps_its_encoding_and_refuses_what_it_cannot_hold(
         with pytest.raises(tsh.TshError) as caught:
             tsh.encode(tour.export_tsh())
     assert "cannot be written in iso-8859-1" in caught.value.text("en")
+
+
+def test_a_repaired_pending_round_is_exported_with_the_hubs_tables() -> None:
+    text = (
+        "Adam A 1500 2 3; 400; board 1 1; p12 1 1\n"
+        "Bob B 1400 1 4; 350; board 1 2; p12 2 1\n"
+        "Cyril C 1300 4 1; 300; board 2 1; p12 1 2\n"
+        "Dan D 1200 3 2; 310; board 2 2; p12 2 2\n"
+    )
+    source = tsh.parse(text)
+    with Tournament.open(":memory:") as tour:
+        tour.import_tsh_file(source)
+        assert tsh.format_file(tour.export_tsh()) == text
+        pairing = tour.pair(2, seed=1)  # the pending round, paired again by the hub
+        back = tsh.parse(tsh.format_file(tour.export_tsh()))
+    for board in pairing.boards:
+        assert board.second is not None
+        for me, other in ((board.first, board.second), (board.second, board.first)):
+            line = back.players[me - 1]
+            assert line.opponents == [source.players[me - 1].opponents[0], other]
+            assert line.scores == source.players[me - 1].scores  # round 2 still pending
+            assert line.ints("board") == [source.players[me - 1].ints("board")[0], board.table]
+            assert line.ints("p12")[1] == (1 if me == board.first else 2)

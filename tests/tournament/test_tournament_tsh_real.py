@@ -187,3 +187,19 @@ def test_import_tsh_command_on_every_file(
         if path.name in LIVE:
             code, out, _ = _cli(capsys, "tournament", "missing", "--db", db)
             assert code == 1 and out.count("\n") >= 16
+
+
+@pytest.mark.parametrize("rules", ["cas", "sss", "pfs"])
+def test_hub_standings_from_the_file_equal_those_from_the_database(
+    tsh_real_dir: Path, tmp_path: Path, capsys: pytest.CaptureFixture[str], rules: str
+) -> None:
+    """`hub standings --tsh FILE` and the same tournament entered into the hub database
+    (import-tsh, then `hub standings --db`) print the same table, for every file."""
+    for n, path in enumerate(corpus(tsh_real_dir)):
+        db = str(tmp_path / f"{rules}{n}.db")
+        assert _cli(capsys, "tournament", "import-tsh", "--db", db, str(path))[0] == 0
+        code, from_file, _ = _cli(capsys, "standings", "--rules", rules, "--tsh", str(path))
+        assert code == 0
+        code, from_db, _ = _cli(capsys, "standings", "--rules", rules, "--db", db)
+        assert code == 0
+        assert from_db == from_file, (path.name, rules)
