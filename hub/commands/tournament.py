@@ -355,7 +355,7 @@ def _export(tour: Tournament, args: argparse.Namespace) -> None:
     title = tour.settings()["name"]
     if args.what == "standings":
         table = tour.standings(after_round=args.round)
-        after = args.round if args.round is not None else tour.last_round()
+        after = args.round if args.round is not None else tour.last_scored_round()
         rules = tour.rules
         text = {
             "csv": lambda: exports.standings_csv(table, rules),
