@@ -21,10 +21,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.lexicon import read_info
+from samoobsluha.shared.payloads import PayloadError, StationStatus
 from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, RoundPlan
 
@@ -70,9 +72,14 @@ class HubServer:
         self.clock = clock or SystemClock()
         self.advertise = advertise
         self.mdns_interfaces = mdns_interfaces
-        self.dbw = DbWorker(db_path, store.migrations)
+        # the tournament's tables too: a station's result enters the tournament in the
+        # transaction that stores it (store.ingest)
+        self.dbw = DbWorker(db_path, tour_store.migrations, store.migrations)
         self.published_dir = Path(db_path).parent / "published"
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
+        # results stored before the hub entered them on receipt (an older hub): now
+        for key, _, error in self.dbw.call(store.apply_results, self.clock.now()):
+            log.info("station result %s entered%s", key, f": refused ({error})" if error else "")
         self.conns: dict[str, StationConn] = {}
         self._server: asyncio.Server | None = None
         self._zc: Any = None
@@ -292,6 +299,10 @@ class HubServer:
             self._flushing = False
 
     async def _on_status(self, conn: StationConn, status: dict[str, Any]) -> None:
+        try:
+            StationStatus.from_dict(status)
+        except PayloadError as exc:
+            raise ProtocolError(f"bad status: {exc}") from None
         conn.status = dict(status)
         await self.dbw.run(
             store.save_status, conn.station, conn.epoch, conn.address, conn.status, self.clock.now()

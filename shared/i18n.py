@@ -742,6 +742,11 @@ MESSAGES.update(
             "sk": "Oprava zápisu stola {table}",
             "en": "Correcting table {table}",
         },
+        "dash.entry.started": {
+            "cs": "začínal(a) {name}",
+            "sk": "začínal(a) {name}",
+            "en": "{name} started",
+        },
         "dash.entry.nothing": {
             "cs": "Není co opravit.",
             "sk": "Nie je čo opraviť.",

@@ -7,7 +7,9 @@
 ``hub challenges penalties``       SSS: unjustified challenges and 20-point penalties
 ``hub challenges requests [--all]`` / ``ack KEY``   referee calls
 ``hub enter ROUND "T S1 S2 [2]" …`` fast result entry as in the dashboard (``--correct``)
-``hub pull-results``               enter the results the stations sent
+``hub pull-results``               enter station results the hub has not entered yet (the
+                                   server enters them on receipt; this catches up old rows)
+``hub rejected``                   station rows the hub refused as malformed, with the reason
 ``hub overview [ROUND]``           tables in / pending / missing / conflict, protest window
 ``hub schedule [--set K=V …]``     the day's timetable; ``hub schedule start N [--at HH:MM]``
 ``hub publish-round N``            pairings of round N and standings to every station
@@ -138,6 +140,19 @@ def _pull(args: argparse.Namespace) -> int:
 
 
 @_guard
+def _rejected(args: argparse.Namespace) -> int:
+    rows = _service(args).rejected_rows()
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    for r in rows:
+        print(f"{_at(r['received_at'])}  {r['key']}  {r['kind']}  {r['error']}")
+    if not rows:
+        print("no refused rows")
+    return 0
+
+
+@_guard
 def _overview(args: argparse.Namespace) -> int:
     svc = _service(args)
     number = args.round or svc.current_round()
@@ -250,8 +265,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--who", default="operator")
     e.set_defaults(func=_enter)
 
-    pr = sub.add_parser("pull-results", help="enter the results the stations sent")
+    pr = sub.add_parser(
+        "pull-results", help="enter station results not entered yet (the server does on receipt)"
+    )
     pr.set_defaults(func=_pull)
+
+    rj = sub.add_parser("rejected", help="station rows the hub refused as malformed")
+    rj.add_argument("--json", action="store_true")
+    rj.set_defaults(func=_rejected)
 
     ov = sub.add_parser("overview", help="a round's tables: in, pending, missing, conflict")
     ov.add_argument("round", type=int, nargs="?")

@@ -235,11 +235,11 @@ def _result_add(tour: Tournament, args: argparse.Namespace) -> None:
     outcome = tour.record_result(
         args.round,
         args.table,
-        args.player1,
-        args.player2,
-        args.score1,
-        args.score2,
-        first=args.first,
+        args.player,
+        args.opponent,
+        args.score,
+        args.opponent_score,
+        started=args.started,
         source=args.source,
         who=args.who,
         correct=args.correct,
@@ -426,11 +426,20 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
 
     res = sub.add_parser("result", help="enter and check results")
     rs = res.add_subparsers(dest="result_command", required=True, metavar="ACTION")
-    p = rs.add_parser("add", help="enter a result: ROUND TABLE P1 P2 SCORE1 SCORE2 --first ID")
+    p = rs.add_parser(
+        "add",
+        help="enter a result: ROUND TABLE PLAYER OPPONENT SCORE OPPONENT_SCORE --started ID",
+    )
     _db_args(p)
-    for name in ("round", "table", "player1", "player2", "score1", "score2"):
+    for name in ("round", "table", "player", "opponent", "score", "opponent_score"):
         p.add_argument(name, type=int)
-    p.add_argument("--first", type=int, help="id of the player who started (ZH)")
+    p.add_argument(
+        "--started",
+        "--first",  # its former name, kept for scripts
+        dest="started",
+        type=int,
+        help="id of the player who started the game (default: the pairing's first player)",
+    )
     p.add_argument("--source", choices=("operator", "station"), default="operator")
     p.add_argument("--correct", action="store_true", help="replace an earlier entry")
     p.add_argument("--kind", choices=("played", "forfeit", "double_forfeit"), default="played")

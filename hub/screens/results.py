@@ -159,7 +159,7 @@ class ResultsScreen(DashScreen):
         self.last = echo.entry
         self.correcting = None
         self.query_one("#entry-mode", Label).update("")
-        line = echo.line() + "".join(f"  ⚠ {w}" for w in echo.warnings)
+        line = echo.line(self.lang) + "".join(f"  ⚠ {w}" for w in echo.warnings)
         self.echoes = [line, *self.echoes][:5]
         self.query_one("#echo", Label).update("\n".join(self.echoes))
         self.say(time.strftime("%H:%M:%S ") + echo.outcome, error=echo.outcome == "conflict")

@@ -329,7 +329,7 @@ async def test_english_screens_and_footer(service: HubService) -> None:
         assert "SERVER NOT RUNNING" in label_text(app.screen, "#topbar")
 
 
-async def test_results_screen_enters_station_results_and_lists_refusals(
+async def test_results_screen_shows_station_results_and_lists_refusals(
     service: HubService, clock: FakeClock, tmp_path: Path
 ) -> None:
     from samoobsluha.station.log import Result
@@ -337,15 +337,13 @@ async def test_results_screen_enters_station_results_and_lists_refusals(
     rows, _ = service.pairing_table(1)
     st = station_store(tmp_path, "st-1")
     st.store_result(
-        Result(1, 2, 410, 380, "a", rows[1]["first"], rows[1]["second"]), at=clock.now()
+        Result(1, 2, 410, 380, "first", rows[1]["first"], rows[1]["second"]), at=clock.now()
     )
-    st.store_result(Result(1, 9, 400, 300, "a", "X", "Y"), at=clock.now())
+    st.store_result(Result(1, 9, 400, 300, "first", "X", "Y"), at=clock.now())
     deliver(service, st, clock.now())
     app = app_for(service, serve=False)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("f4")
-        await settle(pilot)
-        app.action_reload()  # the summary enters the stations' results, then the screen
         await settle(pilot)
         states = [r[4] for r in cells(app.screen.query_one("#tables", DataTable))]
         assert states == ["chybí", "čeká na partiář", "chybí", "chybí"]

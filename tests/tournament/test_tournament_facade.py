@@ -103,8 +103,8 @@ def test_entry_checks(tour: Tournament) -> None:
     with pytest.raises(TournamentError, match="outside"):
         tour.record_result(1, b.table, b.first, b.second, 4000, 300)
     with pytest.raises(TournamentError, match="starting player"):
-        tour.record_result(1, b.table, b.first, b.second, 400, 300, first=other.first)
-    out = tour.record_result(1, b.table, b.first, b.second, 850, 90, first=b.second)
+        tour.record_result(1, b.table, b.first, b.second, 400, 300, started=other.first)
+    out = tour.record_result(1, b.table, b.first, b.second, 850, 90, started=b.second)
     assert len(out.warnings) == 3  # 850 high, 90 low, starter differs from the pairing
     assert tour.results(1)[0]["starter"] == b.second
 
