@@ -884,28 +884,16 @@ class HubService:
         }
 
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
-        """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``."""
+        """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``
+        (the same text as ``hub export``)."""
+        if what not in ("standings", "pairings"):
+            raise ServiceError(f"cannot export {what!r}")
         with self._tour() as tour:
-            players = {p.id: p for p in tour.players()}
-            title = tour.settings()["name"]
             last = round_no if round_no is not None else tour.last_round()
-            if what == "standings":
-                table = tour.standings(after_round=last)
-                rules = tour.rules
-                text = (
-                    exports.standings_html(table, rules, after_round=last, title=title, lang=lang)
-                    if fmt == "html"
-                    else exports.standings_csv(table, rules)
-                )
-            elif what == "pairings":
-                pairing = tour.pairing(last)
-                text = (
-                    exports.pairings_html(pairing, players, title=title, lang=lang)
-                    if fmt == "html"
-                    else exports.pairings_csv(pairing, players)
-                )
-            else:
-                raise ServiceError(f"cannot export {what!r}")
+            try:
+                text = exports.render(tour, what, fmt, round_no=last, lang=lang)
+            except ValueError as exc:
+                raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{what}-{last}.{fmt}"

@@ -30,6 +30,7 @@ from dataclasses import asdict
 from typing import Any
 
 from samoobsluha.hub.entry import EntryError, parse_entry
+from samoobsluha.shared.countdown import minutes_left
 
 
 def _service(args: argparse.Namespace) -> Any:
@@ -168,7 +169,7 @@ def _overview(args: argparse.Namespace) -> int:
         print("results are final")
     elif data.protest_closes:
         left = data.protest_closes - svc.clock.now()
-        state = f"closes in {int(left // 60 + 1)} min" if left > 0 else "closed"
+        state = f"closes in {minutes_left(left)} min" if left > 0 else "closed"
         print(f"protest window {state}")
     for t in data.tables:
         score = f"{t.score_first}:{t.score_second}" if t.score_first is not None else ""

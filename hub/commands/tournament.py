@@ -292,42 +292,9 @@ def _audit(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _export(tour: Tournament, args: argparse.Namespace) -> None:
-    players = {p.id: p for p in tour.players()}
-    title = tour.settings()["name"]
-    if args.what == "standings":
-        table = tour.standings(after_round=args.round)
-        after = args.round if args.round is not None else tour.last_round()
-        rules = tour.rules
-        text = {
-            "csv": lambda: exports.standings_csv(table, rules),
-            "html": lambda: exports.standings_html(
-                table, rules, after_round=after, title=title, lang=args.lang
-            ),
-            "json": lambda: json.dumps(
-                exports.standings_rows(table, rules), ensure_ascii=False, indent=1
-            ),
-        }[args.format]()
-    elif args.what in ("pairings", "stations"):
-        if args.round is None:
-            raise ValueError("--round is needed")
-        pairing = tour.pairing(args.round)
-        if args.what == "stations" or args.format == "json":
-            table = tour.standings(after_round=args.round - 1)
-            text = json.dumps(
-                exports.station_json(pairing, players, table), ensure_ascii=False, indent=1
-            )
-        elif args.format == "html":
-            text = exports.pairings_html(pairing, players, title=title, lang=args.lang)
-        else:
-            text = exports.pairings_csv(pairing, players)
-    else:
-        if args.player is None:
-            raise ValueError("--player is needed")
-        st = {s.player.id: s for s in tour.standings(after_round=args.round)}[args.player]
-        if args.format == "html":
-            text = exports.scorecard_html(st, players, title=title, lang=args.lang)
-        else:
-            text = exports.scorecard_csv(st, players)
+    text = exports.render(
+        tour, args.what, args.format, round_no=args.round, player=args.player, lang=args.lang
+    )
     _write(args, text)
 
 

@@ -163,13 +163,6 @@ def clock_text(at: float | None) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
 
 
-def countdown(seconds: float) -> str:
-    seconds = max(0, int(seconds + 0.999))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
-
-
 def int_or_none(text: str) -> int | None:
     text = text.strip()
     return int(text) if text.isdigit() else None

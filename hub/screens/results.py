@@ -16,8 +16,9 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.entry import Entry, EntryError, parse_entry
-from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
+from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import EntryEcho, RoundResults
+from samoobsluha.shared.countdown import countdown
 
 COLUMNS = (
     ("table", "dash.col.table"),

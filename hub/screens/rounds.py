@@ -15,8 +15,9 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Input, Label
 
 from samoobsluha.hub.officiating import Slot, today_at
-from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
+from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import RoundRow
+from samoobsluha.shared.countdown import countdown
 
 
 @dataclass

@@ -12,13 +12,69 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from samoobsluha.hub.tournament.model import Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
 from samoobsluha.hub.tournament.rules import RuleSet
 from samoobsluha.shared.i18n import t
+
+if TYPE_CHECKING:
+    from samoobsluha.hub.tournament.facade import Tournament
+
+EXPORTS = ("standings", "pairings", "stations", "scorecard")
+FORMATS = ("csv", "html", "json")
+
+
+def render(
+    tour: Tournament,
+    what: str,
+    fmt: str,
+    *,
+    round_no: int | None = None,
+    player: int | None = None,
+    lang: str = "cs",
+) -> str:
+    """The one way to turn a tournament into an export (``hub export``, the dashboard).
+
+    ``standings`` after ``round_no`` (default: every round played); ``pairings`` of
+    ``round_no`` (default: the last paired round); ``stations``: what the stations show for
+    ``round_no`` (JSON); ``scorecard`` of ``player``. ``fmt``: csv, html or json."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    players = {p.id: p for p in tour.players()}
+    title = tour.settings()["name"]
+    if what == "standings":
+        table = tour.standings(after_round=round_no)
+        rules = tour.rules
+        if fmt == "html":
+            after = round_no if round_no is not None else tour.last_round()
+            return standings_html(table, rules, after_round=after, title=title, lang=lang)
+        if fmt == "json":
+            return json.dumps(standings_rows(table, rules), ensure_ascii=False, indent=1)
+        return standings_csv(table, rules)
+    if what in ("pairings", "stations"):
+        number = round_no if round_no is not None else tour.last_round()
+        pairing = tour.pairing(number)
+        if what == "stations" or fmt == "json":
+            table = tour.standings(after_round=number - 1)
+            return json.dumps(station_json(pairing, players, table), ensure_ascii=False, indent=1)
+        if fmt == "html":
+            return pairings_html(pairing, players, title=title, lang=lang)
+        return pairings_csv(pairing, players)
+    if what == "scorecard":
+        if player is None:
+            raise ValueError("a scorecard needs --player")
+        standing = {s.player.id: s for s in tour.standings(after_round=round_no)}.get(player)
+        if standing is None:
+            raise ValueError(f"no player {player}")
+        if fmt == "html":
+            return scorecard_html(standing, players, title=title, lang=lang)
+        return scorecard_csv(standing, players)
+    raise ValueError(f"cannot export {what!r} (one of {', '.join(EXPORTS)})")
+
 
 # --- standings -----------------------------------------------------------------------------
 

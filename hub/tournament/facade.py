@@ -44,6 +44,7 @@ from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.countdown import minutes_left
 
 SOURCES = ("operator", "station")
 LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
@@ -560,7 +561,7 @@ class Tournament:
             raise TournamentError(f"round {round_no} results are not published")
         closes = row["published_at"] + self.settings()["protest_minutes"] * 60
         if not early and self.clock.now() < closes:
-            left = int(closes - self.clock.now() + 59) // 60
+            left = minutes_left(closes - self.clock.now())
             raise TournamentError(f"round {round_no}: protest window open for {left} more min")
         held = {p["table_no"] for p in self.open_protests(round_no)}
         done = 0
