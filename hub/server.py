@@ -28,7 +28,7 @@ from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.lexicon import read_info
 from samoobsluha.shared.payloads import PayloadError, StationStatus
 from samoobsluha.shared.protocol import Channel, ProtocolError
-from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, RoundPlan
+from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
 
 from . import store
 
@@ -40,6 +40,23 @@ FIRST_FRAME_TIMEOUT = 5.0
 SEND_TIMEOUT = 30.0
 IDLE_TIMEOUT = 30.0
 DUPLICATE_WINDOW = 10.0  # a same-named station heard from this recently is not a ghost
+
+
+class RoundPlayed(ValueError):
+    """Starting again, or cancelling, a round that has begun or has results: refused unless
+    the referee confirmed it (``force``); a played round is never cancelled."""
+
+
+def played_reason(plan: RoundPlan | None, results: int, now: float) -> str:
+    """Why starting round ``plan.number`` again needs the referee's confirmation ("" when
+    it does not): it has begun (running, paused or ended) or has results."""
+    reasons = []
+    if plan is not None and not plan.cancelled and now >= plan.start_at:
+        phase = plan.status(now).phase
+        reasons.append("it has ended" if phase is Phase.ENDED else "it is under way")
+    if results:
+        reasons.append(f"{results} result(s) are entered")
+    return " and ".join(reasons)
 
 
 @dataclass
@@ -381,13 +398,23 @@ class HubServer:
         lead: float = START_LEAD,
         basic_seconds: float = BASIC_SECONDS,
         warning_seconds: float = WARNING_SECONDS,
+        force: bool = False,
     ) -> dict[str, Any]:
-        """Plan round ``number`` to start at ``at`` (hub time) or ``lead`` seconds from now."""
+        """Plan round ``number`` to start at ``at`` (hub time) or ``lead`` seconds from now.
+        A round that has begun or has results starts again only with ``force`` (the
+        referee confirmed it); otherwise :class:`RoundPlayed`."""
         if number < 1:
             raise ValueError("round numbers start at 1")
         if warning_seconds >= basic_seconds:
             raise ValueError("the warning must come before the end of basic time")
         old = await self.dbw.run(store.load_plan, number)
+        if not force:
+            results = await self.dbw.run(store.round_results_count, number)
+            reason = played_reason(old, results, self.clock.now())
+            if reason:
+                raise RoundPlayed(
+                    f"round {number} has been started before ({reason}); confirm to start it again"
+                )
         start_at = at if at is not None else self.clock.now() + lead
         plan = RoundPlan(
             number,
@@ -413,6 +440,15 @@ class HubServer:
         elif action == "resume":
             new = plan.resumed(now)
         elif action == "cancel":
+            results = await self.dbw.run(store.round_results_count, number)
+            if plan.status(now).phase is Phase.ENDED or results:
+                # the kiosks would show "round N cancelled" and the round table ZRUŠENO for
+                # a round that was played: never
+                raise RoundPlayed(
+                    f"round {number} has been played"
+                    + (f" ({results} result(s) entered)" if results else "")
+                    + "; a played round cannot be cancelled"
+                )
             new = plan.cancelled_plan()
         else:
             raise ValueError(f"unknown round action {action!r}")

@@ -126,6 +126,28 @@ class RoundRow:
 
 
 @dataclass
+class RoundGuard:
+    """A round as the referee must see it before starting it again or cancelling it."""
+
+    number: int
+    phase: str  # idle | scheduled | running | warning | ended | cancelled
+    begun: bool  # its start has passed (and it was not cancelled)
+    results: int  # tables with a result in the tournament
+    end_at: float | None
+    remaining: float = 0.0
+
+    @property
+    def played(self) -> bool:
+        """Ended or has results: never cancelled (the hub refuses it too)."""
+        return self.phase == "ended" or self.results > 0
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Starting it again would restart a round that has begun or has results."""
+        return self.begun or self.results > 0
+
+
+@dataclass
 class CheckRow:
     key: str
     at: float
@@ -424,9 +446,12 @@ class HubService:
         lead: float = 5.0,
         basic_seconds: float | None = None,
         warning_seconds: float | None = None,
+        force: bool = False,
     ) -> dict[str, Any]:
         """Plan round ``number`` on every station, ``lead`` seconds from now or ``at``.
-        Basic time and warning default to the day's settings (40 and 10 minutes)."""
+        Basic time and warning default to the day's settings (40 and 10 minutes). A round
+        that has begun or has results starts again only with ``force`` (the referee
+        confirmed it, see :meth:`round_guard`)."""
         settings = self.schedule_settings()
         if basic_seconds is None:
             basic_seconds = float(settings["basic_minutes"]) * 60
@@ -440,7 +465,24 @@ class HubService:
         }
         if at is not None:
             args["at"] = at
+        if force:
+            args["force"] = True
         return self.control("start_round", **args)
+
+    def round_guard(self, number: int) -> RoundGuard:
+        """What the referee must know before starting round ``number`` again or cancelling
+        it: whether it has begun or ended, and how many results it has."""
+        now = self.clock.now()
+        with self._db() as db:
+            plan = sync_store.load_plan(db, number)
+            results = sync_store.round_results_count(db, number)
+        if plan is None:
+            return RoundGuard(number, "idle", False, results, None)
+        status = plan.status(now)
+        begun = not plan.cancelled and now >= plan.start_at
+        return RoundGuard(
+            number, str(status.phase), begun, results, status.end_at, status.remaining
+        )
 
     def change_round(self, number: int, action: str, seconds: float = 0.0) -> dict[str, Any]:
         return self.control("change_round", number=number, action=action, seconds=seconds)

@@ -604,6 +604,16 @@ def load_plans(db: sqlite_utils.Database) -> list[RoundPlan]:
     ]
 
 
+def round_results_count(db: sqlite_utils.Database, number: int) -> int:
+    """How many tables of round ``number`` have a result in the tournament (0 when this
+    file holds no tournament)."""
+    if not db.table("tour_results").exists():
+        return 0
+    return int(
+        db.execute("SELECT COUNT(*) FROM tour_results WHERE round = ?", [number]).fetchone()[0]
+    )
+
+
 def save_published(
     db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float
 ) -> None:

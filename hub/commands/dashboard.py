@@ -197,7 +197,7 @@ def _schedule(args: argparse.Namespace) -> int:
         if at <= svc.clock.now():
             print("hub: that time has passed", file=sys.stderr)
             return 2
-        print(json.dumps(svc.start_round(args.number, at=at), indent=1))
+        print(json.dumps(svc.start_round(args.number, at=at, force=args.force), indent=1))
         return 0
     if args.set:
         changes: dict[str, Any] = {}
@@ -293,6 +293,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     st = ss.add_parser("start", help="plan round N on the stations at its scheduled time")
     st.add_argument("number", type=int)
     st.add_argument("--at", metavar="HH:MM", help="at this time today instead")
+    st.add_argument(
+        "--force", action="store_true", help="start again a round that has begun or has results"
+    )
 
     pb = sub.add_parser("publish-round", help="send round N's pairings and standings to stations")
     pb.add_argument("round", type=int)

@@ -195,16 +195,34 @@ async def test_challenges_screen_marks_appeals_and_acknowledges(
         assert not screen.query_one("#sss", DataTable).display  # ČAS tournament
 
         table.move_cursor(row=2)  # the check of table 1 (kůň, valid)
+        first, second = (served.pairing_table(1)[0][0][k] for k in ("first", "second"))
         await pilot.press("2")
         await settle(pilot)
-        first, second = (served.pairing_table(1)[0][0][k] for k in ("first", "second"))
+        # nothing yet: the question names the check and the player first
+        question = label_text(app.screen, "#confirm-question")
+        assert "stůl 1" in question and "KŮŇ" in question and second in question
+        assert cells(table)[2][8] == ""
+        await pilot.press("escape")  # no: nothing changes
+        await settle(pilot)
+        assert cells(table)[2][8] == ""
+        assert "Nic se nezměnilo" in label_text(screen, "#message")
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("enter")
+        await settle(pilot)
         assert cells(table)[2][8] == second
-        table.move_cursor(row=2)
         await pilot.press("n")  # appeal: the word is not valid after all
+        await settle(pilot)
+        question = label_text(app.screen, "#confirm-question")
+        assert "stůl 1" in question and "NEPLATNÉ?" in question
+        await pilot.press("y")
         await settle(pilot)
         assert cells(table)[2][5] == "PLATNÉ → NEPLATNÉ"
 
         await pilot.press("a")
+        await settle(pilot)
+        assert "stanice st-1 · stůl 3" in label_text(app.screen, "#confirm-question")
+        await pilot.press("enter")
         await settle(pilot)
         assert "Žádné volání" in label_text(screen, "#requests")
         screen._blink()
