@@ -490,7 +490,7 @@ MESSAGES.update(
         "tour.col.opponent": {"cs": "Soupeř", "sk": "Súper", "en": "Opponent"},
         "tour.col.score": {"cs": "Skóre", "sk": "Skóre", "en": "Score"},
         "tour.col.result": {"cs": "Výsledek", "sk": "Výsledok", "en": "Result"},
-        "tour.col.zh": {"cs": "ZH", "sk": "ZH", "en": "Started"},
+        "tour.col.started": {"cs": "ZH", "sk": "ZH", "en": "Started"},
         "tour.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
         "tour.kind.forfeit": {"cs": "kontumace", "sk": "kontumácia", "en": "forfeit"},
         "tour.kind.double_forfeit": {

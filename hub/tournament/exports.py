@@ -189,7 +189,8 @@ def pairings_html(
     # Second part for the notice board: every player by name, so nobody hunts for his table.
     by_name = []
     for b in pairing.boards:
-        for me, other, zh in ((b.first, b.second, "ZH"), (b.second, b.first, "DH")):
+        # the referee's terms on paper: ZH starts, DH replies (the column is "started")
+        for me, other, role in ((b.first, b.second, "ZH"), (b.second, b.first, "DH")):
             if me is None:
                 continue
             by_name.append(
@@ -197,18 +198,18 @@ def pairings_html(
                     "name": players[me].name,
                     "table": str(b.table),
                     "opponent": players[other].name if other is not None else t("tour.bye", lang),
-                    "zh": zh if other is not None else "",
+                    "started": role if other is not None else "",
                 }
             )
     by_name.sort(key=lambda row: _collate(row["name"]))
-    section = _table(["name", "table", "opponent", "zh"], by_name, lang)
+    section = _table(["name", "table", "opponent", "started"], by_name, lang)
     heading = f'<h2 class="break">{html.escape(t("tour.by_name", lang))}</h2>\n'
     return page.replace("</body>", heading + section + "</body>")
 
 
 # --- scorecard -----------------------------------------------------------------------------
 
-SCORECARD_COLUMNS = ["round", "table", "opponent", "zh", "own", "opp", "result", "wins"]
+SCORECARD_COLUMNS = ["round", "table", "opponent", "started", "own", "opp", "result", "wins"]
 
 
 def scorecard_rows(
@@ -230,7 +231,7 @@ def scorecard_rows(
                 "round": str(line.round),
                 "table": "" if line.table is None else str(line.table),
                 "opponent": opponent,
-                "zh": {True: "ZH", False: "DH", None: ""}[line.started],
+                "started": {True: "ZH", False: "DH", None: ""}[line.started],
                 "own": str(line.own),
                 "opp": str(line.opp),
                 "result": t(result, lang),

@@ -219,7 +219,7 @@ def test_exports_html_json_scorecard(tour: Tournament) -> None:
     st = tour.standings(after_round=1)[0]
     card = exports.scorecard_html(st, players)
     assert "Karta hráče" in card and st.player.name in card
-    assert exports.scorecard_csv(st, players).startswith("round,table,opponent,zh,own,opp")
+    assert exports.scorecard_csv(st, players).startswith("round,table,opponent,started,own,opp")
     doc = exports.station_json(tour.pairing(2), players, tour.standings(after_round=1))
     json.dumps(doc)
     assert doc["round"] == 2 and len(doc["tables"]) == 3
