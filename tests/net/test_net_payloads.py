@@ -156,7 +156,7 @@ def test_missing_keys_are_named_never_guessed() -> None:
         "note": "",
     }
     assert parse_row("appeal", check).to_dict() == check
-    with pytest.raises(PayloadError, match="belongs to 'appeal'"):
+    with pytest.raises(PayloadError, match="is sent as 'appeal'"):
         parse_row("challenge", check)
 
 
