@@ -113,83 +113,63 @@ def _spec(cls: type[Payload]) -> tuple[frozenset[str], frozenset[str], dict[str,
     )
 
 
+def _strings(value: Any) -> bool:
+    return (type(value) is list or type(value) is tuple) and all(type(v) is str for v in value)
+
+
+# per field type: (accepts, converts, what it expects, a further limit or None)
+_TYPES: dict[str, tuple[Callable[[Any], bool], Callable[[Any], Any], str, Any]] = {
+    "int": (lambda v: type(v) is int, int, "a whole number", None),
+    "bool": (lambda v: type(v) is bool, bool, "true or false", None),
+    "dict": (lambda v: type(v) is dict, dict, "an object", None),
+    "float": (
+        lambda v: type(v) is float or type(v) is int,
+        float,
+        "a number",
+        lambda name, v: None if math.isfinite(v) else "not a finite number",
+    ),
+    "str": (
+        lambda v: type(v) is str,
+        str,
+        "text",
+        lambda name, v: (
+            None if len(v) <= MAX_TEXT or name == "note" else f"longer than {MAX_TEXT} characters"
+        ),
+    ),
+    "tuple": (
+        _strings,
+        tuple,
+        "a list of strings",
+        lambda name, v: None if len(v) <= MAX_WORDS else f"more than {MAX_WORDS} items",
+    ),
+}
+
+
 def _checker(hint: Any) -> Checker:
     """A function checking a value against a field's type; no conversion between kinds
     of value (a score sent as "412" is refused, not read). The hub runs these for every
     row it receives, so the accepting path builds no strings."""
     text = str(hint)
     optional = text.endswith("| None")
-    base = text.removesuffix(" | None")
+    base = text.removesuffix(" | None").removeprefix("<class '").removesuffix("'>")
+    base = base.split("[", 1)[0]
+    if base not in _TYPES:  # pragma: no cover - a field type this module does not know
+        raise TypeError(f"unsupported payload field type {text}")
+    accepts, convert, expected, limit = _TYPES[base]
 
-    def refuse(what: str, name: str, problem: str) -> Any:
+    def check(what: str, name: str, value: Any) -> Any:
+        if accepts(value):
+            problem = limit(name, value) if limit is not None else None
+            if problem is None:
+                return convert(value) if base in ("float", "tuple") else value
+        elif value is None:
+            if optional:
+                return None
+            problem = "must not be empty"
+        else:
+            problem = f"expected {expected}, not {value!r}"
         raise PayloadError(f"{what}.{name}: {problem}")
 
-    def empty(what: str, name: str) -> Any:
-        return None if optional else refuse(what, name, "must not be empty")
-
-    if base.startswith("tuple"):
-
-        def check(what: str, name: str, value: Any) -> Any:
-            if type(value) is list or type(value) is tuple:
-                if len(value) <= MAX_WORDS and all(type(v) is str for v in value):
-                    return tuple(value)
-                if len(value) > MAX_WORDS:
-                    return refuse(what, name, f"more than {MAX_WORDS} items")
-            if value is None:
-                return empty(what, name)
-            return refuse(what, name, "expected a list of strings")
-
-    elif base.startswith("dict"):
-
-        def check(what: str, name: str, value: Any) -> Any:
-            if type(value) is dict:
-                return value
-            if value is None:
-                return empty(what, name)
-            return refuse(what, name, "expected an object")
-
-    elif base == "<class 'bool'>":
-
-        def check(what: str, name: str, value: Any) -> Any:
-            if type(value) is bool:
-                return value
-            if value is None:
-                return empty(what, name)
-            return refuse(what, name, f"expected true or false, not {value!r}")
-
-    elif base in ("<class 'int'>", "int"):
-
-        def check(what: str, name: str, value: Any) -> Any:
-            if type(value) is int:
-                return value
-            if value is None:
-                return empty(what, name)
-            return refuse(what, name, f"expected a whole number, not {value!r}")
-
-    elif base in ("<class 'float'>", "float"):
-
-        def check(what: str, name: str, value: Any) -> Any:
-            if type(value) is float or type(value) is int:
-                if math.isfinite(value):
-                    return float(value)
-                return refuse(what, name, "not a finite number")
-            if value is None:
-                return empty(what, name)
-            return refuse(what, name, f"expected a number, not {value!r}")
-
-    elif base in ("<class 'str'>", "str"):
-
-        def check(what: str, name: str, value: Any) -> Any:
-            if type(value) is str:
-                if len(value) <= MAX_TEXT or name == "note":
-                    return value
-                return refuse(what, name, f"longer than {MAX_TEXT} characters")
-            if value is None:
-                return empty(what, name)
-            return refuse(what, name, f"expected text, not {value!r}")
-
-    else:  # pragma: no cover - a field type this module does not know
-        raise TypeError(f"unsupported payload field type {text}")
     return check
 
 
