@@ -485,6 +485,9 @@ def apply_results(
                     outcome = _enter(tour, row.record)
             except TournamentError as exc:
                 error = str(exc)
+            except Exception as exc:  # a bug must not stop every station's sync
+                log.exception("entering result %s failed", row.key)
+                error = f"internal error: {type(exc).__name__}: {exc}"
             db.execute(
                 "INSERT OR IGNORE INTO result_intake (key, at, outcome, error) VALUES (?, ?, ?, ?)",
                 [row.key, now, outcome, error],
@@ -564,6 +567,7 @@ def save_status(
 
 
 def load_stations(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    refused = rejected_counts(db)
     out = []
     for sid, epoch, address, first, last, status in db.execute(
         "SELECT station_id, station_epoch, address, first_seen, last_seen, status"
@@ -578,6 +582,7 @@ def load_stations(db: sqlite_utils.Database) -> list[dict[str, Any]]:
                 "last_seen": last,
                 "status": json.loads(status or "{}"),
                 "contiguous": contiguous(db, sid, epoch),
+                "rejected": refused.get(sid, 0),
             }
         )
     return out

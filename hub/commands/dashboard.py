@@ -2,7 +2,7 @@
 
 ``hub hall``                       stations online vs. ČAS 15.8e (exit 1 when short)
 ``hub challenges [--round N] [--table T]``   the check log, newest first
-``hub challenges mark KEY 1|2|0``  who challenged (the table's ZH, DH, unknown)
+``hub challenges mark KEY 1|2|0``  who challenged (the table's first or second player, unknown)
 ``hub challenges appeal KEY valid|invalid``  the chief referee's second instance
 ``hub challenges penalties``       SSS: unjustified challenges and 20-point penalties
 ``hub challenges requests [--all]`` / ``ack KEY``   referee calls
@@ -245,7 +245,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ch.add_argument("--who", default="operator", help="name recorded with marks and appeals")
     ch.set_defaults(func=_challenges, challenges_action="list")
     cs = ch.add_subparsers(dest="challenges_action", metavar="ACTION")
-    m = cs.add_parser("mark", help="who challenged: 1 = the table's ZH, 2 = DH, 0 = unknown")
+    m = cs.add_parser(
+        "mark", help="who challenged: 1 = the table's first player, 2 = its second, 0 = unknown"
+    )
     m.add_argument("key")
     m.add_argument("which", choices=("1", "2", "0"))
     a = cs.add_parser("appeal", help="record the chief referee's decision (second instance)")

@@ -108,6 +108,7 @@ def _stations(args: argparse.Namespace) -> int:
             f"{'synced' if st.get('clock_synced') else 'NOT SYNCED'} "
             f"offset {st.get('clock_offset', 0.0):+.3f}s  "
             f"v{st.get('version', '?')} lex {str(st.get('lexicon_sha256') or '-')[:12]}"
+            + (f"  REFUSED {row['rejected']} (hub rejected)" if row.get("rejected") else "")
         )
     return 0
 

@@ -344,3 +344,20 @@ def test_migrating_keeps_what_the_dashboard_entered_and_sets_bad_old_rows_aside(
         assert store.apply_results(db, NOW) == []  # s/e/1 was entered before: not twice
     finally:
         db.close()
+
+
+def test_a_bug_while_entering_a_result_does_not_stop_the_stream(
+    paired: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    db, boards = paired
+
+    def broken(tour: Any, res: Any) -> str:
+        raise RuntimeError("boom")
+
+    monkeypatch.setattr(store, "_enter", broken)
+    row = _result(1, *boards[1])
+    acked = store.ingest(db, [("st-1", "e", [[1, "result", row, NOW]])], NOW)
+    assert acked[("st-1", "e")] == 1  # stored and acknowledged
+    assert [r.seq for r in store.inbox_records(db)] == [1]
+    [(outcome, error)] = store.result_intake(db).values()
+    assert outcome == "" and error == "internal error: RuntimeError: boom"
