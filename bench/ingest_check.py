@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import shutil
 import statistics
 import sys
 import tempfile
@@ -41,6 +42,7 @@ def ingest_rate(rows: list[list[object]], check: bool) -> float:
     finally:
         store.row_error = real
         db.close()
+        shutil.rmtree(folder, ignore_errors=True)
 
 
 def main() -> int:

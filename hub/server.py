@@ -53,9 +53,9 @@ def played_reason(plan: RoundPlan | None, results: int, now: float) -> str:
     reasons = []
     if plan is not None and not plan.cancelled and now >= plan.start_at:
         phase = plan.status(now).phase
-        reasons.append("it has ended" if phase is Phase.ENDED else "it is under way")
+        reasons.append("has ended" if phase is Phase.ENDED else "is under way")
     if results:
-        reasons.append(f"{results} result(s) are entered")
+        reasons.append(f"has {results} result(s) entered")
     return " and ".join(reasons)
 
 
@@ -413,7 +413,8 @@ class HubServer:
             reason = played_reason(old, results, self.clock.now())
             if reason:
                 raise RoundPlayed(
-                    f"round {number} has been started before ({reason}); confirm to start it again"
+                    f"round {number} {reason}; starting it again needs the referee's"
+                    " confirmation (hub round start --force)"
                 )
         start_at = at if at is not None else self.clock.now() + lead
         plan = RoundPlan(

@@ -106,14 +106,14 @@ async def test_the_hub_refuses_to_cancel_or_silently_restart_a_played_round(
 
         await call(served.start_round, 1)
         clock.advance(30)  # under way, no results: a restart needs the referee's yes
-        with pytest.raises(ServiceError, match=r"under way\); confirm"):
+        with pytest.raises(ServiceError, match=r"round 1 is under way; starting it again needs"):
             await call(served.start_round, 1)
         guard = served.round_guard(1)
         assert guard.needs_confirmation and not guard.played
         await asyncio.to_thread(_play_round_1, served, clock)
         with pytest.raises(ServiceError, match="cannot be cancelled"):
             await call(served.change_round, 1, "cancel")
-        with pytest.raises(ServiceError, match="ended and 4 result"):
+        with pytest.raises(ServiceError, match="round 1 has ended and has 4 result"):
             await call(served.start_round, 1)
         restarted = await call(served.start_round, 1, force=True)
         assert restarted["plan"]["revision"] == 1
