@@ -490,7 +490,7 @@ MESSAGES.update(
         "tour.col.opponent": {"cs": "Soupeř", "sk": "Súper", "en": "Opponent"},
         "tour.col.score": {"cs": "Skóre", "sk": "Skóre", "en": "Score"},
         "tour.col.result": {"cs": "Výsledek", "sk": "Výsledok", "en": "Result"},
-        "tour.col.zh": {"cs": "ZH", "sk": "ZH", "en": "Started"},
+        "tour.col.started": {"cs": "ZH", "sk": "ZH", "en": "Started"},
         "tour.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
         "tour.kind.forfeit": {"cs": "kontumace", "sk": "kontumácia", "en": "forfeit"},
         "tour.kind.double_forfeit": {
@@ -623,6 +623,87 @@ MESSAGES.update(
             "sk": "Zrušiť kolo {n}? Stlačte znova.",
             "en": "Cancel round {n}? Press again.",
         },
+        # -- operator safety: what an action touches, asked before it acts --------------
+        "dash.cancel.played": {
+            "cs": "Odehrané kolo {n} nelze zrušit.",
+            "sk": "Odohrané kolo {n} nemožno zrušiť.",
+            "en": "Round {n} has been played; it cannot be cancelled.",
+        },
+        "dash.guard.running": {
+            "cs": "Kolo {n} běží (zbývá {left}).",
+            "sk": "Kolo {n} beží (zostáva {left}).",
+            "en": "Round {n} is under way ({left} left).",
+        },
+        "dash.guard.ended": {
+            "cs": "Kolo {n} skončilo v {at}.",
+            "sk": "Kolo {n} sa skončilo o {at}.",
+            "en": "Round {n} ended at {at}.",
+        },
+        "dash.guard.results": {
+            "cs": "Zapsané výsledky kola {n}: {count}.",
+            "sk": "Zapísané výsledky kola {n}: {count}.",
+            "en": "Results entered for round {n}: {count}.",
+        },
+        "dash.confirm.restart": {
+            "cs": "Spustit kolo {n} znovu? Všechny stanice začnou odpočítávat od začátku.",
+            "sk": "Spustiť kolo {n} znova? Všetky stanice začnú odpočítavať od začiatku.",
+            "en": "Start round {n} again? Every station starts counting down from the beginning.",
+        },
+        "dash.rounds.followed": {
+            "cs": "Pole Kolo ukazuje aktuální kolo turnaje: {n}.",
+            "sk": "Pole Kolo ukazuje aktuálne kolo turnaja: {n}.",
+            "en": "The Round field shows the tournament's current round: {n}.",
+        },
+        "dash.confirm.check": {
+            "cs": "Kontrola {time} · stanice {station} · {round} · stůl {table} · {words} · "
+            "{verdict}",
+            "sk": "Kontrola {time} · stanica {station} · {round} · stôl {table} · {words} · "
+            "{verdict}",
+            "en": "Check of {time} · station {station} · {round} · table {table} · {words} · "
+            "{verdict}",
+        },
+        "dash.confirm.mark": {
+            "cs": "Námitku vznesl(a): {name}?",
+            "sk": "Námietku vzniesol (vzniesla): {name}?",
+            "en": "Challenged by {name}?",
+        },
+        "dash.confirm.unmark": {
+            "cs": "Zrušit údaj, kdo námitku vznesl?",
+            "sk": "Zrušiť údaj, kto námietku vzniesol?",
+            "en": "Clear who challenged?",
+        },
+        "dash.confirm.appeal": {
+            "cs": "Zapsat rozhodnutí o odvolání: {verdict}?",
+            "sk": "Zapísať rozhodnutie o odvolaní: {verdict}?",
+            "en": "Record the appeal decision: {verdict}?",
+        },
+        "dash.confirm.ack": {
+            "cs": "Potvrdit volání rozhodčího {time} · stanice {station} · stůl {table}?",
+            "sk": "Potvrdiť volanie rozhodcu {time} · stanica {station} · stôl {table}?",
+            "en": "Acknowledge the referee call of {time} · station {station} · table {table}?",
+        },
+        "dash.confirm.hint": {
+            "cs": "Enter = ano · Esc = ne",
+            "sk": "Enter = áno · Esc = nie",
+            "en": "Enter = yes · Esc = no",
+        },
+        "dash.confirm.yes": {"cs": "Ano", "sk": "Áno", "en": "Yes"},
+        "dash.confirm.no": {"cs": "Ne", "sk": "Nie", "en": "No"},
+        "dash.confirm.declined": {
+            "cs": "Nic se nezměnilo.",
+            "sk": "Nič sa nezmenilo.",
+            "en": "Nothing was changed.",
+        },
+        "dash.mark.no_round": {
+            "cs": "Kontrola nemá kolo, hráče u stolu nelze určit.",
+            "sk": "Kontrola nemá kolo, hráčov pri stole nemožno určiť.",
+            "en": "The check has no round; the table's players are unknown.",
+        },
+        "dash.mark.bye": {
+            "cs": "U toho stolu je volný los.",
+            "sk": "Pri tom stole je voľný žreb.",
+            "en": "That table has a bye.",
+        },
         "dash.sent": {
             "cs": "Odesláno stanicím: {stations}",
             "sk": "Odoslané staniciam: {stations}",
@@ -741,6 +822,11 @@ MESSAGES.update(
             "cs": "Oprava zápisu stolu {table}",
             "sk": "Oprava zápisu stola {table}",
             "en": "Correcting table {table}",
+        },
+        "dash.entry.started": {
+            "cs": "začínal(a) {name}",
+            "sk": "začínal(a) {name}",
+            "en": "{name} started",
         },
         "dash.entry.nothing": {
             "cs": "Není co opravit.",
