@@ -29,6 +29,7 @@ OPS = (
     "publish",
     "push_lexicon",
     "deliveries",
+    "revoke",
     "info",
 )
 
@@ -78,6 +79,8 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "tournament": server.tournament,
             "hub": server.hub_id,
             "port": server.port,
+            "hub_public_key": server.keys.public_key.hex(),
+            "refused": server.refused_unauthenticated,
             "connected": sorted(server.conns),
         }
     if op == "stations":
@@ -101,7 +104,10 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
     if op == "publish":
         return await server.publish(str(req["kind"]), req["data"])
     if op == "push_lexicon":
-        return await server.push_lexicon(str(req["path"]))
+        # "file", not "path": request()'s own path= is the control socket's
+        return await server.push_lexicon(str(req.get("file") or req["path"]))
+    if op == "revoke":
+        return await server.revoke_station(str(req["station"]))
     return await server.deliveries(str(req["id"]))
 
 

@@ -61,6 +61,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sk": "Hodiny nie sú zosynchronizované",
         "en": "Clock not synced",
     },
+    "sync.clock_uncertain": {
+        "cs": "Hodiny seřízené jen na ±{ms} ms",
+        "sk": "Hodiny zosynchronizované len na ±{ms} ms",
+        "en": "Clock only within ±{ms} ms",
+    },
     "sync.hub_offline": {
         "cs": "Bez spojení s rozhodčím",
         "sk": "Bez spojenia s rozhodcom",
