@@ -64,7 +64,8 @@ async def start_control(server: HubServer, path: Path | None = None) -> asyncio.
 
     old_umask = os.umask(0o177)
     try:
-        srv = await asyncio.start_unix_server(handle, path)
+        # a publication may be up to one frame (1 MiB) of JSON on one line
+        srv = await asyncio.start_unix_server(handle, path, limit=4 * (1 << 20))
     finally:
         os.umask(old_umask)
     return srv

@@ -84,6 +84,16 @@ class Hub:
     def log(self) -> str:
         return (self.data / "hub.log").read_text(errors="replace")
 
+    def issue_key(self, station: str, path: Path) -> Path:
+        """A station key file for ``station`` (what provisioning puts on its card)."""
+        self.ctl("key", "station", station, "--out", str(path))
+        return path
+
+    def info(self) -> dict[str, Any]:
+        from samoobsluha.hub import control
+
+        return dict(control.request("info", path=self.data / "hub.sock"))
+
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
@@ -136,7 +146,11 @@ class Station:
         *,
         skew: float = 0.0,
         use_mdns: bool = False,
+        key_file: Path | None = None,
+        hub_address: str | None = None,
     ) -> None:
+        self.key_file = key_file  # default: the hub's hall secret (as its own demo kiosk)
+        self.hub_address = hub_address  # default: the hub's port on 127.0.0.1
         self.data = data
         self.hub = hub
         self.station_id = station_id
@@ -156,7 +170,7 @@ class Station:
             "--tournament",
             self.hub.tournament,
             "--psk-file",
-            str(self.hub.key_file),
+            str(self.key_file or self.hub.key_file),
             "--station-id",
             self.station_id,
             "--clock-skew",
@@ -165,7 +179,7 @@ class Station:
         if self.use_mdns:
             args += ["--mdns-interface", "127.0.0.1"]
         else:
-            args += ["--hub", f"127.0.0.1:{self.hub.port}"]
+            args += ["--hub", self.hub_address or f"127.0.0.1:{self.hub.port}"]
         # no sound card here: the bell rings on simulated pins only
         (self.data / "station.toml").write_text('[gong]\naudio = "off"\n')
         env = {**os.environ, "SAMOOBSLUHA_DATA": str(self.data)}
@@ -200,11 +214,13 @@ class Station:
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a frozen one too
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait()
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(5)
