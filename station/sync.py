@@ -312,7 +312,7 @@ async def discover_hub(
     *,
     interfaces: list[str] | None = None,
     timeout: float = 3.0,
-    settle: float = 0.5,
+    settle: float = 1.0,
 ) -> list[tuple[str, int, str]]:
     """Every hub of ``tournament`` answering on mDNS: [(host, port, hub_id)]. Anyone on
     the hall network can announce anything, so this does not stop at the first answer:
@@ -519,6 +519,7 @@ class StationSync:
         self._handler_tasks: set[asyncio.Future[Any]] = set()
         self._status_now = asyncio.Event()
         self._last_address: tuple[str, int] | None = None
+        self._seen: dict[tuple[str, int], str] = {}  # mDNS candidates: (host, port) -> hub id
         self.peer_log = protocol.PeerLog(log)
         self.restarts = 0  # supervised restarts after an unexpected failure
         self.restored = 0  # new epochs started after a restored database was noticed
@@ -602,7 +603,15 @@ class StationSync:
     async def _targets(self) -> list[tuple[str, int]]:
         if self.net.hub:
             return [parse_hostport(self.net.hub)]
-        hubs = await discover_hub(self.net.tournament_id, interfaces=self.net.mdns_interfaces)
+        found = await discover_hub(self.net.tournament_id, interfaces=self.net.mdns_interfaces)
+        # mDNS answers trickle in: keep what earlier rounds found too (a fast rogue must
+        # not hide a slower hub), newest first, bounded
+        for h, p, i in found:
+            self._seen.pop((h, p), None)
+            self._seen[(h, p)] = i
+        while len(self._seen) > 16:
+            self._seen.pop(next(iter(self._seen)))
+        hubs = [(h, p, i) for (h, p), i in reversed(self._seen.items())]
         # the hub seen last first (a rogue announcing the same tournament only adds
         # candidates; the pinned signature decides), then the rest as announced
         last_id, last_addr = self.status.hub_id, self._last_address
