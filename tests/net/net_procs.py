@@ -8,14 +8,19 @@ import os
 import signal
 import socket
 import sqlite3
+import struct
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgpack
+
 from samoobsluha.hub import store
+from samoobsluha.shared import protocol
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
 
@@ -236,3 +241,34 @@ def running(*procs: Hub | Station):
         for p in reversed(procs):
             with contextlib.suppress(Exception):
                 p.stop()
+
+
+# what the audit sent: a hello announcing 1 MiB of empty msgpack arrays
+FLOOD = struct.pack(">I", protocol.MAX_FRAME) + msgpack.packb([[]] * (protocol.MAX_FRAME - 5))
+
+
+@contextlib.contextmanager
+def flood(port: int, connections: int = 4) -> Iterator[list[int]]:
+    """``connections`` threads sending 1 MiB junk hellos to the hub, reconnecting as soon
+    as it hangs up; yields the running count of attempts."""
+    stop = threading.Event()
+    attempts = [0]
+
+    def run() -> None:
+        while not stop.is_set():
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", port), timeout=2) as sock,
+            ):
+                sock.sendall(FLOOD)
+            attempts[0] += 1
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(connections)]
+    for t in threads:
+        t.start()
+    try:
+        yield attempts
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)

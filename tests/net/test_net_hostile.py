@@ -10,16 +10,12 @@ import asyncio
 import contextlib
 import json
 import signal
-import socket
 import sqlite3
-import struct
 import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 
-import msgpack
-from net_procs import Hub, Station, free_port, running, wait_for
+from net_procs import Hub, Station, flood, free_port, running, wait_for
 
 from samoobsluha.shared import protocol
 
@@ -30,34 +26,6 @@ def _synced(hub: Hub, n: int) -> bool:
 
 
 # -- a hello flood during a gong -----------------------------------------------------------
-
-# what the audit sent: a hello announcing 1 MiB of empty msgpack arrays
-FLOOD = struct.pack(">I", protocol.MAX_FRAME) + msgpack.packb([[]] * (protocol.MAX_FRAME - 5))
-
-
-@contextlib.contextmanager
-def flood(port: int, connections: int = 4) -> Iterator[list[int]]:
-    stop = threading.Event()
-    attempts = [0]
-
-    def run() -> None:
-        while not stop.is_set():
-            with (
-                contextlib.suppress(OSError),
-                socket.create_connection(("127.0.0.1", port), timeout=2) as sock,
-            ):
-                sock.sendall(FLOOD)
-            attempts[0] += 1
-
-    threads = [threading.Thread(target=run, daemon=True) for _ in range(connections)]
-    for t in threads:
-        t.start()
-    try:
-        yield attempts
-    finally:
-        stop.set()
-        for t in threads:
-            t.join(10)
 
 
 def test_a_hello_flood_does_not_stop_a_gong(tmp_path: Path) -> None:
