@@ -580,12 +580,12 @@ MESSAGES.update(
         "dash.rounds.minutes": {"cs": "Minut", "sk": "Minút", "en": "Minutes"},
         "dash.rounds.at": {"cs": "Čas", "sk": "Čas", "en": "At"},
         "dash.key.created": {
-            "cs": "Nový klíč turnaje je v {path}; stanice potřebují jeho kopii (hub serve "
-            "vypíše, jak ji předat).",
-            "sk": "Nový kľúč turnaja je v {path}; stanice potrebujú jeho kópiu (hub serve "
-            "vypíše, ako ju odovzdať).",
-            "en": "A new tournament key is in {path}; stations need a copy (hub serve prints "
-            "how to hand it over).",
+            "cs": "Nový tajný klíč sálu je v {path} a zůstává jen tady; každá stanice dostane "
+            "vlastní klíč (hub provision station nebo hub key station).",
+            "sk": "Nový tajný kľúč sály je v {path} a zostáva len tu; každá stanica dostane "
+            "vlastný kľúč (hub provision station alebo hub key station).",
+            "en": "A new hall secret is in {path} and stays here; each station gets a key of "
+            "its own (hub provision station or hub key station).",
         },
         "dash.station_errors": {
             "cs": "Výsledky ze stanic, které nešlo zapsat: {errors}",

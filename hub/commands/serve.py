@@ -108,10 +108,15 @@ def _stations(args: argparse.Namespace) -> int:
             f"{' STALLED' if row.get('stalled') else ''}"
             f"{' REVOKED' if row.get('revoked') else ''}  clock "
             f"{'synced' if st.get('clock_synced') else 'NOT SYNCED'} "
-            f"offset {st.get('clock_offset', 0.0):+.3f}s  "
+            f"offset {st.get('clock_offset', 0.0):+.3f}s"
+            f"{_uncertainty(st.get('clock_uncertainty'))}  "
             f"v{st.get('version', '?')} lex {str(st.get('lexicon_sha256') or '-')[:12]}"
         )
     return 0
+
+
+def _uncertainty(value: Any) -> str:
+    return f" ±{value * 1000:.1f}ms" if isinstance(value, int | float) else ""
 
 
 def _round(args: argparse.Namespace) -> int:

@@ -127,7 +127,7 @@ def _daemon(args: argparse.Namespace) -> int:
             # A networked station rings only on the hub's clock: after a reboot its own
             # clock may be minutes off, and a gong at the wrong time confuses the hall.
             def start_runner(status: Any) -> None:
-                if status.clock_synced and len(tasks) == 1:
+                if status.clock_known and len(tasks) == 1:  # any estimate; "synced" is ±10 ms
                     tasks.append(loop.create_task(runner.run()))
 
             sync.on("clock", start_runner)
