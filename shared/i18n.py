@@ -587,6 +587,20 @@ MESSAGES.update(
             "en": "A new hall secret is in {path} and stays here; each station gets a key of "
             "its own (hub provision station or hub key station).",
         },
+        "dash.act.revoke": {"cs": "Zneplatnit klíč", "sk": "Zneplatniť kľúč", "en": "Revoke key"},
+        "dash.revoke.confirm": {
+            "cs": "Zneplatnit klíč stanice {station}? Stiskněte R znovu. Její karta pak "
+            "přestane platit; novou kartu vytvoří hub provision station.",
+            "sk": "Zneplatniť kľúč stanice {station}? Stlačte R znova. Jej karta potom "
+            "prestane platiť; novú kartu vytvorí hub provision station.",
+            "en": "Revoke the key of station {station}? Press R again. Its card stops "
+            "working; hub provision station makes a new one.",
+        },
+        "dash.revoke.done": {
+            "cs": "Klíč stanice {station} je zneplatněn.",
+            "sk": "Kľúč stanice {station} je zneplatnený.",
+            "en": "The key of station {station} is revoked.",
+        },
         "dash.station_errors": {
             "cs": "Výsledky ze stanic, které nešlo zapsat: {errors}",
             "sk": "Výsledky zo staníc, ktoré nebolo možné zapísať: {errors}",
