@@ -571,7 +571,7 @@ class StationSync:
                 self.peer_log.warning("protocol", "hub link refused: %s", exc)
             except (ConnectionError, OSError, TimeoutError) as exc:
                 self.status.last_error = str(exc) or type(exc).__name__
-                log.info("hub link: %s", self.status.last_error)
+                self.peer_log.log(logging.INFO, "link", "hub link: %s", self.status.last_error)
             except Exception as exc:  # a locked database, a bad row, a bug: start over
                 self.restarts += 1
                 self.status.last_error = f"{type(exc).__name__}: {exc}"
