@@ -302,9 +302,12 @@ class HubServer:
                 ingester.cancel()
             if conn is not None and self.conns.get(conn.station) is conn:
                 del self.conns[conn.station]
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
+            if conn is None:
+                writer.transport.abort()  # nothing to flush to a peer that proved nothing
+            else:
+                writer.close()
+                with contextlib.suppress(Exception):
+                    await writer.wait_closed()
 
     async def _ingest_loop(self, conn: StationConn) -> None:
         """Store a station's batches in arrival order; ack each after its commit."""
