@@ -309,3 +309,12 @@ def test_status_summary_speaks_the_station_language() -> None:
     assert status.summary("cs") == ["Bez spojení s rozhodčím", "Hodiny nejsou seřízené"]
     status.connected, status.clock_synced, status.backlog = True, True, 4
     assert status.summary("en") == ["Linked to the referee's hub", "Waiting to be sent: 4"]
+
+
+def test_the_documented_handshake_limits_are_the_code_s() -> None:
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[2] / "docs" / "protocol.md").read_text()
+    assert f"`MAX_HELLO`\n  = {protocol.MAX_HELLO} bytes" in doc
+    assert f"`MAX_WELCOME` = {protocol.MAX_WELCOME}," in doc
+    assert f"hello ≤ {protocol.MAX_HELLO} B, welcome ≤ {protocol.MAX_WELCOME} B" in doc
