@@ -37,7 +37,7 @@ import secrets
 import struct
 import time
 from collections.abc import Callable
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Any
 
 import msgpack
@@ -272,7 +272,7 @@ class StationKey:
 
     station: str | None
     key_id: int
-    key: bytes
+    key: bytes = field(repr=False)  # never in a log line or a traceback's repr
     hub_public: bytes
 
     def to_text(self) -> str:

@@ -318,3 +318,10 @@ def test_the_documented_handshake_limits_are_the_code_s() -> None:
     assert f"`MAX_HELLO`\n  = {protocol.MAX_HELLO} bytes" in doc
     assert f"`MAX_WELCOME` = {protocol.MAX_WELCOME}," in doc
     assert f"hello ≤ {protocol.MAX_HELLO} B, welcome ≤ {protocol.MAX_WELCOME} B" in doc
+
+
+def test_no_secret_in_a_repr() -> None:
+    keys = protocol.HallKeys(KEY)
+    creds = keys.credentials("s", 1)
+    assert creds.key.hex() not in repr(creds) and str(creds.key) not in repr(creds)
+    assert KEY.hex() not in repr(keys) and str(KEY) not in repr(vars(keys).get("signing_key"))
