@@ -318,14 +318,19 @@ class HubService:
             return {p.id: p.name for p in tour.players()}
 
     # -- stations (ČAS 15.8e) --------------------------------------------------------------
+    def revoke_station(self, station: str) -> Any:
+        """Refuse every key issued so far to ``station`` (through the running hub)."""
+        return self.control("revoke", station=station)
+
     def stations(self) -> StationReport:
         live: dict[str, bool] | None
         try:
             rows = self.control("stations", timeout=3.0)
             live = {r["station_id"]: bool(r.get("connected")) for r in rows}
+            stalled = {r["station_id"] for r in rows if r.get("stalled")}
             running = True
         except ServiceError:
-            live, running = None, False
+            live, running, stalled = None, False, set()
         now = self.clock.now()
         with self._db() as db:
             raw = sync_store.load_stations(db)
@@ -384,6 +389,11 @@ class HubService:
                 warnings.append(
                     f"station {row.station_id}: {row.rejected} row(s) refused as malformed"
                     " (hub rejected)"
+                )
+            if row.station_id in stalled:
+                warnings.append(
+                    f"station {row.station_id}: its backlog has not shrunk for a minute "
+                    "(sync stuck; see its log)"
                 )
         return StationReport(out, present, required, online, expected, running, warnings)
 

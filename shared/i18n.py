@@ -61,6 +61,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sk": "Hodiny nie sú zosynchronizované",
         "en": "Clock not synced",
     },
+    "sync.clock_uncertain": {
+        "cs": "Hodiny seřízené jen na ±{ms} ms",
+        "sk": "Hodiny zosynchronizované len na ±{ms} ms",
+        "en": "Clock only within ±{ms} ms",
+    },
     "sync.hub_offline": {
         "cs": "Bez spojení s rozhodčím",
         "sk": "Bez spojenia s rozhodcom",
@@ -575,12 +580,26 @@ MESSAGES.update(
         "dash.rounds.minutes": {"cs": "Minut", "sk": "Minút", "en": "Minutes"},
         "dash.rounds.at": {"cs": "Čas", "sk": "Čas", "en": "At"},
         "dash.key.created": {
-            "cs": "Nový klíč turnaje je v {path}; stanice potřebují jeho kopii (hub serve "
-            "vypíše, jak ji předat).",
-            "sk": "Nový kľúč turnaja je v {path}; stanice potrebujú jeho kópiu (hub serve "
-            "vypíše, ako ju odovzdať).",
-            "en": "A new tournament key is in {path}; stations need a copy (hub serve prints "
-            "how to hand it over).",
+            "cs": "Nový tajný klíč sálu je v {path} a zůstává jen tady; každá stanice dostane "
+            "vlastní klíč (hub provision station nebo hub key station).",
+            "sk": "Nový tajný kľúč sály je v {path} a zostáva len tu; každá stanica dostane "
+            "vlastný kľúč (hub provision station alebo hub key station).",
+            "en": "A new hall secret is in {path} and stays here; each station gets a key of "
+            "its own (hub provision station or hub key station).",
+        },
+        "dash.act.revoke": {"cs": "Zneplatnit klíč", "sk": "Zneplatniť kľúč", "en": "Revoke key"},
+        "dash.revoke.confirm": {
+            "cs": "Zneplatnit klíč stanice {station}? Stiskněte R znovu. Její karta pak "
+            "přestane platit; novou kartu vytvoří hub provision station.",
+            "sk": "Zneplatniť kľúč stanice {station}? Stlačte R znova. Jej karta potom "
+            "prestane platiť; novú kartu vytvorí hub provision station.",
+            "en": "Revoke the key of station {station}? Press R again. Its card stops "
+            "working; hub provision station makes a new one.",
+        },
+        "dash.revoke.done": {
+            "cs": "Klíč stanice {station} je zneplatněn.",
+            "sk": "Kľúč stanice {station} je zneplatnený.",
+            "en": "The key of station {station} is revoked.",
         },
         "dash.station_errors": {
             "cs": "Výsledky ze stanic, které nešlo zapsat: {errors}",

@@ -362,8 +362,15 @@ class StationStatus(Payload):
     acked_seq: int
     last_signal: dict[str, Any] | None
     local_time: float
+    # the clock has an estimate (signals may ring); clock_synced: within the 10 ms bound
+    clock_known: bool = False
+    clock_uncertainty: float | None = None
+    last_error: str | None = None
+    restarts: int = 0  # how often the supervised link restarted after an error
 
     def _rules(self) -> None:
+        if self.restarts < 0:
+            raise PayloadError("status: restarts is never negative")
         if self.last_signal is not None:
             RungSignal.from_dict(self.last_signal)
         if self.backlog < 0 or self.acked_seq < 0:

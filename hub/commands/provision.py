@@ -33,7 +33,7 @@ def _read_key(path: Path, *, create: bool) -> str:
     key = new_psk()
     path.write_text(key + "\n", encoding="utf-8")
     path.chmod(0o600)
-    print(f"new tournament key in {path} (keep it; every station needs the same file)")
+    print(f"new hall secret in {path} (keep it private: station cards get keys derived from it)")
     return key
 
 

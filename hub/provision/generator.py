@@ -550,6 +550,18 @@ def kiosk_env(spec: ProvisionSpec) -> str:
     )
 
 
+def card_key(spec: ProvisionSpec) -> str:
+    """The key file on the card: the hub's card carries the hall secret (it never leaves
+    the hub), a station's only a key derived for its own id (its host name) plus the
+    hub's public key it pins. A copied station card is then one station, never the hub."""
+    secret = "".join(spec.psk.split()).lower()
+    if spec.role == "hub":
+        return secret + "\n"
+    from samoobsluha.shared.protocol import HallKeys
+
+    return HallKeys(bytes.fromhex(secret)).credentials(spec.hostname).to_text()
+
+
 def render(spec: ProvisionSpec) -> dict[str, str]:
     """Every text file, keyed by its path relative to the boot partition."""
     spec.validate()
@@ -560,7 +572,7 @@ def render(spec: ProvisionSpec) -> dict[str, str]:
         "meta-data": meta_data(spec),
         f"{p}/install.sh": _payload("install.sh"),
         f"{p}/setup.env": setup_env(spec),
-        f"{p}/{KEY_NAME}": spec.psk.strip() + "\n",
+        f"{p}/{KEY_NAME}": card_key(spec),
         f"{p}/files/chrony.conf": chrony_conf(spec),
     }
     if spec.image == "bookworm":

@@ -1,9 +1,13 @@
 """Stations: who is online, their clocks, lexicons, versions, backlogs and last signals,
-and a warning when the hall has fewer stations than ČAS 15.8e requires."""
+and a warning when the hall has fewer stations than ČAS 15.8e requires. ``r`` twice on a
+station revokes its key (a lost or copied card)."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
@@ -14,6 +18,26 @@ COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog"
 
 class StationsScreen(DashScreen):
     TITLE_KEY = "dash.tab.stations"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "revoke", "dash.act.revoke"),
+    ]
+    _armed: str | None = None
+
+    def action_revoke(self) -> None:
+        """Revoke the selected station's key; the first press only asks."""
+        table = self.query_one("#stations", DataTable)
+        if table.row_count == 0:
+            return
+        station = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        if self._armed != station:
+            self._armed = station
+            self.say(self.tr("dash.revoke.confirm", station=station))
+            return
+        self._armed = None
+        self.act(
+            lambda: self.service.revoke_station(station),
+            lambda _: self.say(self.tr("dash.revoke.done", station=station)),
+        )
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="stations-summary")

@@ -391,3 +391,25 @@ async def test_hub_run_on_a_fresh_data_dir_creates_the_hub(
         assert any("tournament.key" in str(n.message) for n in app._notifications)
         # the service blocks: from the app's own loop it must run in a thread
         assert await asyncio.to_thread(svc.server_running)
+
+
+async def test_stations_screen_revokes_a_key_on_a_second_press(
+    served: HubService, clock: FakeClock
+) -> None:
+    """R on a station asks; R again revokes its key in the running hub (a lost card)."""
+    db = open_db(served.db_path, sync_store.migrations)
+    sync_store.save_status(db, "st-1", "e1", "127.0.0.1:1", {"backlog": 0}, clock.now() - 3)
+    db.close()
+    app = app_for(served)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert "Stiskněte R znovu" in label_text(app.screen, "#message")
+        # the hub's control socket is served by this same event loop: ask from a thread
+        assert not (await asyncio.to_thread(served.control, "stations"))[0]["revoked"]
+        await pilot.press("r")
+        await settle(pilot)
+        assert "zneplatněn" in label_text(app.screen, "#message")
+        (row,) = await asyncio.to_thread(served.control, "stations")
+        assert row["station_id"] == "st-1" and row["revoked"] is True

@@ -8,14 +8,19 @@ import os
 import signal
 import socket
 import sqlite3
+import struct
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgpack
+
 from samoobsluha.hub import store
+from samoobsluha.shared import protocol
 from samoobsluha.shared.payloads import CheckPayload
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
@@ -108,6 +113,16 @@ class Hub:
     def log(self) -> str:
         return (self.data / "hub.log").read_text(errors="replace")
 
+    def issue_key(self, station: str, path: Path) -> Path:
+        """A station key file for ``station`` (what provisioning puts on its card)."""
+        self.ctl("key", "station", station, "--out", str(path))
+        return path
+
+    def info(self) -> dict[str, Any]:
+        from samoobsluha.hub import control
+
+        return dict(control.request("info", path=self.data / "hub.sock"))
+
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
@@ -160,7 +175,11 @@ class Station:
         *,
         skew: float = 0.0,
         use_mdns: bool = False,
+        key_file: Path | None = None,
+        hub_address: str | None = None,
     ) -> None:
+        self.key_file = key_file  # default: the hub's hall secret (as its own demo kiosk)
+        self.hub_address = hub_address  # default: the hub's port on 127.0.0.1
         self.data = data
         self.hub = hub
         self.station_id = station_id
@@ -180,7 +199,7 @@ class Station:
             "--tournament",
             self.hub.tournament,
             "--psk-file",
-            str(self.hub.key_file),
+            str(self.key_file or self.hub.key_file),
             "--station-id",
             self.station_id,
             "--clock-skew",
@@ -189,7 +208,7 @@ class Station:
         if self.use_mdns:
             args += ["--mdns-interface", "127.0.0.1"]
         else:
-            args += ["--hub", f"127.0.0.1:{self.hub.port}"]
+            args += ["--hub", self.hub_address or f"127.0.0.1:{self.hub.port}"]
         # no sound card here: the bell rings on simulated pins only
         (self.data / "station.toml").write_text('[gong]\naudio = "off"\n')
         env = {**os.environ, "SAMOOBSLUHA_DATA": str(self.data)}
@@ -224,11 +243,13 @@ class Station:
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a frozen one too
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait()
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(5)
@@ -244,3 +265,34 @@ def running(*procs: Hub | Station):
         for p in reversed(procs):
             with contextlib.suppress(Exception):
                 p.stop()
+
+
+# what the audit sent: a hello announcing 1 MiB of empty msgpack arrays
+FLOOD = struct.pack(">I", protocol.MAX_FRAME) + msgpack.packb([[]] * (protocol.MAX_FRAME - 5))
+
+
+@contextlib.contextmanager
+def flood(port: int, connections: int = 4) -> Iterator[list[int]]:
+    """``connections`` threads sending 1 MiB junk hellos to the hub, reconnecting as soon
+    as it hangs up; yields the running count of attempts."""
+    stop = threading.Event()
+    attempts = [0]
+
+    def run() -> None:
+        while not stop.is_set():
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", port), timeout=2) as sock,
+            ):
+                sock.sendall(FLOOD)
+            attempts[0] += 1
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(connections)]
+    for t in threads:
+        t.start()
+    try:
+        yield attempts
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)

@@ -270,7 +270,7 @@ async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
     try:
         sync, task = await _start_station(hub, new_psk(), tmp_path / "s.db", "s")
         await _until(lambda: sync.status.last_error is not None)
-        assert "wrong tournament key" in sync.status.last_error
+        assert "hung up during the handshake" in sync.status.last_error
         assert not sync.status.connected and hub.conns == {}
         await _stop_station(sync, task)
         assert await hub.stations() == []
@@ -327,3 +327,41 @@ def test_plans_are_kept_per_tournament(tmp_path: Path) -> None:
     assert _store_plan(db, "t-autumn", RoundPlan(1, 5000.0), 3.0)
     assert load_plans(db, "t-autumn")[0].start_at == 5000.0
     assert load_plans(db, "t-spring")[0].revision == 4
+
+
+async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path) -> None:
+    """The hub shows a connected station whose backlog has not shrunk for a minute (its
+    sync is stuck); progress clears it. Hub time is a fake clock: no waiting."""
+    from samoobsluha.shared import protocol
+    from samoobsluha.shared.clock import FakeClock
+
+    clock = FakeClock()
+    secret = new_psk()
+    hub = HubServer(tmp_path / "hub.db", secret, host="127.0.0.1", port=0, advertise=False,
+                    clock=clock)  # fmt: skip
+    await hub.start()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", hub.port)
+        creds = protocol.HallKeys(secret).credentials("s", 1)
+        channel, _ = await protocol.client_handshake(
+            reader, writer, creds, tournament=hub.tournament, station="s", epoch="e"
+        )
+        await channel.send({"t": "status", "status": {"backlog": 5}})
+        await _until(lambda: "s" in hub.conns)
+
+        async def stalled() -> bool:
+            (row,) = await hub.stations()
+            return bool(row["stalled"])
+
+        assert not await stalled()
+        clock.advance(hub.stall_after + 1)
+        assert await stalled()
+        await channel.send({"t": "status", "status": {"backlog": 5}})  # no progress
+        await _until(lambda: hub.conns["s"].status.get("backlog") == 5)
+        assert await stalled()
+        await channel.send({"t": "status", "status": {"backlog": 3}})  # it moves again
+        await _until(lambda: hub.conns["s"].status.get("backlog") == 3)
+        assert not await stalled()
+        await channel.close()
+    finally:
+        await hub.close()
