@@ -167,13 +167,13 @@ def test_a_restored_station_database_loses_nothing(tmp_path: Path) -> None:
         wanted = set(range(1000, 1050))
 
         def arrived() -> bool:
-            got = {r["payload"]["i"] for r in hub.rows() if r["station_id"] == "st"}
+            got = {r["payload"]["id"] for r in hub.rows() if r["station_id"] == "st"}
             return wanted <= got
 
         wait_for(arrived, 30, "every row written after the restore")
         assert "restored from an older copy" in st.log()
         # the hub's earlier rows are all still there too
-        got = {r["payload"]["i"] for r in hub.rows() if r["station_id"] == "st"}
+        got = {r["payload"]["id"] for r in hub.rows() if r["station_id"] == "st"}
         assert set(range(50)) <= got
 
 
