@@ -136,11 +136,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "kiosk.hub.none": {"cs": "bez hubu", "sk": "bez hubu", "en": "no hub"},
     "kiosk.hub.backlog": {"cs": "k odeslání {n}", "sk": "na odoslanie {n}", "en": "{n} to send"},
-    "kiosk.pin.unset_warning": {
-        "cs": "PIN rozhodčího není nastaven (rozhodčí: skrytá klávesa).",
-        "sk": "PIN rozhodcu nie je nastavený (rozhodca: skrytý kláves).",
-        "en": "No referee PIN is set (referee: the hidden key).",
-    },
     "kiosk.check.title": {"cs": "Kontrola slov", "sk": "Kontrola slov", "en": "Word check"},
     "kiosk.check.table_prompt": {"cs": "Číslo stolu:", "sk": "Číslo stola:", "en": "Table:"},
     "kiosk.check.count_prompt": {
@@ -231,11 +226,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "kiosk.pin.title": {"cs": "Rozhodčí", "sk": "Rozhodca", "en": "Referee"},
     "kiosk.pin.prompt": {"cs": "PIN rozhodčího:", "sk": "PIN rozhodcu:", "en": "Referee PIN:"},
-    "kiosk.pin.choose": {
-        "cs": "PIN ještě není nastaven. Zvolte PIN rozhodčího (alespoň {min} znaky):",
-        "sk": "PIN ešte nie je nastavený. Zvoľte PIN rozhodcu (aspoň {min} znaky):",
-        "en": "No PIN is set yet. Choose the referee PIN (at least {min} characters):",
-    },
     "kiosk.pin.new": {
         "cs": "Nový PIN (alespoň {min} znaky):",
         "sk": "Nový PIN (aspoň {min} znaky):",
@@ -800,6 +790,71 @@ MESSAGES.update(
             "cs": "Kolo {n} nasazeno ({boards} stolů).",
             "sk": "Kolo {n} žrebované ({boards} stolov).",
             "en": "Round {n} paired ({boards} tables).",
+        },
+    }
+)
+
+
+# --- issue 12: table ranges, PIN, rate limits, "where do I play?" (station kiosk) -------
+MESSAGES.update(
+    {
+        "tables.bad_part": {
+            "cs": "„{part}“ není číslo stolu ani rozsah jako 1-100.",
+            "sk": "„{part}“ nie je číslo stola ani rozsah ako 1-100.",
+            "en": "“{part}” is not a table number or a range like 1-100.",
+        },
+        "tables.bad_range": {
+            "cs": "„{part}“ není rozumný rozsah stolů (1 až 10000, od menšího k většímu).",
+            "sk": "„{part}“ nie je rozumný rozsah stolov (1 až 10000, od menšieho k väčšiemu).",
+            "en": "“{part}” is not a sensible table range (1 to 10000, low to high).",
+        },
+        "tables.empty": {
+            "cs": "Nejsou zadána žádná čísla stolů.",
+            "sk": "Nie sú zadané žiadne čísla stolov.",
+            "en": "No table numbers given.",
+        },
+            "kiosk.confirm.quit": {
+            "cs": "Opravdu ukončit kiosk? Stanice přestane kontrolovat slova.",
+            "sk": "Naozaj ukončiť kiosk? Stanica prestane kontrolovať slová.",
+            "en": "Really quit the kiosk? The station stops checking words.",
+        },
+        "kiosk.confirm.pin": {
+            "cs": "Opravdu změnit PIN rozhodčího této stanice?",
+            "sk": "Naozaj zmeniť PIN rozhodcu tejto stanice?",
+            "en": "Really change this station's referee PIN?",
+        },
+        "kiosk.confirm.hint": {
+            "cs": "A = ano · Esc = ne",
+            "sk": "A = áno · Esc = nie",
+            "en": "Y = yes · Esc = no",
+        },
+        "kiosk.refused.station_interval": {
+            "cs": "Na této stanici právě proběhla kontrola. Další je možná za {wait} s; "
+            "nelze-li čekat, zavolejte rozhodčího.",
+            "sk": "Na tejto stanici práve prebehla kontrola. Ďalšia je možná o {wait} s; "
+            "ak nemôžete čakať, zavolajte rozhodcu.",
+            "en": "This station has just checked. The next check is possible in {wait} s; "
+            "if you cannot wait, call the referee.",
+        },
+        "kiosk.refused.station_cap": {
+            "cs": "Tato stanice už v tomto kole provedla {max} kontrol. Zavolejte rozhodčího.",
+            "sk": "Táto stanica už v tomto kole vykonala {max} kontrol. Zavolajte rozhodcu.",
+            "en": "This station has used its {max} checks in this round. Call the referee.",
+        },
+        "dash.reason.station_interval": {
+            "cs": "stanice: příliš brzy",
+            "sk": "stanica: príliš skoro",
+            "en": "station: too soon",
+        },
+        "dash.reason.station_cap": {
+            "cs": "stanice: limit kontrol",
+            "sk": "stanica: limit kontrol",
+            "en": "station: check limit",
+        },
+        "dash.reason.pin_locked": {
+            "cs": "špatný PIN, zamčeno",
+            "sk": "nesprávny PIN, zamknuté",
+            "en": "wrong PIN, locked",
         },
     }
 )

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Input, Label
 from samoobsluha.hub.entry import Entry, EntryError, parse_entry
 from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
 from samoobsluha.hub.service import EntryEcho, RoundResults
+from samoobsluha.shared.textsafe import literal
 
 COLUMNS = (
     ("table", "dash.col.table"),
@@ -46,7 +47,7 @@ class ResultsScreen(DashScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="results-head"):
-            yield Label(self.tr("dash.rounds.round"), classes="prompt")
+            yield Label(literal(self.tr("dash.rounds.round")), classes="prompt")
             yield Input(id="results-round", restrict=r"[0-9]*", max_length=3)
             yield Label("", id="results-summary")
         yield Label("", id="protest")
@@ -95,19 +96,23 @@ class ResultsScreen(DashScreen):
         )
         errors = self.query_one("#station-errors", Label)
         errors.update(
-            self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
-            if data.station_errors
-            else ""
+            literal(
+                self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
+                if data.station_errors
+                else ""
+            )
         )
         errors.display = bool(data.station_errors)
         self.query_one("#results-summary", Label).update(
-            self.tr(
-                "dash.results.summary",
-                n=data.round_no,
-                in_=data.count("in"),
-                pending=data.count("pending"),
-                missing=data.count("missing"),
-                conflict=data.count("conflict"),
+            literal(
+                self.tr(
+                    "dash.results.summary",
+                    n=data.round_no,
+                    in_=data.count("in"),
+                    pending=data.count("pending"),
+                    missing=data.count("missing"),
+                    conflict=data.count("conflict"),
+                )
             )
         )
 
@@ -117,15 +122,17 @@ class ResultsScreen(DashScreen):
             return
         label = self.query_one("#protest", Label)
         if self.data.final_at is not None:
-            label.update(self.tr("dash.final"))
+            label.update(literal(self.tr("dash.final")))
         elif self.data.protest_closes is None:
-            label.update(self.tr("dash.protest.unpublished"))
+            label.update(literal(self.tr("dash.protest.unpublished")))
         else:
             left = self.data.protest_closes - self.service.clock.now()
             label.update(
-                self.tr("dash.protest.open", left=countdown(left))
-                if left > 0
-                else self.tr("dash.protest.closed")
+                literal(
+                    self.tr("dash.protest.open", left=countdown(left))
+                    if left > 0
+                    else self.tr("dash.protest.closed")
+                )
             )
 
     @on(Input.Submitted, "#results-round")
@@ -161,7 +168,7 @@ class ResultsScreen(DashScreen):
         self.query_one("#entry-mode", Label).update("")
         line = echo.line() + "".join(f"  ⚠ {w}" for w in echo.warnings)
         self.echoes = [line, *self.echoes][:5]
-        self.query_one("#echo", Label).update("\n".join(self.echoes))
+        self.query_one("#echo", Label).update(literal("\n".join(self.echoes)))
         self.say(time.strftime("%H:%M:%S ") + echo.outcome, error=echo.outcome == "conflict")
 
     def action_correct_last(self) -> None:
@@ -174,7 +181,7 @@ class ResultsScreen(DashScreen):
         entry.cursor_position = len(entry.value)
         entry.focus()
         self.query_one("#entry-mode", Label).update(
-            self.tr("dash.entry.correcting", table=self.last.table)
+            literal(self.tr("dash.entry.correcting", table=self.last.table))
         )
 
     def action_approve(self) -> None:

@@ -8,6 +8,7 @@ from textual.widgets import DataTable, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
 from samoobsluha.hub.service import StationReport
+from samoobsluha.shared.textsafe import literal
 
 COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog", "signal")
 
@@ -25,18 +26,20 @@ class StationsScreen(DashScreen):
 
     def show(self, report: StationReport) -> None:
         self.query_one("#stations-summary", Label).update(
-            self.tr(
-                "dash.stations.summary",
-                players=report.players,
-                required=report.required,
-                online=report.online,
-                total=len(report.rows),
+            literal(
+                self.tr(
+                    "dash.stations.summary",
+                    players=report.players,
+                    required=report.required,
+                    online=report.online,
+                    total=len(report.rows),
+                )
+                if report.rows
+                else self.tr("dash.stations.none")
             )
-            if report.rows
-            else self.tr("dash.stations.none")
         )
         warnings = self.query_one("#stations-warnings", Label)
-        warnings.update("\n".join(f"⚠ {w}" for w in report.warnings))
+        warnings.update(literal("\n".join(f"⚠ {w}" for w in report.warnings)))
         warnings.display = bool(report.warnings)
         rows = []
         for r in report.rows:

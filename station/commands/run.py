@@ -152,7 +152,6 @@ def _run_standalone(args: argparse.Namespace) -> int:
 def _pin_set(args: argparse.Namespace) -> int:
     """Set the referee PIN in the station database (it overrides ``referee_pin_hash`` in
     the config file). Reads the PIN twice from the terminal, or once from stdin."""
-    from samoobsluha.station.app import SETTING_PIN
     from samoobsluha.station.log import KioskStore
 
     if sys.stdin.isatty():
@@ -173,8 +172,7 @@ def _pin_set(args: argparse.Namespace) -> int:
     cfg = station_config.load(args.config)
     store = KioskStore.open(station_config.station_db_path(), cfg.name)
     try:
-        store.set_setting(SETTING_PIN, stored)
-        store.record_pin_attempt(True, time.time())  # a new PIN clears a lockout
+        store.set_referee_pin(stored, time.time())  # a new PIN also clears a lockout
     finally:
         store.close()
     print(f"referee PIN set in {station_config.station_db_path()}")
@@ -182,20 +180,19 @@ def _pin_set(args: argparse.Namespace) -> int:
 
 
 def _pin_clear(args: argparse.Namespace) -> int:
-    from samoobsluha.station.app import SETTING_PIN
     from samoobsluha.station.log import KioskStore
 
     cfg = station_config.load(args.config)
     store = KioskStore.open(station_config.station_db_path(), cfg.name)
     try:
-        store.set_setting(SETTING_PIN, None)
+        store.set_referee_pin(None, time.time())
     finally:
         store.close()
     configured = cfg.section("kiosk").get("referee_pin_hash", "")
     if configured and is_pin_hash(str(configured)):
         print("station PIN removed; the config file's referee_pin_hash applies again")
     else:
-        print("station PIN removed; the kiosk asks for a new one at the hidden key")
+        print("station PIN removed; until one is set or sent by the hub, F12 opens nothing")
     return EXIT_OK
 
 

@@ -9,6 +9,7 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.log import Pairing
 from samoobsluha.station.screens.base import KioskScreen
 
@@ -29,8 +30,8 @@ class WhereScreen(KioskScreen):
             yield Label("", id="where-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#where-title", Label).update(self.tr("kiosk.where.title"))
-        self.query_one("#where-hint", Label).update(self.tr("kiosk.where.hint"))
+        self.query_one("#where-title", Label).update(literal(self.tr("kiosk.where.title")))
+        self.query_one("#where-hint", Label).update(literal(self.tr("kiosk.where.hint")))
         self.query_one("#where-name", Input).focus()
 
     def action_leave(self) -> None:
@@ -61,10 +62,10 @@ class WhereScreen(KioskScreen):
             return
         answer = self.query_one("#where-answer", Label)
         if round_no is None:
-            answer.update(self.tr("kiosk.where.no_pairings"))
+            answer.update(literal(self.tr("kiosk.where.no_pairings")))
             return
         if not found:
-            answer.update(self.tr("kiosk.where.none", round=round_no, name=part.strip()))
+            answer.update(literal(self.tr("kiosk.where.none", round=round_no, name=part.strip())))
             return
         lines = [self.tr("kiosk.where.round", round=round_no)]
         for name, pairing in found:
@@ -77,4 +78,4 @@ class WhereScreen(KioskScreen):
                     opponent=opponent or self.tr("kiosk.where.bye"),
                 )
             )
-        answer.update("\n".join(lines))
+        answer.update(literal("\n".join(lines)))
