@@ -916,6 +916,17 @@ class HubService:
             "standings": self.control("publish", kind="standings", data=standings),
         }
 
+    def set_referee_pin(self, pin: str) -> dict[str, Any]:
+        """Send a new referee PIN (only its salted hash leaves this machine) to every
+        station, now and whenever one connects later; it replaces the stations' PINs."""
+        from samoobsluha.station.checks import SettingsError, hash_pin
+
+        try:
+            stored = hash_pin(pin)
+        except SettingsError as exc:
+            raise ServiceError(str(exc)) from exc
+        return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
+
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
         """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``."""
         with self._tour() as tour:

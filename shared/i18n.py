@@ -440,6 +440,18 @@ def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
     return text.format(**values) if values else text
 
 
+def cli_language() -> str:
+    """The language of command-line messages: ``SAMOOBSLUHA_LANG``, else the locale's
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``sk_SK.UTF-8`` → sk), else Czech."""
+    import os
+
+    for var in ("SAMOOBSLUHA_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")[:2].lower()
+        if value in LANGUAGES:
+            return value
+    return DEFAULT
+
+
 def refusal(exc: Any, lang: str = DEFAULT) -> str:
     """A :class:`shared.normalize.WordRefused` as a sentence for the screen."""
     detail = exc.detail
@@ -813,7 +825,7 @@ MESSAGES.update(
             "sk": "Nie sú zadané žiadne čísla stolov.",
             "en": "No table numbers given.",
         },
-            "kiosk.confirm.quit": {
+        "kiosk.confirm.quit": {
             "cs": "Opravdu ukončit kiosk? Stanice přestane kontrolovat slova.",
             "sk": "Naozaj ukončiť kiosk? Stanica prestane kontrolovať slová.",
             "en": "Really quit the kiosk? The station stops checking words.",
@@ -855,6 +867,39 @@ MESSAGES.update(
             "cs": "špatný PIN, zamčeno",
             "sk": "nesprávny PIN, zamknuté",
             "en": "wrong PIN, locked",
+        },
+        "pin.ask": {"cs": "PIN rozhodčího: ", "sk": "PIN rozhodcu: ", "en": "Referee PIN: "},
+        "pin.again": {"cs": "Znovu: ", "sk": "Znova: ", "en": "Again: "},
+        "pin.differ": {
+            "cs": "PINy se neshodují; nic se nezměnilo.",
+            "sk": "PINy sa nezhodujú; nič sa nezmenilo.",
+            "en": "The PINs differ; nothing changed.",
+        },
+        "pin.too_short": {
+            "cs": "PIN musí mít alespoň {min} znaky bez diakritiky; nic se nezměnilo.",
+            "sk": "PIN musí mať aspoň {min} znaky bez diakritiky; nič sa nezmenilo.",
+            "en": "The PIN needs at least {min} characters without accents; nothing changed.",
+        },
+        "pin.sent": {
+            "cs": "Nový PIN rozhodčího odeslán stanicím: {stations}",
+            "sk": "Nový PIN rozhodcu odoslaný staniciam: {stations}",
+            "en": "New referee PIN sent to: {stations}",
+        },
+        "dash.act.pin": {"cs": "PIN rozhodčího", "sk": "PIN rozhodcu", "en": "Referee PIN"},
+        "dash.pin.new": {
+            "cs": "Nový PIN rozhodčího pro všechny stanice (Enter, Esc = zpět):",
+            "sk": "Nový PIN rozhodcu pre všetky stanice (Enter, Esc = späť):",
+            "en": "New referee PIN for every station (Enter, Esc = back):",
+        },
+        "dash.pin.repeat": {
+            "cs": "Zopakujte nový PIN:",
+            "sk": "Zopakujte nový PIN:",
+            "en": "Repeat the new PIN:",
+        },
+        "dash.pin.confirm": {
+            "cs": "Opravdu poslat nový PIN všem stanicím? A = ano · Esc = ne",
+            "sk": "Naozaj poslať nový PIN všetkým staniciam? A = áno · Esc = nie",
+            "en": "Really send the new PIN to every station? Y = yes · Esc = no",
         },
     }
 )

@@ -19,6 +19,7 @@ from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table, int_or_none
 from samoobsluha.hub.service import CheckRow, RequestRow
+from samoobsluha.shared.i18n import MESSAGES
 from samoobsluha.shared.textsafe import literal
 
 
@@ -166,7 +167,7 @@ class ChallengesScreen(DashScreen):
         for r in self.data.requests[:5]:
             reason = (
                 self.tr(f"dash.reason.{r.reason}")
-                if r.reason in ("too_long", "rate_interval", "rate_cap")
+                if f"dash.reason.{r.reason}" in MESSAGES
                 else r.reason
             )
             table = f"{self.tr('dash.col.table')} {r.table_no}" if r.table_no else ""
