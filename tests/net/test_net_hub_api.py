@@ -100,7 +100,7 @@ async def test_referee_pin_from_the_hub_is_the_kiosk_pin(link) -> None:
     from samoobsluha.station.checks import hash_pin, verify_pin
     from samoobsluha.station.log import KioskStore
 
-    hub, sync, events, tmp = link
+    hub, sync, _, tmp = link
     result = await hub.publish("referee_pin", {"hash": hash_pin("86429753")})
     assert result["sent_to"] == ["s1"]
     await _until(lambda: sync.dbw.call(load_item, "referee_pin") is not None)
