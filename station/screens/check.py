@@ -229,6 +229,15 @@ class CheckScreen(KioskScreen):
         face, _ = preview(event.value, self.kiosk.lexicon.alphabet)
         self.query_one(f"#face-{event.input.index}", Label).update(literal(face))
         self._error("")
+        # Until the next repaint the new spelling is not on the screen yet: a confirm
+        # key typed in the same burst waits for it (see action_confirm).
+        self._painted = False
+        self.call_after_refresh(self._mark_painted)
+
+    _painted = True
+
+    def _mark_painted(self) -> None:
+        self._painted = True
 
     def _advance(self, word: WordInput) -> None:
         if self.step != "words":
@@ -251,6 +260,9 @@ class CheckScreen(KioskScreen):
 
     def action_confirm(self) -> None:
         if self.step != "words":
+            return
+        if not self._painted:  # the opponent confirms what is on screen: paint it first
+            self.call_after_refresh(self.action_confirm)
             return
         inputs = self._word_inputs()
         for word in inputs:
