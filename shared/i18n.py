@@ -901,5 +901,15 @@ MESSAGES.update(
             "sk": "Naozaj poslať nový PIN všetkým staniciam? A = áno · Esc = nie",
             "en": "Really send the new PIN to every station? Y = yes · Esc = no",
         },
+            "kiosk.where.next": {
+            "cs": "Příští kolo ({round}. kolo):",
+            "sk": "Nasledujúce kolo ({round}. kolo):",
+            "en": "Next round (round {round}):",
+        },
+        "kiosk.where.now": {
+            "cs": "Právě se hraje {round}. kolo:",
+            "sk": "Práve sa hrá {round}. kolo:",
+            "en": "Being played now (round {round}):",
+        },
     }
 )

@@ -121,11 +121,20 @@ class KioskApp(App[int], inherit_bindings=False):
             self.last_activity = self.clock.monotonic()
         await super().on_event(event)
 
+    #: How often the outbox counter is re-read (the hub's acknowledgements arrive on the
+    #: sync's own connection, so the count is read, not told).
+    BACKLOG_EVERY = 2.0
+    _backlog_read_at = float("-inf")
+
     def _tick(self) -> None:
         # Run on the screen's own message loop: a screen that closes itself from the
         # App's timer callback would wait on the App's busy queue.
         if not self.screen_stack or not self.is_running:
             return
+        now = self.clock.monotonic()
+        if now - self._backlog_read_at >= self.BACKLOG_EVERY:
+            self._backlog_read_at = now
+            self._refresh_backlog()
         screen = self.screen
         tick = getattr(screen, "tick", None)
         if tick is not None:

@@ -472,6 +472,13 @@ class KioskStore:
             value = self.db.execute("SELECT MAX(round_no) FROM pairings").fetchone()[0]
         return None if value is None else int(value)
 
+    def has_pairings(self, round_no: int) -> bool:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT 1 FROM pairings WHERE round_no = ? LIMIT 1", [round_no]
+            ).fetchone()
+        return row is not None
+
     def pairing(self, round_no: int, table_no: int) -> Pairing | None:
         with self._lock:
             row = self.db.execute(

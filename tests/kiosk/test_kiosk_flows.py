@@ -728,3 +728,47 @@ async def test_result_form_and_pin_typed_in_a_burst(make_app, store):
             for f in ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
         ]
         assert values == ["2", "5", "401", "399", "b"]
+
+
+async def test_where_do_i_play_shows_the_next_round_from_its_publication(make_app, store, clock):
+    """Round 2 is in its play-out when round 3's pairings are published: players see
+    both, labelled; once round 3 runs, it is the one shown."""
+    from samoobsluha.shared.rounds import Phase, RoundStatus
+
+    status = {"now": RoundStatus(2, Phase.ENDED, 0.0, 0.0, 0.0)}
+    store.replace_pairings(2, [(5, "Novák Jan", "Dvořáková Eva")], at=clock.now())
+    store.replace_pairings(3, [(9, "Novák Jan", "Šťastný Petr")], at=clock.now())
+    app = make_app(round_status=lambda: status["now"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        await type_text(pilot, "novak")
+        await settle(pilot)
+        text = str(app.screen.query_one("#where-answer", Label).content)
+        assert text.index("Příští kolo (3. kolo)") < text.index("Právě se hraje 2. kolo")
+        assert "stůl 9, soupeř Šťastný Petr" in text and "stůl 5" in text
+        await pilot.press("escape")
+        status["now"] = RoundStatus(3, Phase.RUNNING, 1000.0, 0.0, 0.0)
+        await pilot.press("f3")
+        await type_text(pilot, "novak")
+        await settle(pilot)
+        text = str(app.screen.query_one("#where-answer", Label).content)
+        assert "Právě se hraje 3. kolo" in text and "stůl 5" not in text
+
+
+async def test_outbox_counter_follows_the_acknowledgements(make_app, store, clock):
+    """„k odeslání 1“ goes away once the hub has acknowledged the row (the ack is written
+    by the sync on its own connection)."""
+    app = make_app(hub_status=lambda: True)
+    async with app.run_test(size=SIZE) as pilot:
+        await check_words(pilot, "4", ["pes"])
+        clock.advance(1)
+        await pilot.press("x")
+        await settle(pilot)
+        hub = app.screen.query_one("#hub-status", Label)
+        assert "k odeslání 1" in str(hub.content)
+        outbox.acknowledge(store.db, outbox.pending(store.db)[-1]["seq"])
+        clock.advance(3)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        await pilot.pause(0.2)
+        assert "k odeslání" not in str(hub.content)
