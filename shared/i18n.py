@@ -911,5 +911,36 @@ MESSAGES.update(
             "sk": "Práve sa hrá {round}. kolo:",
             "en": "Being played now (round {round}):",
         },
+            # fast result entry (hub/entry.py): the operator's parse errors
+        "entry.empty": {
+            "cs": "Prázdný řádek: napište STŮL SKÓRE SKÓRE.",
+            "sk": "Prázdny riadok: napíšte STÔL SKÓRE SKÓRE.",
+            "en": "Empty line: type TABLE SCORE SCORE.",
+        },
+        "entry.not_numbers": {
+            "cs": "„{text}“: jen čísla (stůl, dvě skóre, případně 1 nebo 2).",
+            "sk": "„{text}“: len čísla (stôl, dve skóre, prípadne 1 alebo 2).",
+            "en": "“{text}”: only numbers (table, two scores, optionally 1 or 2).",
+        },
+        "entry.too_few": {
+            "cs": "„{text}“: napište STŮL SKÓRE SKÓRE (čísel je {n}).",
+            "sk": "„{text}“: napíšte STÔL SKÓRE SKÓRE (čísel je {n}).",
+            "en": "“{text}”: type TABLE SCORE SCORE (got {n} numbers).",
+        },
+        "entry.too_many": {
+            "cs": "„{text}“: příliš mnoho čísel; STŮL SKÓRE SKÓRE [1|2].",
+            "sk": "„{text}“: príliš veľa čísel; STÔL SKÓRE SKÓRE [1|2].",
+            "en": "“{text}”: too many numbers; TABLE SCORE SCORE [1|2].",
+        },
+        "entry.table_zero": {
+            "cs": "Stoly se číslují od 1.",
+            "sk": "Stoly sa číslujú od 1.",
+            "en": "Tables are numbered from 1.",
+        },
+        "entry.starter": {
+            "cs": "Čtvrté číslo říká, kdo začínal: 1 nebo 2, ne {n}.",
+            "sk": "Štvrté číslo hovorí, kto začínal: 1 alebo 2, nie {n}.",
+            "en": "The fourth number says who started: 1 or 2, not {n}.",
+        },
     }
 )

@@ -149,7 +149,7 @@ class ResultsScreen(DashScreen):
         try:
             entry = parse_entry(text)
         except EntryError as exc:
-            self.say(str(exc), error=True)
+            self.say(exc.message(self.lang), error=True)
             return
         number = self.round_no()
         if not number:
