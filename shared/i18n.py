@@ -11,7 +11,10 @@ from typing import Any
 LANGUAGES = ("cs", "sk", "en")
 DEFAULT = "cs"
 
-MESSAGES: dict[str, dict[str, str]] = {
+#: A text, or (plural messages) a dict of CLDR plural categories → text.
+Text = str | dict[str, str]
+
+MESSAGES: dict[str, dict[str, Text]] = {
     "verdict.valid": {"cs": "PLATNÉ", "sk": "PLATNÉ", "en": "VALID"},
     "verdict.invalid": {"cs": "NEPLATNÉ", "sk": "NEPLATNÉ", "en": "NOT VALID"},
     "verdict.referee": {
@@ -103,7 +106,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "kiosk.round.none": {"cs": "Kolo neprobíhá", "sk": "Kolo neprebieha", "en": "No round"},
     "kiosk.round.scheduled": {
         "cs": "Kolo {n} začne za",
-        "sk": "Kolo {n} začne o",
+        "sk": "Kolo {n} začne za",
         "en": "Round {n} starts in",
     },
     "kiosk.round.running": {"cs": "Kolo {n}", "sk": "Kolo {n}", "en": "Round {n}"},
@@ -212,17 +215,31 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Any key = done",
     },
     "kiosk.refused.interval": {
-        "cs": "Stůl {table} kontroloval před chvílí. Další kontrola je možná za {wait} s; "
+        "cs": "Pro stůl {table} proběhla kontrola před chvílí. Další je možná za {wait} s; "
         "nelze-li čekat, zavolejte rozhodčího.",
-        "sk": "Stôl {table} kontroloval pred chvíľou. Ďalšia kontrola je možná o {wait} s; "
+        "sk": "Pre stôl {table} prebehla kontrola pred chvíľou. Ďalšia je možná o {wait} s; "
         "ak nemôžete čakať, zavolajte rozhodcu.",
         "en": "Table {table} checked a moment ago. The next check is possible in {wait} s; "
         "if you cannot wait, call the referee.",
     },
     "kiosk.refused.cap": {
-        "cs": "Stůl {table} už v tomto kole provedl {max} kontrol. Zavolejte rozhodčího.",
-        "sk": "Stôl {table} už v tomto kole vykonal {max} kontrol. Zavolajte rozhodcu.",
-        "en": "Table {table} has used its {max} checks in this round. Call the referee.",
+        "cs": {
+            "one": "Pro stůl {table} už v tomto kole proběhla {max} kontrola. "
+            "Zavolejte rozhodčího.",
+            "few": "Pro stůl {table} už v tomto kole proběhly {max} kontroly. "
+            "Zavolejte rozhodčího.",
+            "other": "Pro stůl {table} už v tomto kole proběhlo {max} kontrol. "
+            "Zavolejte rozhodčího.",
+        },
+        "sk": {
+            "one": "Pre stôl {table} už v tomto kole prebehla {max} kontrola. Zavolajte rozhodcu.",
+            "few": "Pre stôl {table} už v tomto kole prebehli {max} kontroly. Zavolajte rozhodcu.",
+            "other": "Pre stôl {table} už v tomto kole prebehlo {max} kontrol. Zavolajte rozhodcu.",
+        },
+        "en": {
+            "one": "Table {table} has used its {max} check in this round. Call the referee.",
+            "other": "Table {table} has used its {max} checks in this round. Call the referee.",
+        },
     },
     "kiosk.pin.title": {"cs": "Rozhodčí", "sk": "Rozhodca", "en": "Referee"},
     "kiosk.pin.prompt": {"cs": "PIN rozhodčího:", "sk": "PIN rozhodcu:", "en": "Referee PIN:"},
@@ -253,9 +270,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Wrong PIN ({n}×). Next try in {s} s.",
     },
     "kiosk.pin.locked": {
-        "cs": "ZAMČENO po {n} špatných PINech. Další pokus za {s} s.",
-        "sk": "ZAMKNUTÉ po {n} nesprávnych PINoch. Ďalší pokus o {s} s.",
-        "en": "LOCKED after {n} wrong PINs. Next try in {s} s.",
+        "cs": {
+            "one": "ZAMČENO po {n} špatném PINu. Další pokus za {s} s.",
+            "other": "ZAMČENO po {n} špatných PINech. Další pokus za {s} s.",
+        },
+        "sk": {
+            "one": "ZAMKNUTÉ po {n} nesprávnom PINe. Ďalší pokus o {s} s.",
+            "other": "ZAMKNUTÉ po {n} nesprávnych PINoch. Ďalší pokus o {s} s.",
+        },
+        "en": {
+            "one": "LOCKED after {n} wrong PIN. Next try in {s} s.",
+            "other": "LOCKED after {n} wrong PINs. Next try in {s} s.",
+        },
     },
     "kiosk.pin.changed": {"cs": "PIN změněn.", "sk": "PIN zmenený.", "en": "PIN changed."},
     "kiosk.referee.title": {
@@ -434,10 +460,58 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 
 def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
-    """The message ``key`` in ``lang`` with ``values`` filled in."""
+    """The message ``key`` in ``lang`` with ``values`` filled in.
+
+    A message whose text is a dict of CLDR plural categories (``one``, ``few``, ``many``,
+    ``other``) is chosen by the plural rules of ``lang`` for the count named in
+    :data:`PLURAL_COUNTS` (default ``n``): „1 stanice, 2 stanice, 5 stanic“. Float values
+    are written with the language's decimal separator (``1 095,58`` in cs and sk)."""
     entry = MESSAGES[key]
-    text = entry.get(lang) or entry[DEFAULT]
-    return text.format(**values) if values else text
+    text: Any = entry.get(lang) or entry[DEFAULT]
+    if isinstance(text, dict):
+        count = values.get(PLURAL_COUNTS.get(key, "n"), 0)
+        text = text.get(plural_category(count, lang)) or text["other"]
+    if not values:
+        return str(text)
+    shown = {k: decimal(v, lang) if isinstance(v, float) else v for k, v in values.items()}
+    return str(text).format(**shown)
+
+
+#: The value that chooses the plural form of a plural message (default ``n``).
+PLURAL_COUNTS: dict[str, str] = {
+    "dash.stations.summary": "required",
+    "kiosk.refused.cap": "max",
+    "kiosk.refused.station_cap": "max",
+    "dash.paired": "boards",
+}
+
+_LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB"}
+
+
+def plural_category(count: Any, lang: str) -> str:
+    """The CLDR plural category (one, few, many, other) of ``count`` in ``lang``, by
+    Babel's copy of the CLDR rules (cs/sk: 1 one, 2–4 few, decimals many, else other)."""
+    from babel import Locale
+
+    try:
+        number = float(count) if not isinstance(count, int) else count
+    except (TypeError, ValueError):
+        return "other"
+    return str(Locale.parse(_LOCALES.get(lang, _LOCALES[DEFAULT])).plural_form(number))
+
+
+def decimal(value: float, lang: str, digits: int | None = None) -> str:
+    """``value`` with the language's decimal separator and grouping (Babel, CLDR):
+    ``1 095,58`` in cs and sk, ``1,095.58`` in en; ``digits`` fixes the decimals."""
+    from babel.numbers import format_decimal
+
+    locale = _LOCALES.get(lang, _LOCALES[DEFAULT])
+    if digits is None:
+        if float(value).is_integer():
+            return format_decimal(int(value), locale=locale)
+        return format_decimal(value, locale=locale, decimal_quantization=False)
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=locale)
 
 
 def cli_language() -> str:
@@ -470,7 +544,7 @@ MESSAGES.update(
         },
         "tour.pairings": {
             "cs": "Rozlosování {round}. kola",
-            "sk": "Nasadenie {round}. kola",
+            "sk": "Žrebovanie {round}. kola",
             "en": "Pairings, round {round}",
         },
         "tour.by_name": {"cs": "Podle jmen", "sk": "Podľa mien", "en": "By name"},
@@ -521,7 +595,7 @@ MESSAGES.update(
         "dash.tab.challenges": {"cs": "Námitky", "sk": "Námietky", "en": "Challenges"},
         "dash.tab.results": {"cs": "Výsledky", "sk": "Výsledky", "en": "Results"},
         "dash.tab.standings": {
-            "cs": "Pořadí a nasazení",
+            "cs": "Pořadí a rozlosování",
             "sk": "Poradie a žrebovanie",
             "en": "Standings & pairings",
         },
@@ -549,12 +623,28 @@ MESSAGES.update(
         "dash.lex.bad": {"cs": "JINÝ", "sk": "INÝ", "en": "DIFFERS"},
         "dash.lex.unknown": {"cs": "?", "sk": "?", "en": "?"},
         "dash.stations.summary": {
-            "cs": "Hráčů {players} → podle ČAS 15.8e potřeba {required} stanic; "
-            "online {online} z {total}",
-            "sk": "Hráčov {players} → podľa ČAS 15.8e treba {required} staníc; "
-            "online {online} z {total}",
-            "en": "{players} players → ČAS 15.8e needs {required} station(s); "
-            "{online} of {total} online",
+            "cs": {
+                "one": "Hráčů: {players} → podle ČAS 15.8e je potřeba {required} stanice; "
+                "online {online} z {total}",
+                "few": "Hráčů: {players} → podle ČAS 15.8e jsou potřeba {required} stanice; "
+                "online {online} z {total}",
+                "other": "Hráčů: {players} → podle ČAS 15.8e je potřeba {required} stanic; "
+                "online {online} z {total}",
+            },
+            "sk": {
+                "one": "Hráčov: {players} → podľa ČAS 15.8e treba {required} stanicu; "
+                "online {online} z {total}",
+                "few": "Hráčov: {players} → podľa ČAS 15.8e treba {required} stanice; "
+                "online {online} z {total}",
+                "other": "Hráčov: {players} → podľa ČAS 15.8e treba {required} staníc; "
+                "online {online} z {total}",
+            },
+            "en": {
+                "one": "{players} players → ČAS 15.8e needs {required} station; "
+                "{online} of {total} online",
+                "other": "{players} players → ČAS 15.8e needs {required} stations; "
+                "{online} of {total} online",
+            },
         },
         "dash.stations.none": {
             "cs": "Zatím se nepřihlásila žádná stanice.",
@@ -563,7 +653,7 @@ MESSAGES.update(
         },
         "dash.ago": {"cs": "před {s} s", "sk": "pred {s} s", "en": "{s} s ago"},
         "dash.phase.idle": {"cs": "nenaplánováno", "sk": "nenaplánované", "en": "not planned"},
-        "dash.phase.scheduled": {"cs": "START ZA", "sk": "ŠTART O", "en": "STARTS IN"},
+        "dash.phase.scheduled": {"cs": "START ZA", "sk": "ŠTART ZA", "en": "STARTS IN"},
         "dash.phase.running": {"cs": "HRAJE SE", "sk": "HRÁ SA", "en": "RUNNING"},
         "dash.phase.warning": {
             "cs": "POSLEDNÍCH 10 MINUT",
@@ -572,7 +662,7 @@ MESSAGES.update(
         },
         "dash.phase.ended": {"cs": "DOHRÁVKA", "sk": "DOHRÁVKA", "en": "PLAY-OUT"},
         "dash.phase.cancelled": {"cs": "ZRUŠENO", "sk": "ZRUŠENÉ", "en": "CANCELLED"},
-        "dash.paused": {"cs": "POZASTAVENO", "sk": "POZASTAVENÉ", "en": "PAUSED"},
+        "dash.paused": {"cs": "PŘERUŠENO", "sk": "PRERUŠENÉ", "en": "PAUSED"},
         "dash.rounds.round": {"cs": "Kolo", "sk": "Kolo", "en": "Round"},
         "dash.rounds.minutes": {"cs": "Minut", "sk": "Minút", "en": "Minutes"},
         "dash.rounds.at": {"cs": "Čas", "sk": "Čas", "en": "At"},
@@ -662,8 +752,8 @@ MESSAGES.update(
         "dash.verdict.referee": {"cs": "ROZHODČÍ", "sk": "ROZHODCA", "en": "REFEREE"},
         "dash.verdict.refused": {"cs": "odmítnuto", "sk": "odmietnuté", "en": "refused"},
         "dash.requests": {
-            "cs": "Volání rozhodčího: {n} (A potvrdí)",
-            "sk": "Volanie rozhodcu: {n} (A potvrdí)",
+            "cs": "Volání rozhodčího: {n} (A = potvrdit)",
+            "sk": "Volanie rozhodcu: {n} (A = potvrdiť)",
             "en": "Referee calls: {n} (A acknowledges)",
         },
         "dash.requests.none": {
@@ -766,7 +856,7 @@ MESSAGES.update(
             "en": "Publish to stations",
         },
         "dash.act.pair": {
-            "cs": "Nasadit další kolo",
+            "cs": "Rozlosovat další kolo",
             "sk": "Žrebovať ďalšie kolo",
             "en": "Pair next round",
         },
@@ -788,20 +878,31 @@ MESSAGES.update(
             "en": "Standings after round {n}",
         },
         "dash.pairings.of": {
-            "cs": "Nasazení {n}. kola",
+            "cs": "Rozlosování {n}. kola",
             "sk": "Žrebovanie {n}. kola",
             "en": "Pairings of round {n}",
         },
         "dash.no_pairing": {
-            "cs": "Kolo {n} ještě není nasazené.",
+            "cs": "Kolo {n} ještě není rozlosované.",
             "sk": "Kolo {n} ešte nie je žrebované.",
             "en": "Round {n} is not paired yet.",
         },
         "dash.saved": {"cs": "Uloženo: {path}", "sk": "Uložené: {path}", "en": "Saved: {path}"},
         "dash.paired": {
-            "cs": "Kolo {n} nasazeno ({boards} stolů).",
-            "sk": "Kolo {n} žrebované ({boards} stolov).",
-            "en": "Round {n} paired ({boards} tables).",
+            "cs": {
+                "one": "Kolo {n} rozlosováno ({boards} stůl).",
+                "few": "Kolo {n} rozlosováno ({boards} stoly).",
+                "other": "Kolo {n} rozlosováno ({boards} stolů).",
+            },
+            "sk": {
+                "one": "Kolo {n} žrebované ({boards} stôl).",
+                "few": "Kolo {n} žrebované ({boards} stoly).",
+                "other": "Kolo {n} žrebované ({boards} stolov).",
+            },
+            "en": {
+                "one": "Round {n} paired ({boards} table).",
+                "other": "Round {n} paired ({boards} tables).",
+            },
         },
     }
 )
@@ -849,8 +950,19 @@ MESSAGES.update(
             "if you cannot wait, call the referee.",
         },
         "kiosk.refused.station_cap": {
-            "cs": "Tato stanice už v tomto kole provedla {max} kontrol. Zavolejte rozhodčího.",
-            "sk": "Táto stanica už v tomto kole vykonala {max} kontrol. Zavolajte rozhodcu.",
+            "cs": {
+                "one": "Tato stanice už v tomto kole provedla {max} kontrolu. "
+                "Zavolejte rozhodčího.",
+                "few": "Tato stanice už v tomto kole provedla {max} kontroly. "
+                "Zavolejte rozhodčího.",
+                "other": "Tato stanice už v tomto kole provedla {max} kontrol. "
+                "Zavolejte rozhodčího.",
+            },
+            "sk": {
+                "one": "Táto stanica už v tomto kole vykonala {max} kontrolu. Zavolajte rozhodcu.",
+                "few": "Táto stanica už v tomto kole vykonala {max} kontroly. Zavolajte rozhodcu.",
+                "other": "Táto stanica už v tomto kole vykonala {max} kontrol. Zavolajte rozhodcu.",
+            },
             "en": "This station has used its {max} checks in this round. Call the referee.",
         },
         "dash.reason.station_interval": {
@@ -901,7 +1013,7 @@ MESSAGES.update(
             "sk": "Naozaj poslať nový PIN všetkým staniciam? A = áno · Esc = nie",
             "en": "Really send the new PIN to every station? Y = yes · Esc = no",
         },
-            "kiosk.where.next": {
+        "kiosk.where.next": {
             "cs": "Příští kolo ({round}. kolo):",
             "sk": "Nasledujúce kolo ({round}. kolo):",
             "en": "Next round (round {round}):",
@@ -911,7 +1023,7 @@ MESSAGES.update(
             "sk": "Práve sa hrá {round}. kolo:",
             "en": "Being played now (round {round}):",
         },
-            # fast result entry (hub/entry.py): the operator's parse errors
+        # fast result entry (hub/entry.py): the operator's parse errors
         "entry.empty": {
             "cs": "Prázdný řádek: napište STŮL SKÓRE SKÓRE.",
             "sk": "Prázdny riadok: napíšte STÔL SKÓRE SKÓRE.",

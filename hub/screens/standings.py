@@ -4,6 +4,7 @@ any pair (``--explain``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -15,7 +16,10 @@ from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import ServiceError
+from samoobsluha.shared.i18n import decimal
 from samoobsluha.shared.textsafe import literal
+
+_DECIMAL = re.compile(r"-?\d+\.\d+")
 
 
 @dataclass
@@ -84,7 +88,7 @@ class StandingsScreen(DashScreen):
         fill_table(
             self.query_one("#standings", DataTable),
             [(col, self._col(col)) for col in data.columns],
-            [[row[c] for c in data.columns] for row in data.standings],
+            [[self._number(row[c]) for c in data.columns] for row in data.standings],
         )
         self.query_one("#standings-title", Label).update(
             literal(self.tr("dash.standings.after", n=data.after))
@@ -101,6 +105,13 @@ class StandingsScreen(DashScreen):
             title.update(literal(self.tr("dash.no_pairing", n=data.round_no)))
         else:
             title.update(literal(self.tr("dash.pairings.of", n=data.round_no)))
+
+    def _number(self, cell: str) -> str:
+        """Decimals in the operator's language: 1095.58 → 1 095,58 (cs, sk)."""
+        if _DECIMAL.fullmatch(cell):
+            digits = len(cell.partition(".")[2])
+            return decimal(float(cell), self.lang, digits)
+        return cell
 
     def _col(self, col: str) -> str:
         from samoobsluha.shared.i18n import MESSAGES

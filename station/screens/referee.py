@@ -70,7 +70,7 @@ class PinScreen(KioskScreen):
         self.mode = mode
         self.first_pin = ""
         self.gate = PinGate(True)
-        self.lock: PinLock | None = None  # loaded by a worker
+        self.pin_lock: PinLock | None = None  # loaded by a worker
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pin-box"):
@@ -110,18 +110,18 @@ class PinScreen(KioskScreen):
         self.app.call_from_thread(self._gate_loaded, lock)
 
     def _gate_loaded(self, lock: PinLock) -> None:
-        self.lock = lock
+        self.pin_lock = lock
         self._apply_gate()
 
     def _apply_gate(self) -> None:
-        if self.mode != "enter" or self.lock is None:
+        if self.mode != "enter" or self.pin_lock is None:
             return
         kiosk = self.kiosk
         self.gate = pin_gate(
-            kiosk.settings, self.lock, boot=kiosk.boot, mono=kiosk.clock.monotonic()
+            kiosk.settings, self.pin_lock, boot=kiosk.boot, mono=kiosk.clock.monotonic()
         )
         field = self.query_one("#pin", Input)
-        failures = self.lock.failures
+        failures = self.pin_lock.failures
         if self.gate.open:
             if field.disabled:
                 field.disabled = False
@@ -143,7 +143,7 @@ class PinScreen(KioskScreen):
         pin = field.value
         field.value = ""
         if self.mode == "enter":
-            if self.lock is None or not self.gate.open:
+            if self.pin_lock is None or not self.gate.open:
                 return
             field.disabled = True
             self._verify(pin)
@@ -190,7 +190,7 @@ class PinScreen(KioskScreen):
         if ok:
             self.app.switch_screen(RefereeScreen())
             return
-        self.lock = lock
+        self.pin_lock = lock
         self.query_one("#pin", Input).disabled = True
         self._apply_gate()
         if self.gate.open:
