@@ -45,6 +45,7 @@ from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.paths import data_dir, default_lexicon_path
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.shared.storage import open_db
@@ -334,20 +335,21 @@ class HubService:
             )
         required = stations_required(present)
         online = sum(1 for r in out if r.online)
-        warnings = []
+        # Phrases: English where printed or logged, the operator's language on screen.
+        warnings: list[str] = []
         if not running:
-            warnings.append("hub server is not running (hub serve): stations cannot sync")
+            warnings.append(Phrase("warn.server_off"))
         if online < required:
             warnings.append(
-                f"ČAS 15.8e: {present} players need {required} station(s); {online} online"
+                Phrase("warn.too_few", players=present, required=required, online=online)
             )
         if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
-            warnings.append("stations report different lexicons (none published by the hub)")
+            warnings.append(Phrase("warn.lexicons_mixed"))
         for row in out:
             if row.lexicon_ok is False:
-                warnings.append(f"station {row.station_id}: lexicon differs from the hub's")
+                warnings.append(Phrase("warn.lexicon_differs", station=row.station_id))
             if row.online and not row.clock_synced:
-                warnings.append(f"station {row.station_id}: clock not synced")
+                warnings.append(Phrase("warn.clock", station=row.station_id))
         return StationReport(out, present, required, online, expected, running, warnings)
 
     def _expected_lexicon(

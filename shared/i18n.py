@@ -480,6 +480,7 @@ def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
 #: The value that chooses the plural form of a plural message (default ``n``).
 PLURAL_COUNTS: dict[str, str] = {
     "dash.stations.summary": "required",
+    "warn.too_few": "required",
     "kiosk.refused.cap": "max",
     "kiosk.refused.station_cap": "max",
     "dash.paired": "boards",
@@ -512,6 +513,29 @@ def decimal(value: float, lang: str, digits: int | None = None) -> str:
         return format_decimal(value, locale=locale, decimal_quantization=False)
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(value, format=pattern, locale=locale)
+
+
+class Phrase(str):
+    """A catalogue message that is also its English text: code that logs or prints it
+    gets English as before, and a screen shows it in its own language with
+    :func:`localize` (for messages made where the language is not known, e.g. a
+    service's warnings)."""
+
+    key: str
+    values: dict[str, Any]
+
+    def __new__(cls, key: str, /, **values: Any) -> Phrase:
+        obj = super().__new__(cls, t(key, "en", **values))
+        obj.key = key
+        obj.values = values
+        return obj
+
+
+def localize(text: str, lang: str) -> str:
+    """``text`` in ``lang`` when it is a :class:`Phrase`, else as it is."""
+    if isinstance(text, Phrase):
+        return t(text.key, lang, **text.values)
+    return str(text)
 
 
 def cli_language() -> str:
@@ -1053,6 +1077,65 @@ MESSAGES.update(
             "cs": "Čtvrté číslo říká, kdo začínal: 1 nebo 2, ne {n}.",
             "sk": "Štvrté číslo hovorí, kto začínal: 1 alebo 2, nie {n}.",
             "en": "The fourth number says who started: 1 or 2, not {n}.",
+        },
+            # hub: station warnings (hub/service.py), entry outcomes and sources
+        "warn.server_off": {
+            "cs": "server hubu neběží (hub serve): stanice se nemohou synchronizovat",
+            "sk": "server hubu nebeží (hub serve): stanice sa nemôžu synchronizovať",
+            "en": "hub server is not running (hub serve): stations cannot sync",
+        },
+        "warn.too_few": {
+            "cs": {
+                "one": "ČAS 15.8e: hráčů {players}, potřeba {required} stanice; online {online}",
+                "few": "ČAS 15.8e: hráčů {players}, potřeba {required} stanice; online {online}",
+                "other": "ČAS 15.8e: hráčů {players}, potřeba {required} stanic; online {online}",
+            },
+            "sk": {
+                "one": "ČAS 15.8e: hráčov {players}, treba {required} stanicu; online {online}",
+                "few": "ČAS 15.8e: hráčov {players}, treba {required} stanice; online {online}",
+                "other": "ČAS 15.8e: hráčov {players}, treba {required} staníc; online {online}",
+            },
+            "en": {
+                "one": "ČAS 15.8e: {players} players need {required} station; {online} online",
+                "other": "ČAS 15.8e: {players} players need {required} stations; {online} online",
+            },
+        },
+        "warn.lexicons_mixed": {
+            "cs": "stanice hlásí různé slovníky (hub žádný nezveřejnil)",
+            "sk": "stanice hlásia rôzne slovníky (hub žiadny nezverejnil)",
+            "en": "stations report different lexicons (none published by the hub)",
+        },
+        "warn.lexicon_differs": {
+            "cs": "stanice {station}: slovník se liší od slovníku hubu",
+            "sk": "stanica {station}: slovník sa líši od slovníka hubu",
+            "en": "station {station}: lexicon differs from the hub's",
+        },
+        "warn.clock": {
+            "cs": "stanice {station}: hodiny nejsou seřízené",
+            "sk": "stanica {station}: hodiny nie sú zosynchronizované",
+            "en": "station {station}: clock not synced",
+        },
+        "dash.outcome.entered": {"cs": "zapsáno", "sk": "zapísané", "en": "entered"},
+        "dash.outcome.confirmed": {"cs": "potvrzeno", "sk": "potvrdené", "en": "confirmed"},
+        "dash.outcome.corrected": {"cs": "opraveno", "sk": "opravené", "en": "corrected"},
+        "dash.outcome.conflict": {"cs": "ROZPOR", "sk": "ROZPOR", "en": "CONFLICT"},
+        "dash.outcome.unchanged": {"cs": "beze změny", "sk": "bez zmeny", "en": "unchanged"},
+        "dash.source.station": {"cs": "stanice", "sk": "stanica", "en": "station"},
+        "dash.source.operator": {"cs": "operátor", "sk": "operátor", "en": "operator"},
+        "dash.second_started": {
+            "cs": "začínal DH",
+            "sk": "začínal DH",
+            "en": "DH started",
+        },
+            "warn.unusual_score": {
+            "cs": "neobvyklé skóre {score} (mimo {low}..{high})",
+            "sk": "neobvyklé skóre {score} (mimo {low}..{high})",
+            "en": "unusual score {score} (outside {low}..{high})",
+        },
+        "warn.other_started": {
+            "cs": "začínal {started}, podle rozlosování měl {paired}",
+            "sk": "začínal {started}, podľa žrebovania mal {paired}",
+            "en": "{started} started, the pairing said {paired}",
         },
     }
 )

@@ -67,6 +67,7 @@ def english_on_screen(text: str, *, allowed: set[str] = frozenset()) -> list[str
     """English phrases and words in ``text`` (a cs or sk screen); ``allowed``: words
     that are data here (a player's or a tournament's name)."""
     found = [p for p in _english_phrases() if p in text]
+    text = re.sub(r"\S*/\S*", " ", text)  # file paths are data, not language
     words = _english_words() - {w.lower() for w in allowed}
     found += sorted({w for w in _WORD.findall(text) if w.lower() in words})
     return found

@@ -18,6 +18,7 @@ from textual.widgets import DataTable, Input, Label
 from samoobsluha.hub.entry import Entry, EntryError, parse_entry
 from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
 from samoobsluha.hub.service import EntryEcho, RoundResults
+from samoobsluha.shared.i18n import MESSAGES, decimal, localize
 from samoobsluha.shared.textsafe import literal
 
 COLUMNS = (
@@ -85,7 +86,7 @@ class ResultsScreen(DashScreen):
                     score,
                     row.second_name,
                     self.tr(f"dash.state.{row.state}"),
-                    ", ".join(row.sources),
+                    ", ".join(self._source(x) for x in row.sources),
                 ]
             )
         fill_table(
@@ -166,10 +167,36 @@ class ResultsScreen(DashScreen):
         self.last = echo.entry
         self.correcting = None
         self.query_one("#entry-mode", Label).update("")
-        line = echo.line() + "".join(f"  ⚠ {w}" for w in echo.warnings)
+        line = self._echo_line(echo) + "".join(
+            f"  ⚠ {localize(w, self.lang)}" for w in echo.warnings
+        )
         self.echoes = [line, *self.echoes][:5]
         self.query_one("#echo", Label).update(literal("\n".join(self.echoes)))
-        self.say(time.strftime("%H:%M:%S ") + echo.outcome, error=echo.outcome == "conflict")
+        self.say(
+            time.strftime("%H:%M:%S ") + self._outcome(echo.outcome),
+            error=echo.outcome == "conflict",
+        )
+
+    def _source(self, source: str) -> str:
+        key = f"dash.source.{source}"
+        return self.tr(key) if key in MESSAGES else source
+
+    def _outcome(self, outcome: str) -> str:
+        key = f"dash.outcome.{outcome}"
+        return self.tr(key) if key in MESSAGES else outcome
+
+    def _echo_line(self, echo: EntryEcho) -> str:
+        """EntryEcho.line() in the operator's language (wins with a decimal comma)."""
+        totals = ", ".join(
+            f"{name} {decimal(float(w), self.lang)} ({spread:+d})"
+            for name, (w, spread) in echo.totals.items()
+        )
+        started = f" [{self.tr('dash.second_started')}]" if echo.entry.second_started else ""
+        return (
+            f"{echo.entry.table}: {echo.first_name} {echo.entry.score_first} – "
+            f"{echo.entry.score_second} {echo.second_name}{started} · "
+            f"{self._outcome(echo.outcome)} · {totals}"
+        )
 
     def action_correct_last(self) -> None:
         if self.last is None:

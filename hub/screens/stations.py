@@ -14,7 +14,7 @@ from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
 from samoobsluha.hub.service import StationReport
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import decimal, localize, t
 from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.checks import PIN_MIN_LENGTH
 
@@ -111,7 +111,7 @@ class StationsScreen(DashScreen):
             )
         )
         warnings = self.query_one("#stations-warnings", Label)
-        warnings.update(literal("\n".join(f"⚠ {w}" for w in report.warnings)))
+        warnings.update(literal("\n".join(f"⚠ {localize(w, self.lang)}" for w in report.warnings)))
         warnings.display = bool(report.warnings)
         rows = []
         for r in report.rows:
@@ -119,7 +119,10 @@ class StationsScreen(DashScreen):
                 r.lexicon_ok
             ]
             seen = self.tr("dash.ago", s=int(r.seen_ago)) if r.seen_ago is not None else ""
-            offset = f"{r.clock_offset:+.3f} s" + ("" if r.clock_synced else " ✗")
+            sign = "−" if r.clock_offset < 0 else "+"
+            offset = f"{sign}{decimal(abs(r.clock_offset), self.lang, 3)} s" + (
+                "" if r.clock_synced else " ✗"
+            )
             rows.append(
                 [
                     r.station_id,

@@ -44,6 +44,7 @@ from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.i18n import Phrase
 
 SOURCES = ("operator", "station")
 LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
@@ -377,7 +378,9 @@ class Tournament:
             if not 0 <= s <= MAX_SCORE:
                 raise TournamentError(f"score {s} is outside 0..{MAX_SCORE}")
             if kind_ is Kind.PLAYED and (s < LOW_SCORE or s > HIGH_SCORE):
-                warnings.append(f"unusual score {s} (outside {LOW_SCORE}..{HIGH_SCORE})")
+                warnings.append(
+                    Phrase("warn.unusual_score", score=s, low=LOW_SCORE, high=HIGH_SCORE)
+                )
         if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
             raise TournamentError("a forfeit names the player it is forfeited against")
         if kind_ is not Kind.FORFEIT:
@@ -387,7 +390,9 @@ class Tournament:
         elif first not in (pf, ps):
             raise TournamentError("the starting player must be one of the two")
         elif first != pf:
-            warnings.append(f"{self._name(first)} started, the pairing said {self._name(pf)}")
+            warnings.append(
+                Phrase("warn.other_started", started=self._name(first), paired=self._name(pf))
+            )
         value = {
             "s_first": s_first,
             "s_second": s_second,
