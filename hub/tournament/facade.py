@@ -369,7 +369,7 @@ class Tournament:
                 f"not {self._name(player1)} – {self._name(player2)}"
             )
         s_first, s_second = (score1, score2) if player1 == pf else (score2, score1)
-        warnings = []
+        warnings: list[str] = []
         if kind_ is Kind.PLAYED and (s_first is None or s_second is None):
             raise TournamentError("a played game needs both scores")
         for s in (s_first, s_second):
