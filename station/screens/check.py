@@ -148,7 +148,13 @@ class CheckScreen(KioskScreen):
             for word in self.query(WordInput):
                 word.disabled = word.index >= self.count
 
+    _refused_text: tuple[str, ...] | None = None  # the words a shown refusal is about
+
+    def _word_texts(self) -> tuple[str, ...]:
+        return tuple(w.value for w in self.query(WordInput))
+
     def _error(self, text: str) -> None:
+        self._refused_text = self._word_texts() if text else None
         label = self.query_one("#check-error", Label)
         label.update(literal(f"! {text}" if text else ""))
         label.set_class(bool(text), "-shown")
@@ -228,7 +234,10 @@ class CheckScreen(KioskScreen):
             return
         face, _ = preview(event.value, self.kiosk.lexicon.alphabet)
         self.query_one(f"#face-{event.input.index}", Label).update(literal(face))
-        self._error("")
+        # A change typed before an Enter that refused the word arrives after it: it must
+        # not wipe the refusal of the very text it produced.
+        if self._refused_text is None or self._word_texts() != self._refused_text:
+            self._error("")
         # Until the next repaint the new spelling is not on the screen yet: a confirm
         # key typed in the same burst waits for it (see action_confirm).
         self._painted = False

@@ -54,3 +54,17 @@ async def test_f10_confirms_only_what_is_painted(make_app, store) -> None:
         await settle(pilot)
         assert seen[-1] == "ŽÁBA"
         assert isinstance(app.screen, VerdictScreen)
+
+
+async def test_a_refusal_typed_in_a_burst_stays_on_screen(make_app) -> None:
+    """„a[/]b⏎“ in one burst: the Enter refuses the word before the word's own change
+    messages arrive; they must not wipe the refusal (seen in tmux at 80×24)."""
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        await type_raw(pilot, "3\r1\ra[/]b\r")
+        await settle(pilot)
+        error = str(app.screen.query_one("#check-error", Label).content)
+        assert "„a[/]b“" in error
+        await type_raw(pilot, "\x7f")  # a real change clears it
+        await settle(pilot)
+        assert str(app.screen.query_one("#check-error", Label).content) == ""
