@@ -1078,7 +1078,7 @@ MESSAGES.update(
             "sk": "Štvrté číslo hovorí, kto začínal: 1 alebo 2, nie {n}.",
             "en": "The fourth number says who started: 1 or 2, not {n}.",
         },
-            # hub: station warnings (hub/service.py), entry outcomes and sources
+        # hub: station warnings (hub/service.py), entry outcomes and sources
         "warn.server_off": {
             "cs": "server hubu neběží (hub serve): stanice se nemohou synchronizovat",
             "sk": "server hubu nebeží (hub serve): stanice sa nemôžu synchronizovať",
@@ -1127,7 +1127,7 @@ MESSAGES.update(
             "sk": "začínal DH",
             "en": "DH started",
         },
-            "warn.unusual_score": {
+        "warn.unusual_score": {
             "cs": "neobvyklé skóre {score} (mimo {low}..{high})",
             "sk": "neobvyklé skóre {score} (mimo {low}..{high})",
             "en": "unusual score {score} (outside {low}..{high})",
@@ -1136,6 +1136,23 @@ MESSAGES.update(
             "cs": "začínal {started}, podle rozlosování měl {paired}",
             "sk": "začínal {started}, podľa žrebovania mal {paired}",
             "en": "{started} started, the pairing said {paired}",
+        },
+        "pin.set": {
+            "cs": "PIN rozhodčího nastaven v {path}",
+            "sk": "PIN rozhodcu nastavený v {path}",
+            "en": "referee PIN set in {path}",
+        },
+        "pin.cleared": {
+            "cs": "PIN této stanice odstraněn; dokud nebude nastaven nebo poslán hubem, "
+            "F12 nic neotevře",
+            "sk": "PIN tejto stanice odstránený; kým nebude nastavený alebo poslaný hubom, "
+            "F12 nič neotvorí",
+            "en": "station PIN removed; until one is set or sent by the hub, F12 opens nothing",
+        },
+        "pin.cleared_config": {
+            "cs": "PIN této stanice odstraněn; platí referee_pin_hash z konfigurace",
+            "sk": "PIN tejto stanice odstránený; platí referee_pin_hash z konfigurácie",
+            "en": "station PIN removed; the config file's referee_pin_hash applies again",
         },
     }
 )

@@ -152,19 +152,21 @@ def _run_standalone(args: argparse.Namespace) -> int:
 def _pin_set(args: argparse.Namespace) -> int:
     """Set the referee PIN in the station database (it overrides ``referee_pin_hash`` in
     the config file). Reads the PIN twice from the terminal, or once from stdin."""
+    from samoobsluha.shared.i18n import cli_language
     from samoobsluha.station.log import KioskStore
 
+    lang = cli_language()
     if sys.stdin.isatty():
-        pin = getpass.getpass("referee PIN: ")
-        if getpass.getpass("again: ") != pin:
-            print("station pin set: the two PINs differ; nothing changed", file=sys.stderr)
+        pin = getpass.getpass(t("pin.ask", lang))
+        if getpass.getpass(t("pin.again", lang)) != pin:
+            print(f"station pin set: {t('pin.differ', lang)}", file=sys.stderr)
             return EXIT_CONFIG
     else:
         pin = sys.stdin.readline().rstrip("\n")
     try:
         stored = hash_pin(pin)
-    except SettingsError as exc:
-        print(f"station pin set: {exc}", file=sys.stderr)
+    except SettingsError:
+        print(f"station pin set: {t('pin.too_short', lang, min=4)}", file=sys.stderr)
         return EXIT_CONFIG
     if args.print_hash:
         print(stored)
@@ -175,7 +177,7 @@ def _pin_set(args: argparse.Namespace) -> int:
         store.set_referee_pin(stored, time.time())  # a new PIN also clears a lockout
     finally:
         store.close()
-    print(f"referee PIN set in {station_config.station_db_path()}")
+    print(t("pin.set", lang, path=station_config.station_db_path()))
     return EXIT_OK
 
 
@@ -188,11 +190,11 @@ def _pin_clear(args: argparse.Namespace) -> int:
         store.set_referee_pin(None, time.time())
     finally:
         store.close()
+    from samoobsluha.shared.i18n import cli_language
+
     configured = cfg.section("kiosk").get("referee_pin_hash", "")
-    if configured and is_pin_hash(str(configured)):
-        print("station PIN removed; the config file's referee_pin_hash applies again")
-    else:
-        print("station PIN removed; until one is set or sent by the hub, F12 opens nothing")
+    key = "pin.cleared_config" if configured and is_pin_hash(str(configured)) else "pin.cleared"
+    print(t(key, cli_language()))
     return EXIT_OK
 
 
