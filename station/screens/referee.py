@@ -24,7 +24,7 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from samoobsluha.shared.i18n import refusal
+from samoobsluha.shared.i18n import MESSAGES, refusal
 from samoobsluha.shared.normalize import WordRefused, normalize_words
 from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.app import SETTING_TABLES
@@ -407,7 +407,10 @@ class LogScreen(RefereeArea):
             self.query_one("#log-title", Label).update(literal(self.tr("kiosk.log.empty")))
         for row in rows:
             when = dt.datetime.fromtimestamp(row["at"]).strftime("%H:%M:%S")
-            note = row["refused_reason"] or ""
+            reason = row["refused_reason"] or ""
+            note = (
+                self.tr(f"dash.reason.{reason}") if f"dash.reason.{reason}" in MESSAGES else reason
+            )
             if row["instance"] == "appeal":
                 note = self.tr("kiosk.log.appeal")
             table.add_row(

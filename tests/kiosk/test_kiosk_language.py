@@ -128,3 +128,5 @@ async def test_every_kiosk_screen_speaks_the_language(make_app, store, clock, la
         await look("pin too short")
     assert len(seen) >= 20
     assert "ODMÍTNUT" not in seen["refused"]  # the refusal screen, not an error
+    # the log's note names the limit in words, not as rate_interval
+    assert ("příliš brzy" if lang == "cs" else "príliš skoro") in seen["log"]
