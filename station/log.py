@@ -380,10 +380,13 @@ class KioskStore:
         return int(count), last_at
 
     def pin_lock(self, boot: str, mono: float) -> PinLock:
-        """The stored lockout; on the first look after a reboot it is re-measured on this
-        boot's monotonic clock (and stored so), so the rest of the wait counts from now."""
+        """The stored lockout, re-measured on this boot's monotonic clock and stored so:
+        after a reboot the rest of the wait (as of the last look) counts from the first
+        look of the new boot."""
         lock = PinLock.from_json(self.setting(SETTING_PIN_LOCK))
-        if lock.failures and lock.boot != boot:
+        if lock.failures and lock.remaining > 0:
+            # Store the wait as measured now: after a reboot (another monotonic clock)
+            # the rest counts from the last look, never from the full lockout again.
             lock = lock.rebased(boot, mono)
             self.set_setting(SETTING_PIN_LOCK, lock.to_json())
         return lock
