@@ -84,7 +84,7 @@ class HubApp(App[None], inherit_bindings=False):
 
     async def on_mount(self) -> None:
         if self._startup_error:
-            self.notify(self._startup_error, severity="error", timeout=30)
+            self.notify(self._startup_error, severity="error", timeout=30, markup=False)
         if self.serve is not None:
             await self._start_server()
         self.action_reload()  # the first screen may have loaded before the server ran
@@ -102,7 +102,9 @@ class HubApp(App[None], inherit_bindings=False):
             key_file = self.service.data / "tournament.key"
             psk, created = store.ensure_key(key_file)
             if created:
-                self.notify(t("dash.key.created", self.lang, path=str(key_file)), timeout=30)
+                self.notify(
+                    t("dash.key.created", self.lang, path=str(key_file)), timeout=30, markup=False
+                )
             server = HubServer(
                 self.service.db_path,
                 psk,
@@ -115,7 +117,9 @@ class HubApp(App[None], inherit_bindings=False):
             self._server = server
             self._control = await control.start_control(server, self.service.control_path)
         except (OSError, ValueError, sqlite3.Error) as exc:
-            self.notify(f"hub server could not start: {exc}", severity="error", timeout=10)
+            self.notify(
+                f"hub server could not start: {exc}", severity="error", timeout=10, markup=False
+            )
 
     async def on_unmount(self) -> None:
         if self._control is not None:

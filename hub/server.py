@@ -579,9 +579,17 @@ class HubServer:
         return {"id": item, "at": at, "sent_to": sent}
 
     async def publish(self, kind: str, data: Any) -> dict[str, Any]:
-        """``kind``: config (tables, limits …), pairings or standings."""
-        if kind not in ("config", "pairings", "standings"):
+        """``kind``: config (tables, limits …), pairings, standings, or referee_pin
+        (``{"hash": "scrypt$…"}``: the referee PIN every station uses from now on)."""
+        if kind not in ("config", "pairings", "standings", "referee_pin"):
             raise ValueError(f"cannot publish {kind!r}")
+        if kind == "referee_pin" and not (
+            isinstance(data, dict)
+            and isinstance(data.get("hash"), str)
+            and data["hash"].startswith("scrypt$")
+            and data["hash"].count("$") == 5
+        ):
+            raise ValueError('referee_pin must be {"hash": "scrypt$…"} (hub pin set makes it)')
         # a station refuses a malformed frame and reconnects; a bad item would be resent
         # on every connect, so check it here, once
         if not isinstance(data, dict if kind == "config" else (dict, list)):

@@ -46,7 +46,7 @@ from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
 from samoobsluha.shared.clock import Clock, SystemClock
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import Phrase, t
 from samoobsluha.shared.paths import data_dir, default_lexicon_path
 from samoobsluha.shared.payloads import PayloadError, RungSignal
 from samoobsluha.shared.rounds import RoundPlan
@@ -371,30 +371,27 @@ class HubService:
             )
         required = stations_required(present)
         online = sum(1 for r in out if r.online)
-        warnings = []
+        # Phrases: English where printed or logged, the operator's language on screen.
+        warnings: list[str] = []
         if not running:
-            warnings.append("hub server is not running (hub serve): stations cannot sync")
+            warnings.append(Phrase("warn.server_off"))
         if online < required:
             warnings.append(
-                f"ČAS 15.8e: {present} players need {required} station(s); {online} online"
+                Phrase("warn.too_few", players=present, required=required, online=online)
             )
         if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
-            warnings.append("stations report different lexicons (none published by the hub)")
+            warnings.append(Phrase("warn.lexicons_mixed"))
         for row in out:
             if row.lexicon_ok is False:
-                warnings.append(f"station {row.station_id}: lexicon differs from the hub's")
+                warnings.append(Phrase("warn.lexicon_differs", station=row.station_id))
             if row.online and not row.clock_synced:
-                warnings.append(f"station {row.station_id}: clock not synced")
+                warnings.append(Phrase("warn.clock", station=row.station_id))
             if row.rejected:
                 warnings.append(
-                    f"station {row.station_id}: {row.rejected} row(s) refused as malformed"
-                    " (hub rejected)"
+                    Phrase("warn.rejected", station=row.station_id, count=row.rejected)
                 )
             if row.station_id in stalled:
-                warnings.append(
-                    f"station {row.station_id}: its backlog has not shrunk for a minute "
-                    "(sync stuck; see its log)"
-                )
+                warnings.append(Phrase("warn.stalled", station=row.station_id))
         return StationReport(out, present, required, online, expected, running, warnings)
 
     def _expected_lexicon(
@@ -934,6 +931,17 @@ class HubService:
             "pairings": self.control("publish", kind="pairings", data=pairings),
             "standings": self.control("publish", kind="standings", data=standings),
         }
+
+    def set_referee_pin(self, pin: str) -> dict[str, Any]:
+        """Send a new referee PIN (only its salted hash leaves this machine) to every
+        station, now and whenever one connects later; it replaces the stations' PINs."""
+        from samoobsluha.station.checks import SettingsError, hash_pin
+
+        try:
+            stored = hash_pin(pin)
+        except SettingsError as exc:
+            raise ServiceError(str(exc)) from exc
+        return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
 
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
         """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``

@@ -31,6 +31,7 @@ from typing import Any
 
 from samoobsluha.hub.entry import EntryError, parse_entry
 from samoobsluha.shared.countdown import minutes_left
+from samoobsluha.shared.i18n import cli_language
 
 
 def _service(args: argparse.Namespace) -> Any:
@@ -45,7 +46,10 @@ def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
 
         try:
             return fn(args)
-        except (ServiceError, EntryError) as exc:
+        except EntryError as exc:
+            print(f"hub: {exc.message(cli_language())}", file=sys.stderr)
+            return 2
+        except ServiceError as exc:
             print(f"hub: {exc}", file=sys.stderr)
             return 2
 
@@ -122,7 +126,7 @@ def _enter(args: argparse.Namespace) -> int:
         try:
             echo = svc.enter_result(args.round, parse_entry(line), correct=args.correct)
         except EntryError as exc:
-            print(f"hub: {exc}", file=sys.stderr)
+            print(f"hub: {exc.message(cli_language())}", file=sys.stderr)
             code = 2
             continue
         print(echo.line())

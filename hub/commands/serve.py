@@ -23,6 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared import protocol
+from samoobsluha.shared.i18n import cli_language, t
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.protocol import HallKeys
 
@@ -150,6 +151,29 @@ def _publish(args: argparse.Namespace) -> int:
     return _show(_call("publish", kind=args.kind, data=data))
 
 
+def _pin_set(args: argparse.Namespace) -> int:
+    """Read the referee PIN (twice on a terminal, one line on stdin) and send its hash to
+    every station over the hub link."""
+    import getpass
+
+    from samoobsluha.station.checks import SettingsError, hash_pin
+
+    lang = cli_language()
+    if sys.stdin.isatty():
+        pin = getpass.getpass(t("pin.ask", lang))
+        if getpass.getpass(t("pin.again", lang)) != pin:
+            print(t("pin.differ", lang), file=sys.stderr)
+            return 2
+    else:
+        pin = sys.stdin.readline().rstrip("\n")
+    try:
+        stored = hash_pin(pin)
+    except SettingsError:
+        print(t("pin.too_short", lang, min=4), file=sys.stderr)
+        return 2
+    return _show(_call("publish", kind="referee_pin", data={"hash": stored}))
+
+
 def _push_lexicon(args: argparse.Namespace) -> int:
     return _show(_call("push_lexicon", file=str(Path(args.file).resolve()), timeout=60.0))
 
@@ -256,6 +280,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     k.add_argument("station")
     k.set_defaults(func=_key)
     key_sub.add_parser("public", help="print the hub's public key").set_defaults(func=_key)
+    pin = command_group(sub, "pin", "the referee PIN of every station")
+    pin_set = pin.add_parser(
+        "set",
+        help="send a new referee PIN to every station (asked twice; or one line on stdin)",
+    )
+    pin_set.set_defaults(func=_pin_set)
 
     lex = sub.add_parser("push-lexicon", help="send a lexicon file to the stations")
     lex.add_argument("file")

@@ -58,6 +58,7 @@ APT_CAGE = ("cage", "foot", "fonts-dejavu-core")
 APT_HUB = ("hunspell-cs", "hunspell-sk")
 
 HOSTNAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
+PIN_HASH_RE = re.compile(r"scrypt\$\d+\$\d+\$\d+\$[0-9a-f]{16,}\$[0-9a-f]{32,}")
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 SSH_KEY_RE = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-\S+) [A-Za-z0-9+/=]+( .*)?$")
 LAYOUTS = ("cz", "sk")
@@ -123,6 +124,9 @@ class ProvisionSpec:
     lexicon_file: str | None = None  # file name inside lexicons/ on the card
     hub_address: str | None = None  # "host:port" fallback when mDNS is blocked
     hub_name: str = "hub"
+    # The referee PIN as a salted hash (``station pin set --print-hash`` or
+    # ``hub provision station --referee-pin-file``): the kiosk's F12 opens nothing without.
+    referee_pin_hash: str | None = None
     display: Literal["cage", "console"] = "cage"
     headless: bool = False
     kiosk_cols: int = 80
@@ -164,6 +168,11 @@ class ProvisionSpec:
             raise ProvisionError("--lexicon-language must be cs or sk")
         if self.hub_address is not None:
             hub_host_port(self.hub_address)
+        if self.referee_pin_hash is not None and not PIN_HASH_RE.fullmatch(self.referee_pin_hash):
+            raise ProvisionError(
+                "--referee-pin-hash: expected the hash 'station pin set --print-hash' prints "
+                "(scrypt$…)"
+            )
         if not HOSTNAME_RE.match(self.hub_name):
             raise ProvisionError(f"--hub-name {self.hub_name!r}: not a host name")
         if self.display not in ("cage", "console"):
@@ -484,6 +493,14 @@ def station_toml(spec: ProvisionSpec) -> str:
     if spec.hub_address:
         lines.append("# Used when mDNS (zeroconf) does not get through the hall's router.")
         lines.append(f"hub = {q(spec.hub_address)}")
+    if spec.referee_pin_hash:
+        lines += [
+            "",
+            "[kiosk]",
+            "# The referee PIN (salted hash). The hub may send a newer one; 'station pin set'",
+            "# at the console sets one on this station.",
+            f"referee_pin_hash = {q(spec.referee_pin_hash)}",
+        ]
     lines.append("")
     return "\n".join(lines)
 

@@ -21,6 +21,7 @@ from textual.widgets import DataTable, Footer, Label
 
 from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.shared.i18n import MESSAGES, t
+from samoobsluha.shared.textsafe import literal
 
 if TYPE_CHECKING:
     from samoobsluha.hub.app import HubApp
@@ -50,7 +51,7 @@ class DashScreen(Screen[None]):
     def compose(self) -> ComposeResult:
         translate_bindings(self, self.lang)
         yield Label("", id="topbar")
-        yield Label(self.tr(self.TITLE_KEY), id="screen-title")
+        yield Label(literal(self.tr(self.TITLE_KEY)), id="screen-title")
         yield from self.compose_body()
         yield Label("", id="message")
         yield Footer()
@@ -92,7 +93,7 @@ class DashScreen(Screen[None]):
     def tick(self) -> None:
         """Once a second: the clock in the top bar (screens add their countdowns)."""
         if self.is_mounted:
-            self.query_one("#topbar", Label).update(self.dash.topbar_text())
+            self.query_one("#topbar", Label).update(literal(self.dash.topbar_text()))
 
     # -- actions ---------------------------------------------------------------------------
     def act(
@@ -159,10 +160,10 @@ class DashScreen(Screen[None]):
         if not self.is_mounted:
             return
         label = self.query_one("#message", Label)
-        label.update(text)
+        label.update(literal(text))
         label.set_class(error, "error")
         if error:
-            self.notify(text, severity="error", timeout=6)
+            self.notify(text, severity="error", timeout=6, markup=False)
 
 
 class ConfirmScreen(ModalScreen[bool]):
@@ -220,9 +221,9 @@ def fill_table(
         width = max(
             [cell_len(label), (min_widths or {}).get(key, 0), *(cell_len(r[i]) for r in rows)]
         )
-        table.add_column(label, key=key, width=width)
+        table.add_column(literal(label), key=key, width=width)
     for n, row in enumerate(rows):
-        table.add_row(*row, key=keys[n] if keys else None)
+        table.add_row(*(literal(cell) for cell in row), key=keys[n] if keys else None)
     if chosen is not None and chosen in table.rows:
         table.move_cursor(row=table.get_row_index(chosen))
     elif rows:  # a reload keeps the operator's place

@@ -29,6 +29,8 @@ from samoobsluha.hub.screens.base import (
     selected_key,
 )
 from samoobsluha.hub.service import CheckRow, RequestRow, ServiceError
+from samoobsluha.shared.i18n import MESSAGES
+from samoobsluha.shared.textsafe import literal
 
 
 @dataclass
@@ -74,16 +76,18 @@ class ChallengesScreen(DashScreen):
     def compose_body(self) -> ComposeResult:
         yield Label("", id="requests")
         with Horizontal(id="challenge-filters"):
-            yield Label(self.tr("dash.filter.round"), classes="prompt")
+            yield Label(literal(self.tr("dash.filter.round")), classes="prompt")
             yield Input(id="filter-round", restrict=r"[0-9]*", max_length=3)
-            yield Label(self.tr("dash.filter.table"), classes="prompt")
+            yield Label(literal(self.tr("dash.filter.table")), classes="prompt")
             yield Input(id="filter-table", restrict=r"[0-9]*", max_length=4)
         with Horizontal(id="challenge-body"):
             yield DataTable(id="checks", cursor_type="row", zebra_stripes=True)
             with Vertical(id="challenge-side"):
-                yield Label(self.tr("dash.per_table"), classes="side-title")
+                yield Label(literal(self.tr("dash.per_table")), classes="side-title")
                 yield DataTable(id="per-table", cursor_type="none", show_cursor=False)
-                yield Label(self.tr("dash.sss.title"), id="sss-title", classes="side-title")
+                yield Label(
+                    literal(self.tr("dash.sss.title")), id="sss-title", classes="side-title"
+                )
                 yield DataTable(id="sss", cursor_type="none", show_cursor=False)
 
     def on_mount(self) -> None:
@@ -163,19 +167,19 @@ class ChallengesScreen(DashScreen):
     def _paint_requests(self) -> None:
         label = self.query_one("#requests", Label)
         if self.data is None or not self.data.requests:
-            label.update(self.tr("dash.requests.none"))
+            label.update(literal(self.tr("dash.requests.none")))
             label.set_classes("")
             return
         lines = [self.tr("dash.requests", n=len(self.data.requests))]
         for r in self.data.requests[:5]:
             reason = (
                 self.tr(f"dash.reason.{r.reason}")
-                if r.reason in ("too_long", "rate_interval", "rate_cap")
+                if f"dash.reason.{r.reason}" in MESSAGES
                 else r.reason
             )
             table = f"{self.tr('dash.col.table')} {r.table_no}" if r.table_no else ""
             lines.append(f"  {clock_text(r.at)}  {r.station}  {table}  {reason}")
-        label.update("\n".join(lines))
+        label.update(literal("\n".join(lines)))
         label.set_classes("flash" if self._flash else "alert")
 
     def _blink(self) -> None:

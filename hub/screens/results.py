@@ -22,6 +22,8 @@ from samoobsluha.hub.entry import Entry, EntryError, parse_entry
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import EntryEcho, RoundResults
 from samoobsluha.shared.countdown import countdown
+from samoobsluha.shared.i18n import MESSAGES, decimal, localize
+from samoobsluha.shared.textsafe import literal
 
 COLUMNS = (
     ("table", "dash.col.table"),
@@ -51,7 +53,7 @@ class ResultsScreen(DashScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="results-head"):
-            yield Label(self.tr("dash.rounds.round"), classes="prompt")
+            yield Label(literal(self.tr("dash.rounds.round")), classes="prompt")
             yield Input(id="results-round", restrict=r"[0-9]*", max_length=3)
             yield Label("", id="results-summary")
         yield Label("", id="protest")
@@ -95,7 +97,7 @@ class ResultsScreen(DashScreen):
                     score,
                     row.second_name,
                     self.tr(f"dash.state.{row.state}"),
-                    ", ".join(row.sources),
+                    ", ".join(self._source(x) for x in row.sources),
                 ]
             )
         fill_table(
@@ -106,19 +108,23 @@ class ResultsScreen(DashScreen):
         )
         errors = self.query_one("#station-errors", Label)
         errors.update(
-            self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
-            if data.station_errors
-            else ""
+            literal(
+                self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
+                if data.station_errors
+                else ""
+            )
         )
         errors.display = bool(data.station_errors)
         self.query_one("#results-summary", Label).update(
-            self.tr(
-                "dash.results.summary",
-                n=data.round_no,
-                in_=data.count("in"),
-                pending=data.count("pending"),
-                missing=data.count("missing"),
-                conflict=data.count("conflict"),
+            literal(
+                self.tr(
+                    "dash.results.summary",
+                    n=data.round_no,
+                    in_=data.count("in"),
+                    pending=data.count("pending"),
+                    missing=data.count("missing"),
+                    conflict=data.count("conflict"),
+                )
             )
         )
 
@@ -128,15 +134,17 @@ class ResultsScreen(DashScreen):
             return
         label = self.query_one("#protest", Label)
         if self.data.final_at is not None:
-            label.update(self.tr("dash.final"))
+            label.update(literal(self.tr("dash.final")))
         elif self.data.protest_closes is None:
-            label.update(self.tr("dash.protest.unpublished"))
+            label.update(literal(self.tr("dash.protest.unpublished")))
         else:
             left = self.data.protest_closes - self.service.clock.now()
             label.update(
-                self.tr("dash.protest.open", left=countdown(left))
-                if left > 0
-                else self.tr("dash.protest.closed")
+                literal(
+                    self.tr("dash.protest.open", left=countdown(left))
+                    if left > 0
+                    else self.tr("dash.protest.closed")
+                )
             )
 
     @on(Input.Submitted, "#results-round")
@@ -153,7 +161,7 @@ class ResultsScreen(DashScreen):
         try:
             entry = parse_entry(text)
         except EntryError as exc:
-            self.say(str(exc), error=True)
+            self.say(exc.message(self.lang), error=True)
             return
         number = self.round_no()
         if not number:
@@ -170,10 +178,36 @@ class ResultsScreen(DashScreen):
         self.last = echo.entry
         self.correcting = None
         self.query_one("#entry-mode", Label).update("")
-        line = echo.line(self.lang) + "".join(f"  ⚠ {w}" for w in echo.warnings)
+        line = self._echo_line(echo) + "".join(
+            f"  ⚠ {localize(w, self.lang)}" for w in echo.warnings
+        )
         self.echoes = [line, *self.echoes][:5]
-        self.query_one("#echo", Label).update("\n".join(self.echoes))
-        self.say(time.strftime("%H:%M:%S ") + echo.outcome, error=echo.outcome == "conflict")
+        self.query_one("#echo", Label).update(literal("\n".join(self.echoes)))
+        self.say(
+            time.strftime("%H:%M:%S ") + self._outcome(echo.outcome),
+            error=echo.outcome == "conflict",
+        )
+
+    def _source(self, source: str) -> str:
+        key = f"dash.source.{source}"
+        return self.tr(key) if key in MESSAGES else source
+
+    def _outcome(self, outcome: str) -> str:
+        key = f"dash.outcome.{outcome}"
+        return self.tr(key) if key in MESSAGES else outcome
+
+    def _echo_line(self, echo: EntryEcho) -> str:
+        """EntryEcho.line() in the operator's language (wins with a decimal comma)."""
+        totals = ", ".join(
+            f"{name} {decimal(float(w), self.lang)} ({spread:+d})"
+            for name, (w, spread) in echo.totals.items()
+        )
+        started = f" [{self.tr('dash.second_started')}]" if echo.entry.second_started else ""
+        return (
+            f"{echo.entry.table}: {echo.first_name} {echo.entry.score_first} – "
+            f"{echo.entry.score_second} {echo.second_name}{started} · "
+            f"{self._outcome(echo.outcome)} · {totals}"
+        )
 
     def action_correct_last(self) -> None:
         if self.last is None:
@@ -185,7 +219,7 @@ class ResultsScreen(DashScreen):
         entry.cursor_position = len(entry.value)
         entry.focus()
         self.query_one("#entry-mode", Label).update(
-            self.tr("dash.entry.correcting", table=self.last.table)
+            literal(self.tr("dash.entry.correcting", table=self.last.table))
         )
 
     def action_approve(self) -> None:

@@ -23,6 +23,7 @@ from samoobsluha.hub.officiating import Slot, today_at
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import RoundGuard, RoundRow, ServiceError
 from samoobsluha.shared.countdown import countdown
+from samoobsluha.shared.textsafe import literal
 
 
 @dataclass
@@ -59,11 +60,11 @@ class RoundsScreen(DashScreen):
     def compose_body(self) -> ComposeResult:
         yield Label("", id="round-big")
         with Horizontal(id="round-controls"):
-            yield Label(self.tr("dash.rounds.round"), classes="prompt")
+            yield Label(literal(self.tr("dash.rounds.round")), classes="prompt")
             yield Input(id="round-no", restrict=r"[0-9]*", max_length=3)
-            yield Label(self.tr("dash.rounds.minutes"), classes="prompt")
+            yield Label(literal(self.tr("dash.rounds.minutes")), classes="prompt")
             yield Input("5", id="minutes", restrict=r"[0-9]*", max_length=3)
-            yield Label(self.tr("dash.rounds.at"), classes="prompt")
+            yield Label(literal(self.tr("dash.rounds.at")), classes="prompt")
             yield Input(id="at", placeholder="HH:MM", restrict=r"[0-9:]*", max_length=5)
         with Horizontal(id="round-buttons"):
             for action, key in (
@@ -75,7 +76,7 @@ class RoundsScreen(DashScreen):
                 ("pause", "dash.act.pause"),
                 ("cancel", "dash.act.cancel"),
             ):
-                yield Button(self.tr(key), id=f"btn-{action}", compact=True)
+                yield Button(literal(self.tr(key)), id=f"btn-{action}", compact=True)
         yield Label("", id="deliveries")
         with Horizontal(id="round-tables"):
             with Vertical():
@@ -164,7 +165,7 @@ class RoundsScreen(DashScreen):
         if self.data is not None and self.data.gong is not None:
             rang = ", ".join(sorted(s for s, d in self.data.gong.items() if d["ok"])) or "—"
             text += f"\n{self.tr('dash.act.gong')}: {self.tr('dash.col.confirmed')}: {rang}"
-        label.update(text)
+        label.update(literal(text))
 
     def _phase(self, r: RoundRow) -> str:
         text = self.tr(f"dash.phase.{self._phase_now(r)}")
@@ -203,13 +204,17 @@ class RoundsScreen(DashScreen):
         row = self._selected_round()
         number = int_or_none(self.query_one("#round-no", Input).value)
         if row is None:
-            big.update(f"{self.tr('dash.round', n=number or '?')} · {self.tr('dash.phase.idle')}")
+            big.update(
+                literal(f"{self.tr('dash.round', n=number or '?')} · {self.tr('dash.phase.idle')}")
+            )
             big.set_classes("")
             return
         phase = self._phase_now(row)
         big.update(
-            f"{self.tr('dash.round', n=row.number)} · {self._phase(row)} · "
-            f"{countdown(self._remaining(row))}"
+            literal(
+                f"{self.tr('dash.round', n=row.number)} · {self._phase(row)} · "
+                f"{countdown(self._remaining(row))}"
+            )
         )
         big.set_classes(f"phase-{phase}")
         rounds = self.query_one("#rounds", DataTable)

@@ -45,6 +45,7 @@ from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.countdown import minutes_left
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.storage import Database
 
 SOURCES = ("operator", "station")
@@ -381,7 +382,7 @@ class Tournament:
                 f"not {self._name(player)} – {self._name(opponent)}"
             )
         s_first, s_second = (score, opponent_score) if player == pf else (opponent_score, score)
-        warnings = []
+        warnings: list[str] = []
         if kind_ is Kind.PLAYED and (s_first is None or s_second is None):
             raise TournamentError("a played game needs both scores")
         for s in (s_first, s_second):
@@ -390,7 +391,9 @@ class Tournament:
             if not 0 <= s <= MAX_SCORE:
                 raise TournamentError(f"score {s} is outside 0..{MAX_SCORE}")
             if kind_ is Kind.PLAYED and (s < LOW_SCORE or s > HIGH_SCORE):
-                warnings.append(f"unusual score {s} (outside {LOW_SCORE}..{HIGH_SCORE})")
+                warnings.append(
+                    Phrase("warn.unusual_score", score=s, low=LOW_SCORE, high=HIGH_SCORE)
+                )
         if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
             raise TournamentError("a forfeit names the player it is forfeited against")
         if kind_ is not Kind.FORFEIT:
@@ -400,7 +403,9 @@ class Tournament:
         elif started not in (pf, ps):
             raise TournamentError("the starting player must be one of the two")
         elif started != pf:
-            warnings.append(f"{self._name(started)} started, the pairing said {self._name(pf)}")
+            warnings.append(
+                Phrase("warn.other_started", started=self._name(started), paired=self._name(pf))
+            )
         value = {
             "s_first": s_first,
             "s_second": s_second,

@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.checks import StepError, validate_table
 from samoobsluha.station.log import Pairing, Result, ResultLocked
 from samoobsluha.station.screens.base import KioskScreen
@@ -49,7 +50,7 @@ class ResultScreen(KioskScreen):
 
     def on_mount(self) -> None:
         title = "kiosk.result.title_referee" if self.by_referee else "kiosk.result.title"
-        self.query_one("#result-title", Label).update(self.tr(title))
+        self.query_one("#result-title", Label).update(literal(self.tr(title)))
         labels = {
             "res-round": self.tr("kiosk.result.round"),
             "res-table": self.tr("kiosk.check.table_prompt"),
@@ -58,9 +59,9 @@ class ResultScreen(KioskScreen):
             "res-starter": self.tr("kiosk.result.starter"),
         }
         for field_id, text in labels.items():
-            self.query_one(f"#{field_id}-label", Label).update(text)
+            self.query_one(f"#{field_id}-label", Label).update(literal(text))
         self.query_one("#result-hint", Label).update(
-            self.tr("kiosk.result.hint", key=self.kiosk.settings.confirm_key.upper())
+            literal(self.tr("kiosk.result.hint", key=self.kiosk.settings.confirm_key.upper()))
         )
         round_no = self.kiosk.round_number()
         if round_no is not None:
@@ -77,7 +78,7 @@ class ResultScreen(KioskScreen):
             self.kiosk.reset_to_idle()
 
     def _error(self, text: str) -> None:
-        self.query_one("#result-error", Label).update(f"! {text}" if text else "")
+        self.query_one("#result-error", Label).update(literal(f"! {text}" if text else ""))
 
     def flow_enter(self, widget: Input) -> None:
         """Enter moves to the next field at once (keys typed ahead follow it)."""
@@ -111,9 +112,11 @@ class ResultScreen(KioskScreen):
         self.pairing = pairing
         names = self.query_one("#result-names", Label)
         if pairing is None:
-            names.update(self.tr("kiosk.result.no_pairing"))
+            names.update(literal(self.tr("kiosk.result.no_pairing")))
         else:
-            names.update(self.tr("kiosk.result.players", a=pairing.first, b=pairing.second))
+            names.update(
+                literal(self.tr("kiosk.result.players", a=pairing.first, b=pairing.second))
+            )
         if existing is not None:
             self.query_one("#res-score-a", Input).value = str(existing.score_first)
             self.query_one("#res-score-b", Input).value = str(existing.score_second)
@@ -198,6 +201,6 @@ class ResultScreen(KioskScreen):
         )
         if self.by_referee:
             self.app.pop_screen()
-            self.app.notify(text)
+            self.app.notify(text, markup=False)
         else:
             self.app.switch_screen(SavedScreen(text))

@@ -13,6 +13,7 @@ from textual.events import Key
 from textual.widgets import Label
 
 from samoobsluha.shared.lexicon import Status, Verdict
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.checks import Limit, RateDecision
 from samoobsluha.station.log import CheckRecord
 from samoobsluha.station.screens.base import KioskScreen
@@ -79,30 +80,35 @@ class VerdictScreen(TimedMessageScreen):
         info = self.kiosk.lexicon.info
         with Vertical(id="verdict-box"):
             if self.appeal:
-                yield Label(self.tr("kiosk.appeal.banner"), id="verdict-appeal")
+                yield Label(literal(self.tr("kiosk.appeal.banner")), id="verdict-appeal")
             yield BigText(self.tr(key), id="verdict-big")
-            yield Label(self.tr(key), id="verdict-word")
+            yield Label(literal(self.tr(key)), id="verdict-word")
             if verdict.status is Status.REFEREE:
                 yield Label(
-                    self.tr("verdict.referee_long", max=info.max_length), id="verdict-reason"
+                    literal(self.tr("verdict.referee_long", max=info.max_length)),
+                    id="verdict-reason",
                 )
             words = " ".join(w.face for w in verdict.words)
-            yield Label(self.tr("kiosk.verdict.words", words=words), id="verdict-words")
+            yield Label(literal(self.tr("kiosk.verdict.words", words=words)), id="verdict-words")
             if verdict.failed and (self.appeal or self.kiosk.settings.show_failed_words):
                 failed = " ".join(w.face for w in verdict.words if w.text in verdict.failed)
-                yield Label(self.tr("kiosk.verdict.failed", words=failed), id="verdict-failed")
+                yield Label(
+                    literal(self.tr("kiosk.verdict.failed", words=failed)), id="verdict-failed"
+                )
             round_text = "—" if self.record.round_no is None else str(self.record.round_no)
             yield Label(
-                self.tr(
-                    "kiosk.verdict.details",
-                    table=self.record.table_no,
-                    round=round_text,
-                    variant=info.variant,
-                    language=info.language,
+                literal(
+                    self.tr(
+                        "kiosk.verdict.details",
+                        table=self.record.table_no,
+                        round=round_text,
+                        variant=info.variant,
+                        language=info.language,
+                    )
                 ),
                 id="verdict-details",
             )
-            yield Label(self.tr("kiosk.verdict.dismiss"), id="verdict-hint")
+            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")
 
     def on_mount(self) -> None:
         super().on_mount()
@@ -123,21 +129,26 @@ class RefusedScreen(TimedMessageScreen):
     def compose(self) -> ComposeResult:
         self.add_class("-referee")
         settings = self.kiosk.settings
-        if self.decision.limit is Limit.CAP:
+        limit = self.decision.limit
+        if limit is Limit.CAP:
             reason = self.tr(
                 "kiosk.refused.cap", table=self.table_no, max=settings.max_checks_per_round
             )
+        elif limit is Limit.STATION_CAP:
+            reason = self.tr("kiosk.refused.station_cap", max=settings.station_max_checks_per_round)
         else:
             reason = self.tr(
-                "kiosk.refused.interval",
+                "kiosk.refused.station_interval"
+                if limit is Limit.STATION_INTERVAL
+                else "kiosk.refused.interval",
                 table=self.table_no,
                 wait=max(1, round(self.decision.wait)),
             )
         with Vertical(id="verdict-box"):
             yield BigText(self.tr("verdict.referee"), id="verdict-big")
-            yield Label(self.tr("verdict.referee"), id="verdict-word")
-            yield Label(reason, id="verdict-reason")
-            yield Label(self.tr("kiosk.verdict.dismiss"), id="verdict-hint")
+            yield Label(literal(self.tr("verdict.referee")), id="verdict-word")
+            yield Label(literal(reason), id="verdict-reason")
+            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")
 
 
 class ErrorScreen(TimedMessageScreen):
@@ -151,9 +162,9 @@ class ErrorScreen(TimedMessageScreen):
         self.add_class("-referee")
         with Vertical(id="verdict-box"):
             yield BigText(self.tr("verdict.referee"), id="verdict-big")
-            yield Label(self.tr("verdict.referee"), id="verdict-word")
-            yield Label(self.text, id="verdict-reason")
-            yield Label(self.tr("kiosk.verdict.dismiss"), id="verdict-hint")
+            yield Label(literal(self.tr("verdict.referee")), id="verdict-word")
+            yield Label(literal(self.text), id="verdict-reason")
+            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")
 
 
 class SavedScreen(TimedMessageScreen):
@@ -166,5 +177,5 @@ class SavedScreen(TimedMessageScreen):
     def compose(self) -> ComposeResult:
         self.add_class("-saved")
         with Vertical(id="verdict-box"):
-            yield Label(self.text, id="verdict-reason")
-            yield Label(self.tr("kiosk.verdict.dismiss"), id="verdict-hint")
+            yield Label(literal(self.text), id="verdict-reason")
+            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")

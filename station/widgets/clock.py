@@ -10,6 +10,7 @@ from textual.widgets import Label
 from samoobsluha.shared.countdown import countdown
 from samoobsluha.shared.i18n import t
 from samoobsluha.shared.rounds import Phase, RoundStatus
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.widgets.bigtext import BigText
 
 format_remaining = countdown  # the kiosk's name for it (shared.countdown)
@@ -57,11 +58,11 @@ class RoundClock(Vertical):
         if state == self._shown:
             return
         self._shown = state
-        self.query_one("#round-title", Label).update(title)
+        self.query_one("#round-title", Label).update(literal(title))
         time_widget = self.query_one("#round-time", BigText)
-        time_widget.update(digits)
+        time_widget.update(digits)  # BigText: its own glyphs, no markup
         time_widget.display = bool(digits)
         big_widget = self.query_one("#round-big", BigText)
-        big_widget.update(big)
+        big_widget.update(big)  # BigText: its own glyphs, no markup
         big_widget.display = bool(big)
         self.set_class(status is not None and status.phase is Phase.WARNING, "-warning")

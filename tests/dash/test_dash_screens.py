@@ -72,8 +72,8 @@ async def test_stations_screen_shows_each_station_and_the_15_8e_warning(
         assert rows[1][4].startswith("JINÝ") and rows[0][4].startswith("shodný")
         assert rows[2][6] == "12"
         warnings = label_text(app.screen, "#stations-warnings")
-        assert "15.8e" in warnings and "st-2: lexicon differs" in warnings
-        assert "Hráčů 8" in label_text(app.screen, "#stations-summary")
+        assert "15.8e" in warnings and "stanice st-2: slovník se liší" in warnings
+        assert "Hráčů: 8" in label_text(app.screen, "#stations-summary")
 
 
 async def test_round_control_start_delay_extend_pause_cancel_gong(
@@ -106,7 +106,7 @@ async def test_round_control_start_delay_extend_pause_cancel_gong(
         await settle(pilot)
         assert served.plan(1).paused_at == clock.now()
         screen.tick()
-        assert "POZASTAVENO" in label_text(screen, "#round-big")
+        assert "PŘERUŠENO" in label_text(screen, "#round-big")
         clock.advance(60)
         await pilot.press("p")
         await settle(pilot)
@@ -290,7 +290,7 @@ async def test_results_fast_entry_correct_approve_finalise(
         entry.value = ""
         await pilot.press(*"3 390 400", "enter")
         await settle(pilot)
-        assert "corrected" in label_text(screen, "#echo")
+        assert "opraveno" in label_text(screen, "#echo")
         await pilot.press(*"9 1 2", "enter")
         await settle(pilot)
         assert "no table 9" in label_text(screen, "#message")
@@ -325,7 +325,7 @@ async def test_standings_pair_next_explain_publish_export(served: HubService) ->
         assert len(cells(screen.query_one("#pairings", DataTable))) == 4
         await pilot.press("n")
         await settle(pilot)
-        assert "Kolo 2 nasazeno (4 stolů)" in label_text(screen, "#message")
+        assert "Kolo 2 rozlosováno (4 stoly)" in label_text(screen, "#message")
         assert screen.query_one("#standings-round", Input).value == "2"
         await settle(pilot)
         standings = cells(screen.query_one("#standings", DataTable))

@@ -96,6 +96,26 @@ async def test_published_items_are_stored_on_the_station(link) -> None:
     assert hub.conns["s1"].channel is not None  # the link survived the refusals
 
 
+async def test_referee_pin_from_the_hub_is_the_kiosk_pin(link) -> None:
+    """hub pin set / the dashboard: the PIN's hash rides the hub link like any published
+    item, and the kiosk's PIN lookup (same station database) uses it."""
+    from samoobsluha.station.checks import hash_pin, verify_pin
+    from samoobsluha.station.log import KioskStore
+
+    hub, sync, _, tmp = link
+    result = await hub.publish("referee_pin", {"hash": hash_pin("86429753")})
+    assert result["sent_to"] == ["s1"]
+    await _until(lambda: sync.dbw.call(load_item, "referee_pin") is not None)
+    kiosk = KioskStore.open(tmp / "station.db", "s1")
+    try:
+        assert verify_pin("86429753", kiosk.referee_pin())
+    finally:
+        kiosk.close()
+    for bad in ({"hash": "1234"}, {"pin": "1234"}, ["scrypt$"]):
+        with pytest.raises(ValueError, match="referee_pin"):
+            await hub.publish("referee_pin", bad)
+
+
 async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> None:
     hub, sync, events, tmp = link
     monkeypatch.setattr(protocol, "LEXICON_CHUNK", 4096)  # many chunks from a small file

@@ -143,6 +143,43 @@ def test_station_toml_is_what_the_station_config_loader_reads(tmp_path: Path) ->
     assert set(tomllib.loads(path.read_text())) == {"station", "network"}
 
 
+def test_referee_pin_from_provisioning_opens_the_kiosk_referee_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hub provision station --referee-pin-file: only the hash lands on the card, in
+    [kiosk] referee_pin_hash, where the kiosk's settings read it."""
+    from samoobsluha.station.checks import KioskSettings, verify_pin
+
+    pin_file = tmp_path / "pin.txt"
+    pin_file.write_text("86429753\n", encoding="utf-8")
+    key = tmp_path / "t.key"
+    key.write_text(KEY + "\n", encoding="utf-8")
+    card = tmp_path / "card"
+    card.mkdir()
+    code = hub_main(
+        [
+            "provision",
+            "station",
+            "--name",
+            "station-07",
+            "--psk-file",
+            str(key),
+            "--referee-pin-file",
+            str(pin_file),
+            "--tournament",
+            "MČR-2026",
+            "--target",
+            str(card),
+        ]
+    )
+    assert code == 0
+    text = (card / "samoobsluha" / "station.toml").read_text(encoding="utf-8")
+    assert "86429753" not in text
+    cfg = station_config.load(card / "samoobsluha" / "station.toml")
+    settings = KioskSettings.from_section(cfg.section("kiosk"))
+    assert verify_pin("86429753", settings.referee_pin_hash)
+
+
 def test_station_chrony_follows_the_hub_and_hub_serves_local_time() -> None:
     assert "server hub.local iburst" in render(station())["samoobsluha/files/chrony.conf"]
     conf = render(station(hub_address="10.0.0.5:7310"))["samoobsluha/files/chrony.conf"]
@@ -237,6 +274,7 @@ def test_bundle_without_our_wheel_is_refused(tmp_path: Path) -> None:
         ({"hub_address": "hub"}, "--hub"),
         ({"hub_address": "hub:99999"}, "--hub"),
         ({"display": "x11"}, "--display"),
+        ({"referee_pin_hash": "1234"}, "--referee-pin-hash"),
         ({"network": NetworkSpec(wifi_password="12345678")}, "--wifi-ssid"),
         ({"network": NetworkSpec(wifi_ssid="a", wifi_password="short")}, "8 to 63"),
         ({"network": NetworkSpec(address="192.168.1.5")}, "prefix"),
