@@ -1231,7 +1231,7 @@ MESSAGES.update(
                 "one": "stanica {station}: {count} záznam odmietnutý ako chybný (hub rejected)",
                 "few": "stanica {station}: {count} záznamy odmietnuté ako chybné (hub rejected)",
                 "many": "stanica {station}: {count} záznamu odmietnutého ako chybné (hub rejected)",
-                "other": "stanica {station}: {count} záznamov odmietnutých ako chybných (rejected)",
+                "other": "stanica {station}: {count} záznamov odmietnutých (hub rejected)",
             },
             "en": {
                 "one": "station {station}: {count} row refused as malformed (hub rejected)",
