@@ -182,8 +182,8 @@ class ConfirmScreen(ModalScreen[bool]):
     def compose(self) -> ComposeResult:
         translate_bindings(self, self.lang)
         with Vertical(id="confirm-box"):
-            yield Label(self.question, id="confirm-question", markup=False)
-            yield Label(t("dash.confirm.hint", self.lang), id="confirm-hint")
+            yield Label(literal(self.question), id="confirm-question")
+            yield Label(literal(t("dash.confirm.hint", self.lang)), id="confirm-hint")
 
     def action_answer(self, yes: bool) -> None:
         self.dismiss(yes)
