@@ -79,6 +79,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "hub": server.hub_id,
             "port": server.port,
             "connected": sorted(server.conns),
+            "screen": list(server.screen_urls),
         }
     if op == "stations":
         return await server.stations()
