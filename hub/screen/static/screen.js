@@ -15,7 +15,8 @@
   var source = null;
   var page = 0;
   var pageTimer = null;
-  var PAGE_SECONDS = 12;
+  /* how long a page of „Kde hraji?“ stays up; ?page=N in the address changes it */
+  var PAGE_SECONDS = Math.max(2, Number((/[?&]page=(\d+)/.exec(location.search) || [0, 12])[1]));
 
   function t(key, values) {
     var entry = I18N[key];
@@ -277,7 +278,7 @@
     clear(cols);
     var rows = snap.where;
     if (!rows.length) { $("where-page").textContent = ""; return; }
-    var ncols = window.innerWidth >= 1500 ? 3 : window.innerWidth >= 900 ? 2 : 1;
+    var ncols = window.innerWidth >= 2400 ? 3 : window.innerWidth >= 900 ? 2 : 1;
     var rowPx = window.innerHeight * 0.05 + 1;
     var top = cols.getBoundingClientRect().top;
     var perCol = Math.max(3, Math.floor((window.innerHeight - top - window.innerHeight * 0.04) / rowPx));
