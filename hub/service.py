@@ -916,6 +916,10 @@ class HubService:
             "standings": self.control("publish", kind="standings", data=standings),
         }
 
+    def _screen_url(self) -> str | None:
+        """The hall screen's address for the printed pairings (None: not running)."""
+        return _screen_url_of(self)
+
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
         """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``."""
         with self._tour() as tour:
@@ -933,7 +937,9 @@ class HubService:
             elif what == "pairings":
                 pairing = tour.pairing(last)
                 text = (
-                    exports.pairings_html(pairing, players, title=title, lang=lang)
+                    exports.pairings_html(
+                        pairing, players, title=title, lang=lang, screen_url=self._screen_url()
+                    )
                     if fmt == "html"
                     else exports.pairings_csv(pairing, players)
                 )
@@ -944,6 +950,13 @@ class HubService:
         path = folder / f"{what}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path
+
+
+def _screen_url_of(service: HubService) -> str | None:
+    from samoobsluha.hub.screen.qr import screen_urls
+
+    urls = screen_urls(service)
+    return urls[0] if urls else None
 
 
 def _signal_text(signal: dict[str, Any]) -> str:

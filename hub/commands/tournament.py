@@ -317,7 +317,13 @@ def _export(tour: Tournament, args: argparse.Namespace) -> None:
                 exports.station_json(pairing, players, table), ensure_ascii=False, indent=1
             )
         elif args.format == "html":
-            text = exports.pairings_html(pairing, players, title=title, lang=args.lang)
+            from samoobsluha.hub.screen.qr import screen_urls
+            from samoobsluha.hub.service import HubService
+
+            urls = screen_urls(HubService())  # the running hub's hall screen, if any
+            text = exports.pairings_html(
+                pairing, players, title=title, lang=args.lang, screen_url=urls[0] if urls else None
+            )
         else:
             text = exports.pairings_csv(pairing, players)
     else:

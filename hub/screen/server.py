@@ -37,8 +37,8 @@ from samoobsluha.shared.i18n import LANGUAGES, MESSAGES
 
 log = logging.getLogger("hub.screen")
 
-POLL = 0.25  # seconds between data_version checks
-MIN_REBUILD = 0.25  # at most this often a rebuild (a busy station link commits often)
+POLL = 0.1  # seconds between data_version checks (a cheap pragma, no disk read)
+MIN_REBUILD = 0.1  # pause after a rebuild: a busy station link commits many times a second
 TICK = 1.0  # the clock's heartbeat to every page
 CLIENT_QUEUE = 32  # messages a slow page may lag behind before it is dropped
 RETRY_MS = 2000  # EventSource reconnect delay after the hub went away

@@ -3,7 +3,10 @@ and a warning when the hall has fewer stations than ČAS 15.8e requires."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
@@ -14,16 +17,32 @@ COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog"
 
 class StationsScreen(DashScreen):
     TITLE_KEY = "dash.tab.stations"
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("q", "qr", show=False)]
+    screen_urls: list[str] | None = None  # the hall screen's addresses (None: no server)
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="stations-summary")
+        yield Label("", id="screen-address")
         yield Label("", id="stations-warnings")
         yield DataTable(id="stations", cursor_type="row", zebra_stripes=True)
 
-    def fetch(self) -> StationReport:
-        return self.service.stations()
+    def fetch(self) -> tuple[StationReport, list[str] | None]:
+        from samoobsluha.hub.screen.qr import screen_urls
 
-    def show(self, report: StationReport) -> None:
+        return self.service.stations(), screen_urls(self.service)
+
+    def show(self, data: tuple[StationReport, list[str] | None]) -> None:
+        report, self.screen_urls = data
+        address = self.query_one("#screen-address", Label)
+        if self.screen_urls:
+            address.update(
+                self.tr("screen.address", url="  ".join(self.screen_urls))
+                + " · "
+                + self.tr("screen.address.qr_key")
+            )
+        else:
+            address.update(self.tr("screen.address.off"))
+        address.display = self.screen_urls is not None  # nothing to say without a server
         self.query_one("#stations-summary", Label).update(
             self.tr(
                 "dash.stations.summary",
@@ -63,3 +82,9 @@ class StationsScreen(DashScreen):
             rows,
             keys=[r.station_id for r in report.rows],
         )
+
+    def action_qr(self) -> None:
+        if self.screen_urls:
+            from samoobsluha.hub.screens.qr import QrScreen
+
+            self.app.push_screen(QrScreen(self.screen_urls[0], self.lang))

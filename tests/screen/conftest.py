@@ -15,6 +15,7 @@ from typing import Any
 
 import pytest
 
+from samoobsluha.hub import control
 from samoobsluha.hub.sample import sample_csv
 from samoobsluha.hub.screen import start_for_hub
 from samoobsluha.hub.screen.server import ScreenServer
@@ -41,6 +42,9 @@ class LiveHub:
         self.thread = threading.Thread(target=self.loop.run_forever, daemon=True)
         self.thread.start()
         self.server: HubServer = self.call(self._start_server)
+        self.control = self.call(
+            lambda: control.start_control(self.server, self.service.control_path)
+        )
         screen = self.call(lambda: start_for_hub(self.server, data, host="127.0.0.1", port=0))
         assert screen is not None
         self.screen: ScreenServer = screen
@@ -82,6 +86,7 @@ class LiveHub:
         self.call(self.screen.close)
 
     def close(self) -> None:
+        self.control.close()
         self.call(self.screen.close)
         self.call(self.server.close)
         self.loop.call_soon_threadsafe(self.loop.stop)
