@@ -18,8 +18,11 @@ from samoobsluha.shared.i18n import t
 class QrScreen(ModalScreen[None]):
     DEFAULT_CSS = """
     QrScreen { align: center middle; }
-    QrScreen > Vertical { width: auto; height: auto; padding: 1 2; background: $panel; }
-    QrScreen Label { width: 100%; text-align: center; }
+    QrScreen > Vertical {
+        width: auto; height: auto; padding: 1 2; background: $panel; align-horizontal: center;
+    }
+    QrScreen Label { width: auto; }
+    QrScreen #qr-code { width: auto; height: auto; }
     """
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("escape", "dismiss", show=False),

@@ -180,6 +180,14 @@ def test_qr_codes_are_segnos_matrix() -> None:
     text = terminal(url)
     lines = text.plain.split("\n")
     assert len(lines) == (len(rows) + 1) // 2 and all(len(x) == len(rows[0]) for x in lines)
-    # every cell is an upper half block whose colours are the two modules it stands for
-    styles: Any = [span.style for span in text.spans[:3]]
-    assert all(str(s.color.name) in ("black", "white") for s in styles)
+    # each "▀" stands for two modules: its colour the upper, its background the lower
+    width = len(rows[0]) + 1  # a newline ends every text row
+    drawn = [[False] * len(rows[0]) for _ in range(2 * len(lines))]
+    for span in text.spans:
+        style: Any = span.style
+        for offset in range(span.start, span.end):
+            y, x = divmod(offset, width)
+            if x < len(rows[0]):
+                drawn[2 * y][x] = style.color.name == "black"
+                drawn[2 * y + 1][x] = style.bgcolor.name == "black"
+    assert drawn[: len(rows)] == rows
