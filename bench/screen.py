@@ -1,18 +1,23 @@
 """Hall screen benchmark: a real ``hub serve`` on 127.0.0.1 with 200 live pages.
 
-    .venv/bin/python bench/screen.py [--clients 200] [--players 200] [--updates 20]
-                                     [--spread-stations 10]
+    .venv/bin/python bench/screen.py [--clients 200] [--players 200] [--played 8]
+                                     [--updates 20] [--spread-stations 10] [--pairs 3]
+
+The hub holds a ``--players`` tournament with ``--played`` rounds complete and the next
+one paired and published: the state a hall sees late in the day.
 
 1. Sizes: the phone page, the projector page, script and style (what a phone downloads),
-   and the state pushed on every change for a ``--players`` tournament.
+   the whole state (sent on connect) and the patch an approved result sends.
 2. Hub CPU and memory: 15 s with no page, then 15 s with ``--clients`` pages connected
    (Server-Sent Events; each gets the clock tick every second).
 3. Update latency: ``--updates`` times a result is approved (HubService, another process,
    as the dashboard does); from its commit to each page receiving the new state; p50, p99
    and max over every (update, page) pair; hub CPU per update.
 4. Gong spread with and without the pages: ``--spread-stations`` station daemons with
-   clocks off by up to ±10 min (bench/sync.py's method), 3 rounds of three signals without
-   pages, then 3 rounds with ``--clients`` pages connected, on the same hub, same run.
+   clocks off by up to ±10 min (bench/sync.py's method); ``--pairs`` times two rounds of
+   three signals without pages, then two rounds with ``--clients`` pages connected while a
+   result is approved every second; same hub, same run, alternating so that the machine's
+   drifting load hits both sides alike.
 
 The pages are plain aiohttp clients in a separate process (a thread per 50 pages would
 measure the client, not the hub); they read every event and record arrival times.
@@ -30,6 +35,7 @@ import re
 import statistics
 import sys
 import tempfile
+import threading
 import time
 import urllib.request
 import zlib
@@ -44,7 +50,7 @@ from samoobsluha.hub.entry import Entry
 from samoobsluha.hub.sample import sample_csv
 from samoobsluha.hub.service import HubService
 
-V_RE = re.compile(rb'"v":"([0-9a-f]+)"\}\s*$')
+V_RE = re.compile(rb'"v":"([0-9a-f]+)"')
 
 
 # -- the pages (another process) ------------------------------------------------------------
@@ -62,7 +68,7 @@ async def _page(url: str, log: list[tuple[float, str]], ready: Any, stop: asynci
                 return
             if line.startswith(b"event: "):
                 event = line[7:].strip()
-            elif line.startswith(b"data: ") and event == b"snap":
+            elif line.startswith(b"data: ") and event in (b"snap", b"patch"):
                 m = V_RE.search(line)
                 log.append((time.time(), m.group(1).decode() if m else "?"))
                 if not counted:
@@ -120,18 +126,29 @@ def _rss_mb(pid: int) -> float:
     return 0.0
 
 
-def seed(data: Path, players: int) -> HubService:
+def seed(data: Path, players: int, played: int) -> HubService:
+    """A tournament of ``players`` with ``played`` rounds complete and published (random
+    scores, fixed seed) and the next round paired: the state a hall sees late in the day."""
     data.mkdir(parents=True, exist_ok=True)
     port = free_port()
     (data / "hub.toml").write_text(f'[screen]\nhost = "127.0.0.1"\nport = {port}\n')
     svc = HubService(data)
     svc.prepare()
     with svc._tour() as tour:
-        tour.configure(name="Bench", rules="cas", rounds=9)
+        tour.configure(name="Bench", rules="cas", rounds=played + 1)
         tour.import_players_csv(sample_csv(players, 2026))
         for p in tour.players():
             tour.check_in(p.id)
-        tour.pair(1, seed=1)
+    rnd = random.Random(7)
+    for number in range(1, played + 2):
+        svc.pair(number, seed=number)
+        if number > played:
+            break
+        for row in svc.pairing_table(number)[0]:
+            if row["second"] != "—":
+                entry = Entry(int(row["table"]), rnd.randint(300, 520), rnd.randint(300, 520))
+                svc.enter_result(number, entry)
+        svc.publish_results(number)
     return svc
 
 
@@ -146,10 +163,12 @@ def fetch(url: str) -> bytes:
         return bytes(resp.read())
 
 
-def spread(hub: Hub, stations: list[Station], skews: list[float], first: int) -> list[float]:
-    """Three rounds of start/warning/end; the spread of true ring instants per signal."""
+def spread(
+    hub: Hub, stations: list[Station], skews: list[float], first: int, rounds: int
+) -> list[float]:
+    """``rounds`` rounds of start/warning/end; the spread of true ring instants per signal."""
     spreads = []
-    for number in range(first, first + 3):
+    for number in range(first, first + rounds):
         before = [len(st.rings()) for st in stations]
         hub.ctl("round", "start", str(number), "--in", "7", "--basic", "4", "--warning", "2")
         wait_for(lambda b=before: all(len(st.rings()) >= n + 3
@@ -173,11 +192,14 @@ def main() -> int:
     parser.add_argument("--players", type=int, default=200)
     parser.add_argument("--updates", type=int, default=20)
     parser.add_argument("--spread-stations", type=int, default=10)
+    parser.add_argument("--played", type=int, default=8, help="rounds already played")
+    parser.add_argument("--pairs", type=int, default=3, help="spread: pairs of 2-round runs")
     args = parser.parse_args()
     os.environ.pop("SAMOOBSLUHA_CONFIG", None)
     with tempfile.TemporaryDirectory() as td:
         data = Path(td) / "hub"
-        svc = seed(data, args.players)
+        svc = seed(data, args.players, args.played)
+        current = args.played + 1
         url = screen_url(data)
         rnd = random.Random(42)
         skews = [rnd.uniform(-600, 600) for _ in range(args.spread_stations)]
@@ -189,8 +211,12 @@ def main() -> int:
         ]
         pages: Pages | None = None
         try:
-            hub.ctl("publish-round", "1")
-            wait_for(lambda: b'"round":1' in fetch(url + "snapshot.json"), 10, "published")
+            hub.ctl("publish-round", str(current))
+            wait_for(
+                lambda: f'"round":{current}'.encode() in fetch(url + "snapshot.json"),
+                10,
+                "published",
+            )
             phone, projector = fetch(url), fetch(url + "projector")
             js, css = fetch(url + "static/screen.js"), fetch(url + "static/screen.css")
             snap = fetch(url + "snapshot.json")
@@ -199,8 +225,8 @@ def main() -> int:
                 f"sizes: phone page {len(phone) / 1024:.1f} kB + script {len(js) / 1024:.1f} kB"
                 f" + style {len(css) / 1024:.1f} kB = {page_kb:.1f} kB (target < 100 kB); "
                 f"projector page {len(projector) / 1024:.1f} kB; state of {args.players} "
-                f"players {len(snap) / 1024:.1f} kB ({len(zlib.compress(snap)) / 1024:.1f} kB "
-                f"deflated)"
+                f"players in round {current} {len(snap) / 1024:.1f} kB "
+                f"({len(zlib.compress(snap)) / 1024:.1f} kB deflated), sent whole on connect"
             )
             for st in stations:
                 st.start()
@@ -216,7 +242,6 @@ def main() -> int:
                 60,
                 "stations synced",
             )
-            base = spread(hub, stations, skews, 1)
 
             def cpu_window(seconds: float) -> tuple[float, float]:
                 c0, t0 = _cpu_seconds(pid), time.monotonic()
@@ -231,16 +256,19 @@ def main() -> int:
                 f"RSS {idle_rss:.0f} MB without pages; with {args.clients} live pages CPU "
                 f"{live_cpu:.1%}, RSS {live_rss:.0f} MB"
             )
-            rows, _ = svc.pairing_table(1)
+            rows, _ = svc.pairing_table(current)
             tables = [int(r["table"]) for r in rows if r["second"] != "—"]
             commits: list[float] = []
+            before = json.loads(fetch(url + "snapshot.json"))
             c0 = _cpu_seconds(pid)
             for i in range(min(args.updates, len(tables))):
-                svc.enter_result(1, Entry(tables[i], 400 + i, 300))
+                svc.enter_result(current, Entry(tables.pop(), 400 + i, 300))
                 commits.append(time.time())
                 time.sleep(1.0)
             update_cpu = (_cpu_seconds(pid) - c0) / len(commits)
-            with_pages = spread(hub, stations, skews, 4)
+            after = json.loads(fetch(url + "snapshot.json"))
+            patch = {k: v for k, v in after.items() if before.get(k) != v}
+            patch_kb = len(json.dumps(patch, ensure_ascii=False, separators=(",", ":"))) / 1024
             logs = pages.stop()
             pages = None
             latencies = []
@@ -248,10 +276,10 @@ def main() -> int:
             per_update: list[list[float]] = [[] for _ in commits]
             for log in logs:
                 for k, at in enumerate(commits):
-                    after = [t for t, _ in log if t >= at]
-                    if after:
-                        latencies.append(after[0] - at)
-                        per_update[k].append(after[0] - at)
+                    arrivals = [t for t, _ in log if t >= at]
+                    if arrivals:
+                        latencies.append(arrivals[0] - at)
+                        per_update[k].append(arrivals[0] - at)
                     else:
                         missed += 1
             print(
@@ -267,11 +295,40 @@ def main() -> int:
                 f"1 s window incl. ticks)"
             )
             print(
+                f"an approved result travels as a patch of {patch_kb:.1f} kB "
+                f"(keys: {', '.join(sorted(patch))})"
+            )
+            # Gong spread in alternating runs (the machine's load drifts): two rounds with
+            # no page, two with every page connected while a result is approved each second.
+            base: list[float] = []
+            loaded: list[float] = []
+            number = 100
+            for _ in range(args.pairs):
+                base += spread(hub, stations, skews, number, 2)
+                number += 2
+                pages = Pages(url, args.clients)
+                stop_updates = threading.Event()
+
+                def approve(stop: threading.Event = stop_updates) -> None:
+                    while not stop.is_set() and tables:
+                        svc.enter_result(current, Entry(tables.pop(), 410, 320))
+                        stop.wait(1.0)
+
+                feeder = threading.Thread(target=approve)
+                feeder.start()
+                loaded += spread(hub, stations, skews, number, 2)
+                number += 2
+                stop_updates.set()
+                feeder.join()
+                pages.stop()
+                pages = None
+            print(
                 f"gong spread, {args.spread_stations} stations, skews up to "
-                f"±{max(abs(s) for s in skews):.0f} s, 3 rounds x 3 signals each: without "
-                f"pages max {max(base) * 1000:.2f} ms median {statistics.median(base) * 1000:.2f}"
-                f" ms; with {args.clients} pages max {max(with_pages) * 1000:.2f} ms median "
-                f"{statistics.median(with_pages) * 1000:.2f} ms"
+                f"±{max(abs(s) for s in skews):.0f} s, {args.pairs} x (2 rounds without pages, "
+                f"2 rounds with {args.clients} pages and a result approved every second), "
+                f"3 signals each: without pages max {max(base) * 1000:.2f} ms median "
+                f"{statistics.median(base) * 1000:.2f} ms; with pages max "
+                f"{max(loaded) * 1000:.2f} ms median {statistics.median(loaded) * 1000:.2f} ms"
             )
         finally:
             if pages is not None:

@@ -6,15 +6,18 @@ shared with the station link's connection handling. What it does:
 * ``GET /`` the phone view, ``GET /projector`` the projector view (one small page, its
   script and style under ``/static/``; no external assets);
 * ``GET /events`` Server-Sent Events: ``snap`` (the whole state, :mod:`hub.screen.snapshot`)
-  on connect and whenever it changes, ``tick`` (the hub's clock) every second;
+  on connect, ``patch`` (the top-level parts that changed) whenever it changes, ``tick``
+  (the hub's clock) every second;
 * ``GET /snapshot.json`` the same state once.
 
 Nothing else answers: other methods get 405, unknown paths 404. Changes are noticed by
 polling SQLite's ``PRAGMA data_version`` on a read-only connection (it moves whenever any
 other connection — the station link, the dashboard, the ``hub`` commands — commits), so
 an approved result or a published round reaches the pages well within a second without
-the rest of the hub knowing the screen exists. The state is rebuilt in one worker thread,
-at most every ``min_rebuild`` seconds, and pushed only when it differs.
+the rest of the hub knowing the screen exists. A cheap signature (the tournament's
+revision, the published items, the round plans) tells whether the commit concerns the
+page at all — most commits are stations' statuses and word checks; only then is the state
+rebuilt, in one worker thread, and the parts that differ pushed.
 """
 
 from __future__ import annotations
@@ -111,6 +114,7 @@ class ScreenServer:
         self._pool = ThreadPoolExecutor(1, thread_name_prefix="screen")
         self._watch: sqlite3.Connection | None = None
         self._version: int | None = None
+        self._signature = ""
         self._changed = asyncio.Event()
         # JSON inside <script type="application/json">: entities are not decoded there, so
         # the characters that could end the element are escaped the JSON way
@@ -195,20 +199,36 @@ class ScreenServer:
             await self._changed.wait()
             self._changed.clear()
             try:
-                await self._rebuild()
+                await self._rebuild(check=True)
             except Exception:
                 log.exception("hall screen: cannot read the tournament")
             await asyncio.sleep(MIN_REBUILD)
 
-    async def _rebuild(self) -> bool:
+    def _build(self, check: bool) -> dict[str, Any] | None:
+        """(worker thread) The new state, or None when the signature says nothing the
+        page shows has changed (a station's status, a word check)."""
+        signature = snapshot.signature(self.service)
+        if check and signature == self._signature:
+            return None
+        snap = snapshot.build(self.service)
+        self._signature = signature
+        return snap
+
+    async def _rebuild(self, check: bool = False) -> bool:
         loop = asyncio.get_running_loop()
-        snap = await loop.run_in_executor(self._pool, snapshot.build, self.service)
+        snap = await loop.run_in_executor(self._pool, self._build, check)
+        if snap is None:
+            return False
         if snap.get("v") == self.snap.get("v"):
             return False
+        # Only the parts that changed travel: an approved result is a ~1 kB patch of
+        # "results", not the 70 kB of standings and every player's games of round 9,
+        # times every phone on the hall's Wi-Fi.
+        patch = {key: value for key, value in snap.items() if self.snap.get(key) != value}
         self.snap = snap
         self.snap_json = snapshot.dumps(snap)
         self.updates += 1
-        self._broadcast(_event("snap", self.snap_json))
+        self._broadcast(_event("patch", snapshot.dumps(patch)))
         return True
 
     async def refresh(self) -> bool:

@@ -43,6 +43,17 @@ def _db(service: HubService) -> Iterator[sqlite_utils.Database]:
         db.close()
 
 
+def signature(service: HubService) -> str:
+    """Changes whenever what :func:`build` returns may change, for a fraction of its cost:
+    the tournament's revision, the items published to the stations, the round plans. A
+    station's status or a word check commits to the same database but changes none."""
+    with _db(service) as db:
+        published = sync_store.load_published(db)
+        plans = sync_store.load_plans(db)
+        revision = Tournament(db, service.clock).revision()
+    return _dumps([revision, {k: v[0] for k, v in published.items()}, [p.to_dict() for p in plans]])
+
+
 def build(service: HubService) -> dict[str, Any]:
     """The screen's whole state now (blocking: call it from a thread)."""
     with _db(service) as db:

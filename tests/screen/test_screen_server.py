@@ -191,3 +191,29 @@ def test_qr_codes_are_segnos_matrix() -> None:
                 drawn[2 * y][x] = style.color.name == "black"
                 drawn[2 * y + 1][x] = style.bgcolor.name == "black"
     assert drawn[: len(rows)] == rows
+
+
+def test_only_changes_the_page_shows_rebuild_it(hub: LiveHub) -> None:
+    """Stations' statuses and word checks commit all day; they must not cost a rebuild."""
+    from samoobsluha.hub import store as sync_store
+    from samoobsluha.hub.entry import Entry
+    from samoobsluha.hub.screen import snapshot
+    from samoobsluha.shared.storage import open_db
+
+    before = snapshot.signature(hub.service)
+    db = open_db(hub.service.db_path, sync_store.migrations)
+    try:
+        sync_store.save_status(db, "st-1", "e1", "127.0.0.1:1", {"backlog": 0}, hub.clock.now())
+        sync_store.ingest(db, [("st-1", "e1", [[1, "challenge", "{}", hub.clock.now()]])], 1.0)
+    finally:
+        db.close()
+    assert snapshot.signature(hub.service) == before
+    rows, _ = hub.service.pairing_table(1)
+    hub.service.enter_result(1, Entry(int(rows[0]["table"]), 400, 300))
+    after_result = snapshot.signature(hub.service)
+    assert after_result != before
+    hub.publish_round(1)
+    after_publish = snapshot.signature(hub.service)
+    assert after_publish != after_result
+    hub.call(lambda: hub.server.start_round(1, lead=30))
+    assert snapshot.signature(hub.service) != after_publish

@@ -122,6 +122,12 @@
       snap = JSON.parse(e.data);
       render();
     });
+    source.addEventListener("patch", function (e) {
+      if (!snap) return; /* a patch before the first snap cannot happen; be safe */
+      var part = JSON.parse(e.data), key;
+      for (key in part) if (part.hasOwnProperty(key)) snap[key] = part[key];
+      render();
+    });
     source.addEventListener("tick", function (e) {
       var data = JSON.parse(e.data);
       offset = data.now - Date.now() / 1000;
