@@ -1,6 +1,6 @@
 """``hub serve`` and the commands that act on the running server.
 
-``hub serve``                  run the hub (TCP + zeroconf + local control socket)
+``hub serve``                  run the hub (TCP + zeroconf + local control socket + hall screen)
 ``hub stations``               what every station last reported
 ``hub round start N``          start round N a few seconds from now (``--at``, ``--in``)
 ``hub round delay|extend N S`` move the start / add minutes; ``pause|resume|cancel N``
@@ -71,10 +71,8 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         if screen is not None:
-            print(
-                "hall screen (phones; projector: add projector): " + "  ".join(screen.urls()),
-                flush=True,
-            )
+            for url in screen.urls():
+                print(f"hall screen: {url} (projector: {url}projector)", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
