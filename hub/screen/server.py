@@ -136,7 +136,10 @@ class ScreenServer:
         app.router.add_get("/events", self._events)
         app.router.add_get("/snapshot.json", self._snapshot)
         app.router.add_get("/static/{name}", self._asset)
-        self._runner = web.AppRunner(app, access_log=None, handle_signals=False)
+        # a hub stopping waits at most 2 s for pages (they reconnect to the next hub)
+        self._runner = web.AppRunner(
+            app, access_log=None, handle_signals=False, shutdown_timeout=2.0
+        )
         await self._runner.setup()
         site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
         await site.start()
