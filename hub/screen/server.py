@@ -27,6 +27,7 @@ import contextlib
 import json
 import logging
 import sqlite3
+import time
 from concurrent.futures import ThreadPoolExecutor
 from importlib import resources
 from typing import Any
@@ -219,6 +220,7 @@ class ScreenServer:
 
     async def _rebuild(self, check: bool = False) -> bool:
         loop = asyncio.get_running_loop()
+        started = time.monotonic()
         snap = await loop.run_in_executor(self._pool, self._build, check)
         if snap is None:
             return False
@@ -232,6 +234,13 @@ class ScreenServer:
         self.snap_json = snapshot.dumps(snap)
         self.updates += 1
         self._broadcast(_event("patch", snapshot.dumps(patch)))
+        log.info(
+            "hall screen: update %d (%s) built in %.0f ms, sent to %d page(s)",
+            self.updates,
+            ", ".join(sorted(k for k in patch if k != "v")),
+            (time.monotonic() - started) * 1000,
+            len(self.clients),
+        )
         return True
 
     async def refresh(self) -> bool:
