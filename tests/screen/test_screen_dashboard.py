@@ -26,11 +26,7 @@ async def settle(pilot: object) -> None:
 async def test_f1_shows_the_address_and_q_its_qr_code(
     data_dir: Path, clock: FakeClock, tmp_path: Path
 ) -> None:
-    import tempfile
-
-    service = HubService(
-        data_dir, clock=clock, control_path=Path(tempfile.mkdtemp(prefix="hq")) / "hub.sock"
-    )
+    service = HubService(data_dir, clock=clock)  # data_dir is short enough for AF_UNIX
     seed_tournament(service, 8)
     app = HubApp(service, refresh_every=None, tick_every=None, serve=LOOPBACK)
     async with app.run_test(size=(140, 45)) as pilot:
