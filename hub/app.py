@@ -65,6 +65,7 @@ class HubApp(App[None], inherit_bindings=False):
         self.serve = serve
         self._server: Any = None
         self._control: Any = None
+        self._screen: Any = None
         self.service = service or HubService()
         self.lang = lang if lang in LANGUAGES else "cs"
         self.refresh_every = refresh_every
@@ -116,6 +117,14 @@ class HubApp(App[None], inherit_bindings=False):
             await server.start()
             self._server = server
             self._control = await control.start_control(server, self.service.control_path)
+            from samoobsluha.hub.screen import start_for_hub
+
+            self._screen = await start_for_hub(
+                server,
+                self.service.data,
+                port=self.serve.get("screen_port"),
+                enabled=self.serve.get("screen"),
+            )
         except (OSError, ValueError, sqlite3.Error) as exc:
             self.notify(
                 f"hub server could not start: {exc}", severity="error", timeout=10, markup=False
@@ -124,6 +133,8 @@ class HubApp(App[None], inherit_bindings=False):
     async def on_unmount(self) -> None:
         if self._control is not None:
             self._control.close()
+        if self._screen is not None:
+            await self._screen.close()
         if self._server is not None:
             await self._server.close()
 

@@ -83,6 +83,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "hub_public_key": server.keys.public_key.hex(),
             "refused": server.refused_unauthenticated,
             "connected": sorted(server.conns),
+            "screen": list(server.screen_urls),
         }
     if op == "stations":
         return await server.stations()

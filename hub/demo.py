@@ -9,7 +9,9 @@ What runs (all on 127.0.0.1; data under ``.demo/`` in the repository):
   entering half of the results after each round;
 * station ``st-1``: the kiosk (``station run``, linked to the hub) — in a tmux pane beside
   the dashboard when tmux is installed, else started by hand with ``./dev demo station``;
-* the dashboard (``hub run``) in the foreground.
+* the dashboard (``hub run``) in the foreground;
+* the hall screen, served by ``hub serve``: its address is printed at the start and shown
+  on the dashboard's F1 (Q for its QR code).
 
 Rounds last 5 minutes (warning 2 minutes before the end) so a whole round fits a demo.
 Quit the dashboard (Ctrl+Q) to stop everything.
@@ -124,10 +126,15 @@ def setup(fresh: bool) -> dict[str, str]:
             f'station_id = "{name}"\n',
             encoding="utf-8",
         )
-    return {"port": str(port), "tournament": tournament, "lexicon": str(lexicon)}
+    return {
+        "port": str(port),
+        "screen_port": str(free_port()),
+        "tournament": tournament,
+        "lexicon": str(lexicon),
+    }
 
 
-def start_background(port: str) -> list[subprocess.Popen[bytes]]:
+def start_background(port: str, screen_port: str) -> list[subprocess.Popen[bytes]]:
     procs = []
     logs = DEMO / "logs"
     logs.mkdir(exist_ok=True)
@@ -146,7 +153,10 @@ def start_background(port: str) -> list[subprocess.Popen[bytes]]:
         )
 
     spawn(
-        [str(BIN / "hub"), "serve", "--host", "127.0.0.1", "--port", port, "--no-mdns"],
+        [
+            *(str(BIN / "hub"), "serve", "--host", "127.0.0.1", "--port", port, "--no-mdns"),
+            *("--screen-port", screen_port),
+        ],
         HUB,
         "hub.log",
     )
@@ -239,7 +249,9 @@ def main(argv: list[str] | None = None) -> int:
         return subprocess.call(station_command(), shell=True)
     info = setup(fresh=not args.keep)
     say(f"hub on 127.0.0.1:{info['port']}, tournament {info['tournament']}; data in {DEMO}")
-    procs = start_background(info["port"])
+    procs = start_background(info["port"], info["screen_port"])
+    url = f"http://127.0.0.1:{info['screen_port']}/"
+    say(f"hall screen (open in a browser): phones {url}  projector {url}projector")
     tmux = shutil.which("tmux") and not args.no_tmux and sys.stdout.isatty()
     # A closed terminal (SIGHUP) or a kill (SIGTERM) still stops the background processes.
     for signum in (signal.SIGHUP, signal.SIGTERM):

@@ -943,6 +943,10 @@ class HubService:
             raise ServiceError(str(exc)) from exc
         return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
 
+    def _screen_url(self) -> str | None:
+        """The hall screen's address for the printed pairings (None: not running)."""
+        return _screen_url_of(self)
+
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
         """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``
         (the same text as ``hub export``)."""
@@ -951,7 +955,9 @@ class HubService:
         with self._tour() as tour:
             last = round_no if round_no is not None else tour.last_round()
             try:
-                text = exports.render(tour, what, fmt, round_no=last, lang=lang)
+                text = exports.render(
+                    tour, what, fmt, round_no=last, lang=lang, screen_url=self._screen_url()
+                )
             except ValueError as exc:
                 raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
@@ -959,6 +965,13 @@ class HubService:
         path = folder / f"{what}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path
+
+
+def _screen_url_of(service: HubService) -> str | None:
+    from samoobsluha.hub.screen.qr import screen_urls
+
+    urls = screen_urls(service)
+    return urls[0] if urls else None
 
 
 def _signal_text(signal: dict[str, Any] | None) -> str:

@@ -1431,3 +1431,70 @@ MESSAGES.update(
         },
     }
 )
+
+
+# --- hall screen (hub.screen): the web page on the hall LAN, and its address on the
+# dashboard (F1) and on the printed pairings. The page also uses kiosk.round.*,
+# kiosk.where.* and tour.* above, so it speaks the kiosk's and the print's terms.
+MESSAGES.update(
+    {
+        "screen.live": {"cs": "živě", "sk": "naživo", "en": "live"},
+        "screen.offline": {
+            "cs": "bez spojení s hubem, zkouším znovu",
+            "sk": "bez spojenia s hubom, skúšam znova",
+            "en": "no link to the hub, retrying",
+        },
+        "screen.find": {
+            "cs": "Kde hraji? Napište část svého jména:",
+            "sk": "Kde hrám? Napíšte časť svojho mena:",
+            "en": "Where do I play? Type part of your name:",
+        },
+        "screen.me.games": {
+            "cs": "Dosavadní výsledky:",
+            "sk": "Doterajšie výsledky:",
+            "en": "Results so far:",
+        },
+        "screen.results.title": {
+            "cs": "Výsledky {round}. kola",
+            "sk": "Výsledky {round}. kola",
+            "en": "Results of round {round}",
+        },
+        "screen.results.none": {
+            "cs": "Zatím žádné schválené výsledky.",
+            "sk": "Zatiaľ žiadne schválené výsledky.",
+            "en": "No approved results yet.",
+        },
+        "screen.standings.none": {
+            "cs": "Pořadí bude k dispozici po prvním kole.",
+            "sk": "Poradie bude k dispozícii po prvom kole.",
+            "en": "The standings appear after the first round.",
+        },
+        "screen.page": {
+            "cs": "strana {page} z {pages}",
+            "sk": "strana {page} z {pages}",
+            "en": "page {page} of {pages}",
+        },
+        "screen.address": {
+            "cs": "Stránka pro sál: {url}",
+            "sk": "Stránka pre sálu: {url}",
+            "en": "Hall screen: {url}",
+        },
+        "screen.address.qr_key": {
+            "cs": "Q = QR kód",
+            "sk": "Q = QR kód",
+            "en": "Q = QR code",
+        },
+        "screen.address.off": {
+            "cs": "Stránka pro sál neběží.",
+            "sk": "Stránka pre sálu nebeží.",
+            "en": "The hall screen is not running.",
+        },
+        "screen.qr.caption": {
+            "cs": "Naskenujte telefonem: kde hrajete, výsledky a pořadí",
+            "sk": "Naskenujte telefónom: kde hráte, výsledky a poradie",
+            "en": "Scan with your phone: where you play, results and standings",
+        },
+        "screen.qr.close": {"cs": "Esc = zpět", "sk": "Esc = späť", "en": "Esc = back"},
+        "screen.qr.binding": {"cs": "QR kód", "sk": "QR kód", "en": "QR code"},
+    }
+)

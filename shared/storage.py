@@ -78,6 +78,16 @@ def open_db(path: Path | str, *migration_sets: Migrations, threads: bool = False
     return db
 
 
+def open_watch(path: Path | str) -> sqlite3.Connection:
+    """A read-only connection to an existing database for watching it change (``PRAGMA
+    data_version``); usable from any thread. Writers use :func:`open_db`."""
+    conn = sqlite3.connect(  # noqa: TID251
+        f"file:{Path(path)}?mode=ro", uri=True, check_same_thread=False
+    )
+    conn.execute("PRAGMA busy_timeout = 5000")
+    return conn
+
+
 def _configure(db: sqlite_utils.Database) -> None:
     conn = db.conn
     conn.execute("PRAGMA busy_timeout = 5000")

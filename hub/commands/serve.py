@@ -1,6 +1,6 @@
 """``hub serve`` and the commands that act on the running server.
 
-``hub serve``                  run the hub (TCP + zeroconf + local control socket)
+``hub serve``                  run the hub (TCP + zeroconf + local control socket + hall screen)
 ``hub stations``               what every station last reported
 ``hub round start N``          start round N a few seconds from now (``--at``, ``--in``)
 ``hub round delay|extend N S`` move the start / add minutes; ``pause|resume|cancel N``
@@ -30,6 +30,7 @@ from samoobsluha.shared.protocol import HallKeys
 
 def _serve(args: argparse.Namespace) -> int:
     from samoobsluha.hub import control, store
+    from samoobsluha.hub.screen import start_for_hub
     from samoobsluha.hub.server import HubServer
     from samoobsluha.shared.storage import open_db
 
@@ -60,6 +61,9 @@ def _serve(args: argparse.Namespace) -> int:
         )
         await server.start()
         ctl = await control.start_control(server)
+        screen = await start_for_hub(
+            server, data_dir(), port=args.screen_port, enabled=False if args.no_screen else None
+        )
         if args.port_file:
             Path(args.port_file).write_text(f"{server.port}\n")
         print(
@@ -67,6 +71,9 @@ def _serve(args: argparse.Namespace) -> int:
             f"{args.host}:{server.port}" + ("" if args.no_mdns else " (advertised via mDNS)"),
             flush=True,
         )
+        if screen is not None:
+            for url in screen.urls():
+                print(f"hall screen: {url} (projector: {url}projector)", flush=True)
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
@@ -74,6 +81,8 @@ def _serve(args: argparse.Namespace) -> int:
         await stop.wait()
         ctl.close()
         control.socket_path().unlink(missing_ok=True)
+        if screen is not None:
+            await screen.close()
         await server.close()
 
     asyncio.run(main())
@@ -228,6 +237,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     serve.add_argument("--port", type=int, default=protocol.DEFAULT_PORT, help="TCP port")
     serve.add_argument("--no-mdns", action="store_true", help="do not advertise via zeroconf")
     serve.add_argument("--port-file", metavar="FILE", help="write the bound port here")
+    serve.add_argument(
+        "--screen-port", type=int, help="port of the hall screen (default: hub.toml, 8080)"
+    )
+    serve.add_argument("--no-screen", action="store_true", help="do not serve the hall screen")
     serve.add_argument("-v", "--verbose", action="store_true")
     serve.set_defaults(func=_serve)
 

@@ -351,8 +351,21 @@ def _audit(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _export(tour: Tournament, args: argparse.Namespace) -> None:
+    screen_url = None
+    if args.what == "pairings" and args.format == "html":
+        from samoobsluha.hub.screen.qr import screen_urls
+        from samoobsluha.hub.service import HubService
+
+        urls = screen_urls(HubService())  # the running hub's hall screen, if any
+        screen_url = urls[0] if urls else None
     text = exports.render(
-        tour, args.what, args.format, round_no=args.round, player=args.player, lang=args.lang
+        tour,
+        args.what,
+        args.format,
+        round_no=args.round,
+        player=args.player,
+        lang=args.lang,
+        screen_url=screen_url,
     )
     _write(args, text)
 

@@ -79,8 +79,10 @@ class StationsScreen(DashScreen):
     BINDINGS: ClassVar[list[BindingType]] = [
         Binding("r", "revoke", "dash.act.revoke"),
         Binding("p", "referee_pin", "dash.act.pin"),
+        Binding("q", "qr", show=False),
     ]
     _armed: str | None = None
+    screen_urls: list[str] | None = None  # the hall screen's addresses (None: no server)
 
     def action_revoke(self) -> None:
         """Revoke the selected station's key; the first press only asks."""
@@ -111,13 +113,27 @@ class StationsScreen(DashScreen):
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="stations-summary")
+        yield Label("", id="screen-address")
         yield Label("", id="stations-warnings")
         yield DataTable(id="stations", cursor_type="row", zebra_stripes=True)
 
-    def fetch(self) -> StationReport:
-        return self.service.stations()
+    def fetch(self) -> tuple[StationReport, list[str] | None]:
+        from samoobsluha.hub.screen.qr import screen_urls
 
-    def show(self, report: StationReport) -> None:
+        return self.service.stations(), screen_urls(self.service)
+
+    def show(self, data: tuple[StationReport, list[str] | None]) -> None:
+        report, self.screen_urls = data
+        address = self.query_one("#screen-address", Label)
+        if self.screen_urls:
+            address.update(
+                self.tr("screen.address", url="  ".join(self.screen_urls))
+                + " · "
+                + self.tr("screen.address.qr_key")
+            )
+        else:
+            address.update(self.tr("screen.address.off"))
+        address.display = self.screen_urls is not None  # nothing to say without a server
         self.query_one("#stations-summary", Label).update(
             literal(
                 self.tr(
@@ -162,3 +178,9 @@ class StationsScreen(DashScreen):
             rows,
             keys=[r.station_id for r in report.rows],
         )
+
+    def action_qr(self) -> None:
+        if self.screen_urls:
+            from samoobsluha.hub.screens.qr import QrScreen
+
+            self.app.push_screen(QrScreen(self.screen_urls[0], self.lang))

@@ -36,12 +36,14 @@ def render(
     round_no: int | None = None,
     player: int | None = None,
     lang: str = "cs",
+    screen_url: str | None = None,
 ) -> str:
     """The one way to turn a tournament into an export (``hub export``, the dashboard).
 
     ``standings`` after ``round_no`` (default: every round played); ``pairings`` of
     ``round_no`` (default: the last paired round); ``stations``: what the stations show for
-    ``round_no`` (JSON); ``scorecard`` of ``player``. ``fmt``: csv, html or json."""
+    ``round_no`` (JSON); ``scorecard`` of ``player``. ``fmt``: csv, html or json. Printed
+    pairings carry ``screen_url`` (the hall screen's address) as text and a QR code."""
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     players = {p.id: p for p in tour.players()}
@@ -62,7 +64,7 @@ def render(
             table = tour.standings(after_round=number - 1)
             return json.dumps(station_json(pairing, players, table), ensure_ascii=False, indent=1)
         if fmt == "html":
-            return pairings_html(pairing, players, title=title, lang=lang)
+            return pairings_html(pairing, players, title=title, lang=lang, screen_url=screen_url)
         return pairings_csv(pairing, players)
     if what == "scorecard":
         if player is None:
@@ -179,8 +181,15 @@ def pairings_explain(pairing: Pairing, players: Mapping[int, Player]) -> str:
 
 
 def pairings_html(
-    pairing: Pairing, players: Mapping[int, Player], *, title: str = "", lang: str = "cs"
+    pairing: Pairing,
+    players: Mapping[int, Player],
+    *,
+    title: str = "",
+    lang: str = "cs",
+    screen_url: str | None = None,
 ) -> str:
+    """The pairings for the notice board; ``screen_url``: the hall screen's address, printed
+    with its QR code so players find their table on their phones."""
     rows = pairing_rows(pairing, players)
     for row in rows:
         if not row["second"]:
@@ -204,6 +213,15 @@ def pairings_html(
     by_name.sort(key=lambda row: _collate(row["name"]))
     section = _table(["name", "table", "opponent", "started"], by_name, lang)
     heading = f'<h2 class="break">{html.escape(t("tour.by_name", lang))}</h2>\n'
+    if screen_url:
+        from samoobsluha.hub.screen.qr import svg
+
+        qr = (
+            f'<div class="qr">{svg(screen_url)}<p>{html.escape(t("screen.qr.caption", lang))}'
+            f"<br><b>{html.escape(screen_url)}</b></p></div>\n"
+        )
+        page = page.replace("</h2>\n", "</h2>\n" + qr, 1)
+        heading += qr
     return page.replace("</body>", heading + section + "</body>")
 
 
@@ -297,6 +315,8 @@ th, td { border: 0.3mm solid #444; padding: 1mm 2mm; text-align: left; }
 th { background: #ddd; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
 tr { page-break-inside: avoid; } thead { display: table-header-group; }
 h2.break { page-break-before: always; margin-top: 0; }
+div.qr { display: flex; align-items: center; gap: 4mm; margin: 0 0 4mm; }
+div.qr p { margin: 0; font-size: 10pt; }
 """
 
 _NUMERIC = {

@@ -672,6 +672,12 @@ class Tournament:
             rows.append(r)
         return rows
 
+    def revision(self) -> int:
+        """A number that grows with every change to the tournament (every write leaves an
+        audit row): a cheap "anything new?" for readers that poll, like the hall screen."""
+        row = self.db.execute("SELECT MAX(id) FROM tour_audit").fetchone()
+        return int(row[0] or 0)
+
     def import_tsh(self, path: Path | str, *, who: str = "operator") -> int:
         """Load a tsh .t file into an empty tournament (see :meth:`import_tsh_file`).
         Returns the number of players."""

@@ -4,9 +4,11 @@ daemon and its simulated players), stopped again."""
 
 from __future__ import annotations
 
+import json
 import shutil
 import tempfile
 import time
+import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -50,7 +52,7 @@ def test_demo_sets_up_a_hall_and_its_simulated_station_reaches_the_hub(
         assert (cfg.name, net.station_id) == (name, name)
         assert net.hub == f"127.0.0.1:{info['port']}" and net.psk()
         assert cfg.lexicon == demo_dir / "hub" / "lexicons" / "cs.lex"
-    procs = demo.start_background(info["port"])
+    procs = demo.start_background(info["port"], info["screen_port"])
     try:
         deadline = time.monotonic() + 30
         while time.monotonic() < deadline:
@@ -61,6 +63,15 @@ def test_demo_sets_up_a_hall_and_its_simulated_station_reaches_the_hub(
         assert checks and checks[0].station == "st-2"
         assert checks[0].variant  # judged by the real lexicon
         assert svc.stations().online == 1
+        # the hall screen shows the published round 1 at the address the demo prints
+        url = f"http://127.0.0.1:{info['screen_port']}/snapshot.json"
+        while time.monotonic() < deadline + 30:
+            with urllib.request.urlopen(url, timeout=10) as resp:
+                snap = json.loads(resp.read())
+            if snap["round"] == 1:
+                break
+            time.sleep(0.2)
+        assert snap["round"] == 1 and len(snap["tables"]) == 16
     finally:
         demo.stop(procs)
     assert all(p.poll() is not None for p in procs)

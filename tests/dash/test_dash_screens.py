@@ -17,7 +17,7 @@ from samoobsluha.shared.clock import FakeClock
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.shared.storage import open_db
 
-LOOPBACK = {"host": "127.0.0.1", "port": 0, "advertise": False}
+LOOPBACK = {"host": "127.0.0.1", "port": 0, "advertise": False, "screen_port": 0}
 
 
 def app_for(service: HubService, serve: bool = True) -> HubApp:

@@ -93,7 +93,8 @@ class Hub:
         port_file = self.data / "port"
         port_file.unlink(missing_ok=True)
         args = [str(BIN / "hub"), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
-        args += ["--port-file", str(port_file)]
+        # the hall screen on a free port: hubs of parallel tests never fight over 8080
+        args += ["--port-file", str(port_file), "--screen-port", "0"]
         if not self.mdns:
             args.append("--no-mdns")
         self.stderr = open(self.data / "hub.log", "ab")  # noqa: SIM115

@@ -1,0 +1,64 @@
+"""The hall screen: a read-only web page on the hall LAN (projector and phone views).
+
+``hub serve`` (and ``hub run`` when it runs the server itself) starts it beside the
+station link with :func:`start_for_hub`; ``[screen]`` in ``<data>/hub.toml`` switches it
+off or binds it to one interface (:mod:`hub.screen.config`). See ``docs/screen.md``.
+"""
+
+from __future__ import annotations
+
+import logging
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from samoobsluha.hub.screen.server import ScreenServer
+
+log = logging.getLogger("hub.screen")
+
+
+async def start_for_hub(
+    hub: Any,
+    data: Path,
+    *,
+    host: str | None = None,
+    port: int | None = None,
+    enabled: bool | None = None,
+) -> ScreenServer | None:
+    """Start the hall screen for a started :class:`hub.server.HubServer` (same clock, same
+    database). ``host``/``port``/``enabled`` override ``hub.toml``; the default address is
+    the hub's own. Returns None when it is switched off or cannot start: the stations'
+    link matters more than the page, so a taken port is logged, not fatal."""
+    from samoobsluha.hub.screen.config import ScreenConfigError, load
+    from samoobsluha.hub.screen.server import ScreenServer
+    from samoobsluha.hub.service import HubService
+
+    try:
+        settings = load(data)
+        if enabled is not None:
+            settings.enabled = enabled
+        if not settings.enabled:
+            return None
+        if host is not None:
+            settings.host, settings.interface = host, None
+        if port is not None:
+            settings.port = port
+        address = settings.bind_address(hub.host)
+    except ScreenConfigError as exc:
+        log.error("hall screen not started: %s", exc)
+        return None
+    screen = ScreenServer(
+        HubService(data, clock=hub.clock),
+        host=address,
+        port=settings.port,
+        lang=settings.lang,
+        max_clients=settings.max_clients,
+    )
+    try:
+        await screen.start()
+    except OSError as exc:
+        log.error("hall screen not started on %s:%s: %s", address, settings.port, exc)
+        await screen.close()
+        return None
+    hub.screen_urls = screen.urls()
+    return screen

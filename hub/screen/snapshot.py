@@ -1,0 +1,148 @@
+"""What the hall screen shows, as one JSON-ready dict built from the hub's own layers.
+
+Everything comes through :class:`hub.service.HubService` (round results, standings,
+round plans), :mod:`hub.store` (the pairings published to the stations) and the
+:class:`hub.tournament.Tournament` facade (each player's games so far); nothing here
+writes, and nothing secret goes in: no challenge log, no words, no station keys or
+addresses. The page (``static/screen.js``) renders this dict.
+
+The pairing shown is the one the operator **published** to the stations (``hub
+publish-round``), not a draft he may still re-pair; results of that round appear as they
+are approved (entered by the operator, or confirmed by a station and the scoresheet);
+standings are those after the last round whose results were published.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+from typing import Any
+
+from samoobsluha.hub import store as sync_store
+from samoobsluha.hub.service import HubService, ServiceError
+from samoobsluha.hub.tournament import Tournament, TournamentError, exports
+from samoobsluha.hub.tournament.model import Kind
+from samoobsluha.station.rounds import PLAYOUT_DISPLAY_SECONDS
+
+
+def signature(service: HubService) -> str:
+    """Changes whenever what :func:`build` returns may change, for a fraction of its cost:
+    the tournament's revision, the items published to the stations, the round plans. A
+    station's status or a word check commits to the same database but changes none."""
+    with service._db() as db:
+        published = sync_store.load_published(db)
+        plans = sync_store.load_plans(db)
+        revision = Tournament(db, service.clock).revision()
+    return _dumps([revision, {k: v[0] for k, v in published.items()}, [p.to_dict() for p in plans]])
+
+
+def build(service: HubService) -> dict[str, Any]:
+    """The screen's whole state now (blocking: call it from a thread)."""
+    with service._db() as db:
+        published = sync_store.load_published(db)
+        plans = sync_store.load_plans(db)
+        tour = Tournament(db, service.clock)
+        settings = tour.settings()
+        players = {p.id: p for p in tour.players()}
+        last_paired = tour.last_round()
+        done = [
+            r for r in range(1, last_paired + 1) if tour.round_state(r)["published_at"] is not None
+        ]
+        after = max(done) if done else 0
+        table = tour.standings(after_round=after) if after else []
+        rules = tour.rules
+    raw = published.get("pairings", ("", None))[1]
+    pairing: dict[str, Any] = raw if isinstance(raw, dict) else {}
+    round_no = int(pairing.get("round", 0) or 0)
+    tables: list[list[Any]] = []
+    if round_no:
+        for row in pairing.get("tables", []):
+            first = row.get("first") or {}
+            second = row.get("second") or {}
+            tables.append([int(row["table"]), first.get("id"), second.get("id")])
+    names = {pid: p.name for pid, p in players.items()}
+    for row in pairing.get("tables", []) if round_no else []:
+        for side in ("first", "second"):  # a name published before a later rename
+            who = row.get(side) or {}
+            if who.get("id") is not None and who["id"] not in names:
+                names[who["id"]] = str(who.get("name", ""))
+    results = _approved_results(service, round_no)
+    where = []
+    for number, first, second in tables:
+        for me, other, zh in ((first, second, "ZH"), (second, first, "DH")):
+            if me is None:
+                continue
+            where.append([me, number, other, zh if other is not None else ""])
+    where.sort(key=lambda row: exports._collate(names.get(row[0], "")))
+    columns = exports.standings_columns(rules) if after else []
+    columns = [c for c in columns if c not in ("seconds", "games")]
+    rows = exports.standings_rows(table, rules) if after else []
+    standings = {
+        "after": after,
+        "columns": columns,
+        "rows": [[row[c] for c in columns] for row in rows],
+        "ids": [s.player.id for s in table],
+    }
+    cards = {str(s.player.id): _card(s) for s in table}
+    snap: dict[str, Any] = {
+        "name": settings["name"],
+        "rules": settings["rules"],
+        "round": round_no,
+        "players": {str(pid): name for pid, name in names.items()},
+        "tables": tables,
+        "where": where,
+        "results": results,
+        "standings": standings,
+        "cards": cards,
+        # Every live plan: the page picks the one the kiosk shows, as time goes on
+        # (station.rounds.RoundStore.current), and runs the same RoundPlan.status maths.
+        "plans": [p.to_dict() for p in plans if not p.cancelled],
+        "playout": PLAYOUT_DISPLAY_SECONDS,
+    }
+    snap["v"] = hashlib.sha256(_dumps(snap).encode()).hexdigest()[:16]
+    return snap
+
+
+def _approved_results(service: HubService, round_no: int) -> list[list[Any]]:
+    """[table, score of ZH, score of DH] of the round's tables whose result is in."""
+    if not round_no:
+        return []
+    try:
+        rr = service.round_results(round_no)
+    except ServiceError:
+        return []
+    except TournamentError:
+        return []
+    return [
+        [t.table, t.score_first, t.score_second]
+        for t in rr.tables
+        if t.state == "in" and t.score_first is not None
+    ]
+
+
+def _card(standing: Any) -> list[list[Any]]:
+    """One player's games: [round, table, opponent id, ZH/DH, own, opp, wins, kind]."""
+    out = []
+    for line in standing.lines:
+        out.append(
+            [
+                line.round,
+                line.table,
+                line.opponent,
+                {True: "ZH", False: "DH", None: ""}[line.started],
+                line.own,
+                line.opp,
+                line.wins,
+                "" if line.kind in (Kind.PLAYED,) else line.kind.value,
+            ]
+        )
+    return out
+
+
+def _dumps(data: Any) -> str:
+    return json.dumps(data, ensure_ascii=False, separators=(",", ":"), sort_keys=True)
+
+
+def dumps(snap: dict[str, Any]) -> str:
+    """The compact JSON the page receives."""
+    return _dumps(snap)

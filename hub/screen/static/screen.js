@@ -1,0 +1,321 @@
+/* The hall screen (hub/screen): renders the hub's state pushed over Server-Sent Events.
+   Plain ES5 so a five-year-old phone runs it; text goes in as text (textContent), never
+   as markup. The round clock runs the same maths as the kiosk (shared/rounds.py
+   RoundPlan.status, station/rounds.py RoundStore.current, station/widgets/clock.py
+   describe) on the hub's time, which every "tick" event re-anchors. */
+(function () {
+  "use strict";
+  var body = document.body;
+  var VIEW = body.getAttribute("data-view");
+  var LANG = body.getAttribute("data-lang");
+  var I18N = JSON.parse(document.getElementById("i18n").textContent);
+  var snap = null;
+  var offset = null; /* hub time minus this browser's time, seconds */
+  var lastTick = 0;
+  var source = null;
+  var page = 0;
+  var pageTimer = null;
+  /* how long a page of „Kde hraji?“ stays up; ?page=N in the address changes it */
+  var PAGE_SECONDS = Math.max(2, Number((/[?&]page=(\d+)/.exec(location.search) || [0, 12])[1]));
+
+  function t(key, values) {
+    var entry = I18N[key];
+    var text = entry ? (entry[LANG] || entry.cs) : key;
+    if (values) {
+      text = text.replace(/\{(\w+)\}/g, function (m, name) {
+        return values[name] !== undefined ? String(values[name]) : m;
+      });
+    }
+    return text;
+  }
+  function $(id) { return document.getElementById(id); }
+  function el(tag, text, cls) {
+    var node = document.createElement(tag);
+    if (text !== undefined && text !== null) node.textContent = String(text);
+    if (cls) node.className = cls;
+    return node;
+  }
+  function clear(node) { while (node.firstChild) node.removeChild(node.firstChild); }
+  function fold(text) {
+    var s = String(text).toLowerCase();
+    if (s.normalize) s = s.normalize("NFD").replace(/[\u0300-\u036f]/g, "");
+    return s;
+  }
+  function nowHub() { return Date.now() / 1000 + (offset || 0); }
+  function name(id) { return id === null || id === undefined ? "" : (snap.players[String(id)] || "#" + id); }
+
+  /* ---- the clock: shared/rounds.py + station/rounds.py + station/widgets/clock.py ---- */
+  function endAt(p, now) {
+    var end = p.start_at + p.basic_seconds + p.extra_seconds + p.paused_total;
+    if (p.paused_at !== null) end += Math.max(0, now - p.paused_at);
+    return end;
+  }
+  function status(p, now) {
+    var end = endAt(p, now), phase, remaining;
+    if (p.cancelled) { phase = "cancelled"; remaining = 0; }
+    else if (now < p.start_at) { phase = "scheduled"; remaining = p.start_at - now; }
+    else if (now >= end) { phase = "ended"; remaining = 0; }
+    else { remaining = end - now; phase = remaining <= p.warning_seconds ? "warning" : "running"; }
+    return { number: p.number, phase: phase, remaining: remaining, end_at: end, paused: p.paused_at !== null };
+  }
+  function current(plans, now, playout) {
+    var running = null, scheduled = null, ended = null, i, p, s;
+    for (i = 0; i < plans.length; i++) {
+      p = plans[i];
+      s = status(p, now);
+      if (s.phase === "running" || s.phase === "warning") {
+        if (!running || p.number > running.number) running = p;
+      } else if (s.phase === "scheduled") {
+        if (!scheduled || p.start_at < scheduled.start_at ||
+            (p.start_at === scheduled.start_at && p.number < scheduled.number)) scheduled = p;
+      } else if (s.phase === "ended" && now - s.end_at < playout) {
+        if (!ended || s.end_at > ended[0] || (s.end_at === ended[0] && p.number > ended[1].number)) ended = [s.end_at, p];
+      }
+    }
+    return running || scheduled || (ended && ended[1]) || null;
+  }
+  function formatRemaining(seconds) {
+    var total = Math.max(0, Math.ceil(seconds));
+    var hours = Math.floor(total / 3600), rest = total % 3600;
+    var m = Math.floor(rest / 60), s = rest % 60;
+    function two(n) { return n < 10 ? "0" + n : String(n); }
+    return hours ? hours + ":" + two(m) + ":" + two(s) : two(m) + ":" + two(s);
+  }
+  function describe(st) {
+    if (!st) return [t("kiosk.round.none"), "", ""];
+    var n = { n: st.number };
+    if (st.phase === "cancelled") return [t("kiosk.round.cancelled", n), "", ""];
+    if (st.phase === "ended") return [t("kiosk.round.ended_label", n), "", t("kiosk.round.ended")];
+    if (st.paused) return [t("kiosk.round.paused", n), formatRemaining(st.remaining), ""];
+    if (st.phase === "scheduled") return [t("kiosk.round.scheduled", n), formatRemaining(st.remaining), ""];
+    if (st.phase === "warning") return [t("kiosk.round.warning", n), formatRemaining(st.remaining), ""];
+    return [t("kiosk.round.running", n), formatRemaining(st.remaining), ""];
+  }
+  var shownClock = "";
+  function drawClock() {
+    if (!snap || offset === null) return;
+    var now = nowHub();
+    var plan = current(snap.plans, now, snap.playout);
+    var st = plan ? status(plan, now) : null;
+    var parts = describe(st);
+    var key = parts.join("|") + (st ? st.phase : "none");
+    if (key === shownClock) return;
+    shownClock = key;
+    $("clock-title").textContent = parts[0];
+    $("clock-digits").textContent = parts[1];
+    $("clock-big").textContent = parts[2];
+    $("clock-digits").style.display = parts[1] ? "" : "none";
+    $("clock-big").style.display = parts[2] ? "" : "none";
+    $("clock").className = "phase-" + (st ? st.phase : "none") + (st && st.paused ? " paused" : "");
+  }
+
+  /* ---- connection ---- */
+  function setConn(on) {
+    var c = $("conn");
+    c.className = on ? "on" : "off";
+    c.textContent = on ? "\u25CF " + t("screen.live") : "\u25CB " + t("screen.offline");
+  }
+  function connect() {
+    if (source) source.close();
+    source = new EventSource("/events");
+    source.addEventListener("snap", function (e) {
+      snap = JSON.parse(e.data);
+      render();
+    });
+    source.addEventListener("patch", function (e) {
+      if (!snap) return; /* a patch before the first snap cannot happen; be safe */
+      var part = JSON.parse(e.data), key;
+      for (key in part) if (part.hasOwnProperty(key)) snap[key] = part[key];
+      render();
+    });
+    source.addEventListener("tick", function (e) {
+      var data = JSON.parse(e.data);
+      offset = data.now - Date.now() / 1000;
+      lastTick = Date.now();
+      setConn(true);
+      drawClock();
+    });
+    source.onerror = function () { setConn(false); };
+  }
+  /* A hub that restarted, a Wi-Fi that dropped: no tick for a while means reconnect. */
+  setInterval(function () {
+    if (Date.now() - lastTick > 5000) { setConn(false); connect(); lastTick = Date.now(); }
+  }, 1000);
+  setInterval(drawClock, 250);
+
+  /* ---- rendering ---- */
+  function render() {
+    $("name").textContent = snap.name || "Samoobsluha";
+    document.title = snap.name || "Samoobsluha";
+    shownClock = "";
+    drawClock();
+    if (VIEW === "projector") renderWhere(); else renderPhone();
+  }
+
+  function resultWord(wins) {
+    return t(wins >= 1 ? "tour.win" : wins > 0 ? "tour.draw" : "tour.loss");
+  }
+  function tableOf(id) {
+    for (var i = 0; i < snap.where.length; i++) if (snap.where[i][0] === id) return snap.where[i];
+    return null;
+  }
+  function headRow(cols) {
+    var tr = el("tr");
+    for (var i = 0; i < cols.length; i++) tr.appendChild(el("th", cols[i][0], cols[i][1] ? "n" : ""));
+    return tr;
+  }
+
+  function renderMe() {
+    var box = $("me");
+    clear(box);
+    var q = fold($("q").value.replace(/^\s+|\s+$/g, ""));
+    try { localStorage.setItem("samoobsluha.q", $("q").value); } catch (e) { /* private mode */ }
+    if (q.length < 2 || !snap) return;
+    var found = [], id;
+    for (id in snap.players) {
+      if (fold(snap.players[id]).indexOf(q) >= 0) found.push(Number(id));
+    }
+    found.sort(function (a, b) { return fold(name(a)) < fold(name(b)) ? -1 : 1; });
+    if (!found.length) {
+      box.appendChild(el("p", snap.round ? t("kiosk.where.none", { round: snap.round, name: $("q").value.trim() }) : t("kiosk.where.no_pairings"), "muted"));
+      return;
+    }
+    var rank = {};
+    for (var r = 0; r < snap.standings.ids.length; r++) rank[snap.standings.ids[r]] = snap.standings.rows[r];
+    for (var i = 0; i < found.length && i < 6; i++) {
+      var pid = found[i], card = el("div", null, "card");
+      card.setAttribute("data-player", pid);
+      var w = tableOf(pid);
+      if (w) {
+        card.appendChild(el("div", t("kiosk.where.round", { round: snap.round }), "muted"));
+        var line = el("div", null, "where");
+        line.appendChild(el("span", t("kiosk.where.row", {
+          name: name(pid), table: w[1], opponent: w[2] !== null ? name(w[2]) : t("kiosk.where.bye")
+        }) + (w[3] ? " (" + w[3] + ")" : "")));
+        card.appendChild(line);
+      } else {
+        card.appendChild(el("div", name(pid), "where"));
+        card.appendChild(el("div", snap.round ? t("kiosk.where.none", { round: snap.round, name: name(pid) }) : t("kiosk.where.no_pairings"), "muted"));
+      }
+      var row = rank[pid];
+      if (row) {
+        var cols = snap.standings.columns;
+        card.appendChild(el("div", t("tour.col.rank") + ": " + row[cols.indexOf("rank")] + " \u00B7 " +
+          t("tour.col.wins") + ": " + row[cols.indexOf("wins")] + " \u00B7 " +
+          t("tour.col.spread") + ": " + row[cols.indexOf("spread")], "rank"));
+      }
+      var games = snap.cards[String(pid)] || [];
+      if (games.length) {
+        card.appendChild(el("div", t("screen.me.games")));
+        var table = el("table");
+        table.appendChild(headRow([[t("tour.col.round"), 1], [t("tour.col.table"), 1], [t("tour.col.opponent")],
+          [t("tour.col.zh")], [t("tour.col.score"), 1], [t("tour.col.result")]]));
+        for (var g = 0; g < games.length; g++) {
+          var gm = games[g], tr = el("tr");
+          var opp = gm[2] !== null ? name(gm[2]) : (gm[7] === "bye" || gm[7] === "" ? t("tour.bye") : "");
+          if (gm[7] && gm[7] !== "bye") opp = (opp + " (" + t("tour.kind." + gm[7]) + ")").replace(/^ /, "");
+          tr.appendChild(el("td", gm[0], "n"));
+          tr.appendChild(el("td", gm[1] === null ? "" : gm[1], "n"));
+          tr.appendChild(el("td", opp));
+          tr.appendChild(el("td", gm[3]));
+          tr.appendChild(el("td", gm[4] + ":" + gm[5], "n"));
+          tr.appendChild(el("td", resultWord(gm[6])));
+          table.appendChild(tr);
+        }
+        var scroll = el("div", null, "scroll");
+        scroll.appendChild(table);
+        card.appendChild(scroll);
+      }
+      box.appendChild(card);
+    }
+  }
+
+  function renderPhone() {
+    renderMe();
+    /* results of the current round, as they are approved */
+    $("results-title").textContent = snap.round ? t("screen.results.title", { round: snap.round }) : "";
+    var rt = $("results-table");
+    clear(rt);
+    var byTable = {}, i;
+    for (i = 0; i < snap.tables.length; i++) byTable[snap.tables[i][0]] = snap.tables[i];
+    if (snap.round && !snap.results.length) {
+      var tr0 = el("tr"); tr0.appendChild(el("td", t("screen.results.none"), "muted")); rt.appendChild(tr0);
+    } else if (snap.results.length) {
+      rt.appendChild(headRow([[t("tour.col.table"), 1], [t("tour.col.first")], [t("tour.col.score"), 1], [t("tour.col.second")]]));
+      for (i = 0; i < snap.results.length; i++) {
+        var res = snap.results[i], b = byTable[res[0]] || [res[0], null, null], tr = el("tr");
+        tr.appendChild(el("td", res[0], "n"));
+        tr.appendChild(el("td", name(b[1])));
+        tr.appendChild(el("td", res[1] + ":" + res[2], "n"));
+        tr.appendChild(el("td", name(b[2])));
+        rt.appendChild(tr);
+      }
+    }
+    /* standings */
+    var st = snap.standings, stt = $("standings-table");
+    clear(stt);
+    if (!st.after) {
+      $("standings-title").textContent = "";
+      var tr1 = el("tr"); tr1.appendChild(el("td", t("screen.standings.none"), "muted")); stt.appendChild(tr1);
+      return;
+    }
+    $("standings-title").textContent = t("tour.standings", { round: st.after });
+    var numeric = { rank: 1, wins: 1, spread: 1, points: 1, turcas: 1, opp_wins: 1, starts: 1, balance: 1 };
+    var head = [];
+    for (i = 0; i < st.columns.length; i++) head.push([t("tour.col." + st.columns[i]), numeric[st.columns[i]]]);
+    stt.appendChild(headRow(head));
+    for (i = 0; i < st.rows.length; i++) {
+      var row = el("tr");
+      for (var c = 0; c < st.columns.length; c++) row.appendChild(el("td", st.rows[i][c], numeric[st.columns[c]] ? "n" : ""));
+      stt.appendChild(row);
+    }
+  }
+
+  /* ---- projector: „Kde hraji?“, every player by name, paging when long ---- */
+  function renderWhere() {
+    $("where-title").textContent = snap.round ? t("kiosk.where.title") + " \u2014 " + t("kiosk.where.round", { round: snap.round }).replace(/:$/, "") : t("kiosk.where.no_pairings");
+    page = 0;
+    drawWherePage();
+    if (pageTimer) clearInterval(pageTimer);
+    pageTimer = setInterval(function () { page += 1; drawWherePage(); }, PAGE_SECONDS * 1000);
+  }
+  function drawWherePage() {
+    var cols = $("where-cols");
+    clear(cols);
+    var rows = snap.where;
+    if (!rows.length) { $("where-page").textContent = ""; return; }
+    var ncols = window.innerWidth >= 2400 ? 3 : window.innerWidth >= 900 ? 2 : 1;
+    var rowPx = window.innerHeight * 0.05 + 1;
+    var top = cols.getBoundingClientRect().top;
+    var perCol = Math.max(3, Math.floor((window.innerHeight - top - window.innerHeight * 0.04) / rowPx));
+    var perPage = perCol * ncols;
+    var pages = Math.ceil(rows.length / perPage);
+    page = page % pages;
+    for (var c = 0; c < ncols; c++) {
+      var col = el("div", null, "wcol");
+      for (var i = 0; i < perCol; i++) {
+        var k = page * perPage + c * perCol + i;
+        if (k >= rows.length) break;
+        var w = rows[k], line = el("div", null, "wrow");
+        line.appendChild(el("span", name(w[0]), "wname"));
+        line.appendChild(el("span", t("tour.col.table") + " " + w[1], "wtable"));
+        line.appendChild(el("span", w[2] !== null ? name(w[2]) : t("kiosk.where.bye"), "wopp"));
+        col.appendChild(line);
+      }
+      cols.appendChild(col);
+    }
+    $("where-page").textContent = pages > 1 ? t("screen.page", { page: page + 1, pages: pages }) : "";
+  }
+
+  /* ---- start ---- */
+  var links = document.querySelectorAll("#langs a");
+  for (var i = 0; i < links.length; i++) {
+    if (links[i].getAttribute("data-lang") === LANG) links[i].className = "sel";
+  }
+  $("find-label").textContent = t("screen.find");
+  try { $("q").value = localStorage.getItem("samoobsluha.q") || ""; } catch (e) { /* private mode */ }
+  $("q").addEventListener("input", function () { if (snap) renderMe(); });
+  window.addEventListener("resize", function () { if (snap && VIEW === "projector") drawWherePage(); });
+  setConn(false);
+  connect();
+})();
