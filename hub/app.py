@@ -117,7 +117,7 @@ class HubApp(App[None], inherit_bindings=False):
             await server.start()
             self._server = server
             self._control = await control.start_control(server, self.service.control_path)
-            from samoobsluha.hub.screen import start_for_hub
+            from samoobsluha.hub.web import start_for_hub
 
             self._screen = await start_for_hub(
                 server,

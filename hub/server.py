@@ -129,7 +129,7 @@ class HubServer:
         self._flushing = False
         self._gong_counter = 0
         self._tasks: set[asyncio.Task[Any]] = set()
-        self.screen_urls: list[str] = []  # the hall screen's addresses (hub.screen)
+        self.screen_urls: list[str] = []  # the hall screen's addresses (hub.web)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:

@@ -968,7 +968,7 @@ class HubService:
 
 
 def _screen_url_of(service: HubService) -> str | None:
-    from samoobsluha.hub.screen.qr import screen_urls
+    from samoobsluha.hub.web.qr import screen_urls
 
     urls = screen_urls(service)
     return urls[0] if urls else None

@@ -1433,7 +1433,7 @@ MESSAGES.update(
 )
 
 
-# --- hall screen (hub.screen): the web page on the hall LAN, and its address on the
+# --- hall screen (hub.web): the web page on the hall LAN, and its address on the
 # dashboard (F1) and on the printed pairings. The page also uses kiosk.round.*,
 # kiosk.where.* and tour.* above, so it speaks the kiosk's and the print's terms.
 MESSAGES.update(

@@ -30,8 +30,8 @@ from samoobsluha.shared.protocol import HallKeys
 
 def _serve(args: argparse.Namespace) -> int:
     from samoobsluha.hub import control, store
-    from samoobsluha.hub.screen import start_for_hub
     from samoobsluha.hub.server import HubServer
+    from samoobsluha.hub.web import start_for_hub
     from samoobsluha.shared.storage import open_db
 
     logging.basicConfig(

@@ -353,8 +353,8 @@ def _audit(tour: Tournament, args: argparse.Namespace) -> None:
 def _export(tour: Tournament, args: argparse.Namespace) -> None:
     screen_url = None
     if args.what == "pairings" and args.format == "html":
-        from samoobsluha.hub.screen.qr import screen_urls
         from samoobsluha.hub.service import HubService
+        from samoobsluha.hub.web.qr import screen_urls
 
         urls = screen_urls(HubService())  # the running hub's hall screen, if any
         screen_url = urls[0] if urls else None

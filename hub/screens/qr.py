@@ -11,7 +11,7 @@ from textual.containers import Vertical
 from textual.screen import ModalScreen
 from textual.widgets import Label, Static
 
-from samoobsluha.hub.screen.qr import terminal
+from samoobsluha.hub.web.qr import terminal
 from samoobsluha.shared.i18n import t
 
 

@@ -118,7 +118,7 @@ class StationsScreen(DashScreen):
         yield DataTable(id="stations", cursor_type="row", zebra_stripes=True)
 
     def fetch(self) -> tuple[StationReport, list[str] | None]:
-        from samoobsluha.hub.screen.qr import screen_urls
+        from samoobsluha.hub.web.qr import screen_urls
 
         return self.service.stations(), screen_urls(self.service)
 

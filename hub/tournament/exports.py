@@ -214,7 +214,7 @@ def pairings_html(
     section = _table(["name", "table", "opponent", "started"], by_name, lang)
     heading = f'<h2 class="break">{html.escape(t("tour.by_name", lang))}</h2>\n'
     if screen_url:
-        from samoobsluha.hub.screen.qr import svg
+        from samoobsluha.hub.web.qr import svg
 
         qr = (
             f'<div class="qr">{svg(screen_url)}<p>{html.escape(t("screen.qr.caption", lang))}'

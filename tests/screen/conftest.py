@@ -17,10 +17,10 @@ import pytest
 
 from samoobsluha.hub import control
 from samoobsluha.hub.sample import sample_csv
-from samoobsluha.hub.screen import start_for_hub
-from samoobsluha.hub.screen.server import ScreenServer
 from samoobsluha.hub.server import HubServer
 from samoobsluha.hub.service import HubService
+from samoobsluha.hub.web import start_for_hub
+from samoobsluha.hub.web.server import ScreenServer
 from samoobsluha.shared.clock import FakeClock
 
 T0 = 1_767_258_000.0  # 2026-01-01 09:00 UTC

@@ -180,5 +180,5 @@ def test_page_reconnects_after_the_hub_restarts(
     hub.call(lambda: hub.server.start_round(1, at=T0 + 120))
     hub.restart_screen()
     wait_contains(phone, "#conn", "naživo")
-    wait_text(phone, "#clock-title", "Kolo 1 začne o")
+    wait_text(phone, "#clock-title", "Kolo 1 začne za")
     wait_text(phone, "#clock-digits", "02:00")

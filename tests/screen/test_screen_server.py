@@ -20,8 +20,8 @@ import pytest
 import segno
 from conftest import LiveHub
 
-from samoobsluha.hub.screen.config import ScreenConfigError, load
-from samoobsluha.hub.screen.qr import matrix, screen_urls, terminal
+from samoobsluha.hub.web.config import ScreenConfigError, load
+from samoobsluha.hub.web.qr import matrix, screen_urls, terminal
 
 BIN = Path(sys.executable).parent
 
@@ -142,8 +142,10 @@ def test_read_only_safe_and_without_secrets(hub: LiveHub) -> None:
         "name", "rules", "round", "players", "tables", "where", "results", "standings",
         "cards", "plans", "playout", "v",
     }  # fmt: skip
-    psk = hub.server.psk  # the station key never appears, raw or hex
-    assert psk not in raw and psk.hex().encode() not in raw
+    # neither the hall secret nor any station's key appears, raw or hex
+    keys = hub.server.keys
+    for secret in (keys._secret, keys.station_key("st-1", 1), bytes(keys.signing_key)):
+        assert secret not in raw and secret.hex().encode() not in raw
     assert b"station" not in raw and b"inbox" not in raw
 
 
@@ -197,7 +199,7 @@ def test_only_changes_the_page_shows_rebuild_it(hub: LiveHub) -> None:
     """Stations' statuses and word checks commit all day; they must not cost a rebuild."""
     from samoobsluha.hub import store as sync_store
     from samoobsluha.hub.entry import Entry
-    from samoobsluha.hub.screen import snapshot
+    from samoobsluha.hub.web import snapshot
     from samoobsluha.shared.storage import open_db
 
     before = snapshot.signature(hub.service)
@@ -215,5 +217,5 @@ def test_only_changes_the_page_shows_rebuild_it(hub: LiveHub) -> None:
     hub.publish_round(1)
     after_publish = snapshot.signature(hub.service)
     assert after_publish != after_result
-    hub.call(lambda: hub.server.start_round(1, lead=30))
+    hub.call(lambda: hub.server.start_round(1, lead=30, force=True))  # it has a result
     assert snapshot.signature(hub.service) != after_publish

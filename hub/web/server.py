@@ -5,7 +5,7 @@ shared with the station link's connection handling. What it does:
 
 * ``GET /`` the phone view, ``GET /projector`` the projector view (one small page, its
   script and style under ``/static/``; no external assets);
-* ``GET /events`` Server-Sent Events: ``snap`` (the whole state, :mod:`hub.screen.snapshot`)
+* ``GET /events`` Server-Sent Events: ``snap`` (the whole state, :mod:`hub.web.snapshot`)
   on connect, ``patch`` (the top-level parts that changed) whenever it changes, ``tick``
   (the hub's clock) every second;
 * ``GET /snapshot.json`` the same state once.
@@ -34,13 +34,13 @@ from typing import Any
 
 from aiohttp import web
 
-from samoobsluha.hub.screen import snapshot
-from samoobsluha.hub.screen.config import local_addresses
 from samoobsluha.hub.service import HubService
+from samoobsluha.hub.web import snapshot
+from samoobsluha.hub.web.config import local_addresses
 from samoobsluha.shared.i18n import LANGUAGES, MESSAGES
 from samoobsluha.shared.storage import open_watch
 
-log = logging.getLogger("hub.screen")
+log = logging.getLogger("hub.web")
 
 POLL = 0.1  # seconds between data_version checks (a cheap pragma, no disk read)
 MIN_REBUILD = 0.1  # pause after a rebuild: a busy station link commits many times a second
@@ -89,7 +89,7 @@ def i18n_subset() -> dict[str, dict[str, str]]:
 
 
 def _static(name: str) -> bytes:
-    return resources.files("samoobsluha.hub.screen").joinpath("static", name).read_bytes()
+    return resources.files("samoobsluha.hub.web").joinpath("static", name).read_bytes()
 
 
 class ScreenServer:

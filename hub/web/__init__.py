@@ -2,7 +2,7 @@
 
 ``hub serve`` (and ``hub run`` when it runs the server itself) starts it beside the
 station link with :func:`start_for_hub`; ``[screen]`` in ``<data>/hub.toml`` switches it
-off or binds it to one interface (:mod:`hub.screen.config`). See ``docs/screen.md``.
+off or binds it to one interface (:mod:`hub.web.config`). See ``docs/screen.md``.
 """
 
 from __future__ import annotations
@@ -12,9 +12,9 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 if TYPE_CHECKING:
-    from samoobsluha.hub.screen.server import ScreenServer
+    from samoobsluha.hub.web.server import ScreenServer
 
-log = logging.getLogger("hub.screen")
+log = logging.getLogger("hub.web")
 
 
 async def start_for_hub(
@@ -29,9 +29,9 @@ async def start_for_hub(
     database). ``host``/``port``/``enabled`` override ``hub.toml``; the default address is
     the hub's own. Returns None when it is switched off or cannot start: the stations'
     link matters more than the page, so a taken port is logged, not fatal."""
-    from samoobsluha.hub.screen.config import ScreenConfigError, load
-    from samoobsluha.hub.screen.server import ScreenServer
     from samoobsluha.hub.service import HubService
+    from samoobsluha.hub.web.config import ScreenConfigError, load
+    from samoobsluha.hub.web.server import ScreenServer
 
     try:
         settings = load(data)
