@@ -261,7 +261,11 @@ def _map(path: Path) -> tuple[LexiconInfo, mmap.mmap, int]:
 
 def _check_hash(path: Path, info: LexiconInfo, payload: Any) -> None:
     if hashlib.sha256(payload).hexdigest() != info.sha256:
-        raise LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
+        raise _hash_mismatch(path)
+
+
+def _hash_mismatch(path: Path) -> LexiconError:
+    return LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
 
 
 def _parse_header(path: Path, header: bytes) -> LexiconInfo:
@@ -282,11 +286,10 @@ def read_info(path: Path | str) -> LexiconInfo:
     """Header of a verified lexicon file (the content hash is checked too)."""
     path = Path(path)
     info, mapping, offset = _map(path)
-    try:
-        with memoryview(mapping) as view:
-            _check_hash(path, info, view[offset : offset + info.payload_bytes])
-    finally:
-        mapping.close()
+    with mapping, memoryview(mapping) as view, view[offset:] as payload:
+        ok = hashlib.sha256(payload).hexdigest() == info.sha256
+    if not ok:
+        raise _hash_mismatch(path)
     return info
 
 
