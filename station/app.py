@@ -98,6 +98,7 @@ class KioskApp(App[int], inherit_bindings=False):
         self.last_activity = self.clock.monotonic()
         self.backlog = 0
         self.verdict_painted_at: float | None = None  # for bench/kiosk.py
+        self._verdict_screen: Any = None  # VerdictScreen, prepared after the first paint
         self._bindings.bind(self.settings.referee_key, "referee", show=False, priority=True)
 
     # -- screens -------------------------------------------------------------------------
@@ -109,6 +110,25 @@ class KioskApp(App[int], inherit_bindings=False):
     def on_mount(self) -> None:
         self.set_interval(0.1, self._tick)
         self._refresh_backlog()
+        self.call_after_refresh(self._prepare_verdict)
+
+    def _prepare_verdict(self) -> None:
+        """Compose and style the verdict screen once, off the stack, while the kiosk is
+        idle: confirm → verdict then only fills it in and swaps it in (bench/kiosk.py).
+        Uses Textual's own way of mounting a screen before it is first shown; if that
+        ever fails, verdicts are built when needed, as any other screen."""
+        from samoobsluha.station.screens.verdict import VerdictScreen
+
+        if self._verdict_screen is not None or not self.is_running:
+            return
+        screen = VerdictScreen()
+        try:
+            self._get_screen(screen)  # registers it: compose and mount run now
+            self._load_screen_css(screen)
+        except Exception:  # pragma: no cover - a Textual change; not fatal
+            log.exception("cannot prepare the verdict screen; building it per check")
+            return
+        self._verdict_screen = screen
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -139,6 +159,7 @@ class KioskApp(App[int], inherit_bindings=False):
             self.pop_screen()
         self.lang = self.default_language  # the idle screen re-reads it when resumed
         self._refresh_backlog()
+        self.call_after_refresh(self._prepare_verdict)  # the last one was used or wiped
 
     def action_referee(self) -> None:
         from samoobsluha.station.screens.referee import PinScreen, RefereeScreen
@@ -254,7 +275,14 @@ class KioskApp(App[int], inherit_bindings=False):
 
         # Pushed on top (not switched): unmounting the check screen is left for the
         # return to idle, off the key-to-verdict path. It is hidden meanwhile.
-        self.push_screen(VerdictScreen(verdict, record, appeal=instance == "appeal"))
+        appeal = instance == "appeal"
+        screen = self._verdict_screen
+        if screen is not None and screen.is_mounted and screen not in self.screen_stack:
+            screen.show(verdict, record, appeal=appeal)
+            self._verdict_screen = None  # one use: the next is prepared back at idle
+        else:
+            screen = VerdictScreen(verdict, record, appeal=appeal)
+        self.push_screen(screen)
         self._refresh_backlog()
 
     def show_refusal(self, table_no: int, decision: RateDecision) -> None:

@@ -53,7 +53,9 @@ def build_app(
         lexicon_path = ensure_default_lexicon(
             args.lang, log=lambda msg: print(msg, file=sys.stderr)
         )
-    lexicon = Lexicon.open(lexicon_path)
+    # The content hash is checked in a thread while the screen starts; the first lookup
+    # waits for it (a tampered file never judges).
+    lexicon = Lexicon.open(lexicon_path, verify="background")
     store = KioskStore.open(station_config.station_db_path(), cfg.name)
     with store._lock:
         if outbox.meta(store.db, "station_id") != cfg.name:

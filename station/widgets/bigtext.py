@@ -2,10 +2,12 @@
 NEPLATNÉ, DOHRÁVKA. Five rows of full blocks plus one row for the accent, so they render
 on a Linux console font (which has █ but few other block characters). Text that does
 not fit the widget's width, or holds a character without a glyph, falls back to plain
-bold text: the meaning never depends on the glyphs."""
+bold text: the meaning never depends on the glyphs. The letters scale with the terminal
+(each dot a square of cells) up to the width and a share of the height."""
 
 from __future__ import annotations
 
+import functools
 import unicodedata
 
 from rich.text import Text
@@ -96,16 +98,83 @@ def block_width(text: str) -> int:
     return len(rendered[0]) if rendered else len(text)
 
 
+def scale_block(rows: list[str], scale: int) -> list[str]:
+    """Block letters ``scale`` times wider and taller (each cell becomes scale×scale)."""
+    if scale == 1:
+        return rows
+    out: list[str] = []
+    for row in rows:
+        wide = "".join(ch * scale for ch in row)
+        out.extend([wide] * scale)
+    return out
+
+
+@functools.lru_cache(maxsize=256)
+def layout_block(text: str, width: int, max_rows: int) -> tuple[str, ...] | None:
+    """``text`` in block letters as large as fits ``width`` columns and ``max_rows``
+    rows (never smaller than one cell per dot), wrapped at spaces; None when a
+    character has no glyph or a word does not fit even at the smallest size. Cached:
+    the verdict words and the clock's digits are laid out once per terminal size."""
+    words = text.split()
+    if not words:
+        return ()
+    widths = [block_width(word) for word in words]
+    if any(render_block(word) is None for word in words):
+        return None
+    scale = max(1, min(width // max(widths), max_rows // ROWS))
+    while True:
+        lines = _wrapped(words, width, scale)
+        if lines is not None and (len(lines) <= max_rows or scale == 1):
+            return tuple(lines)
+        if scale == 1:
+            return None
+        scale -= 1
+
+
+def _wrapped(words: list[str], width: int, scale: int) -> list[str] | None:
+    groups: list[str] = []
+    current = ""
+    for word in words:
+        candidate = f"{current} {word}" if current else word
+        if current and block_width(candidate) * scale > width:
+            groups.append(current)
+            current = word
+        else:
+            current = candidate
+    groups.append(current)
+    out: list[str] = []
+    for group in groups:
+        rows = render_block(group)
+        if rows is None or len(rows[0]) * scale > width:
+            return None
+        if out:
+            out.extend([""] * scale)
+        out.extend(scale_block(rows, scale))
+    return out
+
+
 class BigText(Widget):
-    """``text`` in block letters, wrapped at spaces to fit; plain bold text otherwise."""
+    """``text`` in block letters, wrapped at spaces to fit; plain bold text otherwise.
+
+    The letters grow with the terminal: as large as the width allows and at most
+    ``height_share`` of the screen's height (the verdict word fills most of a wide
+    screen; on 80×24 it is one dot a cell, as before)."""
 
     DEFAULT_CSS = """
     BigText { height: auto; width: 1fr; text-align: left; }
     """
 
-    def __init__(self, text: str = "", *, id: str | None = None, classes: str | None = None):
+    def __init__(
+        self,
+        text: str = "",
+        *,
+        height_share: float = 0.5,
+        id: str | None = None,
+        classes: str | None = None,
+    ):
         super().__init__(id=id, classes=classes)
         self._text = text
+        self.height_share = height_share
 
     @property
     def text(self) -> str:
@@ -116,32 +185,22 @@ class BigText(Widget):
             self._text = text
             self.refresh(layout=True)
 
-    def _lines(self, width: int) -> list[str] | None:
-        words = self._text.split()
-        if not words:
-            return []
-        groups: list[str] = []
-        current = ""
-        for word in words:
-            candidate = f"{current} {word}" if current else word
-            if current and block_width(candidate) > width:
-                groups.append(current)
-                current = word
-            else:
-                current = candidate
-        groups.append(current)
-        out: list[str] = []
-        for group in groups:
-            rows = render_block(group)
-            if rows is None or len(rows[0]) > width:
-                return None
-            if out:
-                out.append("")
-            out.extend(rows)
-        return out
+    def _max_rows(self, screen_height: int) -> int:
+        return max(ROWS, int(screen_height * self.height_share))
+
+    def prepare(self, texts: list[str], width: int | None = None) -> None:
+        """Lay out ``texts`` now for the current terminal (e.g. the verdict words while
+        the kiosk is idle), so showing one later costs no glyph work."""
+        size = self.app.size
+        width = width or self.size.width or size.width
+        for text in texts:
+            layout_block(text, width, self._max_rows(size.height))
+
+    def _lines(self, width: int) -> tuple[str, ...] | None:
+        return layout_block(self._text, width, self._max_rows(self.app.size.height))
 
     def get_content_height(self, container, viewport, width: int) -> int:
-        lines = self._lines(width)
+        lines = layout_block(self._text, width, self._max_rows(viewport.height))
         return 1 if lines is None else max(1, len(lines))
 
     def render(self) -> Text:
