@@ -22,7 +22,7 @@ from textual.screen import Screen
 
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.lexicon import Lexicon, Verdict
+from samoobsluha.shared.lexicon import Lexicon, LexiconError, Verdict
 from samoobsluha.shared.normalize import Word
 from samoobsluha.shared.rounds import Phase, RoundStatus
 from samoobsluha.station.checks import (
@@ -110,9 +110,9 @@ class KioskApp(App[int], inherit_bindings=False):
     def on_mount(self) -> None:
         self.set_interval(0.1, self._tick)
         self._refresh_backlog()
-        self.call_after_refresh(self._prepare_verdict)
+        self.call_after_refresh(self.prepare_verdict)
 
-    def _prepare_verdict(self) -> None:
+    def prepare_verdict(self) -> None:
         """Compose and style the verdict screen once, off the stack, while the kiosk is
         idle: confirm → verdict then only fills it in and swaps it in (bench/kiosk.py).
         Uses Textual's own way of mounting a screen before it is first shown; if that
@@ -159,7 +159,6 @@ class KioskApp(App[int], inherit_bindings=False):
             self.pop_screen()
         self.lang = self.default_language  # the idle screen re-reads it when resumed
         self._refresh_backlog()
-        self.call_after_refresh(self._prepare_verdict)  # the last one was used or wiped
 
     def action_referee(self) -> None:
         from samoobsluha.station.screens.referee import PinScreen, RefereeScreen
@@ -239,19 +238,42 @@ class KioskApp(App[int], inherit_bindings=False):
         instance: str = "first",
         note: str = "",
     ) -> None:
-        """Judge one play, commit its log row, and only then show the verdict."""
-        self._judge_and_log(table_no, words, self.round_number(), instance, note)
+        """Judge one play, commit its log row, and only then show the verdict.
+
+        The judging itself takes microseconds and is done here, so the prepared verdict
+        screen is filled in while the worker commits (an fsync); it is shown only once
+        the commit is done."""
+        from samoobsluha.station.screens.verdict import ErrorScreen
+
+        round_no = self.round_number()
+        try:
+            verdict = self.lexicon.judge(words)
+        except LexiconError as exc:  # its content hash failed: it judges nothing
+            log.error("%s", exc)
+            self.push_screen(ErrorScreen(self.tr("lexicon.unusable", error=str(exc))))
+            return
+        screen = self._verdict_screen
+        self._verdict_screen = None  # one use: the next is prepared while it is read
+        if screen is not None:
+            try:
+                if not screen.is_mounted or screen in self.screen_stack:
+                    raise LookupError("not ready")
+                screen.show(verdict, table_no, round_no, appeal=instance == "appeal")
+            except Exception as exc:
+                log.warning("prepared verdict screen unusable (%s); building one", exc)
+                screen = None
+        self._log_check(table_no, verdict, round_no, instance, note, screen)
 
     @work(thread=True, exit_on_error=False, group="db")
-    def _judge_and_log(
+    def _log_check(
         self,
         table_no: int,
-        words: tuple[Word, ...],
+        verdict: Verdict,
         round_no: int | None,
         instance: str,
         note: str,
+        screen: Any,
     ) -> None:
-        verdict = self.lexicon.judge(words)
         try:
             record = self.store.record_check(
                 verdict,
@@ -267,21 +289,21 @@ class KioskApp(App[int], inherit_bindings=False):
             log.exception("could not log the check")
             self.call_from_thread(self.storage_failed, exc)
             return
-        self.call_from_thread(self.show_verdict, verdict, record, instance)
+        self.call_from_thread(self.show_verdict, verdict, record, instance, screen)
 
     # -- results of workers (UI thread) --------------------------------------------------
-    def show_verdict(self, verdict: Verdict, record: CheckRecord, instance: str) -> None:
+    def show_verdict(
+        self, verdict: Verdict, record: CheckRecord, instance: str, screen: Any = None
+    ) -> None:
+        """Show a committed check: the screen filled in beforehand, or a new one."""
         from samoobsluha.station.screens.verdict import VerdictScreen
 
+        if screen is not None and screen.verdict is verdict and screen not in self.screen_stack:
+            screen.record = record
+        else:
+            screen = VerdictScreen(verdict, record, appeal=instance == "appeal")
         # Pushed on top (not switched): unmounting the check screen is left for the
         # return to idle, off the key-to-verdict path. It is hidden meanwhile.
-        appeal = instance == "appeal"
-        screen = self._verdict_screen
-        if screen is not None and screen.is_mounted and screen not in self.screen_stack:
-            screen.show(verdict, record, appeal=appeal)
-            self._verdict_screen = None  # one use: the next is prepared back at idle
-        else:
-            screen = VerdictScreen(verdict, record, appeal=appeal)
         self.push_screen(screen)
         self._refresh_backlog()
 

@@ -260,8 +260,16 @@ class CheckScreen(KioskScreen):
         if self.rate_ok is None:  # the worker has not answered yet: confirm when it does
             self._confirm_waiting = True
             return
-        self._show_step("busy")
+        # The judge and the commit start first; the screen only shows "judging" if they
+        # take long (a slow SD card), so nothing is repainted on the way to the verdict.
         self.kiosk.judge_and_log(self.table_no, tuple(words))
+        self.step = "busy"
+        self.set_focus(None)  # keys go to the screen, which takes none while busy
+        self.set_timer(0.25, self._show_busy)
+
+    def _show_busy(self) -> None:
+        if self.is_current and self.step == "busy":
+            self._show_step("busy")
 
     def action_back(self) -> None:
         if self.step == "words":

@@ -83,6 +83,8 @@ class VerdictScreen(TimedMessageScreen):
         self.verdict: Verdict | None = verdict
         self.record: CheckRecord | None = record
         self.appeal = appeal
+        self.table_no: int | None = record.table_no if record else None
+        self.round_no: int | None = record.round_no if record else None
         self._lang = ""
 
     def compose(self) -> ComposeResult:
@@ -107,9 +109,13 @@ class VerdictScreen(TimedMessageScreen):
         big = self.query_one("#verdict-big", BigText)
         big.prepare([t(key, lang) for key in _STATUS_KEY.values()])
 
-    def show(self, verdict: Verdict, record: CheckRecord, *, appeal: bool = False) -> None:
-        """Fill in a verdict (before the screen is pushed)."""
-        self.verdict, self.record, self.appeal = verdict, record, appeal
+    def show(
+        self, verdict: Verdict, table_no: int, round_no: int | None, *, appeal: bool = False
+    ) -> None:
+        """Fill in a verdict while its check is being committed (the kiosk pushes the
+        screen once the commit is done and sets :attr:`record`)."""
+        self.verdict, self.record, self.appeal = verdict, None, appeal
+        self.table_no, self.round_no = table_no, round_no
         self.return_to_idle = not appeal
         self._closed = False
         self.shown_at = None
@@ -117,8 +123,8 @@ class VerdictScreen(TimedMessageScreen):
             self._fill()
 
     def _fill(self) -> None:
-        verdict, record = self.verdict, self.record
-        if verdict is None or record is None:
+        verdict = self.verdict
+        if verdict is None:
             return
         for status, cls in _STATUS_CLASS.items():
             self.set_class(verdict.status is status, cls)
@@ -146,12 +152,12 @@ class VerdictScreen(TimedMessageScreen):
             self.query_one("#verdict-box").mount(
                 Label(failed, id="verdict-failed"), after=self.query_one("#verdict-words")
             )
-        round_text = "—" if record.round_no is None else str(record.round_no)
+        round_text = "—" if self.round_no is None else str(self.round_no)
         self._set(
             "#verdict-details",
             self.tr(
                 "kiosk.verdict.details",
-                table=record.table_no,
+                table=self.table_no,
                 round=round_text,
                 variant=info.variant,
                 language=info.language,
@@ -171,6 +177,9 @@ class VerdictScreen(TimedMessageScreen):
 
     def _painted(self) -> None:
         self.kiosk.verdict_painted_at = self.kiosk.clock.monotonic()
+        # The next check's screen is prepared now, while this one is read (it takes no
+        # keys), rather than while a player types on the check screen.
+        self.kiosk.prepare_verdict()
 
 
 class RefusedScreen(TimedMessageScreen):

@@ -8,9 +8,14 @@ bold text: the meaning never depends on the glyphs. The letters scale with the t
 from __future__ import annotations
 
 import functools
+import textwrap
 import unicodedata
+from typing import Any
 
-from rich.text import Text
+from rich.cells import cell_len
+from rich.segment import Segment
+from rich.style import Style
+from textual.strip import Strip
 from textual.widget import Widget
 
 _GLYPHS = {
@@ -99,13 +104,22 @@ def block_width(text: str) -> int:
 
 
 def scale_block(rows: list[str], scale: int) -> list[str]:
-    """Block letters ``scale`` times wider and taller (each cell becomes scale×scale)."""
+    """Block letters ``scale`` times wider and taller. Half blocks (the accents) are
+    scaled in half-row steps, so an accent keeps its shape rather than stretching into
+    a staircase."""
     if scale == 1:
         return rows
     out: list[str] = []
     for row in rows:
-        wide = "".join(ch * scale for ch in row)
-        out.extend([wide] * scale)
+        cells = [(ch in "▀█", ch in "▄█") for ch in row]  # (top half on, bottom half on)
+        for r in range(scale):
+            upper, lower = (2 * r) // scale, (2 * r + 1) // scale  # source half-rows
+            line = []
+            for top, bottom in cells:
+                on1 = top if upper == 0 else bottom
+                on2 = top if lower == 0 else bottom
+                line.append("█" if on1 and on2 else "▀" if on1 else "▄" if on2 else " ")
+            out.append("".join(ch * scale for ch in line))
     return out
 
 
@@ -158,10 +172,12 @@ class BigText(Widget):
 
     The letters grow with the terminal: as large as the width allows and at most
     ``height_share`` of the screen's height (the verdict word fills most of a wide
-    screen; on 80×24 it is one dot a cell, as before)."""
+    screen; on 80×24 it is one dot a cell, as before). Drawn line by line from the
+    cached layout (Textual's line API): no text wrapping or markup work when painted.
+    """
 
     DEFAULT_CSS = """
-    BigText { height: auto; width: 1fr; text-align: left; }
+    BigText { height: auto; width: 1fr; }
     """
 
     def __init__(
@@ -194,21 +210,36 @@ class BigText(Widget):
         size = self.app.size
         width = width or self.size.width or size.width
         for text in texts:
-            layout_block(text, width, self._max_rows(size.height))
+            _rows(text, width, self._max_rows(size.height))
 
-    def _lines(self, width: int) -> tuple[str, ...] | None:
-        return layout_block(self._text, width, self._max_rows(self.app.size.height))
+    def get_content_height(self, container: Any, viewport: Any, width: int) -> int:
+        return max(1, len(_rows(self._text, width, self._max_rows(viewport.height))[0]))
 
-    def get_content_height(self, container, viewport, width: int) -> int:
-        lines = layout_block(self._text, width, self._max_rows(viewport.height))
-        return 1 if lines is None else max(1, len(lines))
+    def render_line(self, y: int) -> Strip:
+        width = self.size.width
+        rows, plain = _rows(self._text, width, self._max_rows(self.app.size.height))
+        style = self.rich_style
+        if plain:
+            style += Style(bold=True)
+        if y >= len(rows):
+            return Strip.blank(width, style)
+        return Strip([Segment(rows[y], style)], width)
 
-    def render(self) -> Text:
-        width = self.size.width or 80
-        lines = self._lines(width)
-        if lines is None:
-            return Text(self._text, style="bold", justify="center")
-        # Centre by padding, with no-break spaces: the renderer strips leading spaces,
-        # and those place an accent over its letter.
-        padded = [(" " * max(0, (width - len(line)) // 2) + line) for line in lines]
-        return Text("\n".join(padded).replace(" ", "\u00a0"), no_wrap=True, overflow="crop")
+
+@functools.lru_cache(maxsize=256)
+def _rows(text: str, width: int, max_rows: int) -> tuple[tuple[str, ...], bool]:
+    """The lines BigText draws, each padded to ``width`` (centred), and whether they are
+    plain text (no glyph for a character, or too narrow for block letters)."""
+    if width <= 0:
+        return (), False
+    lines = layout_block(text, width, max_rows)
+    plain = lines is None
+    if lines is None:
+        lines = tuple(textwrap.wrap(text, width)) or ("",)
+    out = []
+    for line in lines:
+        line = line[:width]  # a plain word longer than the width: cropped, as before
+        left = max(0, (width - cell_len(line)) // 2)
+        right = max(0, width - left - cell_len(line))
+        out.append(" " * left + line + " " * right)
+    return tuple(out), plain
