@@ -99,6 +99,8 @@ class KioskApp(App[int], inherit_bindings=False):
         self.backlog = 0
         self.verdict_painted_at: float | None = None  # for bench/kiosk.py
         self._verdict_screen: Any = None  # VerdictScreen, prepared after the first paint
+        self._filled_verdict: Any = None  # the prepared one, filled in during a commit
+        self._prefilled: tuple[Any, ...] | None = None  # see prefill_verdict
         self._bindings.bind(self.settings.referee_key, "referee", show=False, priority=True)
 
     # -- screens -------------------------------------------------------------------------
@@ -246,23 +248,62 @@ class KioskApp(App[int], inherit_bindings=False):
         from samoobsluha.station.screens.verdict import ErrorScreen
 
         round_no = self.round_number()
+        prefilled, self._prefilled = self._prefilled, None
+        if (
+            prefilled is not None
+            and prefilled[:4] == (table_no, words, round_no, instance)
+            and prefilled[5] is self._verdict_screen
+            and prefilled[5].verdict is prefilled[4]
+        ):
+            # Judged and filled in when the last word was entered: only commit and show.
+            verdict, screen = prefilled[4], prefilled[5]
+            self._verdict_screen = None
+            self._log_check(table_no, verdict, round_no, instance, note)
+            self._filled_verdict = screen
+            return
         try:
             verdict = self.lexicon.judge(words)
         except LexiconError as exc:  # its content hash failed: it judges nothing
             log.error("%s", exc)
             self.push_screen(ErrorScreen(self.tr("lexicon.unusable", error=str(exc))))
             return
+        # The commit (an fsync) starts first; the screen is filled in meanwhile.
+        # (A thread worker starts at the loop's next step: the filling waits for it.)
+        self._log_check(table_no, verdict, round_no, instance, note)
         screen = self._verdict_screen
         self._verdict_screen = None  # one use: the next is prepared while it is read
         if screen is not None:
-            try:
-                if not screen.is_mounted or screen in self.screen_stack:
-                    raise LookupError("not ready")
-                screen.show(verdict, table_no, round_no, appeal=instance == "appeal")
-            except Exception as exc:
-                log.warning("prepared verdict screen unusable (%s); building one", exc)
-                screen = None
-        self._log_check(table_no, verdict, round_no, instance, note, screen)
+            self.call_later(self._fill_verdict, screen, verdict, table_no, round_no, instance)
+
+    def prefill_verdict(self, table_no: int, words: tuple[Word, ...]) -> None:
+        """The player has entered every word (the opponent is about to confirm): judge
+        them and fill in the prepared verdict screen now, off the screen, so that
+        confirming only commits and swaps it in. Nothing is shown or logged here; a
+        changed word or table makes :meth:`judge_and_log` judge again."""
+        screen = self._verdict_screen
+        if screen is None or not screen.is_mounted or screen in self.screen_stack:
+            return
+        round_no = self.round_number()
+        try:
+            verdict = self.lexicon.judge(words)
+            screen.show(verdict, table_no, round_no)
+        except Exception as exc:  # a failed hash is reported at confirm, not here
+            log.debug("verdict not prefilled: %s", exc)
+            return
+        # The screen stays the prepared one: a changed play fills it in again.
+        self._prefilled = (table_no, words, round_no, "first", verdict, screen)
+
+    def _fill_verdict(
+        self, screen: Any, verdict: Verdict, table_no: int, round_no: int | None, instance: str
+    ) -> None:
+        try:
+            if not screen.is_mounted or screen in self.screen_stack:
+                raise LookupError("not ready")
+            screen.show(verdict, table_no, round_no, appeal=instance == "appeal")
+        except Exception as exc:
+            log.warning("prepared verdict screen unusable (%s); building one", exc)
+        else:
+            self._filled_verdict = screen
 
     @work(thread=True, exit_on_error=False, group="db")
     def _log_check(
@@ -272,7 +313,6 @@ class KioskApp(App[int], inherit_bindings=False):
         round_no: int | None,
         instance: str,
         note: str,
-        screen: Any,
     ) -> None:
         try:
             record = self.store.record_check(
@@ -289,15 +329,14 @@ class KioskApp(App[int], inherit_bindings=False):
             log.exception("could not log the check")
             self.call_from_thread(self.storage_failed, exc)
             return
-        self.call_from_thread(self.show_verdict, verdict, record, instance, screen)
+        self.call_from_thread(self.show_verdict, verdict, record, instance)
 
     # -- results of workers (UI thread) --------------------------------------------------
-    def show_verdict(
-        self, verdict: Verdict, record: CheckRecord, instance: str, screen: Any = None
-    ) -> None:
+    def show_verdict(self, verdict: Verdict, record: CheckRecord, instance: str) -> None:
         """Show a committed check: the screen filled in beforehand, or a new one."""
         from samoobsluha.station.screens.verdict import VerdictScreen
 
+        screen, self._filled_verdict = self._filled_verdict, None
         if screen is not None and screen.verdict is verdict and screen not in self.screen_stack:
             screen.record = record
         else:
