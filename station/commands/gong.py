@@ -15,26 +15,28 @@ import logging
 import signal
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from samoobsluha.shared.clock import SystemClock
 from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.shared.rounds import RoundPlan, Signal
 from samoobsluha.station import config as station_config
 from samoobsluha.station.config import ConfigError
-from samoobsluha.station.gong import (
-    SIGNAL_NAMES,
-    GongConfig,
-    RefereeActions,
-    attach_button,
-    build_gong,
-)
-from samoobsluha.station.hardware import HardwareError, guard_outputs
-from samoobsluha.station.rounds import RoundError, RoundSchedule, SignalRunner
+
+if TYPE_CHECKING:
+    from samoobsluha.station.gong import GongConfig
+    from samoobsluha.station.rounds import RoundSchedule
+
+# The bell's modules (gpiozero, sqlite-utils) are imported by the commands that use
+# them, not when the parser is built: `station --help` and `station check` stay fast.
+SIGNAL_NAMES = tuple(s.value for s in Signal)
 
 EXIT_OK, EXIT_REFUSED, EXIT_HARDWARE = 0, 1, 3
 
 
 def _load(args: argparse.Namespace) -> tuple[station_config.StationConfig, GongConfig]:
+    from samoobsluha.station.gong import GongConfig
+
     cfg = station_config.load(args.config)
     return cfg, GongConfig.from_station(cfg)
 
@@ -49,6 +51,9 @@ def _logging(verbose: bool) -> None:
 
 def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
+        from samoobsluha.station.hardware import HardwareError
+        from samoobsluha.station.rounds import RoundError
+
         try:
             return func(args)
         except (ConfigError, HardwareError) as exc:
@@ -64,6 +69,9 @@ def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 # -- station gong ----------------------------------------------------------------------
 @_errors
 def _gong_test(args: argparse.Namespace) -> int:
+    from samoobsluha.station.gong import build_gong
+    from samoobsluha.station.hardware import guard_outputs
+
     _logging(True)
     _, gong = _load(args)
     names = SIGNAL_NAMES if args.pattern == "all" else (args.pattern,)
@@ -86,6 +94,8 @@ def _gong_test(args: argparse.Namespace) -> int:
 
 @_errors
 def _gong_off(args: argparse.Namespace) -> int:
+    from samoobsluha.station.gong import GongConfig, build_gong
+
     _, gong = _load(args)
     if gong.bell_pin is None:
         return EXIT_OK
@@ -105,6 +115,8 @@ def _gong_off(args: argparse.Namespace) -> int:
 
 @_errors
 def _gong_run(args: argparse.Namespace) -> int:
+    from samoobsluha.station.hardware import guard_outputs
+
     _logging(True)
     cfg, gong = _load(args)
     guard_outputs()
@@ -116,6 +128,9 @@ def _gong_run(args: argparse.Namespace) -> int:
 
 async def _daemon(gong: GongConfig, tournament: str, *, standalone: bool) -> int:
     """The headless round clock: ring signals, obey the button, light the lamp."""
+    from samoobsluha.station.gong import RefereeActions, attach_button, build_gong
+    from samoobsluha.station.rounds import RoundSchedule, SignalRunner
+
     clock = SystemClock()
     schedule = RoundSchedule.open(
         clock=clock,
@@ -149,6 +164,8 @@ def tournament_of(cfg: station_config.StationConfig) -> str:
 def _schedule(
     args: argparse.Namespace,
 ) -> tuple[station_config.StationConfig, GongConfig, RoundSchedule]:
+    from samoobsluha.station.rounds import RoundSchedule
+
     cfg, gong = _load(args)
     schedule = RoundSchedule.open(
         clock=SystemClock(),
@@ -203,6 +220,8 @@ def _round_start(args: argparse.Namespace) -> int:
 def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]):
     @_errors
     def command(args: argparse.Namespace) -> int:
+        from samoobsluha.station.rounds import RoundError
+
         _, _, schedule = _schedule(args)
         now = schedule.clock.now()
         shown = schedule.status(now)

@@ -18,11 +18,11 @@ from typing import Any
 
 from samoobsluha.shared.clock import SystemClock
 from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
 from samoobsluha.station import config as station_config
-from samoobsluha.station import outbox
 from samoobsluha.station.checks import KioskSettings, SettingsError, hash_pin, is_pin_hash
-from samoobsluha.station.hardware import HardwareError
+
+# The lexicon (marisa-trie), the database (sqlite-utils) and GPIO (gpiozero) are
+# imported where they are used: `station --help` builds this parser too.
 
 EXIT_OK, EXIT_CONFIG = 0, 2
 
@@ -40,6 +40,8 @@ def build_app(
     app_class: type | None = None,
 ) -> Any:
     """The kiosk app as ``station run`` starts it (also used by bench/kiosk.py)."""
+    from samoobsluha.shared.lexicon import Lexicon, ensure_default_lexicon
+    from samoobsluha.station import outbox
     from samoobsluha.station.app import KioskApp
 
     app_class = app_class or KioskApp
@@ -82,6 +84,9 @@ def is_networked(cfg: station_config.StationConfig) -> bool:
 def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock and the gong in one asyncio loop, and with
     the hub link when the station belongs to a tournament."""
+    from samoobsluha.shared.lexicon import LexiconError
+    from samoobsluha.station.hardware import HardwareError
+
     try:
         linked = getattr(args, "linked", False)
         if not linked and (args.standalone or not is_networked(station_config.load(args.config))):
