@@ -22,7 +22,6 @@ import json
 import mmap
 import os
 import struct
-import tempfile
 import threading
 import time
 import unicodedata
@@ -387,6 +386,8 @@ def write_lexicon(
         payload_bytes=len(payload),
     )
     header = json.dumps(info.as_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    import tempfile  # only when building (the hub), not when a station opens a lexicon
+
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".lexicon-", dir=out.parent)

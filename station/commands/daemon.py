@@ -14,7 +14,6 @@ the local and hub time of the first stroke), which is how the tests measure the 
 from __future__ import annotations
 
 import argparse
-import asyncio
 import json
 import logging
 import signal
@@ -35,6 +34,8 @@ class ObservedGong:
         self.sync = sync
 
     async def ring(self, name: str) -> None:
+        import asyncio
+
         clock = self.sync.clock
         hub, local = clock.now(), clock.local.now()
         task = asyncio.ensure_future(self.outputs.ring(name))
@@ -45,6 +46,8 @@ class ObservedGong:
 
 
 def _daemon(args: argparse.Namespace) -> int:
+    import asyncio
+
     from samoobsluha.station.gong import GongConfig, build_gong
     from samoobsluha.station.hardware import HardwareError, guard_outputs
     from samoobsluha.station.rounds import RoundSchedule, SignalRunner

@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
 import logging
 import signal
 import sys
@@ -69,6 +68,8 @@ def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 # -- station gong ----------------------------------------------------------------------
 @_errors
 def _gong_test(args: argparse.Namespace) -> int:
+    import asyncio
+
     from samoobsluha.station.gong import build_gong
     from samoobsluha.station.hardware import guard_outputs
 
@@ -115,6 +116,8 @@ def _gong_off(args: argparse.Namespace) -> int:
 
 @_errors
 def _gong_run(args: argparse.Namespace) -> int:
+    import asyncio
+
     from samoobsluha.station.hardware import guard_outputs
 
     _logging(True)
@@ -127,6 +130,8 @@ def _gong_run(args: argparse.Namespace) -> int:
 
 
 async def _daemon(gong: GongConfig, tournament: str, *, standalone: bool) -> int:
+    import asyncio
+
     """The headless round clock: ring signals, obey the button, light the lamp."""
     from samoobsluha.station.gong import RefereeActions, attach_button, build_gong
     from samoobsluha.station.rounds import RoundSchedule, SignalRunner

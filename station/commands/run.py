@@ -9,7 +9,6 @@ override; the ``[kiosk]`` section is described in docs/kiosk.md.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
 import sys
 import time
@@ -108,6 +107,8 @@ def _run(args: argparse.Namespace) -> int:
 def _run_standalone(args: argparse.Namespace) -> int:
     """A station on its own: rounds are started here (referee button, ``station round
     start``), kept on this machine's clock, and rung on its bell while the kiosk runs."""
+    import asyncio
+
     from samoobsluha.station.commands.gong import tournament_of
     from samoobsluha.station.gong import GongConfig, RefereeActions, attach_button, build_gong
     from samoobsluha.station.hardware import guard_outputs

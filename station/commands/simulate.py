@@ -5,12 +5,13 @@ from __future__ import annotations
 
 import argparse
 import json
-import sqlite3
 import sys
 import time
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    import sqlite3
+
     from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
     from samoobsluha.station import config as station_config
     from samoobsluha.station.log import KioskStore
