@@ -44,6 +44,7 @@ from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.storage import Database
 
 SOURCES = ("operator", "station")
 LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
@@ -76,7 +77,7 @@ class Tournament:
     write takes the database lock for its whole read-check-write, so they never interleave.
     """
 
-    def __init__(self, db: sqlite_utils.Database, clock: Clock | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self.db = db
         self.clock: Clock = clock or SystemClock()
 
@@ -236,6 +237,7 @@ class Tournament:
         seed: int | None = None,
         force: bool = False,
         method: str | None = None,
+        allow_rematch: bool | None = None,
         who: str = "operator",
     ) -> Pairing:
         """Pair and store ``round_no`` (the next round; or re-pair the latest round while it
@@ -265,7 +267,15 @@ class Tournament:
         if seed is None:
             seed = secrets.randbelow(10**9)
         data = self.data(until_round=round_no - 1)
-        pairing = pair_round(data, self.rules, round_no, seed=seed, active=active, method=method)
+        pairing = pair_round(
+            data,
+            self.rules,
+            round_no,
+            seed=seed,
+            active=active,
+            method=method,
+            allow_rematch=allow_rematch,
+        )
         left_out = [p.name for p in players if p.id not in set(active) and not p.withdrawn]
         if left_out:
             pairing.notes.append("not paired (absent or not checked in): " + ", ".join(left_out))
@@ -633,9 +643,10 @@ class Tournament:
     def standings(
         self, *, rules: RuleSet | None = None, after_round: int | None = None
     ) -> list[Standing]:
-        """Standings after ``after_round`` (default: the last paired round) by ``rules``
-        (default: the tournament's). Conflicting and missing results are left out."""
-        last = self.last_round() if after_round is None else after_round
+        """Standings after ``after_round`` (default: the last round with results — a
+        pending round is not counted) by ``rules`` (default: the tournament's).
+        Conflicting and missing results are left out."""
+        last = self.last_scored_round() if after_round is None else after_round
         data = self.data(until_round=last)
         return compute(data.players.values(), data.games, rules or self.rules, rounds=last)
 
@@ -654,11 +665,25 @@ class Tournament:
         return rows
 
     def import_tsh(self, path: Path | str, *, who: str = "operator") -> int:
-        """Load a tsh .t file into an empty tournament: players, pairings and results
-        (confirmed, source ``tsh``). Returns the number of players."""
+        """Load a tsh .t file into an empty tournament (see :meth:`import_tsh_file`).
+        Returns the number of players."""
+        return self.import_tsh_file(tshfile.read(path), file=str(path), who=who)
+
+    def import_tsh_file(
+        self, source: tshfile.TshFile, *, file: str = "", who: str = "operator"
+    ) -> int:
+        """Load a parsed tsh file into an empty tournament: players, pairings, results of
+        scored rounds (confirmed, source ``tsh``), byes and absences; a round paired but
+        not scored yet (a live file) is stored as a pairing without results, so it is
+        pending — not in standings, listed by :meth:`missing_results`. The file itself is
+        kept, so :meth:`export_tsh` gives back every token the hub did not change."""
         if self.players():
             raise TournamentError("import a tsh file only into an empty tournament")
-        data = tshfile.to_tournament(tshfile.read(path))
+        if not source.players:
+            raise TournamentError(tshfile.Notice("tsh.no_players", {"file": file}).text())
+        data = tshfile.to_tournament(source)
+        pend = tshfile.pending(source)
+        rounds = max([data.rounds, source.scored_rounds, *(g.round for g in pend)])
         now = self.clock.now()
         with self._tx():
             for p in data.players.values():
@@ -672,14 +697,21 @@ class Tournament:
                         "extra": json.dumps(p.extra, ensure_ascii=False),
                     }
                 )
-            for r in range(1, data.rounds + 1):
+            for r in range(1, rounds + 1):
                 games = [g for g in data.games if g.round == r]
+                waiting = [g for g in pend if g.round == r]
                 self.db.table("tour_rounds").insert(
-                    {"round": r, "seed": 0, "method": "tsh", "paired_at": now, "published_at": now}
+                    {
+                        "round": r,
+                        "seed": 0,
+                        "method": "tsh",
+                        "paired_at": now,
+                        "published_at": None if waiting else now,
+                    }
                 )
                 table = 0
-                for g in games:
-                    if g.kind in (Kind.LATE, Kind.ABSENT):
+                for g in games + waiting:
+                    if g.kind in (Kind.LATE, Kind.ABSENT) and g.p2 is None:
                         self.db.table("tour_absences").insert(
                             {"round": r, "player": g.p1, "kind": g.kind.value}
                         )
@@ -690,8 +722,8 @@ class Tournament:
                     self.db.table("tour_boards").insert(
                         {"round": r, "table_no": table, "first": first, "second": second}
                     )
-                    if g.p2 is None:
-                        continue
+                    if g.p2 is None or g.s1 is None:
+                        continue  # a bye, or a pending game
                     s_first, s_second = (g.s1, g.s2) if first == g.p1 else (g.s2, g.s1)
                     self.db.table("tour_results").insert(
                         {
@@ -707,28 +739,78 @@ class Tournament:
                             "updated_at": now,
                         }
                     )
-            self._audit(who, "import_tsh", None, None, None, {"file": str(path)})
+            self.db.table("tour_tsh_source").insert(
+                {
+                    "id": 1,
+                    "file": file,
+                    "encoding": source.encoding,
+                    "text": tshfile.format_file(source),
+                    "imported_at": now,
+                }
+            )
+            self._audit(who, "import_tsh", None, None, None, {"file": file})
         return len(data.players)
+
+    def tsh_source(self) -> tshfile.TshFile | None:
+        """The tsh file the tournament was imported from, if any."""
+        rows = list(self.db.query("SELECT * FROM tour_tsh_source WHERE id = 1"))
+        if not rows:
+            return None
+        return tshfile.parse(rows[0]["text"], rows[0]["encoding"])
+
+    def last_scored_round(self) -> int:
+        """The last round with at least one result, or published (a round of byes only);
+        what standings cover by default. A round paired but without results is pending."""
+        row = self.db.execute(
+            "SELECT MAX(round) FROM (SELECT round FROM tour_results"
+            " UNION SELECT round FROM tour_rounds WHERE published_at IS NOT NULL)"
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def pending_games(self) -> list[Game]:
+        """Pairings without an agreed result (pending rounds and open tables), as games
+        without scores; byes of rounds after the last scored one."""
+        scored = self.last_scored_round()
+        out = []
+        for b in self.db.query(
+            "SELECT b.round, b.table_no, b.first, b.second FROM tour_boards b"
+            " LEFT JOIN tour_results r USING (round, table_no)"
+            " WHERE (b.second IS NOT NULL AND (r.status IS NULL OR r.status = 'conflict'))"
+            " OR (b.second IS NULL AND b.round > ?) ORDER BY b.round, b.table_no",
+            [scored],
+        ):
+            kind = Kind.BYE if b["second"] is None else Kind.PLAYED
+            first = b["first"] if b["second"] is not None else None
+            out.append(
+                Game(
+                    b["round"],
+                    b["first"],
+                    b["second"],
+                    first=first,
+                    kind=kind,
+                    table=b["table_no"],
+                )
+            )
+        return out
+
+    def export_tsh(self) -> tshfile.TshFile:
+        """The tournament as a tsh file: scored rounds, pending pairings, and — for an
+        imported tournament — every token of the original file the hub did not change
+        (unchanged lines byte for byte, in the file's own encoding)."""
+        scored = self.last_scored_round()
+        return tshfile.from_tournament(
+            self.data(until_round=scored),
+            pending_games=self.pending_games(),
+            source=self.tsh_source(),
+            scored_rounds=scored,
+        )
 
     # --- helpers -------------------------------------------------------------------------
 
-    @contextmanager
-    def _tx(self) -> Iterator[None]:
-        """One write transaction. The outermost one is BEGIN IMMEDIATE, so two connections
-        (dashboard and network layer) writing the same table at once queue on the lock
-        instead of failing on a stale read; nested ones are savepoints."""
-        if self.db.conn.in_transaction:
-            with self.db.atomic():
-                yield
-            return
-        self.db.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.conn.rollback()
-            raise
-        else:
-            self.db.conn.commit()
+    def _tx(self) -> Any:
+        """One write transaction: shared.storage's ``atomic()`` (the outermost one takes the
+        write lock at its start, nested ones are savepoints)."""
+        return self.db.atomic()
 
     def _board(self, round_no: int, table: int) -> dict[str, Any]:
         rows = list(

@@ -13,6 +13,8 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
   (entered / confirmed / conflict / final), scores in board order (first, second).
 * ``tour_protests``  protests lodged against a result; an open one holds it.
 * ``tour_audit``     who did what when, with the row before and after (JSON).
+* ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
+  encoding), so that an export gives back every token the hub did not change.
 """
 
 from __future__ import annotations
@@ -23,7 +25,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared.paths import data_dir
-from samoobsluha.shared.storage import open_db
+from samoobsluha.shared.storage import Database, open_db
 
 migrations = Migrations("hub.tournament")
 
@@ -125,10 +127,19 @@ _SCHEMA = """
 """
 
 
+@migrations()
+def m002_tsh_source(db: sqlite_utils.Database) -> None:
+    db.execute(
+        "CREATE TABLE tour_tsh_source (id INTEGER PRIMARY KEY CHECK (id = 1),"
+        " file TEXT NOT NULL, encoding TEXT NOT NULL, text TEXT NOT NULL,"
+        " imported_at REAL NOT NULL)"
+    )
+
+
 def hub_db_path() -> Path:
     return data_dir() / "hub.db"
 
 
-def open_tournament_db(path: Path | str | None = None) -> sqlite_utils.Database:
+def open_tournament_db(path: Path | str | None = None) -> Database:
     """The hub database with the tournament tables migrated."""
     return open_db(path if path is not None else hub_db_path(), migrations)
