@@ -124,6 +124,11 @@ class BellThread:
     def running(self) -> bool:
         return self._thread is not None and self._thread.is_alive()
 
+    @property
+    def ident(self) -> int | None:
+        """The bell thread's id (None before it starts)."""
+        return self._thread.ident if self._thread is not None else None
+
     def _main(self) -> None:
         self.policy = set_realtime(self.priority)
         try:

@@ -51,7 +51,7 @@ def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The kiosk together with the round clock and the gong in one asyncio loop, and with
+    """The kiosk together with the round clock (on its own bell thread) and the gong, and with
     the hub link when the station belongs to a tournament (station/runtime.py)."""
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station.hardware import HardwareError
