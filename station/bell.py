@@ -50,6 +50,7 @@ log = logging.getLogger(__name__)
 
 REALTIME_PRIORITY = 10  # SCHED_FIFO 1..99; low, but above every normal process
 SWITCH_INTERVAL = 0.001  # seconds: how long the UI thread may keep the GIL from the bell
+GC_WINDOW = 1.0  # seconds before a signal with no cyclic garbage collection (any thread)
 
 
 def set_realtime(priority: int = REALTIME_PRIORITY) -> str:
@@ -87,7 +88,7 @@ class BellThread:
         self.gong = gong
         self.priority = priority
         self.on_fired = on_fired
-        self.runner_options = dict(runner_options or {})
+        self.runner_options = {"gc_window": GC_WINDOW, **(runner_options or {})}
         self.policy = "not started"
         self._thread: threading.Thread | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
