@@ -10,7 +10,6 @@
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from collections.abc import Callable
 from typing import TYPE_CHECKING
@@ -40,6 +39,8 @@ def _load(args: argparse.Namespace) -> tuple[station_config.StationConfig, GongC
 
 
 def _logging(verbose: bool) -> None:
+    import logging
+
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",

@@ -9,8 +9,6 @@ override; the ``[kiosk]`` section is described in docs/kiosk.md.
 from __future__ import annotations
 
 import argparse
-import getpass
-import logging
 import sys
 import time
 from pathlib import Path
@@ -18,7 +16,6 @@ from typing import TYPE_CHECKING, Any
 
 from samoobsluha.shared.i18n import t
 from samoobsluha.station import config as station_config
-from samoobsluha.station.checks import SettingsError, hash_pin, is_pin_hash
 
 if TYPE_CHECKING:
     from samoobsluha.station.runtime import RuntimeOptions
@@ -53,7 +50,10 @@ def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
 def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock (on its own bell thread) and the gong, and with
     the hub link when the station belongs to a tournament (station/runtime.py)."""
+    import logging
+
     from samoobsluha.shared.lexicon import LexiconError
+    from samoobsluha.station.checks import SettingsError
     from samoobsluha.station.hardware import HardwareError
     from samoobsluha.station.runtime import StationRuntime
 
@@ -80,7 +80,10 @@ def _run(args: argparse.Namespace) -> int:
 def _pin_set(args: argparse.Namespace) -> int:
     """Set the referee PIN in the station database (it overrides ``referee_pin_hash`` in
     the config file). Reads the PIN twice from the terminal, or once from stdin."""
+    import getpass
+
     from samoobsluha.station.app import SETTING_PIN
+    from samoobsluha.station.checks import SettingsError, hash_pin
     from samoobsluha.station.log import KioskStore
 
     if sys.stdin.isatty():
@@ -111,6 +114,7 @@ def _pin_set(args: argparse.Namespace) -> int:
 
 def _pin_clear(args: argparse.Namespace) -> int:
     from samoobsluha.station.app import SETTING_PIN
+    from samoobsluha.station.checks import is_pin_hash
     from samoobsluha.station.log import KioskStore
 
     cfg = station_config.load(args.config)

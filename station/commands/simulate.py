@@ -4,12 +4,12 @@
 from __future__ import annotations
 
 import argparse
-import json
 import sys
 import time
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    import json
     import sqlite3
 
     from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
