@@ -118,6 +118,14 @@ class Terminal:
         os.close(self.master)
 
 
+def rss_mb(pid: int) -> float:
+    """Resident set size of ``pid`` in MB (VmRSS from /proc)."""
+    for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+        if line.startswith("VmRSS:"):
+            return int(line.split()[1]) / 1024
+    return float("nan")
+
+
 def baseline_commit(lexicon: Lexicon, db: Path, runs: int) -> float:
     store = KioskStore.open(db, "bench")
     times = []
@@ -190,8 +198,10 @@ def main() -> int:
         term = Terminal(tmpdir / "checks", lexicon_path, size)
         try:
             term.wait_for(IDLE_MARK)
-            term.drain(0.3)
+            term.drain(1.0)  # the lexicon's background hash check is done
+            rss_idle = rss_mb(term.proc.pid)
             times = confirm_to_verdict(term, args.runs)
+            rss_after = rss_mb(term.proc.pid)
         finally:
             term.close()
 
@@ -211,6 +221,10 @@ def main() -> int:
     print(
         f"process start -> idle screen on the terminal: median {med_start:.2f} s, "
         f"max {max(starts):.2f} s over {len(starts)} warm starts (target <= 0.4 s)"
+    )
+    print(
+        f"resident memory (VmRSS) of the idle kiosk: {rss_idle:.1f} MB (target <= 60 MB); "
+        f"after {len(times)} checks: {rss_after:.1f} MB"
     )
     print(f"  first start, compiling the bytecode it needs: {first:.2f} s")
     print(
