@@ -4,19 +4,22 @@ In ``station run`` the kiosk and the round clock shared one asyncio loop: while 
 composed and painted a verdict (tens of milliseconds on a Pi) the signal runner's timer
 could not fire, and a gong was late by as much.
 
-:class:`BellThread`
+:class:`BellThread` — **what the station runtime runs** (station/runtime.py)
     The :class:`~station.rounds.SignalRunner` on a thread of its own, with its own
     asyncio loop and its own connection to the station database, ``SCHED_FIFO`` where
-    permitted and a 1 ms switch interval. It still shares the kiosk's GIL: a UI thread
-    descheduled while holding it (a busy CPU) stalls the bell too.
+    permitted and a 1 ms switch interval. It shares the kiosk's GIL, and a full cyclic
+    garbage collection of the kiosk's heap holds that for hundreds of milliseconds, so
+    the runner holds the collector off in the last second before each signal
+    (``gc_window``). Measured by ``bench/gong.py`` with the kiosk painting verdict
+    screens back to back on a loaded 2-core machine: p99 lateness 0.25 ms, against
+    ~150 ms (and signals missed) for the runner in the kiosk's loop; without the GC
+    window it was no better than the loop (docs/benchmarks.md).
 
-:class:`BellProcess` — **the choice for a station**
+:class:`BellProcess`
     A :class:`BellThread` in a small process of its own (``python -m
     samoobsluha.station.bell``) on the same database: nothing the kiosk's interpreter
-    does can delay it. Measured by ``bench/gong.py`` with the kiosk painting verdict
-    screens back to back on a loaded 2-core machine: p99 lateness 0.25 ms, against
-    hundreds of milliseconds (and signals missed) for the runner in the kiosk's loop or
-    on a thread beside it (docs/benchmarks.md).
+    does can delay it (p99 0.27 ms in the same run). Not used by the runtime yet: the
+    hub clock's offset and the ring reports would have to cross the process boundary.
 
 Use::
 
