@@ -16,7 +16,7 @@ and the rules that must never differ between those modes live here, once:
 * **The bell does not wait for the UI.** The signal runner is a
   :class:`~samoobsluha.station.bell.BellThread`: its own thread, asyncio loop and SQLite
   connection, ``SCHED_FIFO`` where permitted, a 1 ms GIL switch interval, no garbage
-  collection in the last second before a signal), so a verdict being composed and painted
+  collection in the last second before a signal, so a verdict being composed and painted
   in the kiosk's loop cannot hold a signal back. Every ring
   (signal, referee button, kiosk gong test, the hub's "gong now") sounds on that thread once
   it runs, so the outputs are driven from one place (bench/gong.py, docs/gong.md).
