@@ -12,6 +12,11 @@
    process that only polls the database.
 3. Start-signal spread: ``--spread-stations`` daemons with clocks off by up to ±10 min;
    three rounds of three signals; spread of the true ring instants per signal.
+4. The same under a hello flood (four connections sending 1 MiB junk hellos, as the audit
+   did): signal spread and error, a manual ``hub gong``'s worst lateness, how long
+   ``hub stations`` takes to answer, how many junk connections the hub refused.
+5. A frozen station (SIGSTOP) during ``hub round start``: how long the command takes, and
+   the healthy stations' worst error against the start instant.
 """
 
 from __future__ import annotations
@@ -29,7 +34,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 
-from net_procs import Hub, Station, wait_for
+from net_procs import Hub, Station, check_payload, flood, wait_for
 
 from samoobsluha.shared.protocol import parse_psk
 from samoobsluha.shared.storage import open_db
@@ -127,7 +132,7 @@ async def _latency_inprocess(hub: Hub, tmp: Path, n: int) -> tuple[list[float], 
     created: list[float] = []
     for _ in range(n):
         with kiosk_db.atomic():  # what the kiosk does with a challenge-log row
-            seq = outbox.enqueue(kiosk_db, "challenge", {"words": ["slovo"]})
+            seq = outbox.enqueue(kiosk_db, "challenge", check_payload(len(created), "lat"))
         t0 = time.time()
         created.append(t0)
         sync.nudge()
@@ -177,21 +182,37 @@ def bench_latency(tmp: Path, n: int) -> dict[str, float]:
     }
 
 
-def bench_spread(tmp: Path, n: int, rounds: int = 3) -> dict[str, float]:
+def bench_spread(tmp: Path, n: int, rounds: int = 3, under_flood: bool = False) -> dict[str, float]:
+    import contextlib
     import random
 
     rnd = random.Random(42)
     skews = [rnd.uniform(-600, 600) for _ in range(n)]
-    hub = Hub(tmp / "spread-hub").start()
-    stations = [
-        Station(tmp / f"spread-{i}", hub, f"sp{i:02d}", skew=s) for i, s in enumerate(skews)
-    ]
+    tag = "flood" if under_flood else "spread"
+    hub = Hub(tmp / f"{tag}-hub").start()
+    stations = [Station(tmp / f"{tag}-{i}", hub, f"sp{i:02d}", skew=s) for i, s in enumerate(skews)]
     spreads: list[float] = []
     errors: list[float] = []
+    extra: dict[str, float] = {}
+    stack = contextlib.ExitStack()
     try:
         for st in stations:
             st.start()
         wait_for(lambda: connected(hub, n), 60, "stations synced")
+        if under_flood:
+            refused0 = hub.info()["refused"]
+            attempts = stack.enter_context(flood(hub.port))
+            wait_for(lambda: attempts[0] >= 20, 30, "the flood under way")
+            t0 = time.perf_counter()
+            hub.ctl("stations", "--json")
+            extra["stations_s"] = time.perf_counter() - t0
+            gong = json.loads(hub.ctl("gong", "warning"))
+            wait_for(lambda: all(st.rings() for st in stations), 30, "the gong")
+            extra["gong_late_max"] = max(
+                st.rings()[0]["local_time"] - skews[i] - gong["at"] for i, st in enumerate(stations)
+            )
+            for st in stations:  # the round numbering below counts rings from 0
+                st.data.joinpath("station.out").write_text("")
         for number in range(1, rounds + 1):
             # 7 s ahead: the previous round's end pattern (about 6 s) is over by then
             plan = json.loads(hub.ctl("round", "start", str(number), "--in", "7", "--basic", "4",
@@ -206,16 +227,47 @@ def bench_spread(tmp: Path, n: int, rounds: int = 3) -> dict[str, float]:
                     by.setdefault(ring["signal"], []).append(true)
                     errors.append(abs(true - due[ring["signal"]]))
             spreads += [max(v) - min(v) for v in by.values()]
+        if under_flood:
+            extra["refused"] = hub.info()["refused"] - refused0
     finally:
+        stack.close()
         for st in stations:
             st.stop()
         hub.stop()
     return {
+        **extra,
         "spread_max": max(spreads),
         "spread_median": statistics.median(spreads),
         "error_max": max(errors),
         "skew_max": max(abs(s) for s in skews),
     }
+
+
+def bench_frozen(tmp: Path, n: int = 5) -> dict[str, float]:
+    hub = Hub(tmp / "frozen-hub").start()
+    stations = [Station(tmp / f"frozen-{i}", hub, f"fr{i:02d}") for i in range(n)]
+    try:
+        for st in stations:
+            st.start()
+        wait_for(lambda: connected(hub, n), 60, "stations synced")
+        stations[-1].proc.send_signal(signal.SIGSTOP)
+        # baseline: the same command-line round trip without a broadcast (on a loaded
+        # machine starting the `hub` process is most of it)
+        t0 = time.perf_counter()
+        hub.ctl("round", "list")
+        baseline = time.perf_counter() - t0
+        t0 = time.perf_counter()
+        plan = json.loads(hub.ctl("round", "start", "1", "--in", "3", "--basic", "4",
+                                  "--warning", "2"))["plan"]  # fmt: skip
+        took = time.perf_counter() - t0
+        healthy = stations[:-1]
+        wait_for(lambda: all(st.rings() for st in healthy), 30, "start on the healthy ones")
+        error = max(abs(st.rings()[0]["local_time"] - plan["start_at"]) for st in healthy)
+    finally:
+        for st in stations:
+            st.stop()
+        hub.stop()
+    return {"round_start_s": took, "cli_baseline_s": baseline, "error_max": error}
 
 
 def main() -> int:
@@ -253,6 +305,22 @@ def main() -> int:
             f"±{sp['skew_max']:.0f} s, 3 rounds x 3 signals: max spread "
             f"{sp['spread_max'] * 1000:.2f} ms, median {sp['spread_median'] * 1000:.2f} ms, "
             f"worst error vs due instant {sp['error_max'] * 1000:.2f} ms (target 20 ms)"
+        )
+        fl = bench_spread(tmp, args.spread_stations, under_flood=True)
+        print(
+            f"under a hello flood (4 x 1 MiB junk hellos, {fl['refused']:,.0f} refused): "
+            f"hub stations answered in {fl['stations_s'] * 1000:.0f} ms (target 2 s); manual "
+            f"gong worst lateness {fl['gong_late_max'] * 1000:.2f} ms (target 50 ms); signal "
+            f"max spread {fl['spread_max'] * 1000:.2f} ms, median "
+            f"{fl['spread_median'] * 1000:.2f} ms, worst error {fl['error_max'] * 1000:.2f} ms"
+        )
+        fr = bench_frozen(tmp)
+        print(
+            f"one of 5 stations SIGSTOPped: hub round start returned in "
+            f"{fr['round_start_s'] * 1000:.0f} ms (target 2 s; `hub round list`, the same "
+            f"round trip without a broadcast: {fr['cli_baseline_s'] * 1000:.0f} ms); the others' "
+            "worst start "
+            f"error {fr['error_max'] * 1000:.2f} ms"
         )
     return 0
 

@@ -84,7 +84,7 @@ class HubApp(App[None], inherit_bindings=False):
 
     async def on_mount(self) -> None:
         if self._startup_error:
-            self.notify(self._startup_error, severity="error", timeout=30)
+            self.notify(self._startup_error, severity="error", timeout=30, markup=False)
         if self.serve is not None:
             await self._start_server()
         self.action_reload()  # the first screen may have loaded before the server ran
@@ -102,7 +102,9 @@ class HubApp(App[None], inherit_bindings=False):
             key_file = self.service.data / "tournament.key"
             psk, created = store.ensure_key(key_file)
             if created:
-                self.notify(t("dash.key.created", self.lang, path=str(key_file)), timeout=30)
+                self.notify(
+                    t("dash.key.created", self.lang, path=str(key_file)), timeout=30, markup=False
+                )
             server = HubServer(
                 self.service.db_path,
                 psk,
@@ -115,7 +117,9 @@ class HubApp(App[None], inherit_bindings=False):
             self._server = server
             self._control = await control.start_control(server, self.service.control_path)
         except (OSError, ValueError, sqlite3.Error) as exc:
-            self.notify(f"hub server could not start: {exc}", severity="error", timeout=10)
+            self.notify(
+                f"hub server could not start: {exc}", severity="error", timeout=10, markup=False
+            )
 
     async def on_unmount(self) -> None:
         if self._control is not None:
@@ -136,12 +140,11 @@ class HubApp(App[None], inherit_bindings=False):
 
     @work(thread=True, exclusive=True, group="summary", exit_on_error=False)
     def load_summary(self) -> None:
-        """Tournament name, current round, whether ``hub serve`` answers; and enter any
-        results the stations sent meanwhile."""
+        """Tournament name, current round, whether ``hub serve`` answers. (Station
+        results enter the tournament in the server as they arrive; screens only show.)"""
         try:
             info = self.service.info()
             running = self.service.server_running()
-            applied = self.service.apply_station_results() if info["last_round"] else []
         except ServiceError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error")
             return
@@ -152,16 +155,10 @@ class HubApp(App[None], inherit_bindings=False):
             "rules": info["rules"],
             "info": info,
         }
-        self.call_from_thread(self._set_summary, summary, applied)
+        self.call_from_thread(self._set_summary, summary)
 
-    def _set_summary(self, summary: dict[str, Any], applied: list[str]) -> None:
+    def _set_summary(self, summary: dict[str, Any]) -> None:
         self.summary = summary
-        for line in applied:
-            self.notify(line, timeout=4)
-        if applied:  # the screen may have read the results before these were entered
-            reload = getattr(self.screen, "reload", None)
-            if reload is not None:
-                reload()
         self._tick()
 
     def topbar_text(self) -> str:

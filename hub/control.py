@@ -29,6 +29,7 @@ OPS = (
     "publish",
     "push_lexicon",
     "deliveries",
+    "revoke",
     "info",
 )
 
@@ -63,7 +64,8 @@ async def start_control(server: HubServer, path: Path | None = None) -> asyncio.
 
     old_umask = os.umask(0o177)
     try:
-        srv = await asyncio.start_unix_server(handle, path)
+        # a publication may be up to one frame (1 MiB) of JSON on one line
+        srv = await asyncio.start_unix_server(handle, path, limit=4 * (1 << 20))
     finally:
         os.umask(old_umask)
     return srv
@@ -78,6 +80,8 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "tournament": server.tournament,
             "hub": server.hub_id,
             "port": server.port,
+            "hub_public_key": server.keys.public_key.hex(),
+            "refused": server.refused_unauthenticated,
             "connected": sorted(server.conns),
         }
     if op == "stations":
@@ -91,6 +95,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             lead=float(req.get("lead", 5.0)),
             basic_seconds=float(req.get("basic_seconds", 40 * 60)),
             warning_seconds=float(req.get("warning_seconds", 10 * 60)),
+            force=bool(req.get("force", False)),
         )
     if op == "change_round":
         return await server.change_round(
@@ -101,7 +106,10 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
     if op == "publish":
         return await server.publish(str(req["kind"]), req["data"])
     if op == "push_lexicon":
-        return await server.push_lexicon(str(req["path"]))
+        # "file", not "path": request()'s own path= is the control socket's
+        return await server.push_lexicon(str(req.get("file") or req["path"]))
+    if op == "revoke":
+        return await server.revoke_station(str(req["station"]))
     return await server.deliveries(str(req["id"]))
 
 

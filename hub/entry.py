@@ -17,12 +17,23 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
+from samoobsluha.shared.i18n import t
+
 _NUMBER = re.compile(r"\d+")
 _ALLOWED = re.compile(r"^[\d\s:;,./\-–]*$")
 
 
 class EntryError(ValueError):
-    """The line cannot be a result; the message says why (shown under the input)."""
+    """The line cannot be a result. ``key`` and ``values`` are its catalogue message
+    (:meth:`message` in the operator's language); ``str()`` is the English one."""
+
+    def __init__(self, key: str, **values: object) -> None:
+        self.key = key
+        self.values = values
+        super().__init__(t(key, "en", **values))
+
+    def message(self, lang: str) -> str:
+        return t(self.key, lang, **self.values)
 
 
 @dataclass(frozen=True)
@@ -42,18 +53,18 @@ def parse_entry(line: str) -> Entry:
     """Parse one line of fast entry (see the module docstring)."""
     text = line.strip()
     if not text:
-        raise EntryError("empty line: type TABLE SCORE SCORE")
+        raise EntryError("entry.empty")
     if not _ALLOWED.match(text):
-        raise EntryError(f"“{text}”: only numbers (table, two scores, optionally 1 or 2)")
+        raise EntryError("entry.not_numbers", text=text)
     numbers = [int(n) for n in _NUMBER.findall(text)]
     if len(numbers) < 3:
-        raise EntryError(f"“{text}”: type TABLE SCORE SCORE (got {len(numbers)} numbers)")
+        raise EntryError("entry.too_few", text=text, n=len(numbers))
     if len(numbers) > 4:
-        raise EntryError(f"“{text}”: too many numbers; TABLE SCORE SCORE [1|2]")
+        raise EntryError("entry.too_many", text=text)
     table, s1, s2 = numbers[:3]
     if table < 1:
-        raise EntryError("tables are numbered from 1")
+        raise EntryError("entry.table_zero")
     starter = numbers[3] if len(numbers) == 4 else 1
     if starter not in (1, 2):
-        raise EntryError(f"the fourth number says who started: 1 or 2, not {starter}")
+        raise EntryError("entry.starter", n=starter)
     return Entry(table, s1, s2, second_started=starter == 2)

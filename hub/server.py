@@ -21,23 +21,53 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.lexicon import read_info
-from samoobsluha.shared.protocol import Channel, ProtocolError
-from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, RoundPlan
+from samoobsluha.shared.payloads import PayloadError, StationStatus
+from samoobsluha.shared.protocol import Channel, HallKeys, PeerLog, ProtocolError
+from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
 
-from . import store
+from . import auth, store
 
 log = logging.getLogger("hub.server")
 
 START_LEAD = 5.0  # seconds between the referee's "start" and the start signal
 GONG_LEAD = 1.0  # a manual gong rings this far ahead so every station has it in time
 FIRST_FRAME_TIMEOUT = 5.0
-SEND_TIMEOUT = 30.0
 IDLE_TIMEOUT = 30.0
 DUPLICATE_WINDOW = 10.0  # a same-named station heard from this recently is not a ghost
+# A broadcast (plan, gong, publication) goes to every station at once; one that has not
+# taken its frame within this deadline is frozen or gone: its link is closed (it gets the
+# current state when it reconnects) and nobody else waits for it.
+BROADCAST_DEADLINE = 1.0
+# Bounded resources: connections still in their handshake (nothing proved yet) are capped
+# per address and in total; authenticated stations only in total. One log line per
+# misbehaving address per LOG_EVERY seconds.
+MAX_CONNECTIONS = 512
+MAX_PENDING = 64
+MAX_PENDING_PER_ADDRESS = 8
+LOG_EVERY = 60.0
+STALL_AFTER = 60.0  # a station whose backlog has not shrunk for this long is "stalled"
+
+
+class RoundPlayed(ValueError):
+    """Starting again, or cancelling, a round that has begun or has results: refused unless
+    the referee confirmed it (``force``); a played round is never cancelled."""
+
+
+def played_reason(plan: RoundPlan | None, results: int, now: float) -> str:
+    """Why starting round ``plan.number`` again needs the referee's confirmation ("" when
+    it does not): it has begun (running, paused or ended) or has results."""
+    reasons = []
+    if plan is not None and not plan.cancelled and now >= plan.start_at:
+        phase = plan.status(now).phase
+        reasons.append("has ended" if phase is Phase.ENDED else "is under way")
+    if results:
+        reasons.append(f"has {results} result(s) entered")
+    return " and ".join(reasons)
 
 
 @dataclass
@@ -50,13 +80,15 @@ class StationConn:
     rows_queue: asyncio.Queue[list[dict[str, Any]]] = field(default_factory=asyncio.Queue)
     sender: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_rx: float = 0.0  # hub monotonic time of the last frame
+    progress_at: float = 0.0  # hub monotonic time the backlog last shrank (or was empty)
+    best_backlog: int | None = None
 
 
 class HubServer:
     def __init__(
         self,
         db_path: Path | str,
-        psk: bytes,
+        psk: bytes | HallKeys,
         *,
         host: str = "0.0.0.0",
         port: int = protocol.DEFAULT_PORT,
@@ -64,15 +96,31 @@ class HubServer:
         advertise: bool = True,
         mdns_interfaces: list[str] | None = None,
     ) -> None:
-        self.psk = psk
+        # the hall secret: station keys and the hub's signing key are derived from it
+        self.keys = psk if isinstance(psk, HallKeys) else HallKeys(psk)
         self.host = host
         self.port = port
         self.clock = clock or SystemClock()
         self.advertise = advertise
         self.mdns_interfaces = mdns_interfaces
-        self.dbw = DbWorker(db_path, store.migrations)
+        # the tournament's tables too: a station's result enters the tournament in the
+        # transaction that stores it (store.ingest)
+        self.dbw = DbWorker(db_path, tour_store.migrations, store.migrations, auth.migrations)
+        self.revoked: dict[str, int] = self.dbw.call(auth.load_revocations)
+        self.max_connections = MAX_CONNECTIONS
+        self.max_pending = MAX_PENDING
+        self.max_pending_per_address = MAX_PENDING_PER_ADDRESS
+        self.peer_log = PeerLog(log, LOG_EVERY)
+        self._open = 0
+        self._pending_by_addr: dict[str, int] = {}
+        self.refused_unauthenticated = 0  # handshakes refused (a test and bench figure)
+        self.broadcast_deadline = BROADCAST_DEADLINE
+        self.stall_after = STALL_AFTER
         self.published_dir = Path(db_path).parent / "published"
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
+        # results stored before the hub entered them on receipt (an older hub): now
+        for key, _, error in self.dbw.call(store.apply_results, self.clock.now()):
+            log.info("station result %s entered%s", key, f": refused ({error})" if error else "")
         self.conns: dict[str, StationConn] = {}
         self._server: asyncio.Server | None = None
         self._zc: Any = None
@@ -154,27 +202,61 @@ class HubServer:
         return task
 
     # -- connections ----------------------------------------------------------------------
+    def _key_for(self, station: str, key_id: int) -> bytes | None:
+        """The key of ``station`` issued under ``key_id``; None when revoked."""
+        if key_id <= self.revoked.get(station, -1):
+            return None
+        return self.keys.station_key(station, key_id)
+
     async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
         peer = writer.get_extra_info("peername")
+        ip = str(peer[0]) if peer else "?"
         address = f"{peer[0]}:{peer[1]}" if peer else "?"
+        pending_here = self._pending_by_addr.get(ip, 0)
+        if (
+            self._open >= self.max_connections
+            or sum(self._pending_by_addr.values()) >= self.max_pending
+            or pending_here >= self.max_pending_per_address
+        ):
+            # nothing read, nothing answered: the cheapest refusal there is
+            self.refused_unauthenticated += 1
+            self.peer_log.warning(ip, "refused %s: too many connections", address)
+            writer.transport.abort()
+            return
+        self._open += 1
+        self._pending_by_addr[ip] = pending_here + 1
+        pending = True
+
+        def authenticated() -> None:
+            nonlocal pending
+            if pending:
+                pending = False
+                left = self._pending_by_addr.get(ip, 1) - 1
+                if left > 0:
+                    self._pending_by_addr[ip] = left
+                else:
+                    self._pending_by_addr.pop(ip, None)
+
         conn: StationConn | None = None
         ingester: asyncio.Task[Any] | None = None
         try:
             channel, hello = await protocol.server_handshake(
                 reader,
                 writer,
-                self.psk,
+                self.keys,
                 tournament=self.tournament,
                 hub=self.hub_id,
-                acked_for=lambda s, e: self.dbw.run(store.contiguous, s, e),
+                acked_for=lambda s, e: self.dbw.run(auth.stored_tip, s, e),
+                key_for=self._key_for,
             )
-            # The station proves it holds the key only with its first sealed frame; until
-            # then nothing about it is recorded.
+            # The station proves it holds the key only with its first sealed frame (a
+            # replayed hello proves nothing); until then nothing about it is recorded.
             first = await asyncio.wait_for(channel.recv(), FIRST_FRAME_TIMEOUT)
             if first["t"] != "status":
                 raise ProtocolError(f"first frame must be status, not {first['t']!r}")
-            conn = StationConn(hello["station"], hello["epoch"], address, channel)
-            conn.last_rx = self.clock.monotonic()
+            authenticated()
+            conn = StationConn(hello.station, hello.epoch, address, channel)
+            conn.last_rx = conn.progress_at = self.clock.monotonic()
             old = self.conns.get(conn.station)
             if old is not None:
                 alive = self.clock.monotonic() - old.last_rx < DUPLICATE_WINDOW
@@ -226,22 +308,30 @@ class HubServer:
                 else:
                     raise ProtocolError(f"a station may not send {kind!r}")
         except ProtocolError as exc:
-            who = conn.station if conn else address
-            log.warning("refused %s: %s", who, exc)
+            if conn is None:
+                self.refused_unauthenticated += 1
+            self.peer_log.warning(ip, "refused %s: %s", conn.station if conn else address, exc)
         except TimeoutError:
+            if conn is None:
+                self.refused_unauthenticated += 1
             who = conn.station if conn else address
-            log.warning("closed %s: nothing received in time", who)
+            self.peer_log.warning(ip, "closed %s: nothing received in time", who)
         except (ConnectionError, OSError) as exc:
             if conn is not None:
                 log.info("station %s disconnected (%s)", conn.station, exc)
         finally:
+            authenticated()
+            self._open -= 1
             if ingester is not None:
                 ingester.cancel()
             if conn is not None and self.conns.get(conn.station) is conn:
                 del self.conns[conn.station]
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
+            if conn is None:
+                writer.transport.abort()  # nothing to flush to a peer that proved nothing
+            else:
+                writer.close()
+                with contextlib.suppress(Exception):
+                    await writer.wait_closed()
 
     async def _ingest_loop(self, conn: StationConn) -> None:
         """Store a station's batches in arrival order; ack each after its commit."""
@@ -259,6 +349,7 @@ class HubServer:
                 return
             if acked != last_acked:
                 last_acked = acked
+                conn.progress_at = self.clock.monotonic()
                 with contextlib.suppress(ConnectionError, OSError):
                     await conn.channel.send({"t": "ack", "seq": acked})
 
@@ -292,7 +383,16 @@ class HubServer:
             self._flushing = False
 
     async def _on_status(self, conn: StationConn, status: dict[str, Any]) -> None:
+        try:
+            StationStatus.from_dict(status)
+        except PayloadError as exc:
+            raise ProtocolError(f"bad status: {exc}") from None
         conn.status = dict(status)
+        backlog = status.get("backlog")
+        if isinstance(backlog, int):
+            if backlog == 0 or conn.best_backlog is None or backlog < conn.best_backlog:
+                conn.progress_at = self.clock.monotonic()
+            conn.best_backlog = backlog
         await self.dbw.run(
             store.save_status, conn.station, conn.epoch, conn.address, conn.status, self.clock.now()
         )
@@ -336,21 +436,58 @@ class HubServer:
             log.info("lexicon push to %s interrupted: %s", conn.station, exc)
 
     async def _broadcast(self, msg: dict[str, Any]) -> list[str]:
-        sent = []
-        for conn in list(self.conns.values()):
+        """Send ``msg`` to every connected station at once (signed once for all); a
+        station that does not take it within :data:`BROADCAST_DEADLINE` delays nobody
+        else: its link is cut and it gets the current state when it reconnects."""
+        msg = protocol.sign_item(self.keys, self.tournament, msg)
+        deadline = self.broadcast_deadline
+
+        async def one(conn: StationConn) -> str | None:
             try:
-                await asyncio.wait_for(conn.channel.send(msg), SEND_TIMEOUT)
-                sent.append(conn.station)
-            except (ConnectionError, OSError, TimeoutError) as exc:
+                await asyncio.wait_for(conn.channel.send(msg), deadline)
+                return conn.station
+            except TimeoutError:
+                self.peer_log.warning(
+                    conn.station,
+                    "station %s did not take %s within %.1f s; closing its link",
+                    conn.station,
+                    msg["t"],
+                    deadline,
+                )
+                conn.channel.writer.transport.abort()
+            except (ConnectionError, OSError) as exc:
                 log.info("could not send %s to %s: %s", msg["t"], conn.station, exc)
-        return sent
+            return None
+
+        results = await asyncio.gather(*(one(c) for c in list(self.conns.values())))
+        return [r for r in results if r is not None]
 
     # -- API for the dashboard and the control socket --------------------------------------
     async def stations(self) -> list[dict[str, Any]]:
+        """Every station's last status, ``connected``, and ``stalled``: connected with a
+        backlog that has not shrunk for :data:`STALL_AFTER` seconds (its sync is stuck)."""
         rows = await self.dbw.run(store.load_stations)
+        now = self.clock.monotonic()
         for row in rows:
-            row["connected"] = row["station_id"] in self.conns
+            conn = self.conns.get(row["station_id"])
+            row["connected"] = conn is not None
+            row["stalled"] = bool(
+                conn is not None
+                and (conn.best_backlog or 0) > 0
+                and now - conn.progress_at > self.stall_after
+            )
+            row["revoked"] = row["station_id"] in self.revoked
         return rows
+
+    async def revoke_station(self, station: str) -> dict[str, Any]:
+        """Refuse every key issued so far to ``station`` and drop its link at once."""
+        bound = await self.dbw.run(auth.revoke, station, self.clock.now())
+        self.revoked[station] = bound
+        conn = self.conns.get(station)
+        if conn is not None:
+            conn.channel.writer.transport.abort()
+        log.warning("station %s: keys issued up to %d revoked", station, bound)
+        return {"station": station, "revoked_before": bound, "was_connected": conn is not None}
 
     async def rounds(self) -> list[dict[str, Any]]:
         now = self.clock.now()
@@ -370,13 +507,24 @@ class HubServer:
         lead: float = START_LEAD,
         basic_seconds: float = BASIC_SECONDS,
         warning_seconds: float = WARNING_SECONDS,
+        force: bool = False,
     ) -> dict[str, Any]:
-        """Plan round ``number`` to start at ``at`` (hub time) or ``lead`` seconds from now."""
+        """Plan round ``number`` to start at ``at`` (hub time) or ``lead`` seconds from now.
+        A round that has begun or has results starts again only with ``force`` (the
+        referee confirmed it); otherwise :class:`RoundPlayed`."""
         if number < 1:
             raise ValueError("round numbers start at 1")
         if warning_seconds >= basic_seconds:
             raise ValueError("the warning must come before the end of basic time")
         old = await self.dbw.run(store.load_plan, number)
+        if not force:
+            results = await self.dbw.run(store.round_results_count, number)
+            reason = played_reason(old, results, self.clock.now())
+            if reason:
+                raise RoundPlayed(
+                    f"round {number} {reason}; starting it again needs the referee's"
+                    " confirmation (hub round start --force)"
+                )
         start_at = at if at is not None else self.clock.now() + lead
         plan = RoundPlan(
             number,
@@ -402,6 +550,15 @@ class HubServer:
         elif action == "resume":
             new = plan.resumed(now)
         elif action == "cancel":
+            results = await self.dbw.run(store.round_results_count, number)
+            if plan.status(now).phase is Phase.ENDED or results:
+                # the kiosks would show "round N cancelled" and the round table ZRUŠENO for
+                # a round that was played: never
+                raise RoundPlayed(
+                    f"round {number} has been played"
+                    + (f" ({results} result(s) entered)" if results else "")
+                    + "; a played round cannot be cancelled"
+                )
             new = plan.cancelled_plan()
         else:
             raise ValueError(f"unknown round action {action!r}")
@@ -422,9 +579,17 @@ class HubServer:
         return {"id": item, "at": at, "sent_to": sent}
 
     async def publish(self, kind: str, data: Any) -> dict[str, Any]:
-        """``kind``: config (tables, limits …), pairings or standings."""
-        if kind not in ("config", "pairings", "standings"):
+        """``kind``: config (tables, limits …), pairings, standings, or referee_pin
+        (``{"hash": "scrypt$…"}``: the referee PIN every station uses from now on)."""
+        if kind not in ("config", "pairings", "standings", "referee_pin"):
             raise ValueError(f"cannot publish {kind!r}")
+        if kind == "referee_pin" and not (
+            isinstance(data, dict)
+            and isinstance(data.get("hash"), str)
+            and data["hash"].startswith("scrypt$")
+            and data["hash"].count("$") == 5
+        ):
+            raise ValueError('referee_pin must be {"hash": "scrypt$…"} (hub pin set makes it)')
         # a station refuses a malformed frame and reconnects; a bad item would be resent
         # on every connect, so check it here, once
         if not isinstance(data, dict if kind == "config" else (dict, list)):

@@ -11,7 +11,10 @@ from typing import Any
 LANGUAGES = ("cs", "sk", "en")
 DEFAULT = "cs"
 
-MESSAGES: dict[str, dict[str, str]] = {
+#: A text, or (plural messages) a dict of CLDR plural categories → text.
+Text = str | dict[str, str]
+
+MESSAGES: dict[str, dict[str, Text]] = {
     "verdict.valid": {"cs": "PLATNÉ", "sk": "PLATNÉ", "en": "VALID"},
     "verdict.invalid": {"cs": "NEPLATNÉ", "sk": "NEPLATNÉ", "en": "NOT VALID"},
     "verdict.referee": {
@@ -61,6 +64,11 @@ MESSAGES: dict[str, dict[str, str]] = {
         "sk": "Hodiny nie sú zosynchronizované",
         "en": "Clock not synced",
     },
+    "sync.clock_uncertain": {
+        "cs": "Hodiny seřízené jen na ±{ms} ms",
+        "sk": "Hodiny zosynchronizované len na ±{ms} ms",
+        "en": "Clock only within ±{ms} ms",
+    },
     "sync.hub_offline": {
         "cs": "Bez spojení s rozhodčím",
         "sk": "Bez spojenia s rozhodcom",
@@ -103,7 +111,7 @@ MESSAGES: dict[str, dict[str, str]] = {
     "kiosk.round.none": {"cs": "Kolo neprobíhá", "sk": "Kolo neprebieha", "en": "No round"},
     "kiosk.round.scheduled": {
         "cs": "Kolo {n} začne za",
-        "sk": "Kolo {n} začne o",
+        "sk": "Kolo {n} začne za",
         "en": "Round {n} starts in",
     },
     "kiosk.round.running": {"cs": "Kolo {n}", "sk": "Kolo {n}", "en": "Round {n}"},
@@ -136,11 +144,6 @@ MESSAGES: dict[str, dict[str, str]] = {
     },
     "kiosk.hub.none": {"cs": "bez hubu", "sk": "bez hubu", "en": "no hub"},
     "kiosk.hub.backlog": {"cs": "k odeslání {n}", "sk": "na odoslanie {n}", "en": "{n} to send"},
-    "kiosk.pin.unset_warning": {
-        "cs": "PIN rozhodčího není nastaven (rozhodčí: skrytá klávesa).",
-        "sk": "PIN rozhodcu nie je nastavený (rozhodca: skrytý kláves).",
-        "en": "No referee PIN is set (referee: the hidden key).",
-    },
     "kiosk.check.title": {"cs": "Kontrola slov", "sk": "Kontrola slov", "en": "Word check"},
     "kiosk.check.table_prompt": {"cs": "Číslo stolu:", "sk": "Číslo stola:", "en": "Table:"},
     "kiosk.check.count_prompt": {
@@ -217,25 +220,34 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Any key = done",
     },
     "kiosk.refused.interval": {
-        "cs": "Stůl {table} kontroloval před chvílí. Další kontrola je možná za {wait} s; "
+        "cs": "Pro stůl {table} proběhla kontrola před chvílí. Další je možná za {wait} s; "
         "nelze-li čekat, zavolejte rozhodčího.",
-        "sk": "Stôl {table} kontroloval pred chvíľou. Ďalšia kontrola je možná o {wait} s; "
+        "sk": "Pre stôl {table} prebehla kontrola pred chvíľou. Ďalšia je možná o {wait} s; "
         "ak nemôžete čakať, zavolajte rozhodcu.",
         "en": "Table {table} checked a moment ago. The next check is possible in {wait} s; "
         "if you cannot wait, call the referee.",
     },
     "kiosk.refused.cap": {
-        "cs": "Stůl {table} už v tomto kole provedl {max} kontrol. Zavolejte rozhodčího.",
-        "sk": "Stôl {table} už v tomto kole vykonal {max} kontrol. Zavolajte rozhodcu.",
-        "en": "Table {table} has used its {max} checks in this round. Call the referee.",
+        "cs": {
+            "one": "Pro stůl {table} už v tomto kole proběhla {max} kontrola. "
+            "Zavolejte rozhodčího.",
+            "few": "Pro stůl {table} už v tomto kole proběhly {max} kontroly. "
+            "Zavolejte rozhodčího.",
+            "other": "Pro stůl {table} už v tomto kole proběhlo {max} kontrol. "
+            "Zavolejte rozhodčího.",
+        },
+        "sk": {
+            "one": "Pre stôl {table} už v tomto kole prebehla {max} kontrola. Zavolajte rozhodcu.",
+            "few": "Pre stôl {table} už v tomto kole prebehli {max} kontroly. Zavolajte rozhodcu.",
+            "other": "Pre stôl {table} už v tomto kole prebehlo {max} kontrol. Zavolajte rozhodcu.",
+        },
+        "en": {
+            "one": "Table {table} has used its {max} check in this round. Call the referee.",
+            "other": "Table {table} has used its {max} checks in this round. Call the referee.",
+        },
     },
     "kiosk.pin.title": {"cs": "Rozhodčí", "sk": "Rozhodca", "en": "Referee"},
     "kiosk.pin.prompt": {"cs": "PIN rozhodčího:", "sk": "PIN rozhodcu:", "en": "Referee PIN:"},
-    "kiosk.pin.choose": {
-        "cs": "PIN ještě není nastaven. Zvolte PIN rozhodčího (alespoň {min} znaky):",
-        "sk": "PIN ešte nie je nastavený. Zvoľte PIN rozhodcu (aspoň {min} znaky):",
-        "en": "No PIN is set yet. Choose the referee PIN (at least {min} characters):",
-    },
     "kiosk.pin.new": {
         "cs": "Nový PIN (alespoň {min} znaky):",
         "sk": "Nový PIN (aspoň {min} znaky):",
@@ -263,9 +275,18 @@ MESSAGES: dict[str, dict[str, str]] = {
         "en": "Wrong PIN ({n}×). Next try in {s} s.",
     },
     "kiosk.pin.locked": {
-        "cs": "ZAMČENO po {n} špatných PINech. Další pokus za {s} s.",
-        "sk": "ZAMKNUTÉ po {n} nesprávnych PINoch. Ďalší pokus o {s} s.",
-        "en": "LOCKED after {n} wrong PINs. Next try in {s} s.",
+        "cs": {
+            "one": "ZAMČENO po {n} špatném PINu. Další pokus za {s} s.",
+            "other": "ZAMČENO po {n} špatných PINech. Další pokus za {s} s.",
+        },
+        "sk": {
+            "one": "ZAMKNUTÉ po {n} nesprávnom PINe. Ďalší pokus o {s} s.",
+            "other": "ZAMKNUTÉ po {n} nesprávnych PINoch. Ďalší pokus o {s} s.",
+        },
+        "en": {
+            "one": "LOCKED after {n} wrong PIN. Next try in {s} s.",
+            "other": "LOCKED after {n} wrong PINs. Next try in {s} s.",
+        },
     },
     "kiosk.pin.changed": {"cs": "PIN změněn.", "sk": "PIN zmenený.", "en": "PIN changed."},
     "kiosk.referee.title": {
@@ -444,10 +465,94 @@ MESSAGES: dict[str, dict[str, str]] = {
 
 
 def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
-    """The message ``key`` in ``lang`` with ``values`` filled in."""
+    """The message ``key`` in ``lang`` with ``values`` filled in.
+
+    A message whose text is a dict of CLDR plural categories (``one``, ``few``, ``many``,
+    ``other``) is chosen by the plural rules of ``lang`` for the count named in
+    :data:`PLURAL_COUNTS` (default ``n``): „1 stanice, 2 stanice, 5 stanic“. Float values
+    are written with the language's decimal separator (``1 095,58`` in cs and sk)."""
     entry = MESSAGES[key]
-    text = entry.get(lang) or entry[DEFAULT]
-    return text.format(**values) if values else text
+    text: Any = entry.get(lang) or entry[DEFAULT]
+    if isinstance(text, dict):
+        count = values.get(PLURAL_COUNTS.get(key, "n"), 0)
+        text = text.get(plural_category(count, lang)) or text["other"]
+    if not values:
+        return str(text)
+    shown = {k: decimal(v, lang) if isinstance(v, float) else v for k, v in values.items()}
+    return str(text).format(**shown)
+
+
+#: The value that chooses the plural form of a plural message (default ``n``).
+PLURAL_COUNTS: dict[str, str] = {
+    "dash.stations.summary": "required",
+    "warn.too_few": "required",
+    "kiosk.refused.cap": "max",
+    "kiosk.refused.station_cap": "max",
+    "dash.paired": "boards",
+}
+
+_LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB"}
+
+
+def plural_category(count: Any, lang: str) -> str:
+    """The CLDR plural category (one, few, many, other) of ``count`` in ``lang``, by
+    Babel's copy of the CLDR rules (cs/sk: 1 one, 2–4 few, decimals many, else other)."""
+    from babel import Locale
+
+    try:
+        number = float(count) if not isinstance(count, int) else count
+    except (TypeError, ValueError):
+        return "other"
+    return str(Locale.parse(_LOCALES.get(lang, _LOCALES[DEFAULT])).plural_form(number))
+
+
+def decimal(value: float, lang: str, digits: int | None = None) -> str:
+    """``value`` with the language's decimal separator and grouping (Babel, CLDR):
+    ``1 095,58`` in cs and sk, ``1,095.58`` in en; ``digits`` fixes the decimals."""
+    from babel.numbers import format_decimal
+
+    locale = _LOCALES.get(lang, _LOCALES[DEFAULT])
+    if digits is None:
+        if float(value).is_integer():
+            return format_decimal(int(value), locale=locale)
+        return format_decimal(value, locale=locale, decimal_quantization=False)
+    pattern = "#,##0" + ("." + "0" * digits if digits else "")
+    return format_decimal(value, format=pattern, locale=locale)
+
+
+class Phrase(str):
+    """A catalogue message that is also its English text: code that logs or prints it
+    gets English as before, and a screen shows it in its own language with
+    :func:`localize` (for messages made where the language is not known, e.g. a
+    service's warnings)."""
+
+    key: str
+    values: dict[str, Any]
+
+    def __new__(cls, key: str, /, **values: Any) -> Phrase:
+        obj = super().__new__(cls, t(key, "en", **values))
+        obj.key = key
+        obj.values = values
+        return obj
+
+
+def localize(text: str, lang: str) -> str:
+    """``text`` in ``lang`` when it is a :class:`Phrase`, else as it is."""
+    if isinstance(text, Phrase):
+        return t(text.key, lang, **text.values)
+    return str(text)
+
+
+def cli_language() -> str:
+    """The language of command-line messages: ``SAMOOBSLUHA_LANG``, else the locale's
+    (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``sk_SK.UTF-8`` → sk), else Czech."""
+    import os
+
+    for var in ("SAMOOBSLUHA_LANG", "LC_ALL", "LC_MESSAGES", "LANG"):
+        value = os.environ.get(var, "")[:2].lower()
+        if value in LANGUAGES:
+            return value
+    return DEFAULT
 
 
 def refusal(exc: Any, lang: str = DEFAULT) -> str:
@@ -468,7 +573,7 @@ MESSAGES.update(
         },
         "tour.pairings": {
             "cs": "Rozlosování {round}. kola",
-            "sk": "Nasadenie {round}. kola",
+            "sk": "Žrebovanie {round}. kola",
             "en": "Pairings, round {round}",
         },
         "tour.by_name": {"cs": "Podle jmen", "sk": "Podľa mien", "en": "By name"},
@@ -490,7 +595,7 @@ MESSAGES.update(
         "tour.col.opponent": {"cs": "Soupeř", "sk": "Súper", "en": "Opponent"},
         "tour.col.score": {"cs": "Skóre", "sk": "Skóre", "en": "Score"},
         "tour.col.result": {"cs": "Výsledek", "sk": "Výsledok", "en": "Result"},
-        "tour.col.zh": {"cs": "ZH", "sk": "ZH", "en": "Started"},
+        "tour.col.started": {"cs": "ZH", "sk": "ZH", "en": "Started"},
         "tour.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
         "tour.kind.forfeit": {"cs": "kontumace", "sk": "kontumácia", "en": "forfeit"},
         "tour.kind.double_forfeit": {
@@ -519,7 +624,7 @@ MESSAGES.update(
         "dash.tab.challenges": {"cs": "Námitky", "sk": "Námietky", "en": "Challenges"},
         "dash.tab.results": {"cs": "Výsledky", "sk": "Výsledky", "en": "Results"},
         "dash.tab.standings": {
-            "cs": "Pořadí a nasazení",
+            "cs": "Pořadí a rozlosování",
             "sk": "Poradie a žrebovanie",
             "en": "Standings & pairings",
         },
@@ -547,12 +652,28 @@ MESSAGES.update(
         "dash.lex.bad": {"cs": "JINÝ", "sk": "INÝ", "en": "DIFFERS"},
         "dash.lex.unknown": {"cs": "?", "sk": "?", "en": "?"},
         "dash.stations.summary": {
-            "cs": "Hráčů {players} → podle ČAS 15.8e potřeba {required} stanic; "
-            "online {online} z {total}",
-            "sk": "Hráčov {players} → podľa ČAS 15.8e treba {required} staníc; "
-            "online {online} z {total}",
-            "en": "{players} players → ČAS 15.8e needs {required} station(s); "
-            "{online} of {total} online",
+            "cs": {
+                "one": "Hráčů: {players} → podle ČAS 15.8e je potřeba {required} stanice; "
+                "online {online} z {total}",
+                "few": "Hráčů: {players} → podle ČAS 15.8e jsou potřeba {required} stanice; "
+                "online {online} z {total}",
+                "other": "Hráčů: {players} → podle ČAS 15.8e je potřeba {required} stanic; "
+                "online {online} z {total}",
+            },
+            "sk": {
+                "one": "Hráčov: {players} → podľa ČAS 15.8e treba {required} stanicu; "
+                "online {online} z {total}",
+                "few": "Hráčov: {players} → podľa ČAS 15.8e treba {required} stanice; "
+                "online {online} z {total}",
+                "other": "Hráčov: {players} → podľa ČAS 15.8e treba {required} staníc; "
+                "online {online} z {total}",
+            },
+            "en": {
+                "one": "{players} players → ČAS 15.8e needs {required} station; "
+                "{online} of {total} online",
+                "other": "{players} players → ČAS 15.8e needs {required} stations; "
+                "{online} of {total} online",
+            },
         },
         "dash.stations.none": {
             "cs": "Zatím se nepřihlásila žádná stanice.",
@@ -561,7 +682,7 @@ MESSAGES.update(
         },
         "dash.ago": {"cs": "před {s} s", "sk": "pred {s} s", "en": "{s} s ago"},
         "dash.phase.idle": {"cs": "nenaplánováno", "sk": "nenaplánované", "en": "not planned"},
-        "dash.phase.scheduled": {"cs": "START ZA", "sk": "ŠTART O", "en": "STARTS IN"},
+        "dash.phase.scheduled": {"cs": "START ZA", "sk": "ŠTART ZA", "en": "STARTS IN"},
         "dash.phase.running": {"cs": "HRAJE SE", "sk": "HRÁ SA", "en": "RUNNING"},
         "dash.phase.warning": {
             "cs": "POSLEDNÍCH 10 MINUT",
@@ -570,17 +691,31 @@ MESSAGES.update(
         },
         "dash.phase.ended": {"cs": "DOHRÁVKA", "sk": "DOHRÁVKA", "en": "PLAY-OUT"},
         "dash.phase.cancelled": {"cs": "ZRUŠENO", "sk": "ZRUŠENÉ", "en": "CANCELLED"},
-        "dash.paused": {"cs": "POZASTAVENO", "sk": "POZASTAVENÉ", "en": "PAUSED"},
+        "dash.paused": {"cs": "PŘERUŠENO", "sk": "PRERUŠENÉ", "en": "PAUSED"},
         "dash.rounds.round": {"cs": "Kolo", "sk": "Kolo", "en": "Round"},
         "dash.rounds.minutes": {"cs": "Minut", "sk": "Minút", "en": "Minutes"},
         "dash.rounds.at": {"cs": "Čas", "sk": "Čas", "en": "At"},
         "dash.key.created": {
-            "cs": "Nový klíč turnaje je v {path}; stanice potřebují jeho kopii (hub serve "
-            "vypíše, jak ji předat).",
-            "sk": "Nový kľúč turnaja je v {path}; stanice potrebujú jeho kópiu (hub serve "
-            "vypíše, ako ju odovzdať).",
-            "en": "A new tournament key is in {path}; stations need a copy (hub serve prints "
-            "how to hand it over).",
+            "cs": "Nový tajný klíč sálu je v {path} a zůstává jen tady; každá stanice dostane "
+            "vlastní klíč (hub provision station nebo hub key station).",
+            "sk": "Nový tajný kľúč sály je v {path} a zostáva len tu; každá stanica dostane "
+            "vlastný kľúč (hub provision station alebo hub key station).",
+            "en": "A new hall secret is in {path} and stays here; each station gets a key of "
+            "its own (hub provision station or hub key station).",
+        },
+        "dash.act.revoke": {"cs": "Zneplatnit klíč", "sk": "Zneplatniť kľúč", "en": "Revoke key"},
+        "dash.revoke.confirm": {
+            "cs": "Zneplatnit klíč stanice {station}? Stiskněte R znovu. Její karta pak "
+            "přestane platit; novou kartu vytvoří hub provision station.",
+            "sk": "Zneplatniť kľúč stanice {station}? Stlačte R znova. Jej karta potom "
+            "prestane platiť; novú kartu vytvorí hub provision station.",
+            "en": "Revoke the key of station {station}? Press R again. Its card stops "
+            "working; hub provision station makes a new one.",
+        },
+        "dash.revoke.done": {
+            "cs": "Klíč stanice {station} je zneplatněn.",
+            "sk": "Kľúč stanice {station} je zneplatnený.",
+            "en": "The key of station {station} is revoked.",
         },
         "dash.station_errors": {
             "cs": "Výsledky ze stanic, které nešlo zapsat: {errors}",
@@ -623,6 +758,87 @@ MESSAGES.update(
             "sk": "Zrušiť kolo {n}? Stlačte znova.",
             "en": "Cancel round {n}? Press again.",
         },
+        # -- operator safety: what an action touches, asked before it acts --------------
+        "dash.cancel.played": {
+            "cs": "Odehrané kolo {n} nelze zrušit.",
+            "sk": "Odohrané kolo {n} nemožno zrušiť.",
+            "en": "Round {n} has been played; it cannot be cancelled.",
+        },
+        "dash.guard.running": {
+            "cs": "Kolo {n} běží (zbývá {left}).",
+            "sk": "Kolo {n} beží (zostáva {left}).",
+            "en": "Round {n} is under way ({left} left).",
+        },
+        "dash.guard.ended": {
+            "cs": "Kolo {n} skončilo v {at}.",
+            "sk": "Kolo {n} sa skončilo o {at}.",
+            "en": "Round {n} ended at {at}.",
+        },
+        "dash.guard.results": {
+            "cs": "Zapsané výsledky kola {n}: {count}.",
+            "sk": "Zapísané výsledky kola {n}: {count}.",
+            "en": "Results entered for round {n}: {count}.",
+        },
+        "dash.confirm.restart": {
+            "cs": "Spustit kolo {n} znovu? Všechny stanice začnou odpočítávat od začátku.",
+            "sk": "Spustiť kolo {n} znova? Všetky stanice začnú odpočítavať od začiatku.",
+            "en": "Start round {n} again? Every station starts counting down from the beginning.",
+        },
+        "dash.rounds.followed": {
+            "cs": "Pole Kolo ukazuje aktuální kolo turnaje: {n}.",
+            "sk": "Pole Kolo ukazuje aktuálne kolo turnaja: {n}.",
+            "en": "The Round field shows the tournament's current round: {n}.",
+        },
+        "dash.confirm.check": {
+            "cs": "Kontrola {time} · stanice {station} · {round} · stůl {table} · {words} · "
+            "{verdict}",
+            "sk": "Kontrola {time} · stanica {station} · {round} · stôl {table} · {words} · "
+            "{verdict}",
+            "en": "Check of {time} · station {station} · {round} · table {table} · {words} · "
+            "{verdict}",
+        },
+        "dash.confirm.mark": {
+            "cs": "Námitku vznesl(a): {name}?",
+            "sk": "Námietku vzniesol (vzniesla): {name}?",
+            "en": "Challenged by {name}?",
+        },
+        "dash.confirm.unmark": {
+            "cs": "Zrušit údaj, kdo námitku vznesl?",
+            "sk": "Zrušiť údaj, kto námietku vzniesol?",
+            "en": "Clear who challenged?",
+        },
+        "dash.confirm.appeal": {
+            "cs": "Zapsat rozhodnutí o odvolání: {verdict}?",
+            "sk": "Zapísať rozhodnutie o odvolaní: {verdict}?",
+            "en": "Record the appeal decision: {verdict}?",
+        },
+        "dash.confirm.ack": {
+            "cs": "Potvrdit volání rozhodčího {time} · stanice {station} · stůl {table}?",
+            "sk": "Potvrdiť volanie rozhodcu {time} · stanica {station} · stôl {table}?",
+            "en": "Acknowledge the referee call of {time} · station {station} · table {table}?",
+        },
+        "dash.confirm.hint": {
+            "cs": "Enter = ano · Esc = ne",
+            "sk": "Enter = áno · Esc = nie",
+            "en": "Enter = yes · Esc = no",
+        },
+        "dash.confirm.yes": {"cs": "Ano", "sk": "Áno", "en": "Yes"},
+        "dash.confirm.no": {"cs": "Ne", "sk": "Nie", "en": "No"},
+        "dash.confirm.declined": {
+            "cs": "Nic se nezměnilo.",
+            "sk": "Nič sa nezmenilo.",
+            "en": "Nothing was changed.",
+        },
+        "dash.mark.no_round": {
+            "cs": "Kontrola nemá kolo, hráče u stolu nelze určit.",
+            "sk": "Kontrola nemá kolo, hráčov pri stole nemožno určiť.",
+            "en": "The check has no round; the table's players are unknown.",
+        },
+        "dash.mark.bye": {
+            "cs": "U toho stolu je volný los.",
+            "sk": "Pri tom stole je voľný žreb.",
+            "en": "That table has a bye.",
+        },
         "dash.sent": {
             "cs": "Odesláno stanicím: {stations}",
             "sk": "Odoslané staniciam: {stations}",
@@ -660,8 +876,8 @@ MESSAGES.update(
         "dash.verdict.referee": {"cs": "ROZHODČÍ", "sk": "ROZHODCA", "en": "REFEREE"},
         "dash.verdict.refused": {"cs": "odmítnuto", "sk": "odmietnuté", "en": "refused"},
         "dash.requests": {
-            "cs": "Volání rozhodčího: {n} (A potvrdí)",
-            "sk": "Volanie rozhodcu: {n} (A potvrdí)",
+            "cs": "Volání rozhodčího: {n} (A = potvrdit)",
+            "sk": "Volanie rozhodcu: {n} (A = potvrdiť)",
             "en": "Referee calls: {n} (A acknowledges)",
         },
         "dash.requests.none": {
@@ -742,6 +958,11 @@ MESSAGES.update(
             "sk": "Oprava zápisu stola {table}",
             "en": "Correcting table {table}",
         },
+        "dash.entry.started": {
+            "cs": "začínal(a) {name}",
+            "sk": "začínal(a) {name}",
+            "en": "{name} started",
+        },
         "dash.entry.nothing": {
             "cs": "Není co opravit.",
             "sk": "Nie je čo opraviť.",
@@ -764,7 +985,7 @@ MESSAGES.update(
             "en": "Publish to stations",
         },
         "dash.act.pair": {
-            "cs": "Nasadit další kolo",
+            "cs": "Rozlosovat další kolo",
             "sk": "Žrebovať ďalšie kolo",
             "en": "Pair next round",
         },
@@ -786,20 +1007,280 @@ MESSAGES.update(
             "en": "Standings after round {n}",
         },
         "dash.pairings.of": {
-            "cs": "Nasazení {n}. kola",
+            "cs": "Rozlosování {n}. kola",
             "sk": "Žrebovanie {n}. kola",
             "en": "Pairings of round {n}",
         },
         "dash.no_pairing": {
-            "cs": "Kolo {n} ještě není nasazené.",
+            "cs": "Kolo {n} ještě není rozlosované.",
             "sk": "Kolo {n} ešte nie je žrebované.",
             "en": "Round {n} is not paired yet.",
         },
         "dash.saved": {"cs": "Uloženo: {path}", "sk": "Uložené: {path}", "en": "Saved: {path}"},
         "dash.paired": {
-            "cs": "Kolo {n} nasazeno ({boards} stolů).",
-            "sk": "Kolo {n} žrebované ({boards} stolov).",
-            "en": "Round {n} paired ({boards} tables).",
+            "cs": {
+                "one": "Kolo {n} rozlosováno ({boards} stůl).",
+                "few": "Kolo {n} rozlosováno ({boards} stoly).",
+                "other": "Kolo {n} rozlosováno ({boards} stolů).",
+            },
+            "sk": {
+                "one": "Kolo {n} žrebované ({boards} stôl).",
+                "few": "Kolo {n} žrebované ({boards} stoly).",
+                "other": "Kolo {n} žrebované ({boards} stolov).",
+            },
+            "en": {
+                "one": "Round {n} paired ({boards} table).",
+                "other": "Round {n} paired ({boards} tables).",
+            },
+        },
+    }
+)
+
+
+# --- issue 12: table ranges, PIN, rate limits, "where do I play?" (station kiosk) -------
+MESSAGES.update(
+    {
+        "tables.bad_part": {
+            "cs": "„{part}“ není číslo stolu ani rozsah jako 1-100.",
+            "sk": "„{part}“ nie je číslo stola ani rozsah ako 1-100.",
+            "en": "“{part}” is not a table number or a range like 1-100.",
+        },
+        "tables.bad_range": {
+            "cs": "„{part}“ není rozumný rozsah stolů (1 až 10000, od menšího k většímu).",
+            "sk": "„{part}“ nie je rozumný rozsah stolov (1 až 10000, od menšieho k väčšiemu).",
+            "en": "“{part}” is not a sensible table range (1 to 10000, low to high).",
+        },
+        "tables.empty": {
+            "cs": "Nejsou zadána žádná čísla stolů.",
+            "sk": "Nie sú zadané žiadne čísla stolov.",
+            "en": "No table numbers given.",
+        },
+        "kiosk.confirm.quit": {
+            "cs": "Opravdu ukončit kiosk? Stanice přestane kontrolovat slova.",
+            "sk": "Naozaj ukončiť kiosk? Stanica prestane kontrolovať slová.",
+            "en": "Really quit the kiosk? The station stops checking words.",
+        },
+        "kiosk.confirm.pin": {
+            "cs": "Opravdu změnit PIN rozhodčího této stanice?",
+            "sk": "Naozaj zmeniť PIN rozhodcu tejto stanice?",
+            "en": "Really change this station's referee PIN?",
+        },
+        "kiosk.confirm.hint": {
+            "cs": "A = ano · Esc = ne",
+            "sk": "A = áno · Esc = nie",
+            "en": "Y = yes · Esc = no",
+        },
+        "kiosk.refused.station_interval": {
+            "cs": "Na této stanici právě proběhla kontrola. Další je možná za {wait} s; "
+            "nelze-li čekat, zavolejte rozhodčího.",
+            "sk": "Na tejto stanici práve prebehla kontrola. Ďalšia je možná o {wait} s; "
+            "ak nemôžete čakať, zavolajte rozhodcu.",
+            "en": "This station has just checked. The next check is possible in {wait} s; "
+            "if you cannot wait, call the referee.",
+        },
+        "kiosk.refused.station_cap": {
+            "cs": {
+                "one": "Tato stanice už v tomto kole provedla {max} kontrolu. "
+                "Zavolejte rozhodčího.",
+                "few": "Tato stanice už v tomto kole provedla {max} kontroly. "
+                "Zavolejte rozhodčího.",
+                "other": "Tato stanice už v tomto kole provedla {max} kontrol. "
+                "Zavolejte rozhodčího.",
+            },
+            "sk": {
+                "one": "Táto stanica už v tomto kole vykonala {max} kontrolu. Zavolajte rozhodcu.",
+                "few": "Táto stanica už v tomto kole vykonala {max} kontroly. Zavolajte rozhodcu.",
+                "other": "Táto stanica už v tomto kole vykonala {max} kontrol. Zavolajte rozhodcu.",
+            },
+            "en": "This station has used its {max} checks in this round. Call the referee.",
+        },
+        "dash.reason.station_interval": {
+            "cs": "stanice: příliš brzy",
+            "sk": "stanica: príliš skoro",
+            "en": "station: too soon",
+        },
+        "dash.reason.station_cap": {
+            "cs": "stanice: limit kontrol",
+            "sk": "stanica: limit kontrol",
+            "en": "station: check limit",
+        },
+        "dash.reason.pin_locked": {
+            "cs": "špatný PIN, zamčeno",
+            "sk": "nesprávny PIN, zamknuté",
+            "en": "wrong PIN, locked",
+        },
+        "pin.ask": {"cs": "PIN rozhodčího: ", "sk": "PIN rozhodcu: ", "en": "Referee PIN: "},
+        "pin.again": {"cs": "Znovu: ", "sk": "Znova: ", "en": "Again: "},
+        "pin.differ": {
+            "cs": "PINy se neshodují; nic se nezměnilo.",
+            "sk": "PINy sa nezhodujú; nič sa nezmenilo.",
+            "en": "The PINs differ; nothing changed.",
+        },
+        "pin.too_short": {
+            "cs": "PIN musí mít alespoň {min} znaky bez diakritiky; nic se nezměnilo.",
+            "sk": "PIN musí mať aspoň {min} znaky bez diakritiky; nič sa nezmenilo.",
+            "en": "The PIN needs at least {min} characters without accents; nothing changed.",
+        },
+        "pin.sent": {
+            "cs": "Nový PIN rozhodčího odeslán stanicím: {stations}",
+            "sk": "Nový PIN rozhodcu odoslaný staniciam: {stations}",
+            "en": "New referee PIN sent to: {stations}",
+        },
+        "dash.act.pin": {"cs": "PIN rozhodčího", "sk": "PIN rozhodcu", "en": "Referee PIN"},
+        "dash.pin.new": {
+            "cs": "Nový PIN rozhodčího pro všechny stanice (Enter, Esc = zpět):",
+            "sk": "Nový PIN rozhodcu pre všetky stanice (Enter, Esc = späť):",
+            "en": "New referee PIN for every station (Enter, Esc = back):",
+        },
+        "dash.pin.repeat": {
+            "cs": "Zopakujte nový PIN:",
+            "sk": "Zopakujte nový PIN:",
+            "en": "Repeat the new PIN:",
+        },
+        "dash.pin.confirm": {
+            "cs": "Opravdu poslat nový PIN všem stanicím? A = ano · Esc = ne",
+            "sk": "Naozaj poslať nový PIN všetkým staniciam? A = áno · Esc = nie",
+            "en": "Really send the new PIN to every station? Y = yes · Esc = no",
+        },
+        "kiosk.where.next": {
+            "cs": "Příští kolo ({round}. kolo):",
+            "sk": "Nasledujúce kolo ({round}. kolo):",
+            "en": "Next round (round {round}):",
+        },
+        "kiosk.where.now": {
+            "cs": "Právě se hraje {round}. kolo:",
+            "sk": "Práve sa hrá {round}. kolo:",
+            "en": "Being played now (round {round}):",
+        },
+        # fast result entry (hub/entry.py): the operator's parse errors
+        "entry.empty": {
+            "cs": "Prázdný řádek: napište STŮL SKÓRE SKÓRE.",
+            "sk": "Prázdny riadok: napíšte STÔL SKÓRE SKÓRE.",
+            "en": "Empty line: type TABLE SCORE SCORE.",
+        },
+        "entry.not_numbers": {
+            "cs": "„{text}“: jen čísla (stůl, dvě skóre, případně 1 nebo 2).",
+            "sk": "„{text}“: len čísla (stôl, dve skóre, prípadne 1 alebo 2).",
+            "en": "“{text}”: only numbers (table, two scores, optionally 1 or 2).",
+        },
+        "entry.too_few": {
+            "cs": "„{text}“: napište STŮL SKÓRE SKÓRE (čísel je {n}).",
+            "sk": "„{text}“: napíšte STÔL SKÓRE SKÓRE (čísel je {n}).",
+            "en": "“{text}”: type TABLE SCORE SCORE (got {n} numbers).",
+        },
+        "entry.too_many": {
+            "cs": "„{text}“: příliš mnoho čísel; STŮL SKÓRE SKÓRE [1|2].",
+            "sk": "„{text}“: príliš veľa čísel; STÔL SKÓRE SKÓRE [1|2].",
+            "en": "“{text}”: too many numbers; TABLE SCORE SCORE [1|2].",
+        },
+        "entry.table_zero": {
+            "cs": "Stoly se číslují od 1.",
+            "sk": "Stoly sa číslujú od 1.",
+            "en": "Tables are numbered from 1.",
+        },
+        "entry.starter": {
+            "cs": "Čtvrté číslo říká, kdo začínal: 1 nebo 2, ne {n}.",
+            "sk": "Štvrté číslo hovorí, kto začínal: 1 alebo 2, nie {n}.",
+            "en": "The fourth number says who started: 1 or 2, not {n}.",
+        },
+        # hub: station warnings (hub/service.py), entry outcomes and sources
+        "warn.server_off": {
+            "cs": "server hubu neběží (hub serve): stanice se nemohou synchronizovat",
+            "sk": "server hubu nebeží (hub serve): stanice sa nemôžu synchronizovať",
+            "en": "hub server is not running (hub serve): stations cannot sync",
+        },
+        "warn.too_few": {
+            "cs": {
+                "one": "ČAS 15.8e: hráčů {players}, potřeba {required} stanice; online {online}",
+                "few": "ČAS 15.8e: hráčů {players}, potřeba {required} stanice; online {online}",
+                "other": "ČAS 15.8e: hráčů {players}, potřeba {required} stanic; online {online}",
+            },
+            "sk": {
+                "one": "ČAS 15.8e: hráčov {players}, treba {required} stanicu; online {online}",
+                "few": "ČAS 15.8e: hráčov {players}, treba {required} stanice; online {online}",
+                "other": "ČAS 15.8e: hráčov {players}, treba {required} staníc; online {online}",
+            },
+            "en": {
+                "one": "ČAS 15.8e: {players} players need {required} station; {online} online",
+                "other": "ČAS 15.8e: {players} players need {required} stations; {online} online",
+            },
+        },
+        "warn.lexicons_mixed": {
+            "cs": "stanice hlásí různé slovníky (hub žádný nezveřejnil)",
+            "sk": "stanice hlásia rôzne slovníky (hub žiadny nezverejnil)",
+            "en": "stations report different lexicons (none published by the hub)",
+        },
+        "warn.lexicon_differs": {
+            "cs": "stanice {station}: slovník se liší od slovníku hubu",
+            "sk": "stanica {station}: slovník sa líši od slovníka hubu",
+            "en": "station {station}: lexicon differs from the hub's",
+        },
+        "warn.clock": {
+            "cs": "stanice {station}: hodiny nejsou seřízené",
+            "sk": "stanica {station}: hodiny nie sú zosynchronizované",
+            "en": "station {station}: clock not synced",
+        },
+        "warn.rejected": {
+            "cs": {
+                "one": "stanice {station}: {count} záznam odmítnut jako vadný (hub rejected)",
+                "few": "stanice {station}: {count} záznamy odmítnuty jako vadné (hub rejected)",
+                "many": "stanice {station}: {count} záznamu odmítnuto jako vadné (hub rejected)",
+                "other": "stanice {station}: {count} záznamů odmítnuto jako vadné (hub rejected)",
+            },
+            "sk": {
+                "one": "stanica {station}: {count} záznam odmietnutý ako chybný (hub rejected)",
+                "few": "stanica {station}: {count} záznamy odmietnuté ako chybné (hub rejected)",
+                "many": "stanica {station}: {count} záznamu odmietnutého ako chybné (hub rejected)",
+                "other": "stanica {station}: {count} záznamov odmietnutých (hub rejected)",
+            },
+            "en": {
+                "one": "station {station}: {count} row refused as malformed (hub rejected)",
+                "other": "station {station}: {count} rows refused as malformed (hub rejected)",
+            },
+        },
+        "warn.stalled": {
+            "cs": "stanice {station}: fronta se minutu nezmenšila (synchronizace vázne; viz log)",
+            "sk": "stanica {station}: front sa minútu nezmenšil (synchronizácia viazne; pozri log)",
+            "en": "station {station}: its backlog has not shrunk for a minute (sync stuck)",
+        },
+        "dash.outcome.entered": {"cs": "zapsáno", "sk": "zapísané", "en": "entered"},
+        "dash.outcome.confirmed": {"cs": "potvrzeno", "sk": "potvrdené", "en": "confirmed"},
+        "dash.outcome.corrected": {"cs": "opraveno", "sk": "opravené", "en": "corrected"},
+        "dash.outcome.conflict": {"cs": "ROZPOR", "sk": "ROZPOR", "en": "CONFLICT"},
+        "dash.outcome.unchanged": {"cs": "beze změny", "sk": "bez zmeny", "en": "unchanged"},
+        "dash.source.station": {"cs": "stanice", "sk": "stanica", "en": "station"},
+        "dash.source.operator": {"cs": "operátor", "sk": "operátor", "en": "operator"},
+        "dash.second_started": {
+            "cs": "začínal DH",
+            "sk": "začínal DH",
+            "en": "DH started",
+        },
+        "warn.unusual_score": {
+            "cs": "neobvyklé skóre {score} (mimo {low}..{high})",
+            "sk": "neobvyklé skóre {score} (mimo {low}..{high})",
+            "en": "unusual score {score} (outside {low}..{high})",
+        },
+        "warn.other_started": {
+            "cs": "začínal {started}, podle rozlosování měl {paired}",
+            "sk": "začínal {started}, podľa žrebovania mal {paired}",
+            "en": "{started} started, the pairing said {paired}",
+        },
+        "pin.set": {
+            "cs": "PIN rozhodčího nastaven v {path}",
+            "sk": "PIN rozhodcu nastavený v {path}",
+            "en": "referee PIN set in {path}",
+        },
+        "pin.cleared": {
+            "cs": "PIN této stanice odstraněn; dokud nebude nastaven nebo poslán hubem, "
+            "F12 nic neotevře",
+            "sk": "PIN tejto stanice odstránený; kým nebude nastavený alebo poslaný hubom, "
+            "F12 nič neotvorí",
+            "en": "station PIN removed; until one is set or sent by the hub, F12 opens nothing",
+        },
+        "pin.cleared_config": {
+            "cs": "PIN této stanice odstraněn; platí referee_pin_hash z konfigurace",
+            "sk": "PIN tejto stanice odstránený; platí referee_pin_hash z konfigurácie",
+            "en": "station PIN removed; the config file's referee_pin_hash applies again",
         },
     }
 )

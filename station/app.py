@@ -6,7 +6,8 @@ screen shares: the lexicon, the store, the settings, the clock, the current lang
 the worker threads that touch SQLite (the UI never waits on the disk).
 
 The app cannot be quit from the keyboard: no inherited bindings (no Ctrl+Q, no Ctrl+C),
-no command palette; only the hidden referee key plus the referee's PIN leads to "quit".
+no command palette; only the hidden referee key plus the referee's PIN leads to "quit" —
+and with no PIN provisioned, sent by the hub or set at the console, the key opens nothing.
 """
 
 from __future__ import annotations
@@ -29,10 +30,13 @@ from samoobsluha.station.checks import (
     KioskSettings,
     RateDecision,
     SettingsError,
+    boot_id,
     parse_tables,
     rate_decision,
 )
-from samoobsluha.station.log import CheckRecord, KioskStore
+from samoobsluha.station.log import SETTING_PIN, CheckRecord, KioskStore
+
+__all__ = ["SETTING_PIN", "SETTING_TABLES", "KioskApp"]
 
 log = logging.getLogger(__name__)
 
@@ -40,7 +44,6 @@ RoundSource = Callable[[], RoundStatus | None]
 HubSource = Callable[[], bool | None]
 
 SETTING_TABLES = "tables"
-SETTING_PIN = "referee_pin_hash"
 
 
 def _no_round() -> RoundStatus | None:
@@ -94,7 +97,10 @@ class KioskApp(App[int], inherit_bindings=False):
                 self.tables = parse_tables(stored_tables)
             except SettingsError:
                 log.warning("ignoring stored table range %r", stored_tables)
-        self.pin_hash = store.setting(SETTING_PIN) or self.settings.referee_pin_hash
+        # The PIN in force is looked up again at each press of the referee key (the hub
+        # may have sent a new one); "" = none: the referee key then opens nothing.
+        self.pin_hash = store.referee_pin(self.settings.referee_pin_hash)
+        self.boot = boot_id()  # the PIN lockout counts on this boot's monotonic clock
         self.last_activity = self.clock.monotonic()
         self.backlog = 0
         self.verdict_painted_at: float | None = None  # for bench/kiosk.py
@@ -137,11 +143,20 @@ class KioskApp(App[int], inherit_bindings=False):
             self.last_activity = self.clock.monotonic()
         await super().on_event(event)
 
+    #: How often the outbox counter is re-read (the hub's acknowledgements arrive on the
+    #: sync's own connection, so the count is read, not told).
+    BACKLOG_EVERY = 2.0
+    _backlog_read_at = float("-inf")
+
     def _tick(self) -> None:
         # Run on the screen's own message loop: a screen that closes itself from the
         # App's timer callback would wait on the App's busy queue.
         if not self.screen_stack or not self.is_running:
             return
+        now = self.clock.monotonic()
+        if now - self._backlog_read_at >= self.BACKLOG_EVERY:
+            self._backlog_read_at = now
+            self._refresh_backlog()
         screen = self.screen
         tick = getattr(screen, "tick", None)
         if tick is not None:
@@ -166,6 +181,21 @@ class KioskApp(App[int], inherit_bindings=False):
         from samoobsluha.station.screens.referee import PinScreen, RefereeScreen
 
         if any(isinstance(s, PinScreen | RefereeScreen) for s in self.screen_stack):
+            return
+        self._look_up_pin()
+
+    @work(thread=True, exclusive=True, exit_on_error=False, group="pin")
+    def _look_up_pin(self) -> None:
+        stored = self.store.referee_pin(self.settings.referee_pin_hash)
+        self.call_from_thread(self._open_referee, stored)
+
+    def _open_referee(self, stored: str) -> None:
+        """Without a PIN (none provisioned, none sent by the hub, none set with ``station
+        pin set``) the referee key does nothing at all: no player can choose one."""
+        from samoobsluha.station.screens.referee import PinScreen, RefereeScreen
+
+        self.pin_hash = stored
+        if not stored or any(isinstance(s, PinScreen | RefereeScreen) for s in self.screen_stack):
             return
         self.reset_to_idle()
         self.push_screen(PinScreen())
@@ -213,10 +243,10 @@ class KioskApp(App[int], inherit_bindings=False):
     ) -> None:
         now = self.clock.now()
         try:
-            last_at, used = self.store.rate_state(
+            state = self.store.rate_states(
                 table_no, round_no, now=now, cap_window=self.settings.cap_window
             )
-            decision = rate_decision(self.settings, now=now, last_at=last_at, used=used)
+            decision = rate_decision(self.settings, now=now, state=state)
             if not decision.allowed and decision.limit is not None:
                 self.store.record_refusal(
                     table_no=table_no,

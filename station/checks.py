@@ -10,11 +10,14 @@ from __future__ import annotations
 
 import hashlib
 import hmac
+import json
 import re
 import secrets
+import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
+from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared.alphabet import Alphabet
@@ -29,16 +32,28 @@ class SettingsError(ValueError):
     """A ``[kiosk]`` value that cannot be used; the message names the key."""
 
 
+class TablesError(SettingsError):
+    """A table range that cannot be used. ``key`` and ``values`` are the catalogue message
+    for the screen (the English ``str()`` stays for config-file errors and logs)."""
+
+    def __init__(self, message: str, key: str, **values: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.values = values
+
+
 # --- tables ------------------------------------------------------------------------------
 
 
 def parse_tables(spec: str | int | Iterable[Any]) -> frozenset[int]:
     """``"1-100"``, ``"1-40, 51-60"``, ``40`` (= 1-40) or a list of numbers and ranges."""
     if isinstance(spec, bool):
-        raise SettingsError(f"tables: {spec!r} is not a table range")
+        raise TablesError(f"tables: {spec!r} is not a table range", "tables.bad_part", part=spec)
     if isinstance(spec, int):
         if spec < 1:
-            raise SettingsError(f"tables: {spec} is not a positive number of tables")
+            raise TablesError(
+                f"tables: {spec} is not a positive number of tables", "tables.bad_range", part=spec
+            )
         return frozenset(range(1, spec + 1))
     parts: list[str] = []
     if isinstance(spec, str):
@@ -52,14 +67,20 @@ def parse_tables(spec: str | int | Iterable[Any]) -> frozenset[int]:
             continue
         match = re.fullmatch(r"(\d+)(?:-(\d+))?", part)
         if not match:
-            raise SettingsError(f"tables: {part!r} is not a number or a range like 1-100")
+            raise TablesError(
+                f"tables: {part!r} is not a number or a range like 1-100",
+                "tables.bad_part",
+                part=part,
+            )
         low = int(match.group(1))
         high = int(match.group(2) or low)
         if low < 1 or high < low or high > 10_000:
-            raise SettingsError(f"tables: {part!r} is not a sensible range")
+            raise TablesError(
+                f"tables: {part!r} is not a sensible range", "tables.bad_range", part=part
+            )
         tables.update(range(low, high + 1))
     if not tables:
-        raise SettingsError("tables: no table numbers given")
+        raise TablesError("tables: no table numbers given", "tables.empty")
     return frozenset(tables)
 
 
@@ -96,6 +117,11 @@ class KioskSettings:
     min_interval: float = 20.0
     max_checks_per_round: int = 30
     cap_window: float = 3600.0
+    # Rate limits of the whole station, whatever table is typed (cycling table numbers
+    # must not turn the kiosk into a lexicon): a real check (walk up, table, count, words,
+    # the opponent's confirmation) takes longer than ``station_min_interval``.
+    station_min_interval: float = 6.0
+    station_max_checks_per_round: int = 150
     # The verdict cannot be dismissed during ``verdict_lock`` (stray keys), then stays until
     # a key or ``verdict_seconds``; unfinished input is wiped after ``inactivity_seconds``.
     verdict_lock: float = 0.5
@@ -129,7 +155,12 @@ class KioskSettings:
                 if not isinstance(raw, bool):
                     raise SettingsError(f"{f.name}: expected true or false, got {raw!r}")
                 values[f.name] = raw
-            elif f.name in {"max_words", "max_checks_per_round", "pin_free_attempts"}:
+            elif f.name in {
+                "max_words",
+                "max_checks_per_round",
+                "station_max_checks_per_round",
+                "pin_free_attempts",
+            }:
                 if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
                     raise SettingsError(f"{f.name}: expected a whole number >= 0, got {raw!r}")
                 values[f.name] = raw
@@ -210,6 +241,8 @@ def preview(raw: str, alphabet: Alphabet) -> tuple[str, WordRefused | None]:
 class Limit(StrEnum):
     INTERVAL = "rate_interval"  # too soon after this table's previous check
     CAP = "rate_cap"  # this table has used up its checks for the round
+    STATION_INTERVAL = "station_interval"  # too soon after this station's previous check
+    STATION_CAP = "station_cap"  # this station has used up its checks for the round
 
 
 @dataclass(frozen=True)
@@ -220,19 +253,46 @@ class RateDecision:
     used: int = 0
 
 
+@dataclass(frozen=True)
+class RateState:
+    """What the limits need to know: the table's and the station's last judged check and
+    how many judged checks each used in this round (or cap window)."""
+
+    last_at: float | None = None
+    used: int = 0
+    station_last_at: float | None = None
+    station_used: int = 0
+
+
 def rate_decision(
-    settings: KioskSettings, *, now: float, last_at: float | None, used: int
+    settings: KioskSettings,
+    *,
+    now: float,
+    last_at: float | None = None,
+    used: int = 0,
+    state: RateState | None = None,
 ) -> RateDecision:
-    """Whether a table may check now, given the time of its last judged check and how many
-    checks it has used in this round (or cap window). A wall clock that jumped backwards
-    never blocks a table for longer than the interval."""
-    if settings.max_checks_per_round and used >= settings.max_checks_per_round:
-        return RateDecision(False, Limit.CAP, used=used)
-    if last_at is not None and settings.min_interval > 0:
-        elapsed = now - last_at
-        if 0 <= elapsed < settings.min_interval:
-            return RateDecision(False, Limit.INTERVAL, settings.min_interval - elapsed, used)
-    return RateDecision(True, used=used)
+    """Whether a check may start now: per table (``min_interval``, ``max_checks_per_round``)
+    and per station (``station_min_interval``, ``station_max_checks_per_round``). A wall
+    clock that jumped backwards never blocks for longer than the interval."""
+    if state is None:
+        state = RateState(last_at=last_at, used=used)
+    if settings.max_checks_per_round and state.used >= settings.max_checks_per_round:
+        return RateDecision(False, Limit.CAP, used=state.used)
+    if (
+        settings.station_max_checks_per_round
+        and state.station_used >= settings.station_max_checks_per_round
+    ):
+        return RateDecision(False, Limit.STATION_CAP, used=state.used)
+    for last, interval, limit in (
+        (state.last_at, settings.min_interval, Limit.INTERVAL),
+        (state.station_last_at, settings.station_min_interval, Limit.STATION_INTERVAL),
+    ):
+        if last is not None and interval > 0:
+            elapsed = now - last
+            if 0 <= elapsed < interval:
+                return RateDecision(False, limit, interval - elapsed, state.used)
+    return RateDecision(True, used=state.used)
 
 
 # --- referee PIN -------------------------------------------------------------------------
@@ -280,25 +340,77 @@ class PinGate:
     locked_out: bool = False
 
 
-def pin_gate(
-    settings: KioskSettings, *, failures: int, last_failure_at: float | None, now: float
-) -> PinGate:
-    """After ``pin_free_attempts`` wrong PINs the station locks the prompt for
-    ``pin_lockout`` seconds (doubling with each further wrong PIN, at most an hour); the
-    free attempts are each delayed by ``pin_delay`` seconds × the failures so far."""
-    if failures <= 0 or last_failure_at is None:
-        return PinGate(True)
+#: The longest a PIN prompt ever waits, and the exponent beyond which doubling stops
+#: (no float overflow after thousands of wrong PINs).
+PIN_WAIT_CAP = 3600.0
+_PIN_DOUBLINGS = 16
+
+
+def pin_wait(settings: KioskSettings, failures: int) -> tuple[float, bool]:
+    """(seconds to wait after ``failures`` consecutive wrong PINs, whether that is the
+    lockout). The free attempts wait ``pin_delay`` × failures; from ``pin_free_attempts``
+    on, ``pin_lockout`` doubling with each further wrong PIN, at most an hour."""
+    if failures <= 0:
+        return 0.0, False
     if failures >= settings.pin_free_attempts:
-        extra = failures - settings.pin_free_attempts
-        wait_total = min(settings.pin_lockout * (2**extra), 3600.0)
-        locked = True
-    else:
-        wait_total = settings.pin_delay * failures
-        locked = False
-    elapsed = now - last_failure_at
-    if elapsed < 0:  # the wall clock went back (a Pi has no RTC): do not lock for ever
+        extra = min(failures - settings.pin_free_attempts, _PIN_DOUBLINGS)
+        return min(settings.pin_lockout * (2**extra), PIN_WAIT_CAP), True
+    return min(settings.pin_delay * failures, PIN_WAIT_CAP), False
+
+
+@dataclass(frozen=True)
+class PinLock:
+    """The PIN lockout as the station stores it: ``remaining`` seconds of wait measured at
+    ``mono`` on the monotonic clock of boot ``boot``. Time is only ever counted forward
+    on the monotonic clock: setting the wall clock back (or forward) changes nothing, and
+    after a reboot (a new monotonic clock) the rest of the wait starts again from the
+    first look — pulling the plug never shortens a lockout."""
+
+    failures: int = 0
+    boot: str = ""
+    mono: float = 0.0
+    remaining: float = 0.0
+
+    def left(self, boot: str, mono: float) -> float:
+        if boot != self.boot:
+            return self.remaining
+        return max(0.0, self.remaining - max(0.0, mono - self.mono))
+
+    def rebased(self, boot: str, mono: float) -> PinLock:
+        """The same lock measured now (what a new boot stores on its first look)."""
+        return PinLock(self.failures, boot, mono, self.left(boot, mono))
+
+    def failed(self, settings: KioskSettings, boot: str, mono: float) -> PinLock:
+        failures = min(self.failures + 1, 1_000_000)
+        wait, _ = pin_wait(settings, failures)
+        return PinLock(failures, boot, mono, wait)
+
+    def to_json(self) -> str:
+        return json.dumps([self.failures, self.boot, self.mono, self.remaining])
+
+    @classmethod
+    def from_json(cls, text: str | None) -> PinLock:
+        try:
+            failures, boot, mono, remaining = json.loads(text or "")
+            return cls(int(failures), str(boot), float(mono), max(0.0, float(remaining)))
+        except (ValueError, TypeError):
+            return cls()
+
+
+def pin_gate(settings: KioskSettings, lock: PinLock, *, boot: str, mono: float) -> PinGate:
+    """Whether the PIN prompt is open now under ``lock``."""
+    if lock.failures <= 0:
         return PinGate(True)
-    remaining = wait_total - elapsed
+    remaining = lock.left(boot, mono)
     if remaining > 0:
-        return PinGate(False, remaining, locked)
+        return PinGate(False, remaining, lock.failures >= settings.pin_free_attempts)
     return PinGate(True)
+
+
+def boot_id() -> str:
+    """This boot of the machine (Linux: the kernel's random boot id). Elsewhere the wall
+    time of the last boot, to the minute, which serves the same purpose."""
+    try:
+        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
+    except OSError:
+        return str(round((time.time() - time.monotonic()) / 60))

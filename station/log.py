@@ -25,14 +25,21 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared.lexicon import LexiconInfo, Verdict
+from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload, ResultPayload
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
+from samoobsluha.station.checks import PinLock, RateState
 
 migrations = Migrations("station.log")
 
 # Checks of a known round count towards its cap within this horizon (round numbers start
 # again at 1 in the next tournament on the same card).
 ROUND_HORIZON = 12 * 3600.0
+
+# kiosk_settings keys: the PIN set on this station, when it was set, the PIN lockout.
+SETTING_PIN = "referee_pin_hash"
+SETTING_PIN_AT = "referee_pin_set_at"
+SETTING_PIN_LOCK = "pin_lock"
 
 
 @migrations()
@@ -117,6 +124,27 @@ def m001_kiosk_log(db: sqlite_utils.Database) -> None:
     db.table("kiosk_settings").create({"key": str, "value": str}, pk="key")
 
 
+@migrations()
+def m002_first_second(db: sqlite_utils.Database) -> None:
+    """One vocabulary (docs/glossary.md): a table's players are ``first`` and ``second``,
+    ``started`` says which of them started. Was player_a/player_b, score_a/score_b and
+    starter "a"/"b"."""
+    db.table("results").transform(
+        rename={
+            "player_a": "first",
+            "player_b": "second",
+            "score_a": "score_first",
+            "score_b": "score_second",
+            "starter": "started",
+        }
+    )
+    db.execute(
+        "UPDATE results SET started = CASE started WHEN 'a' THEN 'first' WHEN 'b' THEN "
+        "'second' ELSE started END"
+    )
+    db.table("pairings").transform(rename={"player_a": "first", "player_b": "second"})
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -130,19 +158,19 @@ class CheckRecord:
 class Pairing:
     round_no: int
     table_no: int
-    player_a: str
-    player_b: str
+    first: str  # listed first on the pairing sheet
+    second: str
 
 
 @dataclass(frozen=True)
 class Result:
     round_no: int
     table_no: int
-    score_a: int
-    score_b: int
-    starter: str
-    player_a: str = ""
-    player_b: str = ""
+    score_first: int
+    score_second: int
+    started: str  # "first" or "second": who started the game
+    first: str = ""
+    second: str = ""
     entered_by: str = "players"
     revision: int = 1
 
@@ -234,7 +262,7 @@ class KioskStore:
                 ).fetchone()
                 row["appeal_of"] = found[0] if found else None
             check_id = self._insert("challenges", row)
-            outbox.enqueue(self.db, kind, self._payload(check_id, row), at=at)
+            outbox.enqueue(self.db, kind, self._payload(check_id, row).to_dict(), at=at)
             if verdict.status.value == "referee" and instance == "first":
                 self._referee_request(table_no, round_no, "too_long", check_id, at)
         return CheckRecord(check_id, at, table_no, round_no, row["status"])
@@ -270,7 +298,7 @@ class KioskStore:
         }
         with self._lock, self.db.atomic():
             check_id = self._insert("challenges", row)
-            outbox.enqueue(self.db, "challenge", self._payload(check_id, row), at=at)
+            outbox.enqueue(self.db, "challenge", self._payload(check_id, row).to_dict(), at=at)
             self._referee_request(table_no, round_no, reason, check_id, at)
         return CheckRecord(check_id, at, table_no, round_no, "refused")
 
@@ -282,15 +310,20 @@ class KioskStore:
         )
         return int(cursor.lastrowid or 0)
 
-    def _payload(self, check_id: int, row: dict[str, Any]) -> dict[str, Any]:
+    def _payload(self, check_id: int, row: dict[str, Any]) -> CheckPayload:
         payload = dict(row)
         payload["id"] = check_id
         for key in ("words", "canonical", "failed", "too_long"):
             payload[key] = json.loads(payload[key])
-        return payload
+        return CheckPayload.from_dict(payload)
 
     def _referee_request(
-        self, table_no: int, round_no: int | None, reason: str, check_id: int | None, at: float
+        self,
+        table_no: int | None,
+        round_no: int | None,
+        reason: str,
+        check_id: int | None,
+        at: float,
     ) -> int:
         row = {
             "at": at,
@@ -301,7 +334,8 @@ class KioskStore:
             "challenge_id": check_id,
         }
         request_id = self._insert("referee_requests", row)
-        outbox.enqueue(self.db, "referee_request", {"id": request_id, **row}, at=at)
+        payload = RefereeRequestPayload.from_dict({"id": request_id, **row})
+        outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
         return request_id
 
     def rate_state(
@@ -309,22 +343,31 @@ class KioskStore:
     ) -> tuple[float | None, int]:
         """(time of the table's last judged check in any round, judged checks it used in
         this round). Refused attempts do not count, appeals neither."""
+        state = self.rate_states(table_no, round_no, now=now, cap_window=cap_window)
+        return state.last_at, state.used
+
+    def rate_states(
+        self, table_no: int, round_no: int | None, *, now: float, cap_window: float
+    ) -> RateState:
+        """The table's and the whole station's judged checks, for the rate limits."""
         if round_no is None:
             where, args = "round_no IS NULL AND at >= ?", [now - cap_window]
         else:
             where, args = "round_no = ? AND at >= ?", [round_no, now - ROUND_HORIZON]
+        judged = "instance = 'first' AND status != 'refused'"
         with self._lock:
-            used = self.db.execute(
-                "SELECT COUNT(*) FROM challenges "
-                f"WHERE table_no = ? AND instance = 'first' AND status != 'refused' AND {where}",
+            used, station_used = self.db.execute(
+                f"SELECT COUNT(CASE WHEN table_no = ? THEN 1 END), COUNT(*) FROM challenges "
+                f"WHERE {judged} AND {where}",
                 [table_no, *args],
-            ).fetchone()[0]
+            ).fetchone()
             latest = self.db.execute(
-                "SELECT MAX(at) FROM challenges WHERE table_no = ? AND instance = 'first' "
-                "AND status != 'refused'",
-                [table_no],
+                f"SELECT MAX(at) FROM challenges WHERE table_no = ? AND {judged}", [table_no]
             ).fetchone()[0]
-        return latest, int(used)
+            station_latest = self.db.execute(
+                f"SELECT MAX(at) FROM challenges WHERE {judged}"
+            ).fetchone()[0]
+        return RateState(latest, int(used), station_latest, int(station_used))
 
     def recent(self, limit: int = 50) -> list[dict[str, Any]]:
         with self._lock:
@@ -339,9 +382,17 @@ class KioskStore:
             return list(self.db.query("SELECT * FROM referee_requests ORDER BY id"))
 
     # -- PIN -----------------------------------------------------------------------------
-    def record_pin_attempt(self, ok: bool, at: float) -> None:
+    def record_pin_attempt(self, ok: bool, at: float, *, lock: PinLock | None = None) -> None:
+        """Log one PIN try; a right one clears the lockout, a wrong one stores ``lock`` (the
+        lockout it starts) and, when the prompt locks, asks for the referee at the hub."""
         with self._lock, self.db.atomic():
             self.db.execute("INSERT INTO pin_attempts (at, ok) VALUES (?, ?)", [at, int(ok)])
+            if ok:
+                self._put_setting(SETTING_PIN_LOCK, None)
+            elif lock is not None:
+                self._put_setting(SETTING_PIN_LOCK, lock.to_json())
+                if lock.failures >= 1 and lock.remaining >= 60:  # a lockout, not a delay
+                    self._referee_request(None, None, "pin_locked", None, at)
 
     def pin_failures(self) -> tuple[int, float | None]:
         """Consecutive wrong PINs since the last right one, and when the last was typed.
@@ -355,6 +406,55 @@ class KioskStore:
             ).fetchone()
         return int(count), last_at
 
+    def pin_lock(self, boot: str, mono: float) -> PinLock:
+        """The stored lockout, re-measured on this boot's monotonic clock and stored so:
+        after a reboot the rest of the wait (as of the last look) counts from the first
+        look of the new boot."""
+        lock = PinLock.from_json(self.setting(SETTING_PIN_LOCK))
+        if lock.failures and lock.remaining > 0:
+            # Store the wait as measured now: after a reboot (another monotonic clock)
+            # the rest counts from the last look, never from the full lockout again.
+            lock = lock.rebased(boot, mono)
+            self.set_setting(SETTING_PIN_LOCK, lock.to_json())
+        return lock
+
+    def referee_pin(self, configured: str = "") -> str:
+        """The referee PIN hash in force: the newest of the one set on this station
+        (``station pin set``, the referee screen) and the one the hub sent; else the
+        config file's ``referee_pin_hash``; "" when there is none."""
+        with self._lock:
+            local = self.db.execute(
+                "SELECT value FROM kiosk_settings WHERE key = ?", [SETTING_PIN]
+            ).fetchone()
+            local_at = self.db.execute(
+                "SELECT value FROM kiosk_settings WHERE key = ?", [SETTING_PIN_AT]
+            ).fetchone()
+            hub = None
+            if "hub_items" in self.db.table_names():
+                hub = self.db.execute(
+                    "SELECT data, received_at FROM hub_items WHERE kind = 'referee_pin'"
+                ).fetchone()
+        candidates: list[tuple[float, str]] = []
+        if local and local[0]:
+            candidates.append((float(local_at[0]) if local_at else 0.0, str(local[0])))
+        if hub:
+            try:
+                value = json.loads(hub[0]).get("hash", "")
+            except (ValueError, AttributeError):
+                value = ""
+            if isinstance(value, str) and value.startswith("scrypt$"):
+                candidates.append((float(hub[1] or 0.0), value))
+        if candidates:
+            return max(candidates)[1]
+        return configured
+
+    def set_referee_pin(self, stored: str | None, at: float) -> None:
+        """Set (or with None remove) the PIN of this station; a new PIN clears a lockout."""
+        with self._lock, self.db.atomic():
+            self._put_setting(SETTING_PIN, stored)
+            self._put_setting(SETTING_PIN_AT, None if stored is None else repr(at))
+            self._put_setting(SETTING_PIN_LOCK, None)
+
     # -- settings changed on the station (override the config file) ----------------------
     def setting(self, key: str) -> str | None:
         with self._lock:
@@ -365,29 +465,32 @@ class KioskStore:
 
     def set_setting(self, key: str, value: str | None) -> None:
         with self._lock, self.db.atomic():
-            if value is None:
-                self.db.execute("DELETE FROM kiosk_settings WHERE key = ?", [key])
-            else:
-                self.db.execute(
-                    "INSERT INTO kiosk_settings (key, value) VALUES (?, ?) "
-                    "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
-                    [key, value],
-                )
+            self._put_setting(key, value)
+
+    def _put_setting(self, key: str, value: str | None) -> None:
+        if value is None:
+            self.db.execute("DELETE FROM kiosk_settings WHERE key = ?", [key])
+        else:
+            self.db.execute(
+                "INSERT INTO kiosk_settings (key, value) VALUES (?, ?) "
+                "ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+                [key, value],
+            )
 
     # -- pairings (written by the network layer from the hub) -----------------------------
     def replace_pairings(
         self, round_no: int, pairings: Iterable[tuple[int, str, str]], *, at: float
     ) -> None:
-        """Store a round's pairings as the hub published them: (table, player A, player B)."""
+        """Store a round's pairings as the hub published them: (table, first, second)."""
         rows = [
             {
                 "round_no": round_no,
                 "table_no": table,
-                "player_a": a,
-                "player_b": b,
+                "first": first,
+                "second": second,
                 "received_at": at,
             }
-            for table, a, b in pairings
+            for table, first, second in pairings
         ]
         with self._lock, self.db.atomic():
             self.db.execute("DELETE FROM pairings WHERE round_no = ?", [round_no])
@@ -399,10 +502,17 @@ class KioskStore:
             value = self.db.execute("SELECT MAX(round_no) FROM pairings").fetchone()[0]
         return None if value is None else int(value)
 
+    def has_pairings(self, round_no: int) -> bool:
+        with self._lock:
+            row = self.db.execute(
+                "SELECT 1 FROM pairings WHERE round_no = ? LIMIT 1", [round_no]
+            ).fetchone()
+        return row is not None
+
     def pairing(self, round_no: int, table_no: int) -> Pairing | None:
         with self._lock:
             row = self.db.execute(
-                "SELECT round_no, table_no, player_a, player_b FROM pairings "
+                "SELECT round_no, table_no, first, second FROM pairings "
                 "WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
@@ -416,13 +526,13 @@ class KioskStore:
             return []
         with self._lock:
             rows = self.db.execute(
-                "SELECT round_no, table_no, player_a, player_b FROM pairings WHERE round_no = ?",
+                "SELECT round_no, table_no, first, second FROM pairings WHERE round_no = ?",
                 [round_no],
             ).fetchall()
         found: list[tuple[str, Pairing]] = []
         for row in rows:
             pairing = Pairing(*row)
-            for name in (pairing.player_a, pairing.player_b):
+            for name in (pairing.first, pairing.second):
                 if name and needle in _fold(name):
                     found.append((name, pairing))
         found.sort(key=lambda item: (_fold(item[0]), item[1].table_no))
@@ -432,7 +542,7 @@ class KioskStore:
     def result(self, round_no: int, table_no: int) -> Result | None:
         with self._lock:
             row = self.db.execute(
-                "SELECT round_no, table_no, score_a, score_b, starter, player_a, player_b, "
+                "SELECT round_no, table_no, score_first, score_second, started, first, second, "
                 "entered_by, revision FROM results WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
@@ -450,11 +560,11 @@ class KioskStore:
             row = {
                 "round_no": result.round_no,
                 "table_no": result.table_no,
-                "player_a": result.player_a,
-                "player_b": result.player_b,
-                "score_a": result.score_a,
-                "score_b": result.score_b,
-                "starter": result.starter,
+                "first": result.first,
+                "second": result.second,
+                "score_first": result.score_first,
+                "score_second": result.score_second,
+                "started": result.started,
                 "entered_at": at,
                 "entered_by": entered_by,
                 "revision": revision,
@@ -472,15 +582,16 @@ class KioskStore:
                     "entered_by": entered_by,
                 }
             )
-            outbox.enqueue(self.db, "result", {"station_id": self.station_id, **row}, at=at)
+            payload = ResultPayload.from_dict({"station_id": self.station_id, **row})
+            outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
         return Result(
             result.round_no,
             result.table_no,
-            result.score_a,
-            result.score_b,
-            result.starter,
-            result.player_a,
-            result.player_b,
+            result.score_first,
+            result.score_second,
+            result.started,
+            result.first,
+            result.second,
             entered_by,
             revision,
         )

@@ -371,9 +371,11 @@ class StationRuntime:
         self._spawn(ring_at())
 
     def _clock_changed(self, status: Any) -> None:
+        # the lamp is steady only within the stated bound (clock_synced, ±10 ms); signals
+        # may ring as soon as the hub's clock is known at all (clock_known)
         if self.outputs is not None and self.outputs.lamp is not None:
             self.outputs.lamp.show(synced=bool(status.clock_synced))
-        if status.clock_synced:
+        if status.clock_known:
             self._start_runner()
 
     def _plan_received(self, plan: Any) -> None:

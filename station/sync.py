@@ -6,10 +6,16 @@ and never makes the kiosk wait: SQLite work happens on its own thread
 
 * finds the hub of *its* tournament by zeroconf (``_samoobsluha._tcp``, TXT
   ``tournament``) or uses ``[network] hub = "host:port"``; mDNS is only a hint, the TCP
-  connection is the proof of life; reconnects with capped exponential backoff and jitter;
-* sends outbox rows after the hub's acknowledged seq and records each ack;
-* estimates the offset to the hub clock NTP-style (four timestamps; the minimum-delay
-  sample of the last :data:`SAMPLES` wins) and exposes it as :class:`HubClock`;
+  connection and the pinned hub signature are the proof: every candidate is tried
+  (staggered, in parallel), a refusing or silent one never holds the station back;
+* is supervised: any failure (a locked database, a bad row, a bug) is logged and the
+  link restarts with capped exponential backoff and jitter;
+* sends outbox rows after the hub's acknowledged seq and records each ack; notices a
+  database restored from an older copy (the hub holds a different row at its ack) and
+  starts a new epoch, so nothing written since is mistaken for already stored;
+* estimates the offset to the hub clock NTP-style (four timestamps; samples with a round
+  trip far above the minimum are rejected, the minimum-delay sample of the last
+  :data:`SAMPLES` wins) and exposes it as :class:`HubClock` with its error bound;
 * stores round plans, config, pairings/standings the hub pushes (``Migrations("station.sync")``)
   and confirms each; receives a pushed lexicon in chunks, checks its SHA-256 and swaps it
   in atomically; then calls the handlers the caller registered (``on_plan``, ``on_gong`` …).
@@ -40,6 +46,7 @@ from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.payloads import StationStatus
 from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox, rounds
@@ -49,6 +56,10 @@ log = logging.getLogger("station.sync")
 
 SAMPLES = 8  # clock samples kept; the one with the smallest round trip wins
 MAX_GOOD_DELAY = 0.5  # a sample with a longer round trip is never "a good estimate"
+SYNC_BOUND = 0.010  # the clock is "synced" only while its error bound is within this
+DRIFT = 100e-6  # what a Pi's crystal may drift (s/s) since the best sample: grows the bound
+REJECT_FACTOR, REJECT_SLACK = 2.0, 0.002  # a round trip over 2 × the minimum + 2 ms: queued
+CANDIDATE_STAGGER = 0.25  # try the next hub candidate this soon if the last one is silent
 BURST = 6  # clock exchanges right after connecting
 RESYNC_EVERY = 5.0
 STATUS_EVERY = 5.0
@@ -120,11 +131,20 @@ class NetworkConfig:
             parse_hostport(out.hub, where=f"{config.path}: [network] hub")
         return out
 
-    def psk(self) -> bytes:
+    def psk(self) -> bytes | protocol.StationKey:
+        """The station's key file: a station key (what provisioning writes: this station's
+        own key and the hub's pinned public key) or, on the hub's own machine only (the
+        demo kiosk), the hall secret itself."""
         try:
-            return protocol.parse_psk(self.psk_file.read_text())
+            text = self.psk_file.read_text()
         except FileNotFoundError:
-            raise ConfigError(f"tournament key file {self.psk_file} not found") from None
+            raise ConfigError(f"station key file {self.psk_file} not found") from None
+        try:
+            return protocol.parse_psk(text)
+        except ValueError:
+            pass
+        try:
+            return protocol.StationKey.from_text(text)
         except ValueError as exc:
             raise ConfigError(f"{self.psk_file}: {exc}") from None
 
@@ -163,17 +183,32 @@ class ClockSample:
 
 class OffsetEstimator:
     """NTP-style offset from (t1, t2, t3, t4): keep the last :data:`SAMPLES` samples and
-    trust the one with the smallest delay (its offset error is at most delay / 2)."""
+    trust the one with the smallest delay (its offset error is at most delay / 2).
+
+    A sample whose round trip is far above the smallest seen lately (over
+    ``REJECT_FACTOR`` × it + ``REJECT_SLACK``) waited in some queue on one leg of the path
+    and is rejected: one delayed leg shifts the offset by half the extra delay."""
 
     def __init__(self, keep: int = SAMPLES, max_delay: float = MAX_GOOD_DELAY) -> None:
         self.samples: deque[ClockSample] = deque(maxlen=keep)
+        self.delays: deque[float] = deque(maxlen=4 * keep)  # accepted or not
         self.max_delay = max_delay
+        self.rejected = 0
 
     def add(self, t1: float, t2: float, t3: float, t4: float, taken_at: float) -> ClockSample:
         sample = ClockSample(((t2 - t1) + (t3 - t4)) / 2, (t4 - t1) - (t3 - t2), taken_at)
-        if sample.delay >= 0:
-            self.samples.append(sample)
+        if sample.delay < 0:
+            return sample
+        self.delays.append(sample.delay)
+        if sample.delay > min(self.delays) * REJECT_FACTOR + REJECT_SLACK:
+            self.rejected += 1
+            return sample
+        self.samples.append(sample)
         return sample
+
+    def clear(self) -> None:
+        self.samples.clear()
+        self.delays.clear()
 
     def best(self) -> ClockSample | None:
         good = [s for s in self.samples if s.delay <= self.max_delay]
@@ -186,20 +221,36 @@ class HubClock:
     power cut) never matters. Before the first good estimate it falls back to local wall
     time and :attr:`synced` is False."""
 
-    def __init__(self, local: Clock | None = None) -> None:
+    def __init__(self, local: Clock | None = None, bound: float = SYNC_BOUND) -> None:
         self.local = local or SystemClock()
         self._mono_offset: float | None = None  # hub wall time minus local monotonic
         self.delay: float | None = None
         self.synced_at: float | None = None
+        self.bound = bound
 
     @property
     def synced(self) -> bool:
+        """An estimate exists (signals may ring on it); see :attr:`precise`."""
         return self._mono_offset is not None
 
-    def set_offset(self, mono_offset: float, delay: float) -> None:
+    @property
+    def uncertainty(self) -> float | None:
+        """Bound on the error of :meth:`now`, seconds: half the best sample's round trip
+        plus what the local crystal may have drifted since; None before the first."""
+        if self.delay is None or self.synced_at is None:
+            return None
+        return self.delay / 2 + (self.local.monotonic() - self.synced_at) * DRIFT
+
+    @property
+    def precise(self) -> bool:
+        """Synced within :attr:`bound` (10 ms): what the station calls "synced"."""
+        u = self.uncertainty
+        return u is not None and u <= self.bound
+
+    def set_offset(self, mono_offset: float, delay: float, taken_at: float | None = None) -> None:
         self._mono_offset = mono_offset
         self.delay = delay
-        self.synced_at = self.local.monotonic()
+        self.synced_at = self.local.monotonic() if taken_at is None else taken_at
 
     @property
     def offset(self) -> float:
@@ -227,9 +278,11 @@ class SyncStatus:
     connected: bool = False
     hub_address: str | None = None
     hub_id: str | None = None
-    clock_synced: bool = False
+    clock_synced: bool = False  # within the bound (HubClock.precise)
+    clock_known: bool = False  # any estimate at all (signals ring on it)
     clock_offset: float = 0.0
     clock_delay: float | None = None
+    clock_uncertainty: float | None = None  # seconds
     backlog: int = 0
     acked_seq: int = 0
     last_error: str | None = None
@@ -246,7 +299,11 @@ class SyncStatus:
 
         lines = [t("sync.hub_online" if self.connected else "sync.hub_offline", lang)]
         if not self.clock_synced:
-            lines.append(t("sync.clock_not_synced", lang))
+            if self.clock_known and self.clock_uncertainty is not None:
+                ms = round(self.clock_uncertainty * 1000)
+                lines.append(t("sync.clock_uncertain", lang, ms=ms))
+            else:
+                lines.append(t("sync.clock_not_synced", lang))
         if self.backlog:
             lines.append(t("sync.backlog", lang, count=self.backlog))
         return lines
@@ -265,9 +322,16 @@ def software_version() -> str:
 
 
 async def discover_hub(
-    tournament: str, *, interfaces: list[str] | None = None, timeout: float = 3.0
+    tournament: str,
+    *,
+    interfaces: list[str] | None = None,
+    timeout: float = 3.0,
+    settle: float = 1.0,
 ) -> list[tuple[str, int, str]]:
-    """Hubs of ``tournament`` answering on mDNS: [(host, port, hub_id)]."""
+    """Every hub of ``tournament`` answering on mDNS: [(host, port, hub_id)]. Anyone on
+    the hall network can announce anything, so this does not stop at the first answer:
+    it keeps collecting for ``settle`` seconds after it (the caller tries them all and
+    believes only the pinned hub signature)."""
     from zeroconf import IPVersion, ServiceStateChange
     from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
 
@@ -290,7 +354,7 @@ async def discover_hub(
     try:
         deadline = time.monotonic() + timeout
         checked = 0
-        while time.monotonic() < deadline and not found:
+        while time.monotonic() < deadline:
             with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(seen.wait(), max(0.0, deadline - time.monotonic()))
             seen.clear()
@@ -309,6 +373,8 @@ async def discover_hub(
                     continue
                 for addr in info.parsed_addresses():
                     found.append((addr, int(info.port or 0), props.get("hub", "")))
+                if found:
+                    deadline = min(deadline, time.monotonic() + settle)
             checked = len(names)
     finally:
         await browser.async_cancel()
@@ -366,26 +432,64 @@ def lexicon_sha(path: Path | None) -> str | None:
         return None
 
 
+class RestoredDatabase(Exception):
+    """The hub holds a different row at its ack for this epoch: this database is an
+    older copy. A new epoch has been started; reconnect at once and send everything."""
+
+
+def _row_digest(db: sqlite_utils.Database, seq: int) -> bytes | None:
+    row = db.execute("SELECT kind, payload FROM outbox WHERE seq = ?", [seq]).fetchone()
+    return protocol.row_digest(row[0], row[1]) if row else None
+
+
+def _new_epoch(db: sqlite_utils.Database) -> str:
+    """Start a new epoch: every outbox row is sent again under it (the hub keys rows by
+    (station, epoch, seq), so none of them can collide with what the old copy sent)."""
+    import secrets
+
+    epoch = secrets.token_hex(8)
+    with db.atomic():
+        db.execute("UPDATE meta SET value = ? WHERE key = 'station_epoch'", [epoch])
+        db.execute("UPDATE sync_state SET value = 0 WHERE key = 'acked_seq'")
+    return epoch
+
+
+def _credentials(psk: bytes | protocol.StationKey, station: str) -> protocol.StationKey:
+    if isinstance(psk, protocol.StationKey):
+        return psk
+    # the hall secret itself (the hub's own demo kiosk, tests): derive like the hub does
+    return protocol.HallKeys(psk).credentials(station, 0)
+
+
 class StationSync:
     def __init__(
         self,
         db_path: Path | str,
         net: NetworkConfig,
         *,
-        psk: bytes | None = None,
+        psk: bytes | protocol.StationKey | None = None,
         local_clock: Clock | None = None,
         lexicon_path: Path | None = None,
         station_name: str | None = None,
     ) -> None:
         self.net = net
-        self.psk = psk if psk is not None else net.psk()
+        key = psk if psk is not None else net.psk()
         self.clock = HubClock(local_clock)
         self.estimator = OffsetEstimator()
         self.dbw = DbWorker(db_path, outbox.migrations, rounds.migrations, migrations)
         self.epoch: str = self.dbw.call(outbox.meta, "station_epoch")
-        if net.station_id:
-            self.dbw.call(outbox.set_station_id, net.station_id)
+        station_id = net.station_id
+        if isinstance(key, protocol.StationKey) and key.station:
+            # a station key is valid for one station id only: that is this station's id
+            if station_id and station_id != key.station:
+                raise ConfigError(
+                    f"the station key is for station {key.station!r}, not {station_id!r}"
+                )
+            station_id = key.station
+        if station_id:
+            self.dbw.call(outbox.set_station_id, station_id)
         self.station_id: str = self.dbw.call(outbox.meta, "station_id")
+        self.credentials = _credentials(key, self.station_id)
         self.station_name = station_name or self.station_id
         self.lexicon_path = lexicon_path
         self.status = SyncStatus(acked_seq=self.dbw.call(outbox.acked_seq))
@@ -399,6 +503,16 @@ class StationSync:
         self._lexicon_rx: dict[str, Any] | None = None
         self._handler_tasks: set[asyncio.Future[Any]] = set()
         self._status_now = asyncio.Event()
+        self._last_address: tuple[str, int] | None = None
+        self._seen: dict[tuple[str, int], str] = {}  # mDNS candidates: (host, port) -> hub id
+        self.peer_log = protocol.PeerLog(log)
+        self.restarts = 0  # supervised restarts after an unexpected failure
+        self.restored = 0  # new epochs started after a restored database was noticed
+
+    @property
+    def psk(self) -> bytes:
+        """The station's own key (what was the tournament key before keys per peer)."""
+        return self.credentials.key
 
     # -- public -----------------------------------------------------------------------
     def on(self, event: str, handler: Handler) -> None:
@@ -417,31 +531,48 @@ class StationSync:
         self.status.last_signal = info
 
     async def run(self) -> None:
-        """Connect, sync, reconnect with backoff; until :meth:`stop` or cancellation."""
+        """Connect, sync, reconnect with backoff; until :meth:`stop` or cancellation.
+
+        Crash-only: whatever goes wrong inside (the hub refuses, the network drops, the
+        database is locked past its busy timeout, a bug) is logged and the link starts
+        over after a backoff; only :meth:`stop` or cancelling the task ends it."""
         backoff = BACKOFF_MIN
         while not self._stopped:
+            started = time.monotonic()
             try:
                 targets = await self._targets()
                 if not targets:
                     raise ConnectionError("no hub of this tournament found")
-                for host, port in targets:
-                    try:
-                        await self._session(host, port)
-                        backoff = BACKOFF_MIN
-                        break
-                    except (ConnectionError, OSError, TimeoutError) as exc:
-                        self.status.last_error = f"{host}:{port}: {exc or type(exc).__name__}"
-                        log.info("hub link %s:%d: %s", host, port, exc or type(exc).__name__)
+                await self._session_any(targets)
+            except asyncio.CancelledError:
+                raise
+            except RestoredDatabase as exc:
+                self.status.last_error = str(exc)
+                log.warning("%s", exc)
+                self._set_connected(False)
+                continue  # at once, under the new epoch
             except ProtocolError as exc:
                 self.status.last_error = str(exc)
-                log.warning("hub link refused: %s", exc)
+                self.peer_log.warning("protocol", "hub link refused: %s", exc)
             except (ConnectionError, OSError, TimeoutError) as exc:
-                self.status.last_error = str(exc)
-                log.info("hub link: %s", exc)
+                self.status.last_error = str(exc) or type(exc).__name__
+                self.peer_log.log(logging.INFO, "link", "hub link: %s", self.status.last_error)
+            except Exception as exc:  # a locked database, a bad row, a bug: start over
+                self.restarts += 1
+                self.status.last_error = f"{type(exc).__name__}: {exc}"
+                self.peer_log.log(
+                    logging.ERROR,
+                    f"crash:{type(exc).__name__}",
+                    "hub link failed (%s); restarting it",
+                    self.status.last_error,
+                    exc_info=True,
+                )
             finally:
                 self._set_connected(False)
             if self._stopped:
                 break
+            if time.monotonic() - started > 2 * BACKOFF_MAX:
+                backoff = BACKOFF_MIN  # it ran for a while: this is a new failure
             await asyncio.sleep(backoff * random.uniform(0.7, 1.3))
             backoff = min(BACKOFF_MAX, backoff * 2)
 
@@ -457,8 +588,26 @@ class StationSync:
     async def _targets(self) -> list[tuple[str, int]]:
         if self.net.hub:
             return [parse_hostport(self.net.hub)]
-        hubs = await discover_hub(self.net.tournament_id, interfaces=self.net.mdns_interfaces)
-        return [(h, p) for h, p, _ in hubs]
+        found = await discover_hub(self.net.tournament_id, interfaces=self.net.mdns_interfaces)
+        # mDNS answers trickle in: keep what earlier rounds found too (a fast rogue must
+        # not hide a slower hub), newest first, bounded
+        for h, p, i in found:
+            self._seen.pop((h, p), None)
+            self._seen[(h, p)] = i
+        while len(self._seen) > 16:
+            self._seen.pop(next(iter(self._seen)))
+        hubs = [(h, p, i) for (h, p), i in reversed(self._seen.items())]
+        # the hub seen last first (a rogue announcing the same tournament only adds
+        # candidates; the pinned signature decides), then the rest as announced
+        last_id, last_addr = self.status.hub_id, self._last_address
+        ordered = sorted(
+            dict.fromkeys((h, p, i) for h, p, i in hubs),
+            key=lambda c: (c[2] != last_id, (c[0], c[1]) != last_addr),
+        )
+        targets = [(h, p) for h, p, _ in ordered]
+        if last_addr is not None and last_addr not in targets:
+            targets.append(last_addr)  # mDNS is a hint; the hub may still be where it was
+        return list(dict.fromkeys(targets))
 
     def _emit(self, event: str, *args: Any) -> None:
         for handler in self.handlers.get(event, []):
@@ -478,49 +627,144 @@ class StationSync:
 
     def _status_payload(self) -> dict[str, Any]:
         s = self.status
-        s.clock_synced = self.clock.synced
+        s.clock_known = self.clock.synced
+        s.clock_synced = self.clock.precise
         s.clock_offset = self.clock.offset
         s.clock_delay = self.clock.delay
-        return {
-            "name": self.station_name,
-            "version": software_version(),
-            "lexicon_sha256": s.lexicon_sha256,
-            "clock_synced": s.clock_synced,
-            "clock_offset": s.clock_offset,
-            "clock_delay": s.clock_delay,
-            "backlog": s.backlog,
-            "acked_seq": s.acked_seq,
-            "last_signal": s.last_signal,
-            "local_time": self.clock.local.now(),
-        }
+        s.clock_uncertainty = self.clock.uncertainty
+        return StationStatus(
+            name=self.station_name,
+            version=software_version(),
+            lexicon_sha256=s.lexicon_sha256,
+            clock_synced=s.clock_synced,
+            clock_known=s.clock_known,
+            clock_offset=s.clock_offset,
+            clock_delay=s.clock_delay,
+            clock_uncertainty=s.clock_uncertainty,
+            backlog=s.backlog,
+            acked_seq=s.acked_seq,
+            last_signal=s.last_signal,
+            last_error=s.last_error,
+            restarts=self.restarts,
+            local_time=self.clock.local.now(),
+        ).to_dict()
 
-    async def _session(self, host: str, port: int) -> None:
+    async def _attempt(
+        self, host: str, port: int
+    ) -> tuple[asyncio.StreamWriter, Channel, dict[str, Any]]:
         reader, writer = await asyncio.wait_for(
             asyncio.open_connection(host, port, limit=protocol.MAX_FRAME + 64), CONNECT_TIMEOUT
         )
         try:
-            try:
-                channel, welcome = await protocol.client_handshake(
-                    reader,
-                    writer,
-                    self.psk,
-                    tournament=self.net.tournament_id,
-                    station=self.station_id,
-                    epoch=self.epoch,
-                )
-            except ConnectionError:
+            channel, welcome = await protocol.client_handshake(
+                reader,
+                writer,
+                self.credentials,
+                tournament=self.net.tournament_id,
+                station=self.station_id,
+                epoch=self.epoch,
+            )
+        except BaseException as exc:
+            writer.close()
+            if isinstance(exc, ConnectionError | asyncio.IncompleteReadError):
                 raise ConnectionError(
-                    "the hub hung up during the handshake: wrong tournament key or id?"
+                    "the hub hung up during the handshake: wrong key, or the key revoked?"
                 ) from None
+            raise
+        return writer, channel, welcome
+
+    async def _connect(
+        self, targets: list[tuple[str, int]]
+    ) -> tuple[asyncio.StreamWriter, Channel, dict[str, Any], tuple[str, int]]:
+        """Handshake with the first candidate that proves to be our hub. Candidates start
+        :data:`CANDIDATE_STAGGER` apart (at once after a refusal), all run side by side: a
+        silent or refusing address never holds the station back."""
+        running: dict[asyncio.Task[Any], tuple[str, int]] = {}
+        errors: list[str] = []
+        queue = list(targets)
+        try:
+            while queue or running:
+                if queue:
+                    target = queue.pop(0)
+                    running[asyncio.create_task(self._attempt(*target))] = target
+                done, _ = await asyncio.wait(
+                    running,
+                    timeout=CANDIDATE_STAGGER if queue else None,
+                    return_when=asyncio.FIRST_COMPLETED,
+                )
+                for task in done:
+                    host, port = running.pop(task)
+                    exc = task.exception()
+                    if exc is None:
+                        writer, channel, welcome = task.result()
+                        return writer, channel, welcome, (host, port)
+                    reason = str(exc) or type(exc).__name__
+                    errors.append(f"{host}:{port}: {reason}")
+                    self.peer_log.log(
+                        logging.WARNING if isinstance(exc, ProtocolError) else logging.INFO,
+                        f"{host}:{port}",
+                        "hub candidate %s:%d: %s",
+                        host,
+                        port,
+                        reason,
+                    )
+        finally:
+            for task in running:
+                task.cancel()
+            for task in running:
+                with contextlib.suppress(BaseException):
+                    writer, *_ = await task
+                    writer.close()
+        raise ConnectionError("; ".join(errors) or "no hub answered")
+
+    async def _session_any(self, targets: list[tuple[str, int]]) -> None:
+        writer, channel, welcome, (host, port) = await self._connect(targets)
+        try:
+            await self._session(channel, welcome, host, port)
+        finally:
+            self._channel = None
+            self._abort_lexicon()
+            writer.close()
+            with contextlib.suppress(Exception):
+                await writer.wait_closed()
+
+    async def _check_restored(self, welcome: dict[str, Any]) -> None:
+        """The hub's ack must point at the row this database holds under that seq; if not
+        (or there is no such row), this is an older copy of the database: the rows the
+        hub has beyond it are ones this copy never wrote, and the rows written since would
+        reuse their seqs and be taken as already stored. Start a new epoch."""
+        acked = welcome["acked"]
+        if acked == 0:
+            return
+        mine = await self.dbw.run(_row_digest, acked)
+        if mine is not None and mine == welcome["digest"]:
+            return
+        old = self.epoch
+        self.epoch = await self.dbw.run(_new_epoch)
+        self.status.acked_seq = 0
+        self.restored += 1
+        raise RestoredDatabase(
+            f"the hub holds row {acked} of epoch {old} and this database "
+            + ("has another row there" if mine is not None else "does not reach it")
+            + f": restored from an older copy; sending everything again as epoch {self.epoch}"
+        )
+
+    async def _session(
+        self, channel: Channel, welcome: dict[str, Any], host: str, port: int
+    ) -> None:
+        try:
             self._channel = channel
+            channel.stamp = self.clock.local.monotonic
+            await self._check_restored(welcome)
             # the hub's word is what counts: resend everything after what it has stored
             if self.status.hub_id not in (None, welcome["hub"]):
-                self.estimator.samples.clear()  # another hub, another clock
+                self.estimator.clear()  # another hub, another clock
             hub_acked = welcome["acked"]
             await self.dbw.run(outbox.acknowledge, hub_acked)
             self.status.acked_seq = hub_acked
             self.status.hub_id = welcome["hub"]
             self.status.hub_address = f"{host}:{port}"
+            self._last_address = (host, port)
             self.status.last_error = None
             self.status.last_contact = self.clock.monotonic()
             self.status.backlog = await self.dbw.run(outbox.backlog)
@@ -545,12 +789,6 @@ class StationSync:
                 await asyncio.gather(*tasks, return_exceptions=True)
         except asyncio.IncompleteReadError:
             raise ConnectionResetError("hub closed the connection") from None
-        finally:
-            self._channel = None
-            self._abort_lexicon()
-            writer.close()
-            with contextlib.suppress(Exception):
-                await writer.wait_closed()
 
     async def _sender(self, channel: Channel, start_after: int) -> None:
         sent = start_after
@@ -591,7 +829,8 @@ class StationSync:
     async def _receiver(self, channel: Channel) -> None:
         while True:
             msg = await asyncio.wait_for(channel.recv(), IDLE_TIMEOUT)
-            t4 = self.clock.local.monotonic()
+            # stamped as the frame arrived, before its MAC and signature were checked
+            t4 = channel.received_at if channel.received_at is not None else 0.0
             self.status.last_contact = t4
             kind = msg["t"]
             if kind == "time_rep":
@@ -629,14 +868,21 @@ class StationSync:
         best = self.estimator.best()
         if best is not None:
             first = not self.clock.synced
-            self.clock.set_offset(best.offset, best.delay)
-            self.status.clock_synced = True
+            was_precise = self.status.clock_synced
+            self.clock.set_offset(best.offset, best.delay, best.taken_at)
+            self.status.clock_known = True
+            self.status.clock_synced = self.clock.precise
             self.status.clock_offset = self.clock.offset
             self.status.clock_delay = best.delay
-            if first:
+            self.status.clock_uncertainty = self.clock.uncertainty
+            if first or was_precise != self.status.clock_synced:
                 self._status_now.set()  # tell the hub at once
                 log.info(
-                    "clock synced: offset %+.4f s, delay %.4f s", self.clock.offset, best.delay
+                    "clock %s: offset %+.4f s, ±%.1f ms (round trip %.1f ms)",
+                    "synced" if self.status.clock_synced else "known, not within the bound",
+                    self.clock.offset,
+                    (self.clock.uncertainty or 0.0) * 1000,
+                    best.delay * 1000,
                 )
             self._emit("clock", self.status)
 

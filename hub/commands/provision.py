@@ -33,7 +33,7 @@ def _read_key(path: Path, *, create: bool) -> str:
     key = new_psk()
     path.write_text(key + "\n", encoding="utf-8")
     path.chmod(0o600)
-    print(f"new tournament key in {path} (keep it; every station needs the same file)")
+    print(f"new hall secret in {path} (keep it private: station cards get keys derived from it)")
     return key
 
 
@@ -102,10 +102,26 @@ def _spec(args: argparse.Namespace, role: str) -> ProvisionSpec:
             spec.lexicon_file = Path(args.lexicon[0]).name
         spec.hub_address = args.hub
         spec.hub_name = args.hub_name
+        spec.referee_pin_hash = _referee_pin(args)
         spec.display = args.display
         spec.headless = args.headless
         spec.kiosk_cols, spec.kiosk_rows = args.kiosk_size
     return spec
+
+
+def _referee_pin(args: argparse.Namespace) -> str | None:
+    """The station's referee PIN hash: given as a hash, or hashed here from a file."""
+    if args.referee_pin_hash:
+        return str(args.referee_pin_hash)
+    if not args.referee_pin_file:
+        return None
+    from samoobsluha.station.checks import SettingsError, hash_pin
+
+    pin = Path(args.referee_pin_file).read_text(encoding="utf-8").strip()
+    try:
+        return hash_pin(pin)
+    except SettingsError as exc:
+        raise ProvisionError(f"--referee-pin-file: {exc}") from exc
 
 
 def _provision(args: argparse.Namespace) -> int:
@@ -132,6 +148,12 @@ def _provision(args: argparse.Namespace) -> int:
         return 2
     for line in report:
         print(line)
+    if role == "station" and not spec.referee_pin_hash:
+        print(
+            "note: no referee PIN (--referee-pin-file): F12 on the kiosk opens nothing until "
+            "the hub sends one (hub pin set) or 'station pin set' is run on the Pi",
+            file=sys.stderr,
+        )
     if not spec.ssh_keys and not spec.password_hash:
         print(
             "note: no --ssh-key and no password: nobody can log in to this Pi over the network",
@@ -237,6 +259,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         "(default: built on the Pi from Debian's hunspell dictionary)",
     )
     st.add_argument("--lexicon-language", default="cs", choices=("cs", "sk"))
+    pin = st.add_mutually_exclusive_group()
+    pin.add_argument(
+        "--referee-pin-file",
+        metavar="FILE",
+        help="file holding the referee PIN (stored on the card only as a salted hash)",
+    )
+    pin.add_argument(
+        "--referee-pin-hash",
+        metavar="HASH",
+        help="the referee PIN as 'station pin set --print-hash' prints it",
+    )
     st.add_argument(
         "--display",
         default="cage",

@@ -23,7 +23,9 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared import protocol
+from samoobsluha.shared.i18n import cli_language, t
 from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.protocol import HallKeys
 
 
 def _serve(args: argparse.Namespace) -> int:
@@ -42,14 +44,13 @@ def _serve(args: argparse.Namespace) -> int:
     key_file = store.key_path()
     psk, key_created = store.ensure_key(key_file)
     if created or key_created:
+        # never the secret itself: stdout ends up in the journal
+        public = HallKeys(psk).public_key.hex()
         print(
             f"New tournament {tournament} (hub {hub_id}).\n"
-            f"The tournament key is in {key_file} (readable only by you). Give every station\n"
-            f"this key and id (provisioning writes them onto the station's card):\n\n"
-            f"    [network]\n"
-            f'    tournament_id = "{tournament}"\n'
-            f'    psk_file = "/etc/samoobsluha/tournament.key"   # a copy of {key_file.name}\n\n'
-            f"    key: {psk.hex()}\n",
+            f"The hall secret is in {key_file} (readable only by you); it never leaves this\n"
+            f"machine. Each station gets its own key: `hub provision station …` writes it onto\n"
+            f"the card, or `hub key station NAME --out FILE`. Hub public key: {public}\n",
             flush=True,
         )
 
@@ -104,12 +105,20 @@ def _stations(args: argparse.Namespace) -> int:
         print(
             f"{row['station_id']:<16} {'online ' if row['connected'] else 'OFFLINE'} "
             f"seen {now - row['last_seen']:6.0f}s ago  rows {row['contiguous']:>6}  "
-            f"backlog {st.get('backlog', '?'):>5}  clock "
+            f"backlog {st.get('backlog', '?'):>5}"
+            f"{' STALLED' if row.get('stalled') else ''}"
+            f"{' REVOKED' if row.get('revoked') else ''}  clock "
             f"{'synced' if st.get('clock_synced') else 'NOT SYNCED'} "
-            f"offset {st.get('clock_offset', 0.0):+.3f}s  "
+            f"offset {st.get('clock_offset', 0.0):+.3f}s"
+            f"{_uncertainty(st.get('clock_uncertainty'))}  "
             f"v{st.get('version', '?')} lex {str(st.get('lexicon_sha256') or '-')[:12]}"
+            + (f"  REFUSED {row['rejected']} (hub rejected)" if row.get("rejected") else "")
         )
     return 0
+
+
+def _uncertainty(value: Any) -> str:
+    return f" ±{value * 1000:.1f}ms" if isinstance(value, int | float) else ""
 
 
 def _round(args: argparse.Namespace) -> int:
@@ -125,6 +134,8 @@ def _round(args: argparse.Namespace) -> int:
             req["basic_seconds"] = args.basic
         if args.warning is not None:
             req["warning_seconds"] = args.warning
+        if args.force:
+            req["force"] = True
         return _show(_call("start_round", **req))
     return _show(
         _call("change_round", number=args.number, action=args.action, seconds=args.seconds or 0)
@@ -140,8 +151,68 @@ def _publish(args: argparse.Namespace) -> int:
     return _show(_call("publish", kind=args.kind, data=data))
 
 
+def _pin_set(args: argparse.Namespace) -> int:
+    """Read the referee PIN (twice on a terminal, one line on stdin) and send its hash to
+    every station over the hub link."""
+    import getpass
+
+    from samoobsluha.station.checks import SettingsError, hash_pin
+
+    lang = cli_language()
+    if sys.stdin.isatty():
+        pin = getpass.getpass(t("pin.ask", lang))
+        if getpass.getpass(t("pin.again", lang)) != pin:
+            print(t("pin.differ", lang), file=sys.stderr)
+            return 2
+    else:
+        pin = sys.stdin.readline().rstrip("\n")
+    try:
+        stored = hash_pin(pin)
+    except SettingsError:
+        print(t("pin.too_short", lang, min=4), file=sys.stderr)
+        return 2
+    return _show(_call("publish", kind="referee_pin", data={"hash": stored}))
+
+
 def _push_lexicon(args: argparse.Namespace) -> int:
-    return _show(_call("push_lexicon", path=str(Path(args.file).resolve()), timeout=60.0))
+    return _show(_call("push_lexicon", file=str(Path(args.file).resolve()), timeout=60.0))
+
+
+def _key(args: argparse.Namespace) -> int:
+    import os
+
+    from samoobsluha.hub import auth, store
+    from samoobsluha.shared.storage import open_db
+
+    secret, _ = store.ensure_key(store.key_path())
+    keys = HallKeys(secret)
+    if args.action == "public":
+        print(keys.public_key.hex())
+        return 0
+    if args.action == "revoke":
+        from samoobsluha.hub.control import ControlError, request
+
+        try:
+            return _show(request("revoke", station=args.station))
+        except ControlError:  # the hub is not running: record it for its next start
+            db = open_db(store.db_path(), auth.migrations)
+            try:
+                bound = auth.revoke(db, args.station, time.time())
+            finally:
+                db.close()
+            return _show({"station": args.station, "revoked_before": bound})
+    db = open_db(store.db_path(), auth.migrations)
+    try:
+        key_id = auth.next_key_id(db, args.station, time.time())
+    finally:
+        db.close()
+    text = keys.credentials(args.station, key_id).to_text()
+    out = Path(args.out)
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w") as fh:
+        fh.write(text)
+    print(f"wrote the key of station {args.station} to {out} (psk_file on that station)")
+    return 0
 
 
 def register(sub: argparse._SubParsersAction) -> None:
@@ -174,6 +245,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     when.add_argument("--in", dest="in_", type=float, help="seconds from now (default 5)")
     start.add_argument("--basic", type=float, help="basic time in seconds (default 2400)")
     start.add_argument("--warning", type=float, help="warning before the end (default 600)")
+    start.add_argument(
+        "--force",
+        action="store_true",
+        help="start again a round that has begun, ended or has results (the referee confirmed)",
+    )
     start.set_defaults(func=_round)
     for action, text in (("delay", "move the start later"), ("extend", "add time")):
         p = rnd_sub.add_parser(action, help=f"{text} by SECONDS")
@@ -194,6 +270,22 @@ def register(sub: argparse._SubParsersAction) -> None:
     pub.add_argument("kind", choices=("config", "pairings", "standings"))
     pub.add_argument("file", help="JSON file")
     pub.set_defaults(func=_publish)
+
+    key_sub = command_group(sub, "key", "station keys: issue, revoke, the hub's public key")
+    k = key_sub.add_parser("station", help="write a key for station NAME (mode 0600)")
+    k.add_argument("station")
+    k.add_argument("--out", required=True, metavar="FILE")
+    k.set_defaults(func=_key)
+    k = key_sub.add_parser("revoke", help="refuse every key issued so far to station NAME")
+    k.add_argument("station")
+    k.set_defaults(func=_key)
+    key_sub.add_parser("public", help="print the hub's public key").set_defaults(func=_key)
+    pin = command_group(sub, "pin", "the referee PIN of every station")
+    pin_set = pin.add_parser(
+        "set",
+        help="send a new referee PIN to every station (asked twice; or one line on stdin)",
+    )
+    pin_set.set_defaults(func=_pin_set)
 
     lex = sub.add_parser("push-lexicon", help="send a lexicon file to the stations")
     lex.add_argument("file")

@@ -292,11 +292,11 @@ def _result_add(tour: Tournament, args: argparse.Namespace) -> None:
     outcome = tour.record_result(
         args.round,
         args.table,
-        args.player1,
-        args.player2,
-        args.score1,
-        args.score2,
-        first=args.first,
+        args.player,
+        args.opponent,
+        args.score,
+        args.opponent_score,
+        started=args.started,
         source=args.source,
         who=args.who,
         correct=args.correct,
@@ -351,42 +351,9 @@ def _audit(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _export(tour: Tournament, args: argparse.Namespace) -> None:
-    players = {p.id: p for p in tour.players()}
-    title = tour.settings()["name"]
-    if args.what == "standings":
-        table = tour.standings(after_round=args.round)
-        after = args.round if args.round is not None else tour.last_scored_round()
-        rules = tour.rules
-        text = {
-            "csv": lambda: exports.standings_csv(table, rules),
-            "html": lambda: exports.standings_html(
-                table, rules, after_round=after, title=title, lang=args.lang
-            ),
-            "json": lambda: json.dumps(
-                exports.standings_rows(table, rules), ensure_ascii=False, indent=1
-            ),
-        }[args.format]()
-    elif args.what in ("pairings", "stations"):
-        if args.round is None:
-            raise ValueError("--round is needed")
-        pairing = tour.pairing(args.round)
-        if args.what == "stations" or args.format == "json":
-            table = tour.standings(after_round=args.round - 1)
-            text = json.dumps(
-                exports.station_json(pairing, players, table), ensure_ascii=False, indent=1
-            )
-        elif args.format == "html":
-            text = exports.pairings_html(pairing, players, title=title, lang=args.lang)
-        else:
-            text = exports.pairings_csv(pairing, players)
-    else:
-        if args.player is None:
-            raise ValueError("--player is needed")
-        st = {s.player.id: s for s in tour.standings(after_round=args.round)}[args.player]
-        if args.format == "html":
-            text = exports.scorecard_html(st, players, title=title, lang=args.lang)
-        else:
-            text = exports.scorecard_csv(st, players)
+    text = exports.render(
+        tour, args.what, args.format, round_no=args.round, player=args.player, lang=args.lang
+    )
     _write(args, text)
 
 
@@ -492,11 +459,20 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
 
     res = sub.add_parser("result", help="enter and check results")
     rs = res.add_subparsers(dest="result_command", required=True, metavar="ACTION")
-    p = rs.add_parser("add", help="enter a result: ROUND TABLE P1 P2 SCORE1 SCORE2 --first ID")
+    p = rs.add_parser(
+        "add",
+        help="enter a result: ROUND TABLE PLAYER OPPONENT SCORE OPPONENT_SCORE --started ID",
+    )
     _db_args(p)
-    for name in ("round", "table", "player1", "player2", "score1", "score2"):
+    for name in ("round", "table", "player", "opponent", "score", "opponent_score"):
         p.add_argument(name, type=int)
-    p.add_argument("--first", type=int, help="id of the player who started (ZH)")
+    p.add_argument(
+        "--started",
+        "--first",  # its former name, kept for scripts
+        dest="started",
+        type=int,
+        help="id of the player who started the game (default: the pairing's first player)",
+    )
     p.add_argument("--source", choices=("operator", "station"), default="operator")
     p.add_argument("--correct", action="store_true", help="replace an earlier entry")
     p.add_argument("--kind", choices=("played", "forfeit", "double_forfeit"), default="played")

@@ -58,6 +58,7 @@ APT_CAGE = ("cage", "foot", "fonts-dejavu-core")
 APT_HUB = ("hunspell-cs", "hunspell-sk")
 
 HOSTNAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
+PIN_HASH_RE = re.compile(r"scrypt\$\d+\$\d+\$\d+\$[0-9a-f]{16,}\$[0-9a-f]{32,}")
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 SSH_KEY_RE = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-\S+) [A-Za-z0-9+/=]+( .*)?$")
 LAYOUTS = ("cz", "sk")
@@ -123,6 +124,9 @@ class ProvisionSpec:
     lexicon_file: str | None = None  # file name inside lexicons/ on the card
     hub_address: str | None = None  # "host:port" fallback when mDNS is blocked
     hub_name: str = "hub"
+    # The referee PIN as a salted hash (``station pin set --print-hash`` or
+    # ``hub provision station --referee-pin-file``): the kiosk's F12 opens nothing without.
+    referee_pin_hash: str | None = None
     display: Literal["cage", "console"] = "cage"
     headless: bool = False
     kiosk_cols: int = 80
@@ -164,6 +168,11 @@ class ProvisionSpec:
             raise ProvisionError("--lexicon-language must be cs or sk")
         if self.hub_address is not None:
             hub_host_port(self.hub_address)
+        if self.referee_pin_hash is not None and not PIN_HASH_RE.fullmatch(self.referee_pin_hash):
+            raise ProvisionError(
+                "--referee-pin-hash: expected the hash 'station pin set --print-hash' prints "
+                "(scrypt$…)"
+            )
         if not HOSTNAME_RE.match(self.hub_name):
             raise ProvisionError(f"--hub-name {self.hub_name!r}: not a host name")
         if self.display not in ("cage", "console"):
@@ -484,6 +493,14 @@ def station_toml(spec: ProvisionSpec) -> str:
     if spec.hub_address:
         lines.append("# Used when mDNS (zeroconf) does not get through the hall's router.")
         lines.append(f"hub = {q(spec.hub_address)}")
+    if spec.referee_pin_hash:
+        lines += [
+            "",
+            "[kiosk]",
+            "# The referee PIN (salted hash). The hub may send a newer one; 'station pin set'",
+            "# at the console sets one on this station.",
+            f"referee_pin_hash = {q(spec.referee_pin_hash)}",
+        ]
     lines.append("")
     return "\n".join(lines)
 
@@ -550,6 +567,18 @@ def kiosk_env(spec: ProvisionSpec) -> str:
     )
 
 
+def card_key(spec: ProvisionSpec) -> str:
+    """The key file on the card: the hub's card carries the hall secret (it never leaves
+    the hub), a station's only a key derived for its own id (its host name) plus the
+    hub's public key it pins. A copied station card is then one station, never the hub."""
+    secret = "".join(spec.psk.split()).lower()
+    if spec.role == "hub":
+        return secret + "\n"
+    from samoobsluha.shared.protocol import HallKeys
+
+    return HallKeys(bytes.fromhex(secret)).credentials(spec.hostname).to_text()
+
+
 def render(spec: ProvisionSpec) -> dict[str, str]:
     """Every text file, keyed by its path relative to the boot partition."""
     spec.validate()
@@ -560,7 +589,7 @@ def render(spec: ProvisionSpec) -> dict[str, str]:
         "meta-data": meta_data(spec),
         f"{p}/install.sh": _payload("install.sh"),
         f"{p}/setup.env": setup_env(spec),
-        f"{p}/{KEY_NAME}": spec.psk.strip() + "\n",
+        f"{p}/{KEY_NAME}": card_key(spec),
         f"{p}/files/chrony.conf": chrony_conf(spec),
     }
     if spec.image == "bookworm":

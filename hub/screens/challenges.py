@@ -4,7 +4,11 @@ under SSS rules each player's unjustified challenges and the 20-point penalty fr
 third one on.
 
 The kiosk knows the table, not which of the two players challenged; the referee says so
-here (1 = the table's ZH, 2 = DH) when it matters for the SSS count."""
+here (1 = the table's first player, 2 = its second) when it matters for the SSS count.
+
+The cursor stays on the check the operator chose while new checks arrive above it, and
+every action on a check or a referee call first names it (time, station, round, table,
+words, player) and waits for a yes."""
 
 from __future__ import annotations
 
@@ -17,8 +21,16 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label
 
-from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table, int_or_none
-from samoobsluha.hub.service import CheckRow, RequestRow
+from samoobsluha.hub.screens.base import (
+    DashScreen,
+    clock_text,
+    fill_table,
+    int_or_none,
+    selected_key,
+)
+from samoobsluha.hub.service import CheckRow, RequestRow, ServiceError
+from samoobsluha.shared.i18n import MESSAGES
+from samoobsluha.shared.textsafe import literal
 
 
 @dataclass
@@ -64,16 +76,18 @@ class ChallengesScreen(DashScreen):
     def compose_body(self) -> ComposeResult:
         yield Label("", id="requests")
         with Horizontal(id="challenge-filters"):
-            yield Label(self.tr("dash.filter.round"), classes="prompt")
+            yield Label(literal(self.tr("dash.filter.round")), classes="prompt")
             yield Input(id="filter-round", restrict=r"[0-9]*", max_length=3)
-            yield Label(self.tr("dash.filter.table"), classes="prompt")
+            yield Label(literal(self.tr("dash.filter.table")), classes="prompt")
             yield Input(id="filter-table", restrict=r"[0-9]*", max_length=4)
         with Horizontal(id="challenge-body"):
             yield DataTable(id="checks", cursor_type="row", zebra_stripes=True)
             with Vertical(id="challenge-side"):
-                yield Label(self.tr("dash.per_table"), classes="side-title")
+                yield Label(literal(self.tr("dash.per_table")), classes="side-title")
                 yield DataTable(id="per-table", cursor_type="none", show_cursor=False)
-                yield Label(self.tr("dash.sss.title"), id="sss-title", classes="side-title")
+                yield Label(
+                    literal(self.tr("dash.sss.title")), id="sss-title", classes="side-title"
+                )
                 yield DataTable(id="sss", cursor_type="none", show_cursor=False)
 
     def on_mount(self) -> None:
@@ -97,7 +111,6 @@ class ChallengesScreen(DashScreen):
     def show(self, data: ChallengesData) -> None:
         self.data = data
         checks = self.query_one("#checks", DataTable)
-        selected = self._selected_key()
         rows = []
         for c in data.checks:
             verdict = (
@@ -125,10 +138,8 @@ class ChallengesScreen(DashScreen):
             checks,
             [(key, self.tr(f"dash.col.{key}")) for key in CHECK_COLUMNS],
             rows,
-            keys=[c.key for c in data.checks],
+            keys=[c.key for c in data.checks],  # the cursor follows the chosen check
         )
-        if selected is not None and selected in checks.rows:
-            checks.move_cursor(row=checks.get_row_index(selected))
         fill_table(
             self.query_one("#per-table", DataTable),
             [("table", self.tr("dash.col.table")), ("checks", self.tr("dash.col.checks"))],
@@ -156,19 +167,19 @@ class ChallengesScreen(DashScreen):
     def _paint_requests(self) -> None:
         label = self.query_one("#requests", Label)
         if self.data is None or not self.data.requests:
-            label.update(self.tr("dash.requests.none"))
+            label.update(literal(self.tr("dash.requests.none")))
             label.set_classes("")
             return
         lines = [self.tr("dash.requests", n=len(self.data.requests))]
         for r in self.data.requests[:5]:
             reason = (
                 self.tr(f"dash.reason.{r.reason}")
-                if r.reason in ("too_long", "rate_interval", "rate_cap")
+                if f"dash.reason.{r.reason}" in MESSAGES
                 else r.reason
             )
             table = f"{self.tr('dash.col.table')} {r.table_no}" if r.table_no else ""
             lines.append(f"  {clock_text(r.at)}  {r.station}  {table}  {reason}")
-        label.update("\n".join(lines))
+        label.update(literal("\n".join(lines)))
         label.set_classes("flash" if self._flash else "alert")
 
     def _blink(self) -> None:
@@ -180,31 +191,66 @@ class ChallengesScreen(DashScreen):
     def _filter(self) -> None:
         self.reload()
 
-    def _selected_key(self) -> str | None:
-        checks = self.query_one("#checks", DataTable)
-        if not checks.row_count:
+    def _selected(self) -> CheckRow | None:
+        key = selected_key(self.query_one("#checks", DataTable))
+        if key is None or self.data is None:
             return None
-        try:
-            key = checks.coordinate_to_cell_key(checks.cursor_coordinate).row_key
-        except Exception:
-            return None
-        return str(key.value) if key.value is not None else None
+        return next((c for c in self.data.checks if c.key == key), None)
+
+    def _check_text(self, c: CheckRow) -> str:
+        """The check as the question names it: time, station, round, table, words."""
+        round_text = self.tr("dash.round", n=c.round_no) if c.round_no is not None else ""
+        return self.tr(
+            "dash.confirm.check",
+            time=clock_text(c.at),
+            station=c.station,
+            round=round_text,
+            table=c.table_no,
+            words=", ".join(c.words) or "—",
+            verdict=self.tr(f"dash.verdict.{c.final}")
+            if c.final in ("valid", "invalid", "referee", "refused")
+            else c.final,
+        )
 
     # -- actions ---------------------------------------------------------------------------
     def action_acknowledge(self) -> None:
         if self.data is None or not self.data.requests:
             return
-        key = self.data.requests[0].key
-        self.act(lambda: self.service.acknowledge_request(key))
+        r = self.data.requests[0]  # the oldest call: the first line above the log
+        question = self.tr(
+            "dash.confirm.ack", time=clock_text(r.at), station=r.station, table=r.table_no or "—"
+        )
+        key = r.key
+        self.confirm_then(lambda: question, lambda: self.service.acknowledge_request(key))
 
     def action_mark(self, which: int) -> None:
-        key = self._selected_key()
-        if key is None:
+        check = self._selected()
+        if check is None:
             return
-        self.act(lambda: self.service.mark_challenger(key, which or None))
+        text = self._check_text(check)
+
+        def prepare() -> str:
+            if not which:
+                return f"{text}\n{self.tr('dash.confirm.unmark')}"
+            if check.round_no is None:
+                raise ServiceError(self.tr("dash.mark.no_round"))
+            players = self.service.table_players(check.round_no, check.table_no)
+            player = players[0] if which == 1 else players[1]
+            if player is None:
+                raise ServiceError(self.tr("dash.mark.bye"))
+            name = self.service.player_names().get(player, f"#{player}")
+            return f"{text}\n{self.tr('dash.confirm.mark', name=name)}"
+
+        key = check.key
+        self.confirm_then(prepare, lambda: self.service.mark_challenger(key, which or None))
 
     def action_appeal(self, verdict: str) -> None:
-        key = self._selected_key()
-        if key is None:
+        check = self._selected()
+        if check is None:
             return
-        self.act(lambda: self.service.record_appeal(key, verdict))
+        question = (
+            f"{self._check_text(check)}\n"
+            f"{self.tr('dash.confirm.appeal', verdict=self.tr(f'dash.verdict.{verdict}'))}"
+        )
+        key = check.key
+        self.confirm_then(lambda: question, lambda: self.service.record_appeal(key, verdict))

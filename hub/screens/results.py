@@ -2,7 +2,10 @@
 paper scoresheet), missing or in conflict; fast entry from scoresheets as in tsh's ``a``
 mode (type the table and the two scores, see the names and new totals echoed, ``-``
 corrects the last entry); approving (publishing) the round and the protest window
-countdown; making results final."""
+countdown; making results final.
+
+The *Kolo* field follows the tournament's current round (the last paired one); a number the
+operator typed stays until the tournament moves on to another round."""
 
 from __future__ import annotations
 
@@ -16,8 +19,11 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.entry import Entry, EntryError, parse_entry
-from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
+from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import EntryEcho, RoundResults
+from samoobsluha.shared.countdown import countdown
+from samoobsluha.shared.i18n import MESSAGES, decimal, localize
+from samoobsluha.shared.textsafe import literal
 
 COLUMNS = (
     ("table", "dash.col.table"),
@@ -43,10 +49,11 @@ class ResultsScreen(DashScreen):
         self.last: Entry | None = None
         self.correcting: Entry | None = None
         self.echoes: list[str] = []
+        self._suggested: int | None = None  # the round the field last followed
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="results-head"):
-            yield Label(self.tr("dash.rounds.round"), classes="prompt")
+            yield Label(literal(self.tr("dash.rounds.round")), classes="prompt")
             yield Input(id="results-round", restrict=r"[0-9]*", max_length=3)
             yield Label("", id="results-summary")
         yield Label("", id="protest")
@@ -63,17 +70,23 @@ class ResultsScreen(DashScreen):
     def round_no(self) -> int:
         return int_or_none(self.query_one("#results-round", Input).value) or 0
 
-    def fetch(self) -> RoundResults | None:
-        number = self.round_no() or self.service.current_round()
-        return self.service.round_results(number) if number else None
+    def fetch(self) -> tuple[int, RoundResults | None]:
+        current = self.service.current_round()
+        # a new current round wins over a typed number (round 2 was paired: show round 2)
+        number = current if current != self._suggested else (self.round_no() or current)
+        return current, self.service.round_results(number) if number else None
 
-    def show(self, data: RoundResults | None) -> None:
+    def show(self, fetched: tuple[int, RoundResults | None]) -> None:
+        current, data = fetched
+        if current != self._suggested:
+            field = self.query_one("#results-round", Input)
+            if field.value and self._suggested is not None and field.value != str(current):
+                self.say(self.tr("dash.rounds.followed", n=current))
+            self._suggested = current
+            field.value = str(current) if current else ""
         self.data = data
         if data is None:
             return
-        field = self.query_one("#results-round", Input)
-        if not field.value:
-            field.value = str(data.round_no)
         rows = []
         for row in data.tables:
             score = f"{row.score_first} : {row.score_second}" if row.score_first is not None else ""
@@ -84,7 +97,7 @@ class ResultsScreen(DashScreen):
                     score,
                     row.second_name,
                     self.tr(f"dash.state.{row.state}"),
-                    ", ".join(row.sources),
+                    ", ".join(self._source(x) for x in row.sources),
                 ]
             )
         fill_table(
@@ -95,19 +108,23 @@ class ResultsScreen(DashScreen):
         )
         errors = self.query_one("#station-errors", Label)
         errors.update(
-            self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
-            if data.station_errors
-            else ""
+            literal(
+                self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
+                if data.station_errors
+                else ""
+            )
         )
         errors.display = bool(data.station_errors)
         self.query_one("#results-summary", Label).update(
-            self.tr(
-                "dash.results.summary",
-                n=data.round_no,
-                in_=data.count("in"),
-                pending=data.count("pending"),
-                missing=data.count("missing"),
-                conflict=data.count("conflict"),
+            literal(
+                self.tr(
+                    "dash.results.summary",
+                    n=data.round_no,
+                    in_=data.count("in"),
+                    pending=data.count("pending"),
+                    missing=data.count("missing"),
+                    conflict=data.count("conflict"),
+                )
             )
         )
 
@@ -117,15 +134,17 @@ class ResultsScreen(DashScreen):
             return
         label = self.query_one("#protest", Label)
         if self.data.final_at is not None:
-            label.update(self.tr("dash.final"))
+            label.update(literal(self.tr("dash.final")))
         elif self.data.protest_closes is None:
-            label.update(self.tr("dash.protest.unpublished"))
+            label.update(literal(self.tr("dash.protest.unpublished")))
         else:
             left = self.data.protest_closes - self.service.clock.now()
             label.update(
-                self.tr("dash.protest.open", left=countdown(left))
-                if left > 0
-                else self.tr("dash.protest.closed")
+                literal(
+                    self.tr("dash.protest.open", left=countdown(left))
+                    if left > 0
+                    else self.tr("dash.protest.closed")
+                )
             )
 
     @on(Input.Submitted, "#results-round")
@@ -142,7 +161,7 @@ class ResultsScreen(DashScreen):
         try:
             entry = parse_entry(text)
         except EntryError as exc:
-            self.say(str(exc), error=True)
+            self.say(exc.message(self.lang), error=True)
             return
         number = self.round_no()
         if not number:
@@ -159,10 +178,36 @@ class ResultsScreen(DashScreen):
         self.last = echo.entry
         self.correcting = None
         self.query_one("#entry-mode", Label).update("")
-        line = echo.line() + "".join(f"  ⚠ {w}" for w in echo.warnings)
+        line = self._echo_line(echo) + "".join(
+            f"  ⚠ {localize(w, self.lang)}" for w in echo.warnings
+        )
         self.echoes = [line, *self.echoes][:5]
-        self.query_one("#echo", Label).update("\n".join(self.echoes))
-        self.say(time.strftime("%H:%M:%S ") + echo.outcome, error=echo.outcome == "conflict")
+        self.query_one("#echo", Label).update(literal("\n".join(self.echoes)))
+        self.say(
+            time.strftime("%H:%M:%S ") + self._outcome(echo.outcome),
+            error=echo.outcome == "conflict",
+        )
+
+    def _source(self, source: str) -> str:
+        key = f"dash.source.{source}"
+        return self.tr(key) if key in MESSAGES else source
+
+    def _outcome(self, outcome: str) -> str:
+        key = f"dash.outcome.{outcome}"
+        return self.tr(key) if key in MESSAGES else outcome
+
+    def _echo_line(self, echo: EntryEcho) -> str:
+        """EntryEcho.line() in the operator's language (wins with a decimal comma)."""
+        totals = ", ".join(
+            f"{name} {decimal(float(w), self.lang)} ({spread:+d})"
+            for name, (w, spread) in echo.totals.items()
+        )
+        started = f" [{self.tr('dash.second_started')}]" if echo.entry.second_started else ""
+        return (
+            f"{echo.entry.table}: {echo.first_name} {echo.entry.score_first} – "
+            f"{echo.entry.score_second} {echo.second_name}{started} · "
+            f"{self._outcome(echo.outcome)} · {totals}"
+        )
 
     def action_correct_last(self) -> None:
         if self.last is None:
@@ -174,7 +219,7 @@ class ResultsScreen(DashScreen):
         entry.cursor_position = len(entry.value)
         entry.focus()
         self.query_one("#entry-mode", Label).update(
-            self.tr("dash.entry.correcting", table=self.last.table)
+            literal(self.tr("dash.entry.correcting", table=self.last.table))
         )
 
     def action_approve(self) -> None:

@@ -4,6 +4,7 @@ any pair (``--explain``)."""
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -15,6 +16,10 @@ from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import ServiceError
+from samoobsluha.shared.i18n import decimal
+from samoobsluha.shared.textsafe import literal
+
+_DECIMAL = re.compile(r"-?\d+\.\d+")
 
 
 @dataclass
@@ -43,7 +48,7 @@ class StandingsScreen(DashScreen):
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="standings-head"):
-            yield Label(self.tr("dash.rounds.round"), classes="prompt")
+            yield Label(literal(self.tr("dash.rounds.round")), classes="prompt")
             yield Input(id="standings-round", restrict=r"[0-9]*", max_length=3)
         with Horizontal(id="standings-body"):
             with Vertical():
@@ -83,10 +88,10 @@ class StandingsScreen(DashScreen):
         fill_table(
             self.query_one("#standings", DataTable),
             [(col, self._col(col)) for col in data.columns],
-            [[row[c] for c in data.columns] for row in data.standings],
+            [[self._number(row[c]) for c in data.columns] for row in data.standings],
         )
         self.query_one("#standings-title", Label).update(
-            self.tr("dash.standings.after", n=data.after)
+            literal(self.tr("dash.standings.after", n=data.after))
         )
         title = self.query_one("#pairings-title", Label)
         columns = [(key, self.tr(f"dash.col.{key}")) for key in ("table", "first", "second")]
@@ -97,9 +102,16 @@ class StandingsScreen(DashScreen):
             [[row["table"], row["first"], row["second"]] for row in pairing],
         )
         if data.pairing is None:
-            title.update(self.tr("dash.no_pairing", n=data.round_no))
+            title.update(literal(self.tr("dash.no_pairing", n=data.round_no)))
         else:
-            title.update(self.tr("dash.pairings.of", n=data.round_no))
+            title.update(literal(self.tr("dash.pairings.of", n=data.round_no)))
+
+    def _number(self, cell: str) -> str:
+        """Decimals in the operator's language: 1095.58 → 1 095,58 (cs, sk)."""
+        if _DECIMAL.fullmatch(cell):
+            digits = len(cell.partition(".")[2])
+            return decimal(float(cell), self.lang, digits)
+        return cell
 
     def _col(self, col: str) -> str:
         from samoobsluha.shared.i18n import MESSAGES
@@ -122,7 +134,7 @@ class StandingsScreen(DashScreen):
         row = self.data.pairing[index]
         lines = [f"{row['table']}: {row['first']} – {row['second']}: {row['reason']}"]
         lines += self.data.notes
-        self.query_one("#explain", Label).update("\n".join(lines))
+        self.query_one("#explain", Label).update(literal("\n".join(lines)))
 
     def action_publish(self) -> None:
         if number := self.round_no():

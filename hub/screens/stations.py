@@ -1,19 +1,113 @@
 """Stations: who is online, their clocks, lexicons, versions, backlogs and last signals,
-and a warning when the hall has fewer stations than ČAS 15.8e requires."""
+and a warning when the hall has fewer stations than ČAS 15.8e requires. ``r`` twice on a
+station revokes its key (a lost or copied card)."""
 
 from __future__ import annotations
 
+from typing import Any, ClassVar
+
 from textual.app import ComposeResult
-from textual.widgets import DataTable, Label
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
+from textual.events import Key
+from textual.screen import ModalScreen
+from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
 from samoobsluha.hub.service import StationReport
+from samoobsluha.shared.i18n import decimal, localize, t
+from samoobsluha.shared.textsafe import literal
+from samoobsluha.station.checks import PIN_MIN_LENGTH
 
 COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog", "signal")
 
 
+class PinDialog(ModalScreen[str | None]):
+    """A new referee PIN for every station: typed twice (hidden), then confirmed."""
+
+    DEFAULT_CSS = """
+    PinDialog { align: center middle; }
+    PinDialog > Vertical { width: 64; height: auto; border: thick $warning; padding: 1 2;
+                           background: $surface; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
+
+    def __init__(self, lang: str) -> None:
+        super().__init__()
+        self.lang = lang
+        self.first = ""
+        self.asking = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(literal(t("dash.pin.new", self.lang)), id="pin-prompt")
+            yield Input(id="pin-input", password=True, max_length=32)
+            yield Label("", id="pin-error")
+
+    def on_input_submitted(self, event: Input.Submitted) -> None:
+        pin, event.input.value = event.value, ""
+        prompt = self.query_one("#pin-prompt", Label)
+        error = self.query_one("#pin-error", Label)
+        if not self.first:
+            if len(pin) < PIN_MIN_LENGTH or not pin.isascii():
+                error.update(literal(t("pin.too_short", self.lang, min=PIN_MIN_LENGTH)))
+                return
+            self.first = pin
+            error.update("")
+            prompt.update(literal(t("dash.pin.repeat", self.lang)))
+            return
+        if pin != self.first:
+            self.first = ""
+            error.update(literal(t("pin.differ", self.lang)))
+            prompt.update(literal(t("dash.pin.new", self.lang)))
+            return
+        self.asking = True
+        event.input.disabled = True
+        prompt.update(literal(t("dash.pin.confirm", self.lang)))
+
+    def on_key(self, event: Key) -> None:
+        if self.asking and event.key != "escape":
+            event.stop()
+            self.dismiss(self.first if (event.character or "").lower() in ("a", "y") else None)
+
+    def action_cancel(self) -> None:
+        self.dismiss(None)
+
+
 class StationsScreen(DashScreen):
     TITLE_KEY = "dash.tab.stations"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("r", "revoke", "dash.act.revoke"),
+        Binding("p", "referee_pin", "dash.act.pin"),
+    ]
+    _armed: str | None = None
+
+    def action_revoke(self) -> None:
+        """Revoke the selected station's key; the first press only asks."""
+        table = self.query_one("#stations", DataTable)
+        if table.row_count == 0:
+            return
+        station = str(table.coordinate_to_cell_key(table.cursor_coordinate).row_key.value)
+        if self._armed != station:
+            self._armed = station
+            self.say(self.tr("dash.revoke.confirm", station=station))
+            return
+        self._armed = None
+        self.act(
+            lambda: self.service.revoke_station(station),
+            lambda _: self.say(self.tr("dash.revoke.done", station=station)),
+        )
+
+    def action_referee_pin(self) -> None:
+        def chosen(pin: str | None) -> None:
+            if pin:
+                self.act(lambda: self.service.set_referee_pin(pin), self._pin_sent)
+
+        self.app.push_screen(PinDialog(self.lang), chosen)
+
+    def _pin_sent(self, result: dict[str, Any]) -> None:
+        sent = result.get("sent_to") or []
+        self.say(self.tr("pin.sent", stations=", ".join(sent) or self.tr("dash.nobody")))
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="stations-summary")
@@ -25,18 +119,20 @@ class StationsScreen(DashScreen):
 
     def show(self, report: StationReport) -> None:
         self.query_one("#stations-summary", Label).update(
-            self.tr(
-                "dash.stations.summary",
-                players=report.players,
-                required=report.required,
-                online=report.online,
-                total=len(report.rows),
+            literal(
+                self.tr(
+                    "dash.stations.summary",
+                    players=report.players,
+                    required=report.required,
+                    online=report.online,
+                    total=len(report.rows),
+                )
+                if report.rows
+                else self.tr("dash.stations.none")
             )
-            if report.rows
-            else self.tr("dash.stations.none")
         )
         warnings = self.query_one("#stations-warnings", Label)
-        warnings.update("\n".join(f"⚠ {w}" for w in report.warnings))
+        warnings.update(literal("\n".join(f"⚠ {localize(w, self.lang)}" for w in report.warnings)))
         warnings.display = bool(report.warnings)
         rows = []
         for r in report.rows:
@@ -44,7 +140,10 @@ class StationsScreen(DashScreen):
                 r.lexicon_ok
             ]
             seen = self.tr("dash.ago", s=int(r.seen_ago)) if r.seen_ago is not None else ""
-            offset = f"{r.clock_offset:+.3f} s" + ("" if r.clock_synced else " ✗")
+            sign = "−" if r.clock_offset < 0 else "+"
+            offset = f"{sign}{decimal(abs(r.clock_offset), self.lang, 3)} s" + (
+                "" if r.clock_synced else " ✗"
+            )
             rows.append(
                 [
                     r.station_id,

@@ -8,8 +8,8 @@ Typical day::
         tour.import_players_csv(text)                     # name[,club][,rating]
         tour.check_in(3)                                  # prezence
         pairing = tour.pair(1, seed=42)                   # stored, seed recorded
-        tour.record_result(1, 4, 7, 12, 412, 389, first=7, source="station", who="st-02")
-        tour.record_result(1, 4, 7, 12, 412, 389, first=7, who="Jana")  # → confirmed
+        tour.record_result(1, 4, 7, 12, 412, 389, started=7, source="station", who="st-02")
+        tour.record_result(1, 4, 7, 12, 412, 389, started=7, who="Jana")  # → confirmed
         tour.missing_results(1)                           # tables still open
         tour.publish(1)                                   # protest window starts
         tour.finalise(1)                                  # after the window (or early=True)
@@ -44,6 +44,8 @@ from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.countdown import minutes_left
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.storage import Database
 
 SOURCES = ("operator", "station")
@@ -333,11 +335,11 @@ class Tournament:
         self,
         round_no: int,
         table: int,
-        player1: int,
-        player2: int,
-        score1: int | None,
-        score2: int | None,
-        first: int | None = None,
+        player: int,
+        opponent: int,
+        score: int | None,
+        opponent_score: int | None,
+        started: int | None = None,
         *,
         source: str = "operator",
         who: str = "operator",
@@ -347,9 +349,11 @@ class Tournament:
     ) -> Outcome:
         """Enter the result of one table (tsh-style checks).
 
-        * the players must be the pairing of that table (in either order);
+        * ``player`` and ``opponent`` must be the pairing of that table (in either order),
+          ``score`` and ``opponent_score`` are theirs;
         * scores are 0..2000; under 100 or over 800 is accepted with a warning;
-        * ``first`` is who started (ZH), default the pairing's ZH (a warning if it differs);
+        * ``started`` is the id of who started the game, default the pairing's first
+          player (a warning if it differs);
         * ``kind`` "forfeit" (with ``forfeited``: the player it is forfeited against; the
           scores are the score at that moment, may be None) or "double_forfeit".
 
@@ -372,13 +376,13 @@ class Tournament:
         if board["second"] is None:
             raise TournamentError(f"round {round_no} table {table} is a bye")
         pf, ps = board["first"], board["second"]
-        if {player1, player2} != {pf, ps}:
+        if {player, opponent} != {pf, ps}:
             raise TournamentError(
                 f"round {round_no} table {table} is {self._name(pf)} – {self._name(ps)}, "
-                f"not {self._name(player1)} – {self._name(player2)}"
+                f"not {self._name(player)} – {self._name(opponent)}"
             )
-        s_first, s_second = (score1, score2) if player1 == pf else (score2, score1)
-        warnings = []
+        s_first, s_second = (score, opponent_score) if player == pf else (opponent_score, score)
+        warnings: list[str] = []
         if kind_ is Kind.PLAYED and (s_first is None or s_second is None):
             raise TournamentError("a played game needs both scores")
         for s in (s_first, s_second):
@@ -387,21 +391,25 @@ class Tournament:
             if not 0 <= s <= MAX_SCORE:
                 raise TournamentError(f"score {s} is outside 0..{MAX_SCORE}")
             if kind_ is Kind.PLAYED and (s < LOW_SCORE or s > HIGH_SCORE):
-                warnings.append(f"unusual score {s} (outside {LOW_SCORE}..{HIGH_SCORE})")
+                warnings.append(
+                    Phrase("warn.unusual_score", score=s, low=LOW_SCORE, high=HIGH_SCORE)
+                )
         if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
             raise TournamentError("a forfeit names the player it is forfeited against")
         if kind_ is not Kind.FORFEIT:
             forfeited = None
-        if first is None:
-            first = pf
-        elif first not in (pf, ps):
+        if started is None:
+            started = pf
+        elif started not in (pf, ps):
             raise TournamentError("the starting player must be one of the two")
-        elif first != pf:
-            warnings.append(f"{self._name(first)} started, the pairing said {self._name(pf)}")
+        elif started != pf:
+            warnings.append(
+                Phrase("warn.other_started", started=self._name(started), paired=self._name(pf))
+            )
         value = {
             "s_first": s_first,
             "s_second": s_second,
-            "starter": first,
+            "starter": started,
             "kind": kind_.value,
             "forfeited": forfeited,
         }
@@ -411,7 +419,7 @@ class Tournament:
                 "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
                 " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
                 " AND forfeited IS ?",
-                [round_no, table, source, s_first, s_second, first, kind_.value, forfeited],
+                [round_no, table, source, s_first, s_second, started, kind_.value, forfeited],
             ).fetchone()
             existing = self._result_row(round_no, table)
             if duplicate and not correct:
@@ -568,7 +576,7 @@ class Tournament:
             raise TournamentError(f"round {round_no} results are not published")
         closes = row["published_at"] + self.settings()["protest_minutes"] * 60
         if not early and self.clock.now() < closes:
-            left = int(closes - self.clock.now() + 59) // 60
+            left = minutes_left(closes - self.clock.now())
             raise TournamentError(f"round {round_no}: protest window open for {left} more min")
         held = {p["table_no"] for p in self.open_protests(round_no)}
         done = 0

@@ -15,6 +15,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from samoobsluha.shared.clock import SystemClock
+from samoobsluha.shared.countdown import countdown
 from samoobsluha.shared.i18n import LANGUAGES, t
 from samoobsluha.shared.rounds import RoundPlan, Signal
 from samoobsluha.station import config as station_config
@@ -143,11 +144,6 @@ def _schedule(
     return cfg, gong, schedule
 
 
-def _clock_text(seconds: float) -> str:
-    seconds = max(0, int(seconds + 0.999))
-    return f"{seconds // 60:d}:{seconds % 60:02d}"
-
-
 @_errors
 def _round_status(args: argparse.Namespace) -> int:
     cfg, _, schedule = _schedule(args)
@@ -159,7 +155,7 @@ def _round_status(args: argparse.Namespace) -> int:
         return EXIT_OK
     line = f"{t('round.number', ui, number=status.number)}: {t(f'round.phase.{status.phase}', ui)}"
     if status.phase.value in ("scheduled", "running", "warning"):
-        line += f" {_clock_text(status.remaining)}"
+        line += f" {countdown(status.remaining)}"
     if status.paused:
         line += f" ({t('round.paused', ui)})"
     print(line)

@@ -82,21 +82,22 @@ def _pin_set(args: argparse.Namespace) -> int:
     the config file). Reads the PIN twice from the terminal, or once from stdin."""
     import getpass
 
-    from samoobsluha.station.app import SETTING_PIN
+    from samoobsluha.shared.i18n import cli_language
     from samoobsluha.station.checks import SettingsError, hash_pin
     from samoobsluha.station.log import KioskStore
 
+    lang = cli_language()
     if sys.stdin.isatty():
-        pin = getpass.getpass("referee PIN: ")
-        if getpass.getpass("again: ") != pin:
-            print("station pin set: the two PINs differ; nothing changed", file=sys.stderr)
+        pin = getpass.getpass(t("pin.ask", lang))
+        if getpass.getpass(t("pin.again", lang)) != pin:
+            print(f"station pin set: {t('pin.differ', lang)}", file=sys.stderr)
             return EXIT_CONFIG
     else:
         pin = sys.stdin.readline().rstrip("\n")
     try:
         stored = hash_pin(pin)
-    except SettingsError as exc:
-        print(f"station pin set: {exc}", file=sys.stderr)
+    except SettingsError:
+        print(f"station pin set: {t('pin.too_short', lang, min=4)}", file=sys.stderr)
         return EXIT_CONFIG
     if args.print_hash:
         print(stored)
@@ -104,30 +105,28 @@ def _pin_set(args: argparse.Namespace) -> int:
     cfg = station_config.load(args.config)
     store = KioskStore.open(station_config.station_db_path(), cfg.name)
     try:
-        store.set_setting(SETTING_PIN, stored)
-        store.record_pin_attempt(True, time.time())  # a new PIN clears a lockout
+        store.set_referee_pin(stored, time.time())  # a new PIN also clears a lockout
     finally:
         store.close()
-    print(f"referee PIN set in {station_config.station_db_path()}")
+    print(t("pin.set", lang, path=station_config.station_db_path()))
     return EXIT_OK
 
 
 def _pin_clear(args: argparse.Namespace) -> int:
-    from samoobsluha.station.app import SETTING_PIN
     from samoobsluha.station.checks import is_pin_hash
     from samoobsluha.station.log import KioskStore
 
     cfg = station_config.load(args.config)
     store = KioskStore.open(station_config.station_db_path(), cfg.name)
     try:
-        store.set_setting(SETTING_PIN, None)
+        store.set_referee_pin(None, time.time())
     finally:
         store.close()
+    from samoobsluha.shared.i18n import cli_language
+
     configured = cfg.section("kiosk").get("referee_pin_hash", "")
-    if configured and is_pin_hash(str(configured)):
-        print("station PIN removed; the config file's referee_pin_hash applies again")
-    else:
-        print("station PIN removed; the kiosk asks for a new one at the hidden key")
+    key = "pin.cleared_config" if configured and is_pin_hash(str(configured)) else "pin.cleared"
+    print(t(key, cli_language()))
     return EXIT_OK
 
 

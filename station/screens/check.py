@@ -14,6 +14,7 @@ from textual.widgets import Input, Label
 
 from samoobsluha.shared.i18n import refusal
 from samoobsluha.shared.normalize import WordRefused
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.checks import (
     RateDecision,
     StepError,
@@ -89,7 +90,9 @@ class CheckScreen(KioskScreen):
                 # instant the count is entered.
                 for i in range(self.kiosk.settings.max_words):
                     with Horizontal(classes="field word-row", id=f"word-row-{i}"):
-                        yield Label(self.tr("kiosk.check.word_label", i=i + 1), classes="prompt")
+                        yield Label(
+                            literal(self.tr("kiosk.check.word_label", i=i + 1)), classes="prompt"
+                        )
                         yield WordInput(i, id=f"word-{i}")
                         yield Label("", id=f"face-{i}", classes="face")
         yield Label("", id="check-error")
@@ -97,12 +100,12 @@ class CheckScreen(KioskScreen):
 
     def on_mount(self) -> None:
         self._bind_confirm()
-        self.query_one("#check-title", Label).update(self.tr("kiosk.check.title"))
-        self.query_one("#table-label", Label).update(self.tr("kiosk.check.table_prompt"))
+        self.query_one("#check-title", Label).update(literal(self.tr("kiosk.check.title")))
+        self.query_one("#table-label", Label).update(literal(self.tr("kiosk.check.table_prompt")))
         self.query_one("#count-label", Label).update(
-            self.tr("kiosk.check.count_prompt", max=self.kiosk.settings.max_words)
+            literal(self.tr("kiosk.check.count_prompt", max=self.kiosk.settings.max_words))
         )
-        self.query_one("#words-help", Label).update(self.tr("kiosk.check.words_help"))
+        self.query_one("#words-help", Label).update(literal(self.tr("kiosk.check.words_help")))
         table = self.query_one("#table", Input)
         table.value = self.first_digit
         table.cursor_position = len(self.first_digit)
@@ -121,7 +124,7 @@ class CheckScreen(KioskScreen):
         if step == "busy":  # waiting for the worker: keep the screen, take no input
             for field in self.query(Input):
                 field.disabled = True
-            self.query_one("#check-hint", Label).update(self.tr("kiosk.check.judging"))
+            self.query_one("#check-hint", Label).update(literal(self.tr("kiosk.check.judging")))
             return
         self.query_one("#row-count").display = step in ("count", "words")
         words_visible = step == "words"
@@ -136,7 +139,7 @@ class CheckScreen(KioskScreen):
             "count": self.tr("kiosk.check.hint_back"),
             "words": self.tr("kiosk.check.hint_words", key=self.kiosk.settings.confirm_key.upper()),
         }[step]
-        self.query_one("#check-hint", Label).update(hint)
+        self.query_one("#check-hint", Label).update(literal(hint))
         if step == "table":
             self.set_focus(self.query_one("#table", Input))
         elif step == "count":
@@ -145,9 +148,15 @@ class CheckScreen(KioskScreen):
             for word in self.query(WordInput):
                 word.disabled = word.index >= self.count
 
+    _refused_text: tuple[str, ...] | None = None  # the words a shown refusal is about
+
+    def _word_texts(self) -> tuple[str, ...]:
+        return tuple(w.value for w in self.query(WordInput))
+
     def _error(self, text: str) -> None:
+        self._refused_text = self._word_texts() if text else None
         label = self.query_one("#check-error", Label)
-        label.update(f"! {text}" if text else "")
+        label.update(literal(f"! {text}" if text else ""))
         label.set_class(bool(text), "-shown")
 
     def _step_error(self, exc: StepError) -> None:
@@ -168,7 +177,11 @@ class CheckScreen(KioskScreen):
         self.rate_ok = None
         self.kiosk.check_rate(table_no, self.rate_checked)
         self.query_one("#check-title", Label).update(
-            self.tr("kiosk.check.title") + " · " + self.tr("kiosk.check.table_info", table=table_no)
+            literal(
+                self.tr("kiosk.check.title")
+                + " · "
+                + self.tr("kiosk.check.table_info", table=table_no)
+            )
         )
         self._show_step("count")
 
@@ -220,8 +233,20 @@ class CheckScreen(KioskScreen):
         if not isinstance(event.input, WordInput):
             return
         face, _ = preview(event.value, self.kiosk.lexicon.alphabet)
-        self.query_one(f"#face-{event.input.index}", Label).update(face)
-        self._error("")
+        self.query_one(f"#face-{event.input.index}", Label).update(literal(face))
+        # A change typed before an Enter that refused the word arrives after it: it must
+        # not wipe the refusal of the very text it produced.
+        if self._refused_text is None or self._word_texts() != self._refused_text:
+            self._error("")
+        # Until the next repaint the new spelling is not on the screen yet: a confirm
+        # key typed in the same burst waits for it (see action_confirm).
+        self._painted = False
+        self.call_after_refresh(self._mark_painted)
+
+    _painted = True
+
+    def _mark_painted(self) -> None:
+        self._painted = True
 
     def _advance(self, word: WordInput) -> None:
         if self.step != "words":
@@ -238,7 +263,7 @@ class CheckScreen(KioskScreen):
             self._focus_word(word.index + 1)
         else:
             self.query_one("#check-hint", Label).update(
-                self.tr("kiosk.check.review", key=self.kiosk.settings.confirm_key.upper())
+                literal(self.tr("kiosk.check.review", key=self.kiosk.settings.confirm_key.upper()))
             )
             self.query_one("#check-hint", Label).add_class("-review")
             self._prefill()
@@ -256,6 +281,9 @@ class CheckScreen(KioskScreen):
 
     def action_confirm(self) -> None:
         if self.step != "words":
+            return
+        if not self._painted:  # the opponent confirms what is on screen: paint it first
+            self.call_after_refresh(self.action_confirm)
             return
         inputs = self._word_inputs()
         for word in inputs:
@@ -292,7 +320,7 @@ class CheckScreen(KioskScreen):
         elif self.step == "count":
             self._error("")
             self.table_no = None
-            self.query_one("#check-title", Label).update(self.tr("kiosk.check.title"))
+            self.query_one("#check-title", Label).update(literal(self.tr("kiosk.check.title")))
             self._show_step("table")
         elif self.step == "table":
             self.kiosk.reset_to_idle()

@@ -14,6 +14,7 @@ from textual.events import Key
 from textual.widgets import Label
 
 from samoobsluha.shared.i18n import LANGUAGES
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.clock import RoundClock
 
@@ -39,7 +40,6 @@ class IdleScreen(KioskScreen):
             yield RoundClock(id="clock")
         yield Label("", id="instruction")
         yield Label("", id="idle-menu")
-        yield Label("", id="pin-warning")
 
     def on_mount(self) -> None:
         self.refresh_texts()
@@ -51,13 +51,10 @@ class IdleScreen(KioskScreen):
 
     def refresh_texts(self) -> None:
         kiosk = self.kiosk
-        self.query_one("#station-name", Label).update(kiosk.station_name)
-        self.query_one("#tournament", Label).update(kiosk.settings.tournament)
-        self.query_one("#instruction", Label).update(self.tr("kiosk.idle.instruction"))
-        self.query_one("#idle-menu", Label).update(self.tr("kiosk.idle.menu"))
-        warning = self.query_one("#pin-warning", Label)
-        warning.update("" if kiosk.pin_hash else self.tr("kiosk.pin.unset_warning"))
-        warning.display = not kiosk.pin_hash
+        self.query_one("#station-name", Label).update(literal(kiosk.station_name))
+        self.query_one("#tournament", Label).update(literal(kiosk.settings.tournament))
+        self.query_one("#instruction", Label).update(literal(self.tr("kiosk.idle.instruction")))
+        self.query_one("#idle-menu", Label).update(literal(self.tr("kiosk.idle.menu")))
         self.tick(kiosk.clock.monotonic(), force=True)
 
     def tick(self, now: float, force: bool = False) -> None:
@@ -70,7 +67,7 @@ class IdleScreen(KioskScreen):
             text += " · " + self.tr("kiosk.hub.backlog", n=kiosk.backlog)
         if text != self._hub_text:
             self._hub_text = text
-            self.query_one("#hub-status", Label).update(text)
+            self.query_one("#hub-status", Label).update(literal(text))
 
     _pending: Any = None  # the check screen just pushed, until it takes the keys
 

@@ -2,12 +2,13 @@
 
 PIN screen: wrong PINs are counted in the station database (pulling the plug does not
 reset them); each wrong PIN delays the next try, and after ``pin_free_attempts`` the prompt
-locks for ``pin_lockout`` seconds, doubling with each further wrong PIN. With no PIN set
-yet, the hidden key asks the referee to choose one.
+locks for ``pin_lockout`` seconds, doubling with each further wrong PIN (at most an hour),
+timed on the monotonic clock (see :class:`station.checks.PinLock`). With no PIN at all the
+hidden key opens nothing (see :meth:`KioskApp._open_referee`).
 
 Referee screen: appeal (re-check a play as the second instance, logged as such, with the
 failed words shown to the referee), this station's recent log, the table range, a gong
-test, result correction, a new PIN, and quitting the kiosk."""
+test, result correction, a new PIN, and quitting the kiosk (both confirmed first)."""
 
 from __future__ import annotations
 
@@ -23,14 +24,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
-from samoobsluha.shared.i18n import refusal
+from samoobsluha.shared.i18n import MESSAGES, refusal
 from samoobsluha.shared.normalize import WordRefused, normalize_words
-from samoobsluha.station.app import SETTING_PIN, SETTING_TABLES
+from samoobsluha.shared.textsafe import literal
+from samoobsluha.station.app import SETTING_TABLES
 from samoobsluha.station.checks import (
     PIN_MIN_LENGTH,
     PinGate,
-    SettingsError,
+    PinLock,
     StepError,
+    TablesError,
     format_tables,
     hash_pin,
     parse_tables,
@@ -56,17 +59,18 @@ class RefereeArea(KioskScreen):
 
 
 class PinScreen(KioskScreen):
-    """Enter the PIN (``mode="enter"``), or choose one (``"set"`` when none is set,
-    ``"change"`` from the referee screen)."""
+    """Enter the PIN (``mode="enter"``), or choose a new one (``"change"``, from the
+    referee screen: typed twice, then confirmed). There is no "choose a first PIN" here:
+    a station without a PIN never shows this screen (no player can set one)."""
 
     BINDINGS = [Binding("escape", "leave", show=False)]  # noqa: RUF012
 
-    def __init__(self, mode: str | None = None) -> None:
+    def __init__(self, mode: str = "enter") -> None:
         super().__init__()
         self.mode = mode
         self.first_pin = ""
         self.gate = PinGate(True)
-        self.failures = 0
+        self.pin_lock: PinLock | None = None  # loaded by a worker
 
     def compose(self) -> ComposeResult:
         with Vertical(id="pin-box"):
@@ -76,22 +80,22 @@ class PinScreen(KioskScreen):
             yield Label("", id="pin-message")
 
     def on_mount(self) -> None:
-        if self.mode is None:
-            self.mode = "enter" if self.kiosk.pin_hash else "set"
-        self.query_one("#pin-title", Label).update(self.tr("kiosk.pin.title"))
+        self.query_one("#pin-title", Label).update(literal(self.tr("kiosk.pin.title")))
         if self.mode == "enter":
             self._prompt("kiosk.pin.prompt")
             self.query_one("#pin", Input).disabled = True
             self._load_gate()
         else:
-            self._prompt("kiosk.pin.choose" if self.mode == "set" else "kiosk.pin.new")
+            self._prompt("kiosk.pin.new")
         self.query_one("#pin", Input).focus()
 
     def _prompt(self, key: str, **values: Any) -> None:
-        self.query_one("#pin-prompt", Label).update(self.tr(key, min=PIN_MIN_LENGTH, **values))
+        self.query_one("#pin-prompt", Label).update(
+            literal(self.tr(key, min=PIN_MIN_LENGTH, **values))
+        )
 
     def _message(self, text: str) -> None:
-        self.query_one("#pin-message", Label).update(text)
+        self.query_one("#pin-message", Label).update(literal(text))
 
     def action_leave(self) -> None:
         if self.mode == "change":
@@ -99,42 +103,39 @@ class PinScreen(KioskScreen):
         else:
             self.kiosk.reset_to_idle()
 
-    # -- the gate --------------------------------------------------------------------------
+    # -- the gate (on this boot's monotonic clock; see checks.PinLock) ---------------------
     @work(thread=True, exit_on_error=False, group="db")
     def _load_gate(self) -> None:
-        failures, last_at = self.kiosk.store.pin_failures()
-        self.app.call_from_thread(self._gate_loaded, failures, last_at)
+        lock = self.kiosk.store.pin_lock(self.kiosk.boot, self.kiosk.clock.monotonic())
+        self.app.call_from_thread(self._gate_loaded, lock)
 
-    def _gate_loaded(self, failures: int, last_at: float | None) -> None:
-        self.failures = failures
-        self._last_failure_at = last_at
+    def _gate_loaded(self, lock: PinLock) -> None:
+        self.pin_lock = lock
         self._apply_gate()
 
     def _apply_gate(self) -> None:
-        if self.mode != "enter":
+        if self.mode != "enter" or self.pin_lock is None:
             return
-        settings = self.kiosk.settings
+        kiosk = self.kiosk
         self.gate = pin_gate(
-            settings,
-            failures=self.failures,
-            last_failure_at=getattr(self, "_last_failure_at", None),
-            now=self.kiosk.clock.now(),
+            kiosk.settings, self.pin_lock, boot=kiosk.boot, mono=kiosk.clock.monotonic()
         )
         field = self.query_one("#pin", Input)
+        failures = self.pin_lock.failures
         if self.gate.open:
             if field.disabled:
                 field.disabled = False
                 field.focus()
-                if self.failures:
-                    self._message(self.tr("kiosk.pin.wrong", n=self.failures))
+                if failures:
+                    self._message(self.tr("kiosk.pin.wrong", n=failures))
         else:
             field.disabled = True
             key = "kiosk.pin.locked" if self.gate.locked_out else "kiosk.pin.wait"
-            self._message(self.tr(key, n=self.failures, s=max(1, round(self.gate.wait))))
+            self._message(self.tr(key, n=failures, s=max(1, round(self.gate.wait))))
 
     def tick(self, now: float) -> None:
         super().tick(now)
-        if self.is_current and self.mode == "enter" and hasattr(self, "_last_failure_at"):
+        if self.is_current:
             self._apply_gate()
 
     # -- typing ----------------------------------------------------------------------------
@@ -142,12 +143,12 @@ class PinScreen(KioskScreen):
         pin = field.value
         field.value = ""
         if self.mode == "enter":
-            if not self.gate.open:
+            if self.pin_lock is None or not self.gate.open:
                 return
             field.disabled = True
             self._verify(pin)
             return
-        # choosing a PIN: twice, the same
+        # choosing a new PIN: twice, the same, then confirmed
         if not self.first_pin:
             if len(pin) < PIN_MIN_LENGTH or not pin.isascii():
                 self._message(self.tr("kiosk.pin.too_short", min=PIN_MIN_LENGTH))
@@ -159,48 +160,83 @@ class PinScreen(KioskScreen):
         if pin != self.first_pin:
             self.first_pin = ""
             self._message(self.tr("kiosk.pin.mismatch"))
-            self._prompt("kiosk.pin.choose" if self.mode == "set" else "kiosk.pin.new")
+            self._prompt("kiosk.pin.new")
             return
         field.disabled = True
-        self._save(pin)
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._save(pin)
+            else:
+                self.app.pop_screen()
+
+        self.app.push_screen(ConfirmScreen("kiosk.confirm.pin"), answered)
 
     @work(thread=True, exit_on_error=False, group="db")
     def _verify(self, pin: str) -> None:
-        store = self.kiosk.store
-        now = self.kiosk.clock.now()
-        failures, last_at = store.pin_failures()
-        gate = pin_gate(self.kiosk.settings, failures=failures, last_failure_at=last_at, now=now)
-        if not gate.open:
-            self.app.call_from_thread(self._gate_loaded, failures, last_at)
+        kiosk = self.kiosk
+        store = kiosk.store
+        mono = kiosk.clock.monotonic()
+        lock = store.pin_lock(kiosk.boot, mono)
+        if not pin_gate(kiosk.settings, lock, boot=kiosk.boot, mono=mono).open:
+            self.app.call_from_thread(self._gate_loaded, lock)
             return
-        ok = verify_pin(pin, self.kiosk.pin_hash)
-        store.record_pin_attempt(ok, now)
-        self.app.call_from_thread(self._verified, ok, 0 if ok else failures + 1, now)
+        ok = verify_pin(pin, kiosk.pin_hash)
+        lock = PinLock() if ok else lock.failed(kiosk.settings, kiosk.boot, mono)
+        store.record_pin_attempt(ok, kiosk.clock.now(), lock=lock)
+        self.app.call_from_thread(self._verified, ok, lock)
 
-    def _verified(self, ok: bool, failures: int, at: float) -> None:
+    def _verified(self, ok: bool, lock: PinLock) -> None:
         if ok:
             self.app.switch_screen(RefereeScreen())
             return
-        self.failures = failures
-        self._last_failure_at = at
+        self.pin_lock = lock
         self.query_one("#pin", Input).disabled = True
         self._apply_gate()
         if self.gate.open:
-            self._message(self.tr("kiosk.pin.wrong", n=failures))
+            self._message(self.tr("kiosk.pin.wrong", n=lock.failures))
 
     @work(thread=True, exit_on_error=False, group="db")
     def _save(self, pin: str) -> None:
         stored = hash_pin(pin)
-        self.kiosk.store.set_setting(SETTING_PIN, stored)
+        self.kiosk.store.set_referee_pin(stored, self.kiosk.clock.now())
         self.app.call_from_thread(self._saved, stored)
 
     def _saved(self, stored: str) -> None:
         self.kiosk.pin_hash = stored
-        if self.mode == "change":
-            self.app.pop_screen()
-            self.app.notify(self.tr("kiosk.pin.changed"))
-        else:
-            self.app.switch_screen(RefereeScreen())
+        self.app.pop_screen()
+        self.app.notify(self.tr("kiosk.pin.changed"), markup=False)
+
+
+class ConfirmScreen(RefereeArea):
+    """„Opravdu?“ before the referee quits the kiosk or changes the PIN: A (ano) or Y
+    confirms; Esc, N or anything else does not."""
+
+    BINDINGS = [Binding("escape", "no", show=False)]  # noqa: RUF012
+
+    def __init__(self, question_key: str) -> None:
+        super().__init__()
+        self.question_key = question_key
+
+    def compose(self) -> ComposeResult:
+        with Vertical(id="confirm-box"):
+            yield Label("", id="confirm-question")
+            yield Label("", id="confirm-hint")
+
+    def on_mount(self) -> None:
+        self.query_one("#confirm-question", Label).update(literal(self.tr(self.question_key)))
+        self.query_one("#confirm-hint", Label).update(literal(self.tr("kiosk.confirm.hint")))
+
+    def on_key(self, event: Any) -> None:
+        event.stop()
+        event.prevent_default()
+        self.dismiss((event.character or "").lower() in ("a", "y"))
+
+    def action_no(self) -> None:
+        self.dismiss(False)
+
+    def timed_out(self) -> None:
+        self.dismiss(False)
 
 
 MENU = ("appeal", "log", "tables", "gong", "result", "pin", "quit")
@@ -215,11 +251,11 @@ class RefereeScreen(RefereeArea):
 
     def on_mount(self) -> None:
         self.query_one("#referee-title", Label).update(
-            self.tr("kiosk.referee.title", station=self.kiosk.station_name)
+            literal(self.tr("kiosk.referee.title", station=self.kiosk.station_name))
         )
         menu = self.query_one("#referee-menu", OptionList)
         for n, item in enumerate(MENU, start=1):
-            menu.add_option(Option(f"{n}  {self.tr(f'kiosk.referee.{item}')}", id=item))
+            menu.add_option(Option(literal(f"{n}  {self.tr(f'kiosk.referee.{item}')}"), id=item))
         menu.highlighted = 0
         menu.focus()
 
@@ -254,10 +290,15 @@ class RefereeScreen(RefereeArea):
         elif item == "pin":
             self.app.push_screen(PinScreen("change"))
         elif item == "quit":
-            self.app.exit(0)
+
+            def answered(yes: bool | None) -> None:
+                if yes:
+                    self.app.exit(0)
+
+            self.app.push_screen(ConfirmScreen("kiosk.confirm.quit"), answered)
 
     def _message(self, text: str) -> None:
-        self.query_one("#referee-message", Label).update(text)
+        self.query_one("#referee-message", Label).update(literal(text))
 
     @work(exclusive=True, exit_on_error=False, group="gong")
     async def _ring(self) -> None:
@@ -298,10 +339,12 @@ class AppealScreen(RefereeArea):
             yield Label("", id="appeal-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#appeal-title", Label).update(self.tr("kiosk.appeal.title"))
-        self.query_one("#appeal-table-label", Label).update(self.tr("kiosk.check.table_prompt"))
-        self.query_one("#appeal-words-label", Label).update(self.tr("kiosk.appeal.words"))
-        self.query_one("#appeal-hint", Label).update(self.tr("kiosk.appeal.hint"))
+        self.query_one("#appeal-title", Label).update(literal(self.tr("kiosk.appeal.title")))
+        self.query_one("#appeal-table-label", Label).update(
+            literal(self.tr("kiosk.check.table_prompt"))
+        )
+        self.query_one("#appeal-words-label", Label).update(literal(self.tr("kiosk.appeal.words")))
+        self.query_one("#appeal-hint", Label).update(literal(self.tr("kiosk.appeal.hint")))
         self.set_focus(self.query_one("#appeal-table", Input))
 
     def on_screen_resume(self) -> None:
@@ -324,7 +367,7 @@ class AppealScreen(RefereeArea):
                 self.query_one("#appeal-table", Input).value, self.kiosk.tables
             )
         except StepError as exc:
-            error.update("! " + self.tr(f"kiosk.error.{exc.problem.value}", **exc.values))
+            error.update(literal("! " + self.tr(f"kiosk.error.{exc.problem.value}", **exc.values)))
             self.query_one("#appeal-table", Input).focus()
             return
         try:
@@ -332,7 +375,7 @@ class AppealScreen(RefereeArea):
                 self.query_one("#appeal-words", Input).value, self.kiosk.lexicon.alphabet
             )
         except WordRefused as exc:
-            error.update("! " + refusal(exc, self.kiosk.lang))
+            error.update(literal("! " + refusal(exc, self.kiosk.lang)))
             return
         error.update("")
         for field in self.query(Input):
@@ -346,10 +389,10 @@ class LogScreen(RefereeArea):
         yield DataTable(id="log-table", cursor_type="row", zebra_stripes=True)
 
     def on_mount(self) -> None:
-        self.query_one("#log-title", Label).update(self.tr("kiosk.log.title"))
+        self.query_one("#log-title", Label).update(literal(self.tr("kiosk.log.title")))
         table = self.query_one("#log-table", DataTable)
         for key in ("time", "table", "round", "words", "verdict", "failed", "note"):
-            table.add_column(self.tr(f"kiosk.log.{key}"))
+            table.add_column(literal(self.tr(f"kiosk.log.{key}")))
         table.focus()
         self._load()
 
@@ -361,20 +404,23 @@ class LogScreen(RefereeArea):
     def _fill(self, rows: list[dict[str, Any]]) -> None:
         table = self.query_one("#log-table", DataTable)
         if not rows:
-            self.query_one("#log-title", Label).update(self.tr("kiosk.log.empty"))
+            self.query_one("#log-title", Label).update(literal(self.tr("kiosk.log.empty")))
         for row in rows:
             when = dt.datetime.fromtimestamp(row["at"]).strftime("%H:%M:%S")
-            note = row["refused_reason"] or ""
+            reason = row["refused_reason"] or ""
+            note = (
+                self.tr(f"dash.reason.{reason}") if f"dash.reason.{reason}" in MESSAGES else reason
+            )
             if row["instance"] == "appeal":
                 note = self.tr("kiosk.log.appeal")
             table.add_row(
-                when,
-                str(row["table_no"]),
-                "—" if row["round_no"] is None else str(row["round_no"]),
-                " ".join(row["words"]),
-                self.tr(f"kiosk.log.status_{row['status']}"),
-                " ".join(w.upper() for w in row["failed"]),
-                note,
+                literal(when),
+                literal(str(row["table_no"])),
+                literal("—" if row["round_no"] is None else str(row["round_no"])),
+                literal(" ".join(row["words"])),
+                literal(self.tr(f"kiosk.log.status_{row['status']}")),
+                literal(" ".join(w.upper() for w in row["failed"])),
+                literal(note),
             )
 
 
@@ -386,7 +432,7 @@ class TablesScreen(RefereeArea):
             yield Label("", id="tables-error")
 
     def on_mount(self) -> None:
-        self.query_one("#tables-title", Label).update(self.tr("kiosk.tables.prompt"))
+        self.query_one("#tables-title", Label).update(literal(self.tr("kiosk.tables.prompt")))
         field = self.query_one("#tables-input", Input)
         field.value = format_tables(self.kiosk.tables)
         field.focus()
@@ -395,8 +441,9 @@ class TablesScreen(RefereeArea):
     def _submitted(self, event: Input.Submitted) -> None:
         try:
             tables = parse_tables(event.value)
-        except SettingsError as exc:
-            self.query_one("#tables-error", Label).update(f"! {exc}")
+        except TablesError as exc:
+            message = self.tr(exc.key, **exc.values)
+            self.query_one("#tables-error", Label).update(literal(f"! {message}"))
             return
         event.input.disabled = True
         self._save(tables)
@@ -409,4 +456,4 @@ class TablesScreen(RefereeArea):
     def _saved(self, tables: frozenset[int]) -> None:
         self.kiosk.tables = tables
         self.app.pop_screen()
-        self.app.notify(self.tr("kiosk.tables.saved", range=format_tables(tables)))
+        self.app.notify(self.tr("kiosk.tables.saved", range=format_tables(tables)), markup=False)

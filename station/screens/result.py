@@ -12,6 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.checks import StepError, validate_table
 from samoobsluha.station.log import Pairing, Result, ResultLocked
 from samoobsluha.station.screens.base import KioskScreen
@@ -49,7 +50,7 @@ class ResultScreen(KioskScreen):
 
     def on_mount(self) -> None:
         title = "kiosk.result.title_referee" if self.by_referee else "kiosk.result.title"
-        self.query_one("#result-title", Label).update(self.tr(title))
+        self.query_one("#result-title", Label).update(literal(self.tr(title)))
         labels = {
             "res-round": self.tr("kiosk.result.round"),
             "res-table": self.tr("kiosk.check.table_prompt"),
@@ -58,9 +59,9 @@ class ResultScreen(KioskScreen):
             "res-starter": self.tr("kiosk.result.starter"),
         }
         for field_id, text in labels.items():
-            self.query_one(f"#{field_id}-label", Label).update(text)
+            self.query_one(f"#{field_id}-label", Label).update(literal(text))
         self.query_one("#result-hint", Label).update(
-            self.tr("kiosk.result.hint", key=self.kiosk.settings.confirm_key.upper())
+            literal(self.tr("kiosk.result.hint", key=self.kiosk.settings.confirm_key.upper()))
         )
         round_no = self.kiosk.round_number()
         if round_no is not None:
@@ -77,7 +78,7 @@ class ResultScreen(KioskScreen):
             self.kiosk.reset_to_idle()
 
     def _error(self, text: str) -> None:
-        self.query_one("#result-error", Label).update(f"! {text}" if text else "")
+        self.query_one("#result-error", Label).update(literal(f"! {text}" if text else ""))
 
     def flow_enter(self, widget: Input) -> None:
         """Enter moves to the next field at once (keys typed ahead follow it)."""
@@ -111,13 +112,16 @@ class ResultScreen(KioskScreen):
         self.pairing = pairing
         names = self.query_one("#result-names", Label)
         if pairing is None:
-            names.update(self.tr("kiosk.result.no_pairing"))
+            names.update(literal(self.tr("kiosk.result.no_pairing")))
         else:
-            names.update(self.tr("kiosk.result.players", a=pairing.player_a, b=pairing.player_b))
+            names.update(
+                literal(self.tr("kiosk.result.players", a=pairing.first, b=pairing.second))
+            )
         if existing is not None:
-            self.query_one("#res-score-a", Input).value = str(existing.score_a)
-            self.query_one("#res-score-b", Input).value = str(existing.score_b)
-            self.query_one("#res-starter", Input).value = existing.starter.upper()
+            self.query_one("#res-score-a", Input).value = str(existing.score_first)
+            self.query_one("#res-score-b", Input).value = str(existing.score_second)
+            started = {"first": "A", "second": "B"}.get(existing.started, "")
+            self.query_one("#res-starter", Input).value = started
 
     def action_save(self) -> None:
         round_no, table_no = self._numbers()
@@ -137,9 +141,10 @@ class ResultScreen(KioskScreen):
                 self.query_one(f"#{field_id}", Input).focus()
                 return
             scores.append(int(text))
-        starter_text = self.query_one("#res-starter", Input).value.strip().lower()
-        starter = {"a": "a", "1": "a", "b": "b", "2": "b"}.get(starter_text)
-        if starter is None:
+        started_text = self.query_one("#res-starter", Input).value.strip().lower()
+        # the screen says A/B (or 1/2); the record says first/second
+        started = {"a": "first", "1": "first", "b": "second", "2": "second"}.get(started_text)
+        if started is None:
             self._error(self.tr("kiosk.result.bad_starter"))
             self.query_one("#res-starter", Input).focus()
             return
@@ -149,9 +154,9 @@ class ResultScreen(KioskScreen):
             table_no or 0,
             scores[0],
             scores[1],
-            starter,
-            pairing.player_a if pairing and pairing.table_no == table_no else "",
-            pairing.player_b if pairing and pairing.table_no == table_no else "",
+            started,
+            pairing.first if pairing and pairing.table_no == table_no else "",
+            pairing.second if pairing and pairing.table_no == table_no else "",
         )
         for field in self.query(Input):
             field.disabled = True
@@ -179,8 +184,8 @@ class ResultScreen(KioskScreen):
                 "kiosk.result.locked",
                 round=existing.round_no,
                 table=existing.table_no,
-                a=existing.score_a,
-                b=existing.score_b,
+                a=existing.score_first,
+                b=existing.score_second,
             )
         )
 
@@ -191,11 +196,11 @@ class ResultScreen(KioskScreen):
             "kiosk.result.saved",
             round=stored.round_no,
             table=stored.table_no,
-            a=stored.score_a,
-            b=stored.score_b,
+            a=stored.score_first,
+            b=stored.score_second,
         )
         if self.by_referee:
             self.app.pop_screen()
-            self.app.notify(text)
+            self.app.notify(text, markup=False)
         else:
             self.app.switch_screen(SavedScreen(text))

@@ -14,6 +14,7 @@ from textual.widgets import Label
 
 from samoobsluha.shared.i18n import t
 from samoobsluha.shared.lexicon import Status, Verdict
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.checks import Limit, RateDecision
 from samoobsluha.station.log import CheckRecord
 from samoobsluha.station.screens.base import KioskScreen
@@ -150,7 +151,8 @@ class VerdictScreen(TimedMessageScreen):
             old.remove()
         if failed:
             self.query_one("#verdict-box").mount(
-                Label(failed, id="verdict-failed"), after=self.query_one("#verdict-words")
+                Label(literal(failed), id="verdict-failed"),
+                after=self.query_one("#verdict-words"),
             )
         round_text = "—" if self.round_no is None else str(self.round_no)
         self._set(
@@ -167,7 +169,7 @@ class VerdictScreen(TimedMessageScreen):
 
     def _set(self, selector: str, text: str) -> None:
         label = self.query_one(selector, Label)
-        label.update(text)
+        label.update(literal(text))
         label.display = bool(text)
 
     def on_screen_resume(self) -> None:
@@ -193,21 +195,26 @@ class RefusedScreen(TimedMessageScreen):
     def compose(self) -> ComposeResult:
         self.add_class("-referee")
         settings = self.kiosk.settings
-        if self.decision.limit is Limit.CAP:
+        limit = self.decision.limit
+        if limit is Limit.CAP:
             reason = self.tr(
                 "kiosk.refused.cap", table=self.table_no, max=settings.max_checks_per_round
             )
+        elif limit is Limit.STATION_CAP:
+            reason = self.tr("kiosk.refused.station_cap", max=settings.station_max_checks_per_round)
         else:
             reason = self.tr(
-                "kiosk.refused.interval",
+                "kiosk.refused.station_interval"
+                if limit is Limit.STATION_INTERVAL
+                else "kiosk.refused.interval",
                 table=self.table_no,
                 wait=max(1, round(self.decision.wait)),
             )
         with Vertical(id="verdict-box"):
             yield BigText(self.tr("verdict.referee"), id="verdict-big")
-            yield Label(self.tr("verdict.referee"), id="verdict-word")
-            yield Label(reason, id="verdict-reason")
-            yield Label(self.tr("kiosk.verdict.dismiss"), id="verdict-hint")
+            yield Label(literal(self.tr("verdict.referee")), id="verdict-word")
+            yield Label(literal(reason), id="verdict-reason")
+            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")
 
 
 class ErrorScreen(TimedMessageScreen):
@@ -221,9 +228,9 @@ class ErrorScreen(TimedMessageScreen):
         self.add_class("-referee")
         with Vertical(id="verdict-box"):
             yield BigText(self.tr("verdict.referee"), id="verdict-big")
-            yield Label(self.tr("verdict.referee"), id="verdict-word")
-            yield Label(self.text, id="verdict-reason")
-            yield Label(self.tr("kiosk.verdict.dismiss"), id="verdict-hint")
+            yield Label(literal(self.tr("verdict.referee")), id="verdict-word")
+            yield Label(literal(self.text), id="verdict-reason")
+            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")
 
 
 class SavedScreen(TimedMessageScreen):
@@ -236,5 +243,5 @@ class SavedScreen(TimedMessageScreen):
     def compose(self) -> ComposeResult:
         self.add_class("-saved")
         with Vertical(id="verdict-box"):
-            yield Label(self.text, id="verdict-reason")
-            yield Label(self.tr("kiosk.verdict.dismiss"), id="verdict-hint")
+            yield Label(literal(self.text), id="verdict-reason")
+            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")

@@ -1,5 +1,7 @@
-""" "Where do I play?": part of a name → table and opponent in the current round, from
-the pairings the hub published (stored locally, so it works while the hub is away)."""
+""" "Where do I play?": part of a name → table and opponent, from the pairings the hub
+published (stored locally, so it works while the hub is away): the next round from the
+moment its pairings are published, and the round being played while it runs — both,
+labelled, when both exist."""
 
 from __future__ import annotations
 
@@ -9,6 +11,8 @@ from textual.binding import Binding
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
+from samoobsluha.shared.rounds import Phase
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.log import Pairing
 from samoobsluha.station.screens.base import KioskScreen
 
@@ -29,8 +33,8 @@ class WhereScreen(KioskScreen):
             yield Label("", id="where-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#where-title", Label).update(self.tr("kiosk.where.title"))
-        self.query_one("#where-hint", Label).update(self.tr("kiosk.where.hint"))
+        self.query_one("#where-title", Label).update(literal(self.tr("kiosk.where.title")))
+        self.query_one("#where-hint", Label).update(literal(self.tr("kiosk.where.hint")))
         self.query_one("#where-name", Input).focus()
 
     def action_leave(self) -> None:
@@ -44,37 +48,47 @@ class WhereScreen(KioskScreen):
             self.query_one("#where-answer", Label).update("")
 
     def _search(self, part: str) -> None:
-        self._search_worker(part, self.kiosk.round_number())
+        status = self.kiosk.round_status()
+        playing = None
+        if status is not None and status.phase in (Phase.RUNNING, Phase.WARNING, Phase.ENDED):
+            playing = status.number
+        self._search_worker(part, playing)
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="where")
-    def _search_worker(self, part: str, current_round: int | None) -> None:
+    def _search_worker(self, part: str, playing: int | None) -> None:
+        """The round about to be played (the newest published, from the moment it is
+        published) and the one being played now, both when both exist."""
         store = self.kiosk.store
-        round_no = current_round or store.latest_pairing_round()
-        if round_no is None or store.latest_pairing_round() is None:
-            self.app.call_from_thread(self._show, part, None, [])
-            return
-        found = store.find_player(part, round_no)
-        self.app.call_from_thread(self._show, part, round_no, found)
+        latest = store.latest_pairing_round()
+        rounds: list[tuple[str, int]] = []
+        if latest is not None and (playing is None or latest > playing):
+            rounds.append(("kiosk.where.next" if playing else "kiosk.where.round", latest))
+        if playing is not None and store.has_pairings(playing):
+            rounds.append(("kiosk.where.now", playing))
+        found = [(key, n, store.find_player(part, n)) for key, n in rounds]
+        self.app.call_from_thread(self._show, part, found)
 
-    def _show(self, part: str, round_no: int | None, found: list[tuple[str, Pairing]]) -> None:
+    def _show(self, part: str, found: list[tuple[str, int, list[tuple[str, Pairing]]]]) -> None:
         if not self.is_mounted:
             return
         answer = self.query_one("#where-answer", Label)
-        if round_no is None:
-            answer.update(self.tr("kiosk.where.no_pairings"))
-            return
         if not found:
-            answer.update(self.tr("kiosk.where.none", round=round_no, name=part.strip()))
+            answer.update(literal(self.tr("kiosk.where.no_pairings")))
             return
-        lines = [self.tr("kiosk.where.round", round=round_no)]
-        for name, pairing in found:
-            opponent = pairing.player_b if name == pairing.player_a else pairing.player_a
-            lines.append(
-                self.tr(
-                    "kiosk.where.row",
-                    name=name,
-                    table=pairing.table_no,
-                    opponent=opponent or self.tr("kiosk.where.bye"),
+        lines: list[str] = []
+        for key, round_no, players in found:
+            if not players:
+                lines.append(self.tr("kiosk.where.none", round=round_no, name=part.strip()))
+                continue
+            lines.append(self.tr(key, round=round_no))
+            for name, pairing in players:
+                opponent = pairing.second if name == pairing.first else pairing.first
+                lines.append(
+                    self.tr(
+                        "kiosk.where.row",
+                        name=name,
+                        table=pairing.table_no,
+                        opponent=opponent or self.tr("kiosk.where.bye"),
+                    )
                 )
-            )
-        answer.update("\n".join(lines))
+        answer.update(literal("\n".join(lines)))

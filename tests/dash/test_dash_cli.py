@@ -46,7 +46,7 @@ def test_enter_echoes_and_overview_lists_tables(
     code, out, _ = run(capsys, "enter", "1", "1 100 200", "--correct")
     assert code == 0 and "corrected" in out
     code, _, err = run(capsys, "enter", "1", "12 abc")
-    assert code == 2 and "only numbers" in err
+    assert code == 2 and "jen čísla" in err  # the CLI speaks the catalogue (cs by default)
     code, out, _ = run(capsys, "overview", "1")
     assert code == 0
     assert out.splitlines()[0] == "round 1: in 2, pending 0, missing 2, conflict 0"

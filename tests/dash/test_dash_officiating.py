@@ -98,19 +98,20 @@ def test_fast_entry_lines(line: str, entry: Entry) -> None:
 
 
 @pytest.mark.parametrize(
-    ("line", "why"),
+    ("line", "why", "cs"),
     [
-        ("", "empty"),
-        ("12 412", "TABLE SCORE SCORE"),
-        ("12 412 389 2 5", "too many"),
-        ("12 412 389 3", "1 or 2"),
-        ("0 412 389", "from 1"),
-        ("12 abc 389", "only numbers"),
+        ("", "Empty", "Prázdný řádek"),
+        ("12 412", "TABLE SCORE SCORE", "napište STŮL SKÓRE SKÓRE (čísel je 2)"),
+        ("12 412 389 2 5", "too many", "příliš mnoho čísel"),
+        ("12 412 389 3", "1 or 2", "1 nebo 2, ne 3"),
+        ("0 412 389", "from 1", "od 1"),
+        ("12 abc 389", "only numbers", "„12 abc 389“: jen čísla"),
     ],
 )
-def test_fast_entry_refuses_with_a_reason(line: str, why: str) -> None:
-    with pytest.raises(EntryError, match=why):
+def test_fast_entry_refuses_with_a_reason(line: str, why: str, cs: str) -> None:
+    with pytest.raises(EntryError, match=why) as caught:
         parse_entry(line)
+    assert cs in caught.value.message("cs")
 
 
 def test_today_at_reads_hh_mm_on_the_same_day() -> None:

@@ -72,8 +72,8 @@ async def test_stations_screen_shows_each_station_and_the_15_8e_warning(
         assert rows[1][4].startswith("JINÝ") and rows[0][4].startswith("shodný")
         assert rows[2][6] == "12"
         warnings = label_text(app.screen, "#stations-warnings")
-        assert "15.8e" in warnings and "st-2: lexicon differs" in warnings
-        assert "Hráčů 8" in label_text(app.screen, "#stations-summary")
+        assert "15.8e" in warnings and "stanice st-2: slovník se liší" in warnings
+        assert "Hráčů: 8" in label_text(app.screen, "#stations-summary")
 
 
 async def test_round_control_start_delay_extend_pause_cancel_gong(
@@ -106,7 +106,7 @@ async def test_round_control_start_delay_extend_pause_cancel_gong(
         await settle(pilot)
         assert served.plan(1).paused_at == clock.now()
         screen.tick()
-        assert "POZASTAVENO" in label_text(screen, "#round-big")
+        assert "PŘERUŠENO" in label_text(screen, "#round-big")
         clock.advance(60)
         await pilot.press("p")
         await settle(pilot)
@@ -195,17 +195,44 @@ async def test_challenges_screen_marks_appeals_and_acknowledges(
         assert not screen.query_one("#sss", DataTable).display  # ČAS tournament
 
         table.move_cursor(row=2)  # the check of table 1 (kůň, valid)
+        first, second = (served.pairing_table(1)[0][0][k] for k in ("first", "second"))
         await pilot.press("2")
         await settle(pilot)
-        first, second = (served.pairing_table(1)[0][0][k] for k in ("first", "second"))
+        # nothing yet: the question names the check and the player first
+        question = label_text(app.screen, "#confirm-question")
+        assert "stůl 1" in question and "KŮŇ" in question and second in question
+        assert cells(table)[2][8] == ""
+        await pilot.press("escape")  # no: nothing changes
+        await settle(pilot)
+        assert cells(table)[2][8] == ""
+        assert "Nic se nezměnilo" in label_text(screen, "#message")
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("enter")
+        for _ in range(25):  # dismiss, act, reload: count loop rounds, not seconds
+            if cells(table)[2][8] == second:
+                break
+            await settle(pilot)
         assert cells(table)[2][8] == second
-        table.move_cursor(row=2)
         await pilot.press("n")  # appeal: the word is not valid after all
         await settle(pilot)
+        question = label_text(app.screen, "#confirm-question")
+        assert "stůl 1" in question and "NEPLATNÉ?" in question
+        await pilot.press("y")
+        for _ in range(25):
+            if cells(table)[2][5] == "PLATNÉ → NEPLATNÉ":
+                break
+            await settle(pilot)
         assert cells(table)[2][5] == "PLATNÉ → NEPLATNÉ"
 
         await pilot.press("a")
         await settle(pilot)
+        assert "stanice st-1 · stůl 3" in label_text(app.screen, "#confirm-question")
+        await pilot.press("enter")
+        for _ in range(25):
+            if "Žádné volání" in label_text(screen, "#requests"):
+                break
+            await settle(pilot)
         assert "Žádné volání" in label_text(screen, "#requests")
         screen._blink()
         assert not requests.classes
@@ -263,7 +290,7 @@ async def test_results_fast_entry_correct_approve_finalise(
         entry.value = ""
         await pilot.press(*"3 390 400", "enter")
         await settle(pilot)
-        assert "corrected" in label_text(screen, "#echo")
+        assert "opraveno" in label_text(screen, "#echo")
         await pilot.press(*"9 1 2", "enter")
         await settle(pilot)
         assert "no table 9" in label_text(screen, "#message")
@@ -298,7 +325,7 @@ async def test_standings_pair_next_explain_publish_export(served: HubService) ->
         assert len(cells(screen.query_one("#pairings", DataTable))) == 4
         await pilot.press("n")
         await settle(pilot)
-        assert "Kolo 2 nasazeno (4 stolů)" in label_text(screen, "#message")
+        assert "Kolo 2 rozlosováno (4 stoly)" in label_text(screen, "#message")
         assert screen.query_one("#standings-round", Input).value == "2"
         await settle(pilot)
         standings = cells(screen.query_one("#standings", DataTable))
@@ -329,7 +356,7 @@ async def test_english_screens_and_footer(service: HubService) -> None:
         assert "SERVER NOT RUNNING" in label_text(app.screen, "#topbar")
 
 
-async def test_results_screen_enters_station_results_and_lists_refusals(
+async def test_results_screen_shows_station_results_and_lists_refusals(
     service: HubService, clock: FakeClock, tmp_path: Path
 ) -> None:
     from samoobsluha.station.log import Result
@@ -337,15 +364,13 @@ async def test_results_screen_enters_station_results_and_lists_refusals(
     rows, _ = service.pairing_table(1)
     st = station_store(tmp_path, "st-1")
     st.store_result(
-        Result(1, 2, 410, 380, "a", rows[1]["first"], rows[1]["second"]), at=clock.now()
+        Result(1, 2, 410, 380, "first", rows[1]["first"], rows[1]["second"]), at=clock.now()
     )
-    st.store_result(Result(1, 9, 400, 300, "a", "X", "Y"), at=clock.now())
+    st.store_result(Result(1, 9, 400, 300, "first", "X", "Y"), at=clock.now())
     deliver(service, st, clock.now())
     app = app_for(service, serve=False)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("f4")
-        await settle(pilot)
-        app.action_reload()  # the summary enters the stations' results, then the screen
         await settle(pilot)
         states = [r[4] for r in cells(app.screen.query_one("#tables", DataTable))]
         assert states == ["chybí", "čeká na partiář", "chybí", "chybí"]
@@ -366,3 +391,25 @@ async def test_hub_run_on_a_fresh_data_dir_creates_the_hub(
         assert any("tournament.key" in str(n.message) for n in app._notifications)
         # the service blocks: from the app's own loop it must run in a thread
         assert await asyncio.to_thread(svc.server_running)
+
+
+async def test_stations_screen_revokes_a_key_on_a_second_press(
+    served: HubService, clock: FakeClock
+) -> None:
+    """R on a station asks; R again revokes its key in the running hub (a lost card)."""
+    db = open_db(served.db_path, sync_store.migrations)
+    sync_store.save_status(db, "st-1", "e1", "127.0.0.1:1", {"backlog": 0}, clock.now() - 3)
+    db.close()
+    app = app_for(served)
+    async with app.run_test(size=(140, 40)) as pilot:
+        await settle(pilot)
+        await pilot.press("r")
+        await settle(pilot)
+        assert "Stiskněte R znovu" in label_text(app.screen, "#message")
+        # the hub's control socket is served by this same event loop: ask from a thread
+        assert not (await asyncio.to_thread(served.control, "stations"))[0]["revoked"]
+        await pilot.press("r")
+        await settle(pilot)
+        assert "zneplatněn" in label_text(app.screen, "#message")
+        (row,) = await asyncio.to_thread(served.control, "stations")
+        assert row["station_id"] == "st-1" and row["revoked"] is True

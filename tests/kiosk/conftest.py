@@ -56,7 +56,11 @@ def make_app(
             for key in ("round_status", "hub_status", "gong_test", "ui_language", "lexicon")
             if key in overrides
         }
-        settings = {"tables": parse_tables("1-30"), "min_interval": 0.0}
+        settings = {
+            "tables": parse_tables("1-30"),
+            "min_interval": 0.0,
+            "station_min_interval": 0.0,
+        }
         settings.update(overrides)
         return KioskApp(
             lexicon=app_args.pop("lexicon", small_lexicon),

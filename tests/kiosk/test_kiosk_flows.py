@@ -301,12 +301,19 @@ async def test_rate_limit_cap_per_round(make_app, store, clock):
     assert {r["round_no"] for r in rows} == {3}
 
 
+def give_pin(store, pin: str = "4711") -> None:
+    """The PIN as ``station pin set`` (or provisioning, or the hub) leaves it."""
+    from samoobsluha.station.checks import hash_pin
+
+    store.set_referee_pin(hash_pin(pin), 0.0)
+
+
 async def set_pin(pilot, pin: str = "4711") -> None:
+    """Give the station a PIN (as the console would) and open the referee screen."""
+    give_pin(pilot.app.store, pin)
     await pilot.press("f12")
     await settle(pilot)
     assert isinstance(pilot.app.screen, PinScreen)
-    await type_text(pilot, pin)
-    await pilot.press("enter")
     await type_text(pilot, pin)
     await pilot.press("enter")
     await settle(pilot)
@@ -322,26 +329,90 @@ async def test_no_default_quit_keys(make_app):
         assert isinstance(app.screen, IdleScreen)
 
 
-async def test_first_referee_key_sets_pin_then_pin_opens_referee_screen(make_app, store):
+async def test_without_a_pin_the_referee_key_opens_nothing(make_app, store):
+    """A fresh station: no PIN provisioned, sent or set. F12 does nothing, a player cannot
+    choose a PIN, and the idle screen says nothing about PINs."""
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
-        await set_pin(pilot)
-        assert isinstance(app.screen, RefereeScreen)
-        await pilot.press("escape")
-        assert isinstance(app.screen, IdleScreen)
+        for _ in range(3):
+            await pilot.press("f12")
+            await settle(pilot)
+            assert isinstance(app.screen, IdleScreen)
+        await type_text(pilot, "1234")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert not isinstance(app.screen, PinScreen | RefereeScreen)
+        await pilot.press("escape", "escape")
+        await settle(pilot)
+        text = " ".join(str(label.content) for label in app.screen.query(Label))
+        assert "PIN" not in text.upper()
+    assert store.referee_pin() == ""
+
+
+async def test_pin_set_at_the_console_opens_the_referee_screen(make_app, store):
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        give_pin(store)  # after start: looked up again at the key
         await pilot.press("f12")
         await settle(pilot)
         await type_text(pilot, "4711")
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
-    assert store.setting("referee_pin_hash").startswith("scrypt$")
+
+
+async def test_pin_sent_by_the_hub_wins_over_an_older_one(make_app, store):
+    from samoobsluha.station.checks import hash_pin
+    from samoobsluha.station.sync import _store_item, m001_sync
+
+    give_pin(store, "4711")
+    m001_sync(store.db)
+    _store_item(store.db, "referee_pin", "referee_pin:1", {"hash": hash_pin("8642")}, 10.0)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f12")
+        await settle(pilot)
+        await type_text(pilot, "8642")
+        await pilot.press("enter")
+        await settle(pilot)
+        assert isinstance(app.screen, RefereeScreen)
+    # a PIN set later on the station itself wins again
+    store.set_referee_pin(hash_pin("1357"), 20.0)
+    from samoobsluha.station.checks import verify_pin
+
+    assert verify_pin("1357", store.referee_pin())
+
+
+async def test_changing_the_pin_asks_twice_and_confirms(make_app, store):
+    from samoobsluha.station.checks import verify_pin
+
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await set_pin(pilot)
+        await pilot.press("6")
+        await settle(pilot)
+        for _ in range(2):
+            await type_text(pilot, "9999")
+            await pilot.press("enter")
+            await settle(pilot)
+        await pilot.press("escape")  # "really?" — no
+        await settle(pilot)
+        assert isinstance(app.screen, RefereeScreen)
+        assert verify_pin("4711", store.referee_pin())
+        await pilot.press("6")
+        await settle(pilot)
+        for _ in range(2):
+            await type_text(pilot, "9999")
+            await pilot.press("enter")
+            await settle(pilot)
+        await pilot.press("a")
+        await settle(pilot)
+        assert isinstance(app.screen, RefereeScreen)
+    assert verify_pin("9999", store.referee_pin())
 
 
 async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
-    from samoobsluha.station.checks import hash_pin
-
-    store.set_setting("referee_pin_hash", hash_pin("4711"))
+    give_pin(store)
     app = make_app(pin_free_attempts=3, pin_delay=2, pin_lockout=60)
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f12")
@@ -381,19 +452,47 @@ async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
     assert [a[0] for a in attempts] == [0, 0, 0, 1]
 
 
-async def test_lockout_survives_a_restart(make_app, store, clock):
-    from samoobsluha.station.checks import hash_pin
+async def test_lockout_survives_a_restart_and_a_clock_step(make_app, store, clock):
+    """Three wrong PINs lock the prompt for a minute. Neither a restart of the app nor the
+    wall clock stepping back 30 minutes opens it; the minute is counted on the monotonic
+    clock, and after a reboot (a new monotonic clock) it starts again from the first look."""
+    from samoobsluha.station.checks import KioskSettings, PinLock
 
-    store.set_setting("referee_pin_hash", hash_pin("4711"))
+    give_pin(store)
+    settings = KioskSettings(pin_free_attempts=3, pin_lockout=60)
+    lock = PinLock()
     for _ in range(3):
-        store.record_pin_attempt(False, clock.now())
+        lock = lock.failed(settings, "boot-1", clock.monotonic())
+        store.record_pin_attempt(False, clock.now(), lock=lock)
+
+    async def prompt_open(app) -> bool:
+        async with app.run_test(size=SIZE) as pilot:
+            await pilot.press("f12")
+            await settle(pilot)
+            await pilot.pause(0.2)
+            field = app.screen.query_one("#pin", Input)
+            if field.disabled:
+                assert "ZAMČENO" in str(app.screen.query_one("#pin-message", Label).content)
+            return not field.disabled
+
     app = make_app(pin_free_attempts=3, pin_lockout=60)
-    async with app.run_test(size=SIZE) as pilot:
-        await pilot.press("f12")
-        await settle(pilot)
-        await pilot.pause(0.2)
-        assert app.screen.query_one("#pin", Input).disabled
-        assert "ZAMČENO" in str(app.screen.query_one("#pin-message", Label).content)
+    app.boot = "boot-1"
+    assert not await prompt_open(app)
+    clock.set_wall(clock.now() - 1800)  # the wall clock steps back: nothing changes
+    clock.advance(30)
+    app = make_app(pin_free_attempts=3, pin_lockout=60)
+    app.boot = "boot-1"
+    assert not await prompt_open(app)
+    # a reboot: the monotonic clock starts again; the rest of the wait (30 s) counts anew
+    app = make_app(pin_free_attempts=3, pin_lockout=60)
+    app.boot = "boot-2"
+    assert not await prompt_open(app)
+    clock.advance(31)
+    app = make_app(pin_free_attempts=3, pin_lockout=60)
+    app.boot = "boot-2"
+    assert await prompt_open(app)
+    # the lockout asked for the referee at the hub
+    assert [r["reason"] for r in store.referee_requests()] == ["pin_locked"]
 
 
 async def test_referee_appeal_is_logged_as_second_instance(make_app, store):
@@ -459,7 +558,15 @@ async def test_referee_log_tables_gong_and_quit(make_app, store):
         await settle(pilot)
         assert rung == ["start"]
         assert "Gong zazněl" in str(app.screen.query_one("#referee-message", Label).content)
+        await pilot.press("7")  # quit: "really?" first
+        await settle(pilot)
+        assert app.is_running
+        await pilot.press("n")
+        await settle(pilot)
+        assert app.is_running and isinstance(app.screen, RefereeScreen)
         await pilot.press("7")
+        await settle(pilot)
+        await pilot.press("a")
         await pilot.pause()
     assert app.return_code == 0
     assert store.setting("tables") == "1-12"
@@ -508,8 +615,8 @@ async def test_result_entry_and_only_referee_changes_it(make_app, store, clock):
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
     result = store.result(2, 5)
-    assert (result.score_a, result.score_b, result.starter) == (412, 398, "b")
-    assert (result.entered_by, result.revision, result.player_a) == ("referee", 2, "Novák Jan")
+    assert (result.score_first, result.score_second, result.started) == (412, 398, "second")
+    assert (result.entered_by, result.revision, result.first) == ("referee", 2, "Novák Jan")
     assert store.db["result_history"].count == 2
     assert [p["kind"] for p in outbox.pending(store.db)] == ["result", "result"]
 
@@ -609,9 +716,10 @@ async def burst(pilot, keys: list[str]) -> None:
 async def test_result_form_and_pin_typed_in_a_burst(make_app, store):
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
+        give_pin(store)
         await pilot.press("f12")
         await settle(pilot)
-        await burst(pilot, [*"4711", "enter", *"4711", "enter"])
+        await burst(pilot, [*"4711", "enter"])
         assert isinstance(app.screen, RefereeScreen)
         await pilot.press("5")
         await burst(pilot, ["2", "enter", "5", "enter", *"401", "enter", *"399", "enter", "b"])
@@ -620,3 +728,47 @@ async def test_result_form_and_pin_typed_in_a_burst(make_app, store):
             for f in ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
         ]
         assert values == ["2", "5", "401", "399", "b"]
+
+
+async def test_where_do_i_play_shows_the_next_round_from_its_publication(make_app, store, clock):
+    """Round 2 is in its play-out when round 3's pairings are published: players see
+    both, labelled; once round 3 runs, it is the one shown."""
+    from samoobsluha.shared.rounds import Phase, RoundStatus
+
+    status = {"now": RoundStatus(2, Phase.ENDED, 0.0, 0.0, 0.0)}
+    store.replace_pairings(2, [(5, "Novák Jan", "Dvořáková Eva")], at=clock.now())
+    store.replace_pairings(3, [(9, "Novák Jan", "Šťastný Petr")], at=clock.now())
+    app = make_app(round_status=lambda: status["now"])
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("f3")
+        await type_text(pilot, "novak")
+        await settle(pilot)
+        text = str(app.screen.query_one("#where-answer", Label).content)
+        assert text.index("Příští kolo (3. kolo)") < text.index("Právě se hraje 2. kolo")
+        assert "stůl 9, soupeř Šťastný Petr" in text and "stůl 5" in text
+        await pilot.press("escape")
+        status["now"] = RoundStatus(3, Phase.RUNNING, 1000.0, 0.0, 0.0)
+        await pilot.press("f3")
+        await type_text(pilot, "novak")
+        await settle(pilot)
+        text = str(app.screen.query_one("#where-answer", Label).content)
+        assert "Právě se hraje 3. kolo" in text and "stůl 5" not in text
+
+
+async def test_outbox_counter_follows_the_acknowledgements(make_app, store, clock):
+    """„k odeslání 1“ goes away once the hub has acknowledged the row (the ack is written
+    by the sync on its own connection)."""
+    app = make_app(hub_status=lambda: True)
+    async with app.run_test(size=SIZE) as pilot:
+        await check_words(pilot, "4", ["pes"])
+        clock.advance(1)
+        await pilot.press("x")
+        await settle(pilot)
+        hub = app.screen.query_one("#hub-status", Label)
+        assert "k odeslání 1" in str(hub.content)
+        outbox.acknowledge(store.db, outbox.pending(store.db)[-1]["seq"])
+        clock.advance(3)
+        await pilot.pause(0.3)
+        await settle(pilot)
+        await pilot.pause(0.2)
+        assert "k odeslání" not in str(hub.content)

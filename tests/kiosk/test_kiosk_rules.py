@@ -11,13 +11,17 @@ from kiosk_pilot import settle, start_check, type_text
 
 from samoobsluha.shared.lexicon import Lexicon, Status
 from samoobsluha.station.checks import (
+    PIN_WAIT_CAP,
     KioskSettings,
     Limit,
+    PinLock,
+    RateState,
     SettingsError,
     format_tables,
     hash_pin,
     parse_tables,
     pin_gate,
+    pin_wait,
     rate_decision,
     verify_pin,
 )
@@ -77,13 +81,47 @@ def test_pin_hash_is_salted_and_verifies():
 
 def test_pin_gate_delays_then_locks():
     s = KioskSettings(pin_free_attempts=3, pin_delay=2, pin_lockout=60)
-    assert pin_gate(s, failures=0, last_failure_at=None, now=0).open
-    g = pin_gate(s, failures=2, last_failure_at=100, now=101)
+    assert pin_gate(s, PinLock(), boot="b", mono=0).open
+    lock = PinLock().failed(s, "b", 100).failed(s, "b", 100)
+    g = pin_gate(s, lock, boot="b", mono=101)
     assert not g.open and not g.locked_out and g.wait == 3
-    g = pin_gate(s, failures=3, last_failure_at=100, now=130)
+    lock = lock.failed(s, "b", 100)
+    g = pin_gate(s, lock, boot="b", mono=130)
     assert g.locked_out and g.wait == 30
-    assert pin_gate(s, failures=4, last_failure_at=100, now=200).wait == 20  # 120 s now
-    assert pin_gate(s, failures=3, last_failure_at=100, now=161).open
+    assert pin_gate(s, lock.failed(s, "b", 100), boot="b", mono=200).wait == 20  # 120 s now
+    assert pin_gate(s, lock, boot="b", mono=161).open
+    # the monotonic clock never runs back; if a stored value is ahead, nothing is gained
+    assert pin_gate(s, lock, boot="b", mono=50).wait == 60
+
+
+def test_pin_wait_is_capped_after_thousands_of_failures():
+    s = KioskSettings(pin_free_attempts=3, pin_lockout=60)
+    lock = PinLock()
+    for _ in range(2000):
+        lock = lock.failed(s, "b", 0.0)
+    assert lock.failures == 2000
+    assert pin_wait(s, 10**9) == (PIN_WAIT_CAP, True)
+    assert pin_gate(s, lock, boot="b", mono=10.0).wait == PIN_WAIT_CAP - 10
+    assert PinLock.from_json(lock.to_json()) == lock
+    assert PinLock.from_json("garbage") == PinLock()
+
+
+def test_pin_lock_after_a_reboot_counts_the_rest_from_the_first_look():
+    s = KioskSettings(pin_free_attempts=1, pin_lockout=60)
+    lock = PinLock().failed(s, "boot-1", 1000.0)
+    assert lock.left("boot-1", 1040.0) == 20
+    again = lock.rebased("boot-2", 5.0)  # after a reboot the monotonic clock is small
+    assert again.left("boot-2", 5.0) == 60 and again.left("boot-2", 66.0) == 0
+
+
+def test_station_wide_rate_limits():
+    s = KioskSettings(min_interval=20, station_min_interval=6, station_max_checks_per_round=10)
+    fresh_table = RateState(last_at=None, used=0, station_last_at=98.0, station_used=3)
+    d = rate_decision(s, now=100, state=fresh_table)
+    assert (d.allowed, d.limit, d.wait) == (False, Limit.STATION_INTERVAL, 4)
+    assert rate_decision(s, now=105, state=fresh_table).allowed
+    full = RateState(station_last_at=0.0, station_used=10)
+    assert rate_decision(s, now=100, state=full).limit is Limit.STATION_CAP
 
 
 def test_station_pin_set_from_stdin(tmp_path, monkeypatch, capsys):

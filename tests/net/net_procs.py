@@ -8,14 +8,20 @@ import os
 import signal
 import socket
 import sqlite3
+import struct
 import subprocess
 import sys
+import threading
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from pathlib import Path
 from typing import Any
 
+import msgpack
+
 from samoobsluha.hub import store
+from samoobsluha.shared import protocol
+from samoobsluha.shared.payloads import CheckPayload
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
 
@@ -27,6 +33,29 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def check_payload(i: int, station_id: str = "st", at: float = 1_767_225_600.0) -> dict[str, Any]:
+    """A kiosk's check row (the station's challenge id ``i``), as the hub accepts it."""
+    return CheckPayload(
+        id=i,
+        at=at + i,
+        station_id=station_id,
+        table_no=1 + i % 30,
+        round_no=1,
+        instance="first",
+        status="valid" if i % 2 == 0 else "invalid",
+        words=("SLOVO",),
+        canonical=("slovo",),
+        failed=() if i % 2 == 0 else ("slovo",),
+        too_long=(),
+        refused_reason=None,
+        lexicon_sha256="0" * 64,
+        lexicon_variant="cs",
+        ui_language="cs",
+        appeal_of=None,
+        note="",
+    ).to_dict()
 
 
 def wait_for(cond: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
@@ -84,6 +113,16 @@ class Hub:
     def log(self) -> str:
         return (self.data / "hub.log").read_text(errors="replace")
 
+    def issue_key(self, station: str, path: Path) -> Path:
+        """A station key file for ``station`` (what provisioning puts on its card)."""
+        self.ctl("key", "station", station, "--out", str(path))
+        return path
+
+    def info(self) -> dict[str, Any]:
+        from samoobsluha.hub import control
+
+        return dict(control.request("info", path=self.data / "hub.sock"))
+
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGKILL)
@@ -136,7 +175,11 @@ class Station:
         *,
         skew: float = 0.0,
         use_mdns: bool = False,
+        key_file: Path | None = None,
+        hub_address: str | None = None,
     ) -> None:
+        self.key_file = key_file  # default: the hub's hall secret (as its own demo kiosk)
+        self.hub_address = hub_address  # default: the hub's port on 127.0.0.1
         self.data = data
         self.hub = hub
         self.station_id = station_id
@@ -156,7 +199,7 @@ class Station:
             "--tournament",
             self.hub.tournament,
             "--psk-file",
-            str(self.hub.key_file),
+            str(self.key_file or self.hub.key_file),
             "--station-id",
             self.station_id,
             "--clock-skew",
@@ -165,7 +208,7 @@ class Station:
         if self.use_mdns:
             args += ["--mdns-interface", "127.0.0.1"]
         else:
-            args += ["--hub", f"127.0.0.1:{self.hub.port}"]
+            args += ["--hub", self.hub_address or f"127.0.0.1:{self.hub.port}"]
         # no sound card here: the bell rings on simulated pins only
         (self.data / "station.toml").write_text('[gong]\naudio = "off"\n')
         env = {**os.environ, "SAMOOBSLUHA_DATA": str(self.data)}
@@ -195,16 +238,18 @@ class Station:
         outbox.set_station_id(db, self.station_id)
         with db.atomic():
             for i in range(start, start + n):
-                outbox.enqueue(db, kind, {"i": i, "words": ["slovo"], "valid": i % 2 == 0})
+                outbox.enqueue(db, kind, check_payload(i, self.station_id))
         db.close()
 
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)  # a frozen one too
             self.proc.send_signal(signal.SIGKILL)
             self.proc.wait()
 
     def stop(self) -> None:
         if self.proc and self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGCONT)
             self.proc.send_signal(signal.SIGTERM)
             try:
                 self.proc.wait(5)
@@ -220,3 +265,34 @@ def running(*procs: Hub | Station):
         for p in reversed(procs):
             with contextlib.suppress(Exception):
                 p.stop()
+
+
+# what the audit sent: a hello announcing 1 MiB of empty msgpack arrays
+FLOOD = struct.pack(">I", protocol.MAX_FRAME) + msgpack.packb([[]] * (protocol.MAX_FRAME - 5))
+
+
+@contextlib.contextmanager
+def flood(port: int, connections: int = 4) -> Iterator[list[int]]:
+    """``connections`` threads sending 1 MiB junk hellos to the hub, reconnecting as soon
+    as it hangs up; yields the running count of attempts."""
+    stop = threading.Event()
+    attempts = [0]
+
+    def run() -> None:
+        while not stop.is_set():
+            with (
+                contextlib.suppress(OSError),
+                socket.create_connection(("127.0.0.1", port), timeout=2) as sock,
+            ):
+                sock.sendall(FLOOD)
+            attempts[0] += 1
+
+    threads = [threading.Thread(target=run, daemon=True) for _ in range(connections)]
+    for t in threads:
+        t.start()
+    try:
+        yield attempts
+    finally:
+        stop.set()
+        for t in threads:
+            t.join(10)

@@ -2,12 +2,18 @@
 
 from __future__ import annotations
 
+import asyncio
 import json
+import socket
 from pathlib import Path
 
 from net_procs import Hub, Station, running, wait_for
+from zeroconf import IPVersion
+from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
-from samoobsluha.station.sync import discover_hub
+from samoobsluha.hub.server import HubServer
+from samoobsluha.shared import protocol
+from samoobsluha.station.sync import NetworkConfig, StationSync, discover_hub
 
 
 async def test_two_tournaments_on_one_lan(tmp_path: Path) -> None:
@@ -29,3 +35,91 @@ async def test_two_tournaments_on_one_lan(tmp_path: Path) -> None:
             wait_for(lambda: hub2.count("s2") == 5, 20, "rows at hub 2")
         assert hub1.count() == 0
         assert json.loads(hub1.ctl("stations", "--json")) == []
+
+
+class _Rogue:
+    """A TCP server on 127.0.0.1 that either never says a word or hangs up at once."""
+
+    def __init__(self, silent: bool) -> None:
+        self.silent = silent
+        self.accepted = 0
+        self.writers: list[asyncio.StreamWriter] = []
+
+    async def start(self) -> int:
+        async def handle(_r: asyncio.StreamReader, w: asyncio.StreamWriter) -> None:
+            self.accepted += 1
+            if self.silent:
+                self.writers.append(w)  # held open, never answered
+            else:
+                w.close()
+
+        self.server = await asyncio.start_server(handle, "127.0.0.1", 0)
+        return int(self.server.sockets[0].getsockname()[1])
+
+    def close(self) -> None:
+        for w in self.writers:
+            w.close()
+        self.server.close()
+
+
+async def _announce(azc: AsyncZeroconf, name: str, port: int, tournament: str) -> AsyncServiceInfo:
+    info = AsyncServiceInfo(
+        protocol.SERVICE_TYPE,
+        f"{name}.{protocol.SERVICE_TYPE}",
+        addresses=[socket.inet_aton("127.0.0.1")],
+        port=port,
+        properties={"tournament": tournament, "hub": name, "v": str(protocol.PROTOCOL_VERSION)},
+    )
+    await azc.async_register_service(info)
+    return info
+
+
+async def test_rogue_announcers_cannot_capture_a_station(tmp_path: Path) -> None:
+    """Two key-less devices announce the station's tournament by mDNS, one silent, one
+    refusing: the station tries every candidate and syncs with the real hub."""
+    hub = Hub(tmp_path / "hub", mdns=True).start()
+    silent, refusing = _Rogue(silent=True), _Rogue(silent=False)
+    ports = [await silent.start(), await refusing.start()]
+    azc = AsyncZeroconf(interfaces=["127.0.0.1"], ip_version=IPVersion.V4Only)
+    try:
+        for i, port in enumerate(ports):
+            await _announce(azc, f"rogue-{i}", port, hub.tournament)
+        # discovery does not stop at the first answer: all three become candidates
+        seen: set[int] = set()
+        for _ in range(5):
+            found = await discover_hub(hub.tournament, interfaces=["127.0.0.1"])
+            seen |= {p for _, p, _ in found}
+            if seen == {hub.port, *ports}:
+                break
+        assert seen == {hub.port, *ports}
+        st = Station(tmp_path / "st", hub, "s1", use_mdns=True)
+        st.enqueue(5)
+        with running(hub, st):
+            st.start()
+            await asyncio.to_thread(wait_for, lambda: hub.count("s1") == 5, 30, "rows at the hub")
+    finally:
+        await azc.async_close()
+        silent.close()
+        refusing.close()
+
+
+async def test_every_candidate_is_tried_and_none_holds_the_station(tmp_path: Path) -> None:
+    """A silent address first, a refusing one second, the hub last: the station connects to
+    the hub, having tried both rogues, and keeps no connection to them."""
+    secret = protocol.new_psk()
+    hub = HubServer(tmp_path / "hub.db", secret, host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    silent, refusing = _Rogue(silent=True), _Rogue(silent=False)
+    targets = [("127.0.0.1", await silent.start()), ("127.0.0.1", await refusing.start())]
+    net = NetworkConfig(tournament_id=hub.tournament, station_id="s1")
+    sync = StationSync(tmp_path / "st.db", net, psk=secret)
+    try:
+        writer, _, welcome, target = await sync._connect([*targets, ("127.0.0.1", hub.port)])
+        assert target == ("127.0.0.1", hub.port) and welcome["hub"] == hub.hub_id
+        assert silent.accepted == 1 and refusing.accepted == 1
+        writer.close()
+    finally:
+        sync.close()
+        silent.close()
+        refusing.close()
+        await hub.close()

@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from net_procs import check_payload
 
 from samoobsluha.hub import control, store
 from samoobsluha.hub.server import HubServer
@@ -93,6 +94,26 @@ async def test_published_items_are_stored_on_the_station(link) -> None:
     with pytest.raises(ValueError, match="too large"):
         await hub.publish("standings", ["x" * 1000] * 2000)
     assert hub.conns["s1"].channel is not None  # the link survived the refusals
+
+
+async def test_referee_pin_from_the_hub_is_the_kiosk_pin(link) -> None:
+    """hub pin set / the dashboard: the PIN's hash rides the hub link like any published
+    item, and the kiosk's PIN lookup (same station database) uses it."""
+    from samoobsluha.station.checks import hash_pin, verify_pin
+    from samoobsluha.station.log import KioskStore
+
+    hub, sync, _, tmp = link
+    result = await hub.publish("referee_pin", {"hash": hash_pin("86429753")})
+    assert result["sent_to"] == ["s1"]
+    await _until(lambda: sync.dbw.call(load_item, "referee_pin") is not None)
+    kiosk = KioskStore.open(tmp / "station.db", "s1")
+    try:
+        assert verify_pin("86429753", kiosk.referee_pin())
+    finally:
+        kiosk.close()
+    for bad in ({"hash": "1234"}, {"pin": "1234"}, ["scrypt$"]):
+        with pytest.raises(ValueError, match="referee_pin"):
+            await hub.publish("referee_pin", bad)
 
 
 async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> None:
@@ -269,7 +290,7 @@ async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
     try:
         sync, task = await _start_station(hub, new_psk(), tmp_path / "s.db", "s")
         await _until(lambda: sync.status.last_error is not None)
-        assert "wrong tournament key" in sync.status.last_error
+        assert "hung up during the handshake" in sync.status.last_error
         assert not sync.status.connected and hub.conns == {}
         await _stop_station(sync, task)
         assert await hub.stations() == []
@@ -302,7 +323,7 @@ async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
         db = open_db(tmp_path / "s.db", outbox.migrations)
         with db.atomic():
             for i in range(10):
-                outbox.enqueue(db, "challenge", {"i": i})
+                outbox.enqueue(db, "challenge", check_payload(i, "s"))
         db.close()
         sync.nudge()
         await _until(lambda: sync.status.acked_seq == 10, 15)
@@ -326,3 +347,51 @@ def test_plans_are_kept_per_tournament(tmp_path: Path) -> None:
     assert _store_plan(db, "t-autumn", RoundPlan(1, 5000.0), 3.0)
     assert load_plans(db, "t-autumn")[0].start_at == 5000.0
     assert load_plans(db, "t-spring")[0].revision == 4
+
+
+def _status(backlog: int) -> dict[str, Any]:
+    """A whole station status record (the hub refuses a partial one)."""
+    from samoobsluha.shared.payloads import StationStatus
+
+    return StationStatus(
+        name="s", version="test", lexicon_sha256=None, clock_synced=True, clock_offset=0.0,
+        clock_delay=0.001, backlog=backlog, acked_seq=0, last_signal=None, local_time=0.0,
+    ).to_dict()  # fmt: skip
+
+
+async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path) -> None:
+    """The hub shows a connected station whose backlog has not shrunk for a minute (its
+    sync is stuck); progress clears it. Hub time is a fake clock: no waiting."""
+    from samoobsluha.shared import protocol
+    from samoobsluha.shared.clock import FakeClock
+
+    clock = FakeClock()
+    secret = new_psk()
+    hub = HubServer(tmp_path / "hub.db", secret, host="127.0.0.1", port=0, advertise=False,
+                    clock=clock)  # fmt: skip
+    await hub.start()
+    try:
+        reader, writer = await asyncio.open_connection("127.0.0.1", hub.port)
+        creds = protocol.HallKeys(secret).credentials("s", 1)
+        channel, _ = await protocol.client_handshake(
+            reader, writer, creds, tournament=hub.tournament, station="s", epoch="e"
+        )
+        await channel.send({"t": "status", "status": _status(5)})
+        await _until(lambda: "s" in hub.conns)
+
+        async def stalled() -> bool:
+            (row,) = await hub.stations()
+            return bool(row["stalled"])
+
+        assert not await stalled()
+        clock.advance(hub.stall_after + 1)
+        assert await stalled()
+        await channel.send({"t": "status", "status": _status(5)})  # no progress
+        await _until(lambda: hub.conns["s"].status.get("backlog") == 5)
+        assert await stalled()
+        await channel.send({"t": "status", "status": _status(3)})  # it moves again
+        await _until(lambda: hub.conns["s"].status.get("backlog") == 3)
+        assert not await stalled()
+        await channel.close()
+    finally:
+        await hub.close()

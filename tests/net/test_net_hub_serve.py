@@ -11,7 +11,7 @@ from pathlib import Path
 
 from net_procs import free_port, wait_for
 
-from samoobsluha.shared.protocol import parse_psk
+from samoobsluha.shared.protocol import HallKeys, parse_psk
 
 HUB = str(Path(sys.executable).parent / "hub")
 
@@ -43,14 +43,17 @@ def _serve(data: Path, port: int) -> tuple[str, str]:
 
 def test_first_run_creates_tournament_and_key(tmp_path: Path) -> None:
     data = tmp_path / "hub"
-    out, _ = _serve(data, free_port())
+    out, err = _serve(data, free_port())
     key_file = data / "tournament.key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     key = parse_psk(key_file.read_text())
-    assert key.hex() in out and "tournament_id = " in out and "[network]" in out
-    # second run: same tournament, the key is not printed again
-    out2, _ = _serve(data, free_port())
-    assert key.hex() not in out2
+    # the hall secret never reaches stdout or the log (the journal keeps both); the
+    # public key stations pin does
+    assert key.hex() not in out and key.hex() not in err
+    assert HallKeys(key).public_key.hex() in out and "hub provision station" in out
+    # second run: same tournament and key
+    out2, err2 = _serve(data, free_port())
+    assert key.hex() not in out2 + err2
     assert parse_psk(key_file.read_text()) == key
 
 

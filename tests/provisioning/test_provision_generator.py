@@ -16,6 +16,7 @@ from samoobsluha.hub.cli import main as hub_main
 from samoobsluha.hub.provision import NetworkSpec, ProvisionError, ProvisionSpec, render, write
 from samoobsluha.hub.provision.debindex import DebError, write_index
 from samoobsluha.hub.provision.generator import CMDLINE_TRIGGER, hub_host_port
+from samoobsluha.shared.protocol import HallKeys, StationKey
 from samoobsluha.station import config as station_config
 
 KEY = "ab" * 32
@@ -84,7 +85,11 @@ def test_station_files_cover_cloud_init_installer_and_units() -> None:
         "files/system-samoobsluha.conf",
     ):
         assert f"samoobsluha/{name}" in files
-    assert files["samoobsluha/tournament.key"] == KEY + "\n"
+    # the station's card carries a key for station-01 only, never the hall secret
+    card = StationKey.from_text(files["samoobsluha/tournament.key"])
+    assert card.station == "station-01" and KEY not in files["samoobsluha/tournament.key"]
+    assert card.key == HallKeys(bytes.fromhex(KEY)).station_key("station-01", card.key_id)
+    assert card.hub_public == HallKeys(bytes.fromhex(KEY)).public_key
 
 
 def test_user_data_sets_host_user_keyboard_and_runs_installer() -> None:
@@ -136,6 +141,43 @@ def test_station_toml_is_what_the_station_config_loader_reads(tmp_path: Path) ->
     }
     # Only the station and network sections: [kiosk] and [gong] belong to their features.
     assert set(tomllib.loads(path.read_text())) == {"station", "network"}
+
+
+def test_referee_pin_from_provisioning_opens_the_kiosk_referee_screen(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """hub provision station --referee-pin-file: only the hash lands on the card, in
+    [kiosk] referee_pin_hash, where the kiosk's settings read it."""
+    from samoobsluha.station.checks import KioskSettings, verify_pin
+
+    pin_file = tmp_path / "pin.txt"
+    pin_file.write_text("86429753\n", encoding="utf-8")
+    key = tmp_path / "t.key"
+    key.write_text(KEY + "\n", encoding="utf-8")
+    card = tmp_path / "card"
+    card.mkdir()
+    code = hub_main(
+        [
+            "provision",
+            "station",
+            "--name",
+            "station-07",
+            "--psk-file",
+            str(key),
+            "--referee-pin-file",
+            str(pin_file),
+            "--tournament",
+            "MČR-2026",
+            "--target",
+            str(card),
+        ]
+    )
+    assert code == 0
+    text = (card / "samoobsluha" / "station.toml").read_text(encoding="utf-8")
+    assert "86429753" not in text
+    cfg = station_config.load(card / "samoobsluha" / "station.toml")
+    settings = KioskSettings.from_section(cfg.section("kiosk"))
+    assert verify_pin("86429753", settings.referee_pin_hash)
 
 
 def test_station_chrony_follows_the_hub_and_hub_serves_local_time() -> None:
@@ -232,6 +274,7 @@ def test_bundle_without_our_wheel_is_refused(tmp_path: Path) -> None:
         ({"hub_address": "hub"}, "--hub"),
         ({"hub_address": "hub:99999"}, "--hub"),
         ({"display": "x11"}, "--display"),
+        ({"referee_pin_hash": "1234"}, "--referee-pin-hash"),
         ({"network": NetworkSpec(wifi_password="12345678")}, "--wifi-ssid"),
         ({"network": NetworkSpec(wifi_ssid="a", wifi_password="short")}, "8 to 63"),
         ({"network": NetworkSpec(address="192.168.1.5")}, "prefix"),
@@ -256,7 +299,7 @@ def test_hub_host_port_parses_ipv4_names_and_ipv6() -> None:
     assert hub_host_port("[fd00::2]:7310") == ("fd00::2", 7310)
 
 
-def test_cli_hub_creates_the_key_and_stations_share_it(
+def test_cli_hub_creates_the_key_and_stations_get_their_own(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     key = tmp_path / "tournament.key"
@@ -276,7 +319,11 @@ def test_cli_hub_creates_the_key_and_stations_share_it(
         )  # fmt: skip
         assert rc == 0
         card_key = (tmp_path / f"s{n}" / "samoobsluha" / "tournament.key").read_text()
-        assert card_key == key.read_text()
+        secret = bytes.fromhex(key.read_text().strip())
+        assert key.read_text().strip() not in card_key
+        creds = StationKey.from_text(card_key)
+        assert creds.station == f"station-0{n}"
+        assert creds.key == HallKeys(secret).station_key(f"station-0{n}", creds.key_id)
         env = (tmp_path / f"s{n}" / "samoobsluha" / "kiosk.env").read_text()
         assert "KIOSK_DISPLAY=console" in env and "KIOSK_COLS=64" in env
     assert "wrote" in capsys.readouterr().out

@@ -1,0 +1,64 @@
+"""Station keys on the hub: revocations, and what the hub tells a station it has stored.
+
+The hall secret (``tournament.key``) never leaves the hub; every station's card carries
+only a key derived for it (:meth:`shared.protocol.HallKeys.credentials`) under a key id
+(its issue time). Revoking a station refuses every key of it issued at or before the
+revocation — a lost or copied card is then worth nothing, and ``hub key station NAME``
+(or provisioning the card again) issues a fresh one. Kept in ``hub.db`` under its own
+``Migrations("hub.keys")``.
+"""
+
+from __future__ import annotations
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from samoobsluha.shared.protocol import row_digest
+
+migrations = Migrations("hub.keys")
+
+
+@migrations()
+def m001_revocations(db: sqlite_utils.Database) -> None:
+    db.table("revocations").create(
+        {"station_id": str, "revoked_before": int, "at": float}, pk="station_id"
+    )
+
+
+def revoke(db: sqlite_utils.Database, station: str, now: float) -> int:
+    """Refuse every key of ``station`` issued up to ``now``; returns that key id bound."""
+    bound = int(now)
+    with db.atomic():
+        db.table("revocations").upsert(
+            {"station_id": station, "revoked_before": bound, "at": now}, pk="station_id"
+        )
+    return bound
+
+
+def load_revocations(db: sqlite_utils.Database) -> dict[str, int]:
+    return {
+        str(s): int(b) for s, b in db.execute("SELECT station_id, revoked_before FROM revocations")
+    }
+
+
+def next_key_id(db: sqlite_utils.Database, station: str, now: float) -> int:
+    """A key id the hub will accept for ``station``: now, or just past its revocation."""
+    bound = load_revocations(db).get(station, -1)
+    return max(int(now), bound + 1)
+
+
+def stored_tip(db: sqlite_utils.Database, station: str, epoch: str) -> tuple[int, bytes]:
+    """(highest contiguous seq stored for this station database, digest of that row): the
+    station compares the digest with its own row to notice it was restored from a copy."""
+    row = db.execute(
+        "SELECT contiguous FROM progress WHERE station_id = ? AND station_epoch = ?",
+        [station, epoch],
+    ).fetchone()
+    seq = int(row[0]) if row else 0
+    if seq == 0:
+        return 0, b""
+    found = db.execute(
+        "SELECT kind, payload FROM inbox WHERE station_id = ? AND station_epoch = ? AND seq = ?",
+        [station, epoch, seq],
+    ).fetchone()
+    return seq, row_digest(found[0], found[1]) if found else b""
