@@ -489,6 +489,7 @@ PLURAL_COUNTS: dict[str, str] = {
     "kiosk.refused.cap": "max",
     "kiosk.refused.station_cap": "max",
     "dash.paired": "boards",
+    "warn.rejected": "count",
 }
 
 _LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB"}

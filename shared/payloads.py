@@ -31,7 +31,11 @@ SIGNAL = "signal"  # a round signal given (or missed) by the station's bell
 
 CHECK_STATUSES = ("valid", "invalid", "referee", "refused")
 INSTANCES = ("first", "appeal")
-REFEREE_REASONS = ("too_long", "rate_interval", "rate_cap")
+# why a check was refused (station.checks.Refusal): a table's or the whole station's limit
+REFUSED_REASONS = ("rate_interval", "rate_cap", "station_interval", "station_cap")
+# why a station calls the referee: a word too long for the lexicon, a refused check, a PIN
+# prompt locked after wrong PINs
+REFEREE_REASONS = ("too_long", *REFUSED_REASONS, "pin_locked")
 STARTED = ("first", "second")  # which player of the pairing started the game
 ENTERED_BY = ("players", "referee")
 SIGNALS = ("start", "warning", "end")
@@ -218,7 +222,7 @@ class CheckPayload(Payload):
         _positive(kind, "table_no", self.table_no)
         _positive(kind, "round_no", self.round_no)
         if self.status == "refused":
-            _one_of(kind, "refused_reason", self.refused_reason, ("rate_interval", "rate_cap"))
+            _one_of(kind, "refused_reason", self.refused_reason, REFUSED_REASONS)
         elif self.refused_reason is not None:
             raise PayloadError(f"{kind}.refused_reason: only a refused check has one")
 
@@ -229,20 +233,23 @@ class CheckPayload(Payload):
 
 @dataclass(frozen=True)
 class RefereeRequestPayload(Payload):
-    """The station asks for the referee at a table (``challenge_id``: the check behind it)."""
+    """The station asks for the referee at a table (``challenge_id``: the check behind it);
+    a locked PIN prompt (``pin_locked``) concerns the station, not a table."""
 
     KIND: ClassVar[str] = REFEREE_REQUEST
 
     id: int
     at: float
     station_id: str
-    table_no: int
+    table_no: int | None
     round_no: int | None
     reason: str
     challenge_id: int | None
 
     def _rules(self) -> None:
         _one_of(self.KIND, "reason", self.reason, REFEREE_REASONS)
+        if self.table_no is None and self.reason != "pin_locked":
+            raise PayloadError(f"{self.KIND}.table_no: needed for {self.reason}")
         _positive(self.KIND, "table_no", self.table_no)
         _positive(self.KIND, "round_no", self.round_no)
 

@@ -242,7 +242,7 @@ def test_the_operator_sees_refused_rows(tmp_path: Path) -> None:
     db.close()
     report = service.stations()
     assert report.rows[0].rejected == 1
-    assert any("st-1: 1 row(s) refused" in w for w in report.warnings)
+    assert any("st-1: 1 row refused as malformed" in w for w in report.warnings)
     [row] = service.rejected_rows()
     assert "missing fields" in row["error"]
 
@@ -361,3 +361,26 @@ def test_a_bug_while_entering_a_result_does_not_stop_the_stream(
     assert [r.seq for r in store.inbox_records(db)] == [1]
     [(outcome, error)] = store.result_intake(db).values()
     assert outcome == "" and error == "internal error: RuntimeError: boom"
+
+
+def test_every_refusal_and_pin_lock_the_kiosk_reports_reads_at_the_hub() -> None:
+    """The reasons the kiosk writes (station.checks.Limit, the PIN lockout) are the ones the
+    hub accepts: a station-wide refusal or a locked PIN prompt is never refused as junk."""
+    from samoobsluha.shared.payloads import (
+        REFEREE_REASONS,
+        REFUSED_REASONS,
+        PayloadError,
+        RefereeRequestPayload,
+    )
+    from samoobsluha.station.checks import Limit
+
+    assert {limit.value for limit in Limit} == set(REFUSED_REASONS)
+    row = {"id": 1, "at": 1.0, "station_id": "st", "table_no": None, "round_no": None,
+           "reason": "pin_locked", "challenge_id": None}  # fmt: skip
+    assert RefereeRequestPayload.from_dict(row).reason in REFEREE_REASONS
+    try:
+        RefereeRequestPayload.from_dict({**row, "reason": "station_cap"})
+    except PayloadError as exc:
+        assert "table_no" in str(exc)
+    else:
+        raise AssertionError("a table's referee call without a table was accepted")
