@@ -8,21 +8,21 @@ File layout (little-endian)::
                                 source, built_at, words, sha256, payload_bytes
     payload                     a marisa-trie of the canonical (lowercase NFC) words
 
-``sha256`` is the SHA-256 of the payload. :meth:`Lexicon.open` recomputes it, so a
-truncated or altered file is refused, and the hub can compare the value every station
+``sha256`` is the SHA-256 of the payload. :meth:`Lexicon.open` recomputes it (before
+returning, or in the background before the first lookup), so a truncated or altered file
+is refused, and the hub can compare the value every station
 reports to prove they all judge with the same words.
 """
 
 from __future__ import annotations
 
 import contextlib
-import ctypes
-import ctypes.util
 import hashlib
 import json
+import mmap
 import os
 import struct
-import tempfile
+import threading
 import time
 import unicodedata
 from collections import Counter
@@ -99,13 +99,31 @@ class Verdict:
 
 
 class Lexicon:
-    """A read-only word set with its verified header."""
+    """A read-only word set with its verified header.
 
-    def __init__(self, path: Path, info: LexiconInfo, trie: marisa_trie.Trie) -> None:
+    The trie is used in place from a memory map of the file (no copy, no transient peak:
+    the pages are the page cache's, shared and reclaimable). The payload's SHA-256 is
+    checked either before :meth:`open` returns (``verify="now"``) or in a background
+    thread (``verify="background"``, the kiosk: hashing releases the GIL), in which
+    case every lookup waits for the result first — a tampered file is refused before it
+    judges anything."""
+
+    def __init__(
+        self,
+        path: Path,
+        info: LexiconInfo,
+        trie: marisa_trie.Trie,
+        *,
+        mapping: mmap.mmap | None = None,
+    ) -> None:
         self.path = path
         self.info = info
         self._trie = trie
+        self._mapping = mapping  # the trie reads from it: kept open as long as the trie
         self.alphabet: Alphabet = get_alphabet(info.language)
+        self._verified = True
+        self._verify_error: LexiconError | None = None
+        self._verifier: threading.Thread | None = None
 
     def __repr__(self) -> str:
         i = self.info
@@ -115,35 +133,82 @@ class Lexicon:
         )
 
     @classmethod
-    def open(cls, path: Path | str, *, language: str | None = None) -> Lexicon:
-        """Open and verify ``path``. ``language``, when given, must match the file's."""
+    def open(
+        cls, path: Path | str, *, language: str | None = None, verify: str = "now"
+    ) -> Lexicon:
+        """Open ``path``. ``language``, when given, must match the file's. ``verify``:
+        ``"now"`` checks the content hash before returning; ``"background"`` returns at
+        once and checks it in a thread (lookups wait for it, and fail with
+        :class:`LexiconError` if the file is not what its header says)."""
+        if verify not in ("now", "background"):
+            raise ValueError(f"verify must be 'now' or 'background', not {verify!r}")
         path = Path(path)
-        info, payload = _read(path)
-        if language is not None and info.language != language:
-            raise LexiconError(
-                f"{path}: lexicon is for language {info.language!r}, expected {language!r}"
-            )
-        trie = marisa_trie.Trie()
+        info, mapping, offset = _map(path)
         try:
-            trie.frombytes(payload)
-        except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
-            raise LexiconError(f"{path}: lexicon payload is not a valid trie ({exc})") from exc
-        if len(trie) != info.words:
-            raise LexiconError(
-                f"{path}: header says {info.words} words but the payload has {len(trie)}"
-            )
-        del payload
-        _return_freed_memory()
-        return cls(path, info, trie)
+            if language is not None and info.language != language:
+                raise LexiconError(
+                    f"{path}: lexicon is for language {info.language!r}, expected {language!r}"
+                )
+            payload = memoryview(mapping)[offset : offset + info.payload_bytes]
+            if verify == "now":
+                _check_hash(path, info, payload)
+            trie = marisa_trie.Trie()
+            try:
+                trie.map(payload)
+            except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
+                raise LexiconError(
+                    f"{path}: lexicon payload is not a valid trie ({exc})"
+                ) from exc
+            if len(trie) != info.words:
+                raise LexiconError(
+                    f"{path}: header says {info.words} words but the payload has {len(trie)}"
+                )
+        except BaseException:
+            with contextlib.suppress(BufferError):  # a view still alive: the GC closes it
+                mapping.close()
+            raise
+        lexicon = cls(path, info, trie, mapping=mapping)
+        if verify == "background":
+            lexicon._verify_in_background(payload)
+        return lexicon
+
+    def _verify_in_background(self, payload: memoryview) -> None:
+        self._verified = False
+
+        def verify() -> None:
+            try:
+                _check_hash(self.path, self.info, payload)
+            except LexiconError as exc:
+                self._verify_error = exc
+            except Exception as exc:  # e.g. the file vanished under the map (SIGBUS aside)
+                self._verify_error = LexiconError(f"{self.path}: cannot verify lexicon ({exc})")
+
+        self._verifier = threading.Thread(target=verify, name="lexicon-verify", daemon=True)
+        self._verifier.start()
+
+    def wait_verified(self) -> None:
+        """Block until the content hash is checked; raise :class:`LexiconError` if it
+        does not match (then every lookup raises it too)."""
+        if not self._verified:
+            if self._verifier is not None:
+                self._verifier.join()
+            if self._verify_error is None:
+                self._verified = True
+        if self._verify_error is not None:
+            raise self._verify_error
 
     def __len__(self) -> int:
         return self.info.words
 
     def __contains__(self, word: object) -> bool:
+        if not self._verified:
+            self.wait_verified()
         return isinstance(word, str) and word in self._trie
 
     def contains(self, word: str | Word) -> bool:
         """Exact membership of one normalised word (no prefixes, no neighbours)."""
+        if not self._verified:
+            self.wait_verified()
         return str(word) in self._trie
 
     def covers(self, word: str | Word) -> bool:
@@ -153,6 +218,8 @@ class Lexicon:
     def judge(self, words: Sequence[Word]) -> Verdict:
         """One verdict for one play. A word longer than the lexicon covers sends the whole
         play to the referee (ČAS 9.4.6) rather than risk a wrong NOT VALID."""
+        if not self._verified:
+            self.wait_verified()
         too_long = tuple(w.text for w in words if not self.covers(w))
         if too_long:
             return Verdict(Status.REFEREE, tuple(words), too_long=too_long)
@@ -161,19 +228,13 @@ class Lexicon:
 
     def iter_words(self) -> Iterable[str]:
         """All words; for building, testing and export on the hub, never for the kiosk."""
+        self.wait_verified()
         return iter(self._trie)
 
 
-def _return_freed_memory() -> None:
-    """Hand the transient read buffer back to the OS. glibc keeps a freed multi-megabyte
-    block in the heap otherwise, which would double the lexicon's resident size on a
-    station that opens it once and runs for days."""
-    with contextlib.suppress(OSError, AttributeError):  # not glibc: nothing to do
-        ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6").malloc_trim(0)
-
-
-def _read(path: Path) -> tuple[LexiconInfo, bytes]:
-    """Read and verify a lexicon file: header, payload length and content hash."""
+def _map(path: Path) -> tuple[LexiconInfo, mmap.mmap, int]:
+    """Map a lexicon file read-only; check its header and payload length. Returns the
+    header, the map and the payload's offset in it."""
     try:
         with path.open("rb") as fh:
             prefix = fh.read(len(MAGIC) + _HEADER_LEN.size)
@@ -184,17 +245,26 @@ def _read(path: Path) -> tuple[LexiconInfo, bytes]:
             if len(header) != header_len or header_len == 0:
                 raise LexiconError(f"{path}: lexicon header is truncated or corrupt")
             info = _parse_header(path, header)
-            payload = fh.read(info.payload_bytes + 1)
+            offset = len(prefix) + header_len
+            size = os.fstat(fh.fileno()).st_size
+            if size - offset != info.payload_bytes:
+                raise LexiconError(
+                    f"{path}: lexicon is truncated or padded "
+                    f"({size - offset} payload bytes, header says {info.payload_bytes})"
+                )
+            mapping = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as exc:
         raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
-    if len(payload) != info.payload_bytes:
-        raise LexiconError(
-            f"{path}: lexicon is truncated or padded "
-            f"({len(payload)} payload bytes, header says {info.payload_bytes})"
-        )
+    return info, mapping, offset
+
+
+def _check_hash(path: Path, info: LexiconInfo, payload: Any) -> None:
     if hashlib.sha256(payload).hexdigest() != info.sha256:
-        raise LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
-    return info, payload
+        raise _hash_mismatch(path)
+
+
+def _hash_mismatch(path: Path) -> LexiconError:
+    return LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
 
 
 def _parse_header(path: Path, header: bytes) -> LexiconInfo:
@@ -213,7 +283,13 @@ def _parse_header(path: Path, header: bytes) -> LexiconInfo:
 
 def read_info(path: Path | str) -> LexiconInfo:
     """Header of a verified lexicon file (the content hash is checked too)."""
-    return _read(Path(path))[0]
+    path = Path(path)
+    info, mapping, offset = _map(path)
+    with mapping, memoryview(mapping) as view, view[offset:] as payload:
+        ok = hashlib.sha256(payload).hexdigest() == info.sha256
+    if not ok:
+        raise _hash_mismatch(path)
+    return info
 
 
 # --- building -------------------------------------------------------------------------
@@ -310,6 +386,8 @@ def write_lexicon(
         payload_bytes=len(payload),
     )
     header = json.dumps(info.as_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8")
+    import tempfile  # only when building (the hub), not when a station opens a lexicon
+
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
     fd, tmp = tempfile.mkstemp(prefix=".lexicon-", dir=out.parent)

@@ -23,7 +23,7 @@ from textual.screen import Screen
 
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.lexicon import Lexicon, Verdict
+from samoobsluha.shared.lexicon import Lexicon, LexiconError, Verdict
 from samoobsluha.shared.normalize import Word
 from samoobsluha.shared.rounds import Phase, RoundStatus
 from samoobsluha.station.checks import (
@@ -104,6 +104,9 @@ class KioskApp(App[int], inherit_bindings=False):
         self.last_activity = self.clock.monotonic()
         self.backlog = 0
         self.verdict_painted_at: float | None = None  # for bench/kiosk.py
+        self._verdict_screen: Any = None  # VerdictScreen, prepared after the first paint
+        self._filled_verdict: Any = None  # the prepared one, filled in during a commit
+        self._prefilled: tuple[Any, ...] | None = None  # see prefill_verdict
         self._bindings.bind(self.settings.referee_key, "referee", show=False, priority=True)
 
     # -- screens -------------------------------------------------------------------------
@@ -115,6 +118,25 @@ class KioskApp(App[int], inherit_bindings=False):
     def on_mount(self) -> None:
         self.set_interval(0.1, self._tick)
         self._refresh_backlog()
+        self.call_after_refresh(self.prepare_verdict)
+
+    def prepare_verdict(self) -> None:
+        """Compose and style the verdict screen once, off the stack, while the kiosk is
+        idle: confirm → verdict then only fills it in and swaps it in (bench/kiosk.py).
+        Uses Textual's own way of mounting a screen before it is first shown; if that
+        ever fails, verdicts are built when needed, as any other screen."""
+        from samoobsluha.station.screens.verdict import VerdictScreen
+
+        if self._verdict_screen is not None or not self.is_running:
+            return
+        screen = VerdictScreen()
+        try:
+            self._get_screen(screen)  # registers it: compose and mount run now
+            self._load_screen_css(screen)
+        except Exception:  # pragma: no cover - a Textual change; not fatal
+            log.exception("cannot prepare the verdict screen; building it per check")
+            return
+        self._verdict_screen = screen
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
@@ -248,19 +270,80 @@ class KioskApp(App[int], inherit_bindings=False):
         instance: str = "first",
         note: str = "",
     ) -> None:
-        """Judge one play, commit its log row, and only then show the verdict."""
-        self._judge_and_log(table_no, words, self.round_number(), instance, note)
+        """Judge one play, commit its log row, and only then show the verdict.
+
+        The judging itself takes microseconds and is done here, so the prepared verdict
+        screen is filled in while the worker commits (an fsync); it is shown only once
+        the commit is done."""
+        from samoobsluha.station.screens.verdict import ErrorScreen
+
+        round_no = self.round_number()
+        prefilled, self._prefilled = self._prefilled, None
+        if (
+            prefilled is not None
+            and prefilled[:4] == (table_no, words, round_no, instance)
+            and prefilled[5] is self._verdict_screen
+            and prefilled[5].verdict is prefilled[4]
+        ):
+            # Judged and filled in when the last word was entered: only commit and show.
+            verdict, screen = prefilled[4], prefilled[5]
+            self._verdict_screen = None
+            self._log_check(table_no, verdict, round_no, instance, note)
+            self._filled_verdict = screen
+            return
+        try:
+            verdict = self.lexicon.judge(words)
+        except LexiconError as exc:  # its content hash failed: it judges nothing
+            log.error("%s", exc)
+            self.push_screen(ErrorScreen(self.tr("lexicon.unusable", error=str(exc))))
+            return
+        # The commit (an fsync) starts first; the screen is filled in meanwhile.
+        # (A thread worker starts at the loop's next step: the filling waits for it.)
+        self._log_check(table_no, verdict, round_no, instance, note)
+        screen = self._verdict_screen
+        self._verdict_screen = None  # one use: the next is prepared while it is read
+        if screen is not None:
+            self.call_later(self._fill_verdict, screen, verdict, table_no, round_no, instance)
+
+    def prefill_verdict(self, table_no: int, words: tuple[Word, ...]) -> None:
+        """The player has entered every word (the opponent is about to confirm): judge
+        them and fill in the prepared verdict screen now, off the screen, so that
+        confirming only commits and swaps it in. Nothing is shown or logged here; a
+        changed word or table makes :meth:`judge_and_log` judge again."""
+        screen = self._verdict_screen
+        if screen is None or not screen.is_mounted or screen in self.screen_stack:
+            return
+        round_no = self.round_number()
+        try:
+            verdict = self.lexicon.judge(words)
+            screen.show(verdict, table_no, round_no)
+        except Exception as exc:  # a failed hash is reported at confirm, not here
+            log.debug("verdict not prefilled: %s", exc)
+            return
+        # The screen stays the prepared one: a changed play fills it in again.
+        self._prefilled = (table_no, words, round_no, "first", verdict, screen)
+
+    def _fill_verdict(
+        self, screen: Any, verdict: Verdict, table_no: int, round_no: int | None, instance: str
+    ) -> None:
+        try:
+            if not screen.is_mounted or screen in self.screen_stack:
+                raise LookupError("not ready")
+            screen.show(verdict, table_no, round_no, appeal=instance == "appeal")
+        except Exception as exc:
+            log.warning("prepared verdict screen unusable (%s); building one", exc)
+        else:
+            self._filled_verdict = screen
 
     @work(thread=True, exit_on_error=False, group="db")
-    def _judge_and_log(
+    def _log_check(
         self,
         table_no: int,
-        words: tuple[Word, ...],
+        verdict: Verdict,
         round_no: int | None,
         instance: str,
         note: str,
     ) -> None:
-        verdict = self.lexicon.judge(words)
         try:
             record = self.store.record_check(
                 verdict,
@@ -280,11 +363,17 @@ class KioskApp(App[int], inherit_bindings=False):
 
     # -- results of workers (UI thread) --------------------------------------------------
     def show_verdict(self, verdict: Verdict, record: CheckRecord, instance: str) -> None:
+        """Show a committed check: the screen filled in beforehand, or a new one."""
         from samoobsluha.station.screens.verdict import VerdictScreen
 
+        screen, self._filled_verdict = self._filled_verdict, None
+        if screen is not None and screen.verdict is verdict and screen not in self.screen_stack:
+            screen.record = record
+        else:
+            screen = VerdictScreen(verdict, record, appeal=instance == "appeal")
         # Pushed on top (not switched): unmounting the check screen is left for the
         # return to idle, off the key-to-verdict path. It is hidden meanwhile.
-        self.push_screen(VerdictScreen(verdict, record, appeal=instance == "appeal"))
+        self.push_screen(screen)
         self._refresh_backlog()
 
     def show_refusal(self, table_no: int, decision: RateDecision) -> None:

@@ -15,7 +15,6 @@ from __future__ import annotations
 
 import os
 import socket
-import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -67,6 +66,8 @@ def config_path(explicit: Path | str | None = None) -> Path | None:
 
 
 def load(explicit: Path | str | None = None) -> StationConfig:
+    import tomllib  # here, not at import: `station --help` builds parsers that import us
+
     path = config_path(explicit)
     if path is None:
         return StationConfig()

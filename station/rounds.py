@@ -31,6 +31,7 @@ estimated hub offset; a standalone station passes its own :class:`~shared.clock.
 from __future__ import annotations
 
 import asyncio
+import gc
 import json
 import logging
 import threading
@@ -527,6 +528,7 @@ class SignalRunner:
         max_nap: float = 1.0,
         spin: float = SPIN_SECONDS,
         on_fired: Callable[[Fired], None] | None = None,
+        gc_window: float = 0.0,
     ) -> None:
         self.schedule = schedule
         self.clock = clock
@@ -534,6 +536,11 @@ class SignalRunner:
         self.max_nap = max_nap
         self.spin = spin
         self.on_fired = on_fired
+        # Seconds before a signal during which Python's cyclic garbage collector is held
+        # off (process-wide): a full collection of a kiosk's heap holds the GIL for
+        # hundreds of milliseconds (bench/gong.py). 0: never (the runner alone).
+        self.gc_window = gc_window
+        self._gc_held = False
         self._sleep = sleep or self._real_nap
         self._event: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -595,6 +602,12 @@ class SignalRunner:
                     nap = min(nap, max(0.0, next_due - now))
                 if until is not None:
                     nap = min(nap, until - now)
+                if self.gc_window > 0:
+                    soon = next_due is not None and next_due - now <= self.gc_window
+                    self._hold_gc(soon)
+                    if next_due is not None and not soon and nap > next_due - now - self.gc_window:
+                        await self._sleep(next_due - now - self.gc_window)
+                        continue  # into the window: hold the collector, then as below
                 if self._sleep == self._real_nap and next_due is not None and nap < self.max_nap:
                     # asyncio timers fire up to ~1 ms late (epoll's resolution):
                     # wake 10 ms early (a busy thread may hold the GIL for 5 ms) and
@@ -608,10 +621,21 @@ class SignalRunner:
                 else:
                     await asyncio.sleep(0)
         finally:
+            self._hold_gc(False)
             self._loop = None
             self._event = None
             self._stopping = False
             log.info("signal runner stopped")
+
+    def _hold_gc(self, hold: bool) -> None:
+        """Hold the garbage collector off (before a signal) or let it run again; only
+        ever re-enables what this runner disabled."""
+        if hold and not self._gc_held and gc.isenabled():
+            gc.disable()
+            self._gc_held = True
+        elif not hold and self._gc_held:
+            self._gc_held = False
+            gc.enable()
 
     async def step(self, *, recheck: bool = True) -> float | None:
         """Ring or log everything due now; return when the next signal is due."""

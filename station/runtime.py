@@ -13,7 +13,13 @@ and the rules that must never differ between those modes live here, once:
   runner does not run and a "gong now" from the hub waits. The lamp blinks meanwhile.
 * **Late gongs are not rung.** A signal or a manual gong found more than the grace period
   (``[gong] grace``, 5 s) late is logged as missed, never rung out of time.
-* **The bell does not wait for the UI.** The GIL switch interval is 1 ms (bench/gong.py).
+* **The bell does not wait for the UI.** The signal runner is a
+  :class:`~samoobsluha.station.bell.BellThread`: its own thread, asyncio loop and SQLite
+  connection, ``SCHED_FIFO`` where permitted, a 1 ms GIL switch interval, no garbage
+  collection in the last second before a signal, so a verdict being composed and painted
+  in the kiosk's loop cannot hold a signal back. Every ring
+  (signal, referee button, kiosk gong test, the hub's "gong now") sounds on that thread once
+  it runs, so the outputs are driven from one place (bench/gong.py, docs/gong.md).
 * **Every way out switches the bell off.** SIGTERM, SIGINT and SIGHUP (a lost terminal)
   end the kiosk and the runner in order; the outputs close with the bell off, and
   :func:`~samoobsluha.station.hardware.guard_outputs` covers an exit that skips all that.
@@ -30,6 +36,7 @@ import json
 import logging
 import signal
 import sys
+import threading
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -40,8 +47,9 @@ from samoobsluha.station import config as station_config
 
 if TYPE_CHECKING:
     from samoobsluha.station.app import KioskApp
+    from samoobsluha.station.bell import BellThread
     from samoobsluha.station.gong import GongConfig, GongOutputs
-    from samoobsluha.station.rounds import Fired, RoundSchedule, SignalRunner
+    from samoobsluha.station.rounds import Fired, RoundSchedule
     from samoobsluha.station.sync import NetworkConfig, StationSync
 
 log = logging.getLogger(__name__)
@@ -117,7 +125,8 @@ class StationRuntime:
         self.sync: StationSync | None = None
         self.schedule: RoundSchedule | None = None
         self.outputs: GongOutputs | None = None
-        self.runner: SignalRunner | None = None
+        self.bell: BellThread | None = None  # the signal runner on its own thread
+        self._loop: asyncio.AbstractEventLoop | None = None
         self.app: KioskApp | None = None
         self.ready = asyncio.Event()  # every part is up (tests wait for it)
         self.runner_started = False
@@ -173,6 +182,7 @@ class StationRuntime:
         from samoobsluha.station.rounds import RoundSchedule
 
         loop = asyncio.get_running_loop()
+        self._loop = loop
         self._stop = asyncio.Event()
         if self.linked:
             from samoobsluha.station.sync import StationSync
@@ -227,12 +237,15 @@ class StationRuntime:
         self.stop()
 
     def _assemble(self, loop: asyncio.AbstractEventLoop) -> None:
+        from samoobsluha.station.bell import BellThread
         from samoobsluha.station.gong import RefereeActions, attach_button
-        from samoobsluha.station.rounds import SignalRunner
 
         assert self.schedule is not None and self.outputs is not None
         outputs, sync = self.outputs, self.sync
-        self.runner = SignalRunner(self.schedule, self.clock, self, on_fired=self._fired)
+        self.bell = BellThread(
+            self._open_bell_schedule, self.clock, _Sounding(self), on_fired=self._fired
+        )
+        self.schedule.add_listener(self.bell.wake)  # a plan stored here: re-plan at once
         if outputs.button is not None:
             actions = RefereeActions(
                 self.schedule, self.ring, config=self.gong_config, standalone=not self.linked
@@ -252,11 +265,24 @@ class StationRuntime:
         if self.options.kiosk:
             self.app = self._build_kiosk()
 
+    def _open_bell_schedule(self) -> RoundSchedule:
+        """The bell thread's own connection to the rounds (called on that thread)."""
+        from samoobsluha.station.rounds import RoundSchedule
+
+        gong = self.gong_config
+        return RoundSchedule.open(
+            self.db_path,
+            clock=self.clock,
+            tournament=self.net.tournament_id if self.net else tournament_of(self.cfg),
+            grace=gong.grace,
+            playout_display=gong.playout_display_minutes * 60,
+        )
+
     def _start_runner(self) -> None:
-        if self.runner_started or self.runner is None:
+        if self.runner_started or self.bell is None:
             return
         self.runner_started = True
-        self._spawn(self.runner.run())
+        self.bell.start()  # returns once its runner runs (opening the DB: milliseconds)
 
     def _spawn(self, coro: Any) -> asyncio.Task[Any]:
         task = asyncio.get_running_loop().create_task(coro)
@@ -281,12 +307,13 @@ class StationRuntime:
     async def _stop_tasks(self) -> None:
         if self.sync is not None:
             self.sync.stop()
-        if self.runner is not None:
-            self.runner.stop()
         tasks = list(self._tasks)
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self.bell is not None and self.bell.running:
+            # after the pattern being rung, if any; before the outputs close
+            await asyncio.to_thread(self.bell.stop)
 
     def _close(self) -> None:
         if self.app is not None:
@@ -298,8 +325,17 @@ class StationRuntime:
 
     # -- the gong -----------------------------------------------------------------------
     async def ring(self, name: str) -> None:
-        """Ring ``name`` on every output (what the runner, the button and the kiosk's gong
-        test call); reported to the hub's status and, with ``report_rings``, on stdout."""
+        """Ring ``name`` on every output (what the button, the kiosk's gong test and the
+        hub's "gong now" call), on the bell thread once it runs."""
+        bell = self.bell
+        if bell is not None and bell.running and threading.get_ident() != bell.ident:
+            await bell.ring(name)
+        else:
+            await self._sound(name)
+
+    async def _sound(self, name: str) -> None:
+        """Sound ``name`` now (on the loop that calls it); reported to the hub's status
+        and, with ``report_rings``, on stdout."""
         assert self.outputs is not None
         clock = self.clock
         hub, local = clock.now(), self.local_clock.now()
@@ -312,8 +348,11 @@ class StationRuntime:
         await task
 
     def _fired(self, fired: Fired) -> None:
-        if self.sync is not None:
-            self.sync.nudge()  # the signal row goes to the hub now
+        """A signal given or missed (called on the bell thread)."""
+        sync, loop = self.sync, self._loop
+        if sync is not None and loop is not None and not loop.is_closed():
+            with contextlib.suppress(RuntimeError):  # the loop closed in between
+                loop.call_soon_threadsafe(sync.nudge)  # the signal row goes to the hub now
 
     def _gong_now(self, name: str, at: float) -> None:
         """The hub rang a gong for ``at`` (hub time): ring then, once the clock is known;
@@ -381,6 +420,16 @@ class StationRuntime:
         return app
 
 
+class _Sounding:
+    """What the bell thread's runner rings: the runtime's outputs, reported."""
+
+    def __init__(self, runtime: StationRuntime) -> None:
+        self.runtime = runtime
+
+    async def ring(self, name: str) -> None:
+        await self.runtime._sound(name)
+
+
 def build_kiosk(
     cfg: station_config.StationConfig,
     *,
@@ -410,7 +459,9 @@ def build_kiosk(
         lexicon_path = ensure_default_lexicon(
             lexicon_lang, log=lambda msg: print(msg, file=sys.stderr)
         )
-    lex = Lexicon.open(lexicon_path)
+    # The content hash is checked in a thread while the screen starts; the first lookup
+    # waits for it (a tampered file never judges).
+    lex = Lexicon.open(lexicon_path, verify="background")
     station_id = station_id or cfg.name
     store = KioskStore.open(db_path or station_config.station_db_path(), station_id)
     with store._lock:

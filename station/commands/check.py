@@ -5,15 +5,19 @@ from __future__ import annotations
 import argparse
 import sys
 from collections.abc import Sequence
+from typing import TYPE_CHECKING
 
 from samoobsluha.shared.i18n import LANGUAGES, refusal, t
-from samoobsluha.shared.lexicon import Lexicon, LexiconError, Status, ensure_default_lexicon
-from samoobsluha.shared.normalize import WordRefused, normalize_word, split_words
+
+if TYPE_CHECKING:  # imported when judging: `station --help` builds this parser too
+    from samoobsluha.shared.lexicon import Lexicon
 
 EXIT_VALID, EXIT_INVALID, EXIT_REFUSED = 0, 1, 2
 
 
 def _check(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
+
     ui = args.ui
     try:
         path = args.lexicon or ensure_default_lexicon(
@@ -42,12 +46,17 @@ def _interactive(lexicon: Lexicon, ui: str) -> int:
             return 0
         if not tty and not line:
             return 0
+        from samoobsluha.shared.normalize import split_words
+
         raw = split_words(line)
         if raw:
             _judge_and_print(lexicon, raw, ui)
 
 
 def _judge_and_print(lexicon: Lexicon, raw_words: Sequence[str], ui: str) -> int:
+    from samoobsluha.shared.lexicon import Status
+    from samoobsluha.shared.normalize import WordRefused, normalize_word
+
     try:
         words = [normalize_word(raw, lexicon.alphabet) for raw in raw_words]
     except WordRefused as exc:

@@ -12,7 +12,6 @@ the local and hub time of the first stroke), which is how the tests measure the 
 from __future__ import annotations
 
 import argparse
-import logging
 import sys
 from pathlib import Path
 
@@ -21,6 +20,8 @@ from samoobsluha.station.config import ConfigError
 
 
 def _daemon(args: argparse.Namespace) -> int:
+    import logging
+
     from samoobsluha.station.hardware import HardwareError
     from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
 

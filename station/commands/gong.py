@@ -10,35 +10,38 @@
 from __future__ import annotations
 
 import argparse
-import asyncio
-import logging
 import sys
 from collections.abc import Callable
+from typing import TYPE_CHECKING
 
 from samoobsluha.shared.clock import SystemClock
 from samoobsluha.shared.countdown import countdown
 from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.shared.rounds import RoundPlan, Signal
 from samoobsluha.station import config as station_config
 from samoobsluha.station.config import ConfigError
-from samoobsluha.station.gong import (
-    SIGNAL_NAMES,
-    GongConfig,
-    build_gong,
-)
-from samoobsluha.station.hardware import HardwareError, guard_outputs
-from samoobsluha.station.rounds import RoundError, RoundSchedule
-from samoobsluha.station.runtime import tournament_of
+
+if TYPE_CHECKING:
+    from samoobsluha.station.gong import GongConfig
+    from samoobsluha.station.rounds import RoundSchedule
+
+# The bell's modules (gpiozero, sqlite-utils) are imported by the commands that use
+# them, not when the parser is built: `station --help` and `station check` stay fast.
+SIGNAL_NAMES = tuple(s.value for s in Signal)
 
 EXIT_OK, EXIT_REFUSED, EXIT_HARDWARE = 0, 1, 3
 
 
 def _load(args: argparse.Namespace) -> tuple[station_config.StationConfig, GongConfig]:
+    from samoobsluha.station.gong import GongConfig
+
     cfg = station_config.load(args.config)
     return cfg, GongConfig.from_station(cfg)
 
 
 def _logging(verbose: bool) -> None:
+    import logging
+
     logging.basicConfig(
         level=logging.INFO if verbose else logging.WARNING,
         format="%(asctime)s %(levelname)s %(name)s: %(message)s",
@@ -48,6 +51,9 @@ def _logging(verbose: bool) -> None:
 
 def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
+        from samoobsluha.station.hardware import HardwareError
+        from samoobsluha.station.rounds import RoundError
+
         try:
             return func(args)
         except (ConfigError, HardwareError) as exc:
@@ -63,6 +69,11 @@ def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 # -- station gong ----------------------------------------------------------------------
 @_errors
 def _gong_test(args: argparse.Namespace) -> int:
+    import asyncio
+
+    from samoobsluha.station.gong import build_gong
+    from samoobsluha.station.hardware import guard_outputs
+
     _logging(True)
     _, gong = _load(args)
     names = SIGNAL_NAMES if args.pattern == "all" else (args.pattern,)
@@ -85,6 +96,8 @@ def _gong_test(args: argparse.Namespace) -> int:
 
 @_errors
 def _gong_off(args: argparse.Namespace) -> int:
+    from samoobsluha.station.gong import GongConfig, build_gong
+
     _, gong = _load(args)
     if gong.bell_pin is None:
         return EXIT_OK
@@ -118,6 +131,9 @@ def _gong_run(args: argparse.Namespace) -> int:
 def _schedule(
     args: argparse.Namespace,
 ) -> tuple[station_config.StationConfig, GongConfig, RoundSchedule]:
+    from samoobsluha.station.rounds import RoundSchedule
+    from samoobsluha.station.runtime import tournament_of
+
     cfg, gong = _load(args)
     schedule = RoundSchedule.open(
         clock=SystemClock(),
@@ -167,6 +183,8 @@ def _round_start(args: argparse.Namespace) -> int:
 def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]):
     @_errors
     def command(args: argparse.Namespace) -> int:
+        from samoobsluha.station.rounds import RoundError
+
         _, _, schedule = _schedule(args)
         now = schedule.clock.now()
         shown = schedule.status(now)

@@ -9,24 +9,27 @@ override; the ``[kiosk]`` section is described in docs/kiosk.md.
 from __future__ import annotations
 
 import argparse
-import getpass
-import logging
 import sys
 import time
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from samoobsluha.shared.i18n import t
-from samoobsluha.shared.lexicon import LexiconError
 from samoobsluha.station import config as station_config
-from samoobsluha.station.checks import SettingsError, hash_pin, is_pin_hash
-from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
+
+if TYPE_CHECKING:
+    from samoobsluha.station.runtime import RuntimeOptions
+
+# The runtime (asyncio), the lexicon (marisa-trie), the database (sqlite-utils) and GPIO
+# (gpiozero) are imported where they are used: `station --help` builds this parser too.
 
 EXIT_OK, EXIT_CONFIG = 0, 2
 
 
 def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
     """The runtime options ``station run`` / ``station linked`` parsed."""
+    from samoobsluha.station.runtime import RuntimeOptions
+
     link: bool | None = None
     if getattr(args, "linked", False):
         link = True
@@ -45,9 +48,14 @@ def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
 
 
 def _run(args: argparse.Namespace) -> int:
-    """The kiosk together with the round clock and the gong in one asyncio loop, and with
+    """The kiosk together with the round clock (on its own bell thread) and the gong, and with
     the hub link when the station belongs to a tournament (station/runtime.py)."""
+    import logging
+
+    from samoobsluha.shared.lexicon import LexiconError
+    from samoobsluha.station.checks import SettingsError
     from samoobsluha.station.hardware import HardwareError
+    from samoobsluha.station.runtime import StationRuntime
 
     try:
         cfg = station_config.load(args.config)
@@ -72,7 +80,10 @@ def _run(args: argparse.Namespace) -> int:
 def _pin_set(args: argparse.Namespace) -> int:
     """Set the referee PIN in the station database (it overrides ``referee_pin_hash`` in
     the config file). Reads the PIN twice from the terminal, or once from stdin."""
+    import getpass
+
     from samoobsluha.shared.i18n import cli_language
+    from samoobsluha.station.checks import SettingsError, hash_pin
     from samoobsluha.station.log import KioskStore
 
     lang = cli_language()
@@ -102,6 +113,7 @@ def _pin_set(args: argparse.Namespace) -> int:
 
 
 def _pin_clear(args: argparse.Namespace) -> int:
+    from samoobsluha.station.checks import is_pin_hash
     from samoobsluha.station.log import KioskStore
 
     cfg = station_config.load(args.config)

@@ -4,13 +4,14 @@
 from __future__ import annotations
 
 import argparse
-import json
-import sqlite3
 import sys
 import time
 
 
 def _simulate(args: argparse.Namespace) -> int:
+    import json
+    import sqlite3
+
     from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
     from samoobsluha.station import config as station_config
     from samoobsluha.station import rounds

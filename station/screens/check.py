@@ -266,6 +266,18 @@ class CheckScreen(KioskScreen):
                 literal(self.tr("kiosk.check.review", key=self.kiosk.settings.confirm_key.upper()))
             )
             self.query_one("#check-hint", Label).add_class("-review")
+            self._prefill()
+
+    def _prefill(self) -> None:
+        """Every word is in: let the kiosk judge and lay out the verdict off-screen now,
+        so the opponent's confirm only commits and swaps it in."""
+        try:
+            values = [w.value for w in self._word_inputs()]
+            words = prepare_words(values, self.kiosk.lexicon.alphabet)
+        except WordRefused:
+            return
+        if self.table_no is not None:
+            self.kiosk.prefill_verdict(self.table_no, tuple(words))
 
     def action_confirm(self) -> None:
         if self.step != "words":
@@ -288,8 +300,15 @@ class CheckScreen(KioskScreen):
         if self.rate_ok is None:  # the worker has not answered yet: confirm when it does
             self._confirm_waiting = True
             return
-        self._show_step("busy")
+        # The judge and the commit start first; the screen only shows "judging" if they
+        # take long (a slow SD card), so nothing is repainted on the way to the verdict.
         self.kiosk.judge_and_log(self.table_no, tuple(words))
+        self.step = "busy"  # the fields stay as they are: nothing to repaint now
+        self.set_timer(0.25, self._show_busy)
+
+    def _show_busy(self) -> None:
+        if self.is_current and self.step == "busy":
+            self._show_step("busy")
 
     def action_back(self) -> None:
         if self.step == "words":

@@ -12,6 +12,7 @@ from textual.containers import Vertical
 from textual.events import Key
 from textual.widgets import Label
 
+from samoobsluha.shared.i18n import t
 from samoobsluha.shared.lexicon import Status, Verdict
 from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.checks import Limit, RateDecision
@@ -26,7 +27,7 @@ class TimedMessageScreen(KioskScreen):
     def __init__(self, *, return_to_idle: bool = True) -> None:
         super().__init__()
         self.return_to_idle = return_to_idle
-        self.shown_at: float | None = None  # set when mounted
+        self.shown_at: float | None = None  # set when shown
         self._closed = False
 
     def inactivity_limit(self) -> float | None:
@@ -57,65 +58,130 @@ class TimedMessageScreen(KioskScreen):
             self.app.pop_screen()
 
 
+_STATUS_CLASS = {Status.VALID: "-valid", Status.INVALID: "-invalid", Status.REFEREE: "-referee"}
+_STATUS_KEY = {
+    Status.VALID: "verdict.valid",
+    Status.INVALID: "verdict.invalid",
+    Status.REFEREE: "verdict.referee",
+}
+
+
 class VerdictScreen(TimedMessageScreen):
-    def __init__(self, verdict: Verdict, record: CheckRecord, *, appeal: bool = False) -> None:
+    """The verdict. While idle the kiosk prepares one (composed, styled, its block
+    letters laid out, off the screen stack) and :meth:`show` only fills it in: confirm →
+    verdict swaps a screen in rather than building one, on a Raspberry Pi too. Each is
+    used once and removed when closed, so nothing of a check stays behind. Constructed
+    with a verdict it is an ordinary screen (e.g. an appeal on top of a verdict)."""
+
+    def __init__(
+        self,
+        verdict: Verdict | None = None,
+        record: CheckRecord | None = None,
+        *,
+        appeal: bool = False,
+    ) -> None:
         super().__init__(return_to_idle=not appeal)
-        self.verdict = verdict
-        self.record = record
+        self.verdict: Verdict | None = verdict
+        self.record: CheckRecord | None = record
         self.appeal = appeal
+        self.table_no: int | None = record.table_no if record else None
+        self.round_no: int | None = record.round_no if record else None
+        self._lang = ""
 
     def compose(self) -> ComposeResult:
-        verdict = self.verdict
-        status_class = {
-            Status.VALID: "-valid",
-            Status.INVALID: "-invalid",
-            Status.REFEREE: "-referee",
-        }[verdict.status]
-        self.add_class(status_class)
-        key = {
-            Status.VALID: "verdict.valid",
-            Status.INVALID: "verdict.invalid",
-            Status.REFEREE: "verdict.referee",
-        }[verdict.status]
-        info = self.kiosk.lexicon.info
         with Vertical(id="verdict-box"):
-            if self.appeal:
-                yield Label(literal(self.tr("kiosk.appeal.banner")), id="verdict-appeal")
-            yield BigText(self.tr(key), id="verdict-big")
-            yield Label(literal(self.tr(key)), id="verdict-word")
-            if verdict.status is Status.REFEREE:
-                yield Label(
-                    literal(self.tr("verdict.referee_long", max=info.max_length)),
-                    id="verdict-reason",
-                )
-            words = " ".join(w.face for w in verdict.words)
-            yield Label(literal(self.tr("kiosk.verdict.words", words=words)), id="verdict-words")
-            if verdict.failed and (self.appeal or self.kiosk.settings.show_failed_words):
-                failed = " ".join(w.face for w in verdict.words if w.text in verdict.failed)
-                yield Label(
-                    literal(self.tr("kiosk.verdict.failed", words=failed)), id="verdict-failed"
-                )
-            round_text = "—" if self.record.round_no is None else str(self.record.round_no)
-            yield Label(
-                literal(
-                    self.tr(
-                        "kiosk.verdict.details",
-                        table=self.record.table_no,
-                        round=round_text,
-                        variant=info.variant,
-                        language=info.language,
-                    )
-                ),
-                id="verdict-details",
-            )
-            yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")
+            yield Label("", id="verdict-appeal")
+            yield BigText("", id="verdict-big")
+            yield Label("", id="verdict-word")
+            yield Label("", id="verdict-reason")
+            yield Label("", id="verdict-words")
+            yield Label("", id="verdict-details")
+            yield Label("", id="verdict-hint")
 
     def on_mount(self) -> None:
-        super().on_mount()
+        if self.verdict is None:  # the kiosk's prepared screen: ready the block letters
+            self.prepare(self.kiosk.default_language)
+        self._fill()
+
+    def prepare(self, lang: str) -> None:
+        """Render the block letters of every verdict word in ``lang`` at the current
+        width, so showing one costs no rendering of glyphs (done while idle)."""
+        self._lang = lang
+        big = self.query_one("#verdict-big", BigText)
+        big.prepare([t(key, lang) for key in _STATUS_KEY.values()])
+
+    def show(
+        self, verdict: Verdict, table_no: int, round_no: int | None, *, appeal: bool = False
+    ) -> None:
+        """Fill in a verdict while its check is being committed (the kiosk pushes the
+        screen once the commit is done and sets :attr:`record`)."""
+        self.verdict, self.record, self.appeal = verdict, None, appeal
+        self.table_no, self.round_no = table_no, round_no
+        self.return_to_idle = not appeal
+        self._closed = False
+        self.shown_at = None
+        if self.is_mounted:
+            self._fill()
+
+    def _fill(self) -> None:
+        verdict = self.verdict
+        if verdict is None:
+            return
+        for status, cls in _STATUS_CLASS.items():
+            self.set_class(verdict.status is status, cls)
+        key = _STATUS_KEY[verdict.status]
+        info = self.kiosk.lexicon.info
+        self._set("#verdict-appeal", self.tr("kiosk.appeal.banner") if self.appeal else "")
+        self.query_one("#verdict-big", BigText).update(self.tr(key))
+        self._set("#verdict-word", self.tr(key))
+        self._set(
+            "#verdict-reason",
+            self.tr("verdict.referee_long", max=info.max_length)
+            if verdict.status is Status.REFEREE
+            else "",
+        )
+        words = " ".join(w.face for w in verdict.words)
+        self._set("#verdict-words", self.tr("kiosk.verdict.words", words=words))
+        failed = ""
+        if verdict.failed and (self.appeal or self.kiosk.settings.show_failed_words):
+            failed = " ".join(w.face for w in verdict.words if w.text in verdict.failed)
+            failed = self.tr("kiosk.verdict.failed", words=failed)
+        # Which word failed exists on the screen only when it may be shown at all.
+        for old in self.query("#verdict-failed"):
+            old.remove()
+        if failed:
+            self.query_one("#verdict-box").mount(
+                Label(literal(failed), id="verdict-failed"),
+                after=self.query_one("#verdict-words"),
+            )
+        round_text = "—" if self.round_no is None else str(self.round_no)
+        self._set(
+            "#verdict-details",
+            self.tr(
+                "kiosk.verdict.details",
+                table=self.table_no,
+                round=round_text,
+                variant=info.variant,
+                language=info.language,
+            ),
+        )
+        self._set("#verdict-hint", self.tr("kiosk.verdict.dismiss"))
+
+    def _set(self, selector: str, text: str) -> None:
+        label = self.query_one(selector, Label)
+        label.update(literal(text))
+        label.display = bool(text)
+
+    def on_screen_resume(self) -> None:
+        super().on_screen_resume()
+        self.shown_at = self.kiosk.clock.monotonic()
         self.call_after_refresh(self._painted)
 
     def _painted(self) -> None:
         self.kiosk.verdict_painted_at = self.kiosk.clock.monotonic()
+        # The next check's screen is prepared now, while this one is read (it takes no
+        # keys), rather than while a player types on the check screen.
+        self.kiosk.prepare_verdict()
 
 
 class RefusedScreen(TimedMessageScreen):

@@ -48,8 +48,10 @@ class RoundClock(Vertical):
 
     def compose(self) -> ComposeResult:
         yield Label("", id="round-title")
-        yield BigText("", id="round-time")
-        yield BigText("", id="round-big")
+        # The digits grow with the terminal (double at 160×48) but leave the idle
+        # screen's instruction room: at most 30 % of the height.
+        yield BigText("", id="round-time", height_share=0.3)
+        yield BigText("", id="round-big", height_share=0.3)
 
     def show(self, status: RoundStatus | None, lang: str) -> None:
         title, digits, big = describe(status, lang)

@@ -472,3 +472,44 @@ async def test_stop_before_run_is_not_lost(tmp_path):
     runner = SignalRunner(schedule, SystemClock(), Recorder(SystemClock()), max_nap=30)
     runner.stop()  # e.g. SIGTERM during startup
     await asyncio.wait_for(runner.run(), 2)
+
+
+async def test_the_garbage_collector_is_held_off_just_before_each_signal(
+    tmp_path, clock, vsleep
+):
+    """With ``gc_window`` (the bell thread), no cyclic collection can start in the last
+    second before a signal, in any thread of the process; between signals, and once the
+    runner stops, the collector runs as before."""
+    import gc
+
+    class Observer:
+        def __init__(self) -> None:
+            self.rings: list[tuple[str, bool]] = []
+
+        async def ring(self, name: str) -> None:
+            self.rings.append((name, gc.isenabled()))
+
+    schedule = RoundSchedule.open(tmp_path / "station.db", clock=clock)
+    gong = Observer()
+    seen: list[tuple[float, bool]] = []
+
+    async def watching_sleep(seconds: float) -> None:
+        seen.append((round(clock.now(), 6), gc.isenabled()))
+        await vsleep(seconds)
+
+    runner = SignalRunner(schedule, clock, gong, sleep=watching_sleep, gc_window=1.0)
+    t0 = clock.now() + 60
+    plan = RoundPlan(1, t0, basic_seconds=600, warning_seconds=300)
+    schedule.apply(plan)
+    assert gc.isenabled()
+    try:
+        await runner.run(until=plan.end_at() + 60)
+    finally:
+        held = not gc.isenabled()
+        gc.enable()
+        schedule.close()
+    assert not held  # enabled again when the runner stopped
+    assert gong.rings == [("start", False), ("warning", False), ("end", False)]
+    # long naps between signals with the collector on; only the last second without it
+    assert all(enabled for at, enabled in seen if at < t0 - 1.0 - 1e-6)
+    assert any(enabled for at, enabled in seen if t0 + 1 < at < t0 + 300 - 1.0)

@@ -166,3 +166,43 @@ def test_same_words_give_the_same_sha(tmp_path: Path):
     b = write_lexicon(["čáp", "kůň"], tmp_path / "b.lex", language="cs", variant="B", source="2")
     c = write_lexicon(["čáp", "koň"], tmp_path / "c.lex", language="cs", variant="A", source="1")
     assert a.sha256 == b.sha256 != c.sha256
+
+
+def _with_header(path: Path, tmp_path: Path, **changes) -> Path:
+    """A copy of ``path`` whose JSON header has ``changes`` (same payload)."""
+    data = path.read_bytes()
+    (length,) = struct.unpack_from("<I", data, len(MAGIC))
+    start = len(MAGIC) + 4
+    header = json.loads(data[start : start + length])
+    header.update(changes)
+    raw = json.dumps(header).encode()
+    out = tmp_path / "altered.lex"
+    out.write_bytes(MAGIC + struct.pack("<I", len(raw)) + raw + data[start + length :])
+    return out
+
+
+def test_background_verification_judges_once_the_hash_matches(small_lexicon_path: Path):
+    lex = Lexicon.open(small_lexicon_path, verify="background")
+    assert lex.judge(words("kůň", "čáp")).valid
+    assert "kůň" in lex and not lex.contains("čápx")
+
+
+def test_a_tampered_file_opened_in_the_background_never_judges(
+    small_lexicon_path: Path, tmp_path: Path
+):
+    # The trie is intact (it maps), only its content does not match the recorded hash:
+    # the background check must stop every lookup, not just log.
+    bad = _with_header(small_lexicon_path, tmp_path, sha256="0" * 64)
+    with pytest.raises(LexiconError, match="SHA-256"):
+        Lexicon.open(bad)  # verify="now"
+    lex = Lexicon.open(bad, verify="background")
+    for attempt in (
+        lambda: lex.judge(words("kůň")),
+        lambda: "kůň" in lex,
+        lambda: lex.contains("kůň"),
+        lambda: list(lex.iter_words()),
+    ):
+        with pytest.raises(LexiconError, match="SHA-256"):
+            attempt()
+    with pytest.raises(LexiconError, match="SHA-256"):
+        read_info(bad)

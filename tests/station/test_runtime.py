@@ -10,6 +10,7 @@ import pty
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -124,12 +125,49 @@ async def test_a_linked_station_rings_nothing_until_its_clock_is_synced(
         for rec in records:
             assert rec.actual_at >= rec.scheduled_at - 0.5 * SKEW, rec
         assert _bell_on_edges(pin, active) >= 3
+        # rung by the bell thread, not by the loop that runs the kiosk and the link
+        assert runtime.bell is not None and runtime.bell.running
+        assert runtime.bell.ident != threading.get_ident()
     finally:
         runtime.stop()
         await asyncio.wait_for(main, 30)
         await hub.close()
-    # every way out leaves the bell off: its last level was the inactive one
+    # the bell thread was stopped before the outputs closed; every way out leaves the bell
+    # off: its last level was the inactive one
+    assert runtime.bell is not None and not runtime.bell.running
     assert bool(pin.states[-1].state) != active
+
+
+@pytest.mark.parametrize("kiosk", [True, False], ids=["station-run", "station-daemon"])
+async def test_a_signal_rings_while_the_kiosks_loop_is_busy(
+    kiosk: bool, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
+) -> None:
+    """The kiosk's loop held up (a verdict composed and painted, a slow query) while a
+    signal comes due: the bell thread rings it on time, not when the loop is free."""
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
+    path = tmp_path / "station.toml"
+    path.write_text('[station]\nname = "st-1"\n\n[gong]\naudio = "off"\n', encoding="utf-8")
+    cfg = station_config.load(path)
+    runtime = StationRuntime(
+        cfg,
+        RuntimeOptions(kiosk=kiosk, link=False, headless=True, lexicon=small_lexicon_path),
+        pin_factory=MockFactory(),
+    )
+    main = asyncio.create_task(runtime.main())
+    try:
+        await _until(lambda: runtime.ready.is_set() and runtime.runner_started)
+        assert runtime.schedule is not None
+        start_at = time.time() + 0.5
+        runtime.schedule.apply(RoundPlan(1, start_at, basic_seconds=60, warning_seconds=30))
+        time.sleep(3.0)  # the loop is blocked from before the start until well after it
+        blocked_until = time.time()
+        records = runtime.schedule.signals(1)
+        assert [r.signal.value for r in records] == ["start"]
+        assert records[0].outcome == GIVEN
+        assert records[0].actual_at < blocked_until  # not when the loop came back
+    finally:
+        runtime.stop()
+        await asyncio.wait_for(main, 30)
 
 
 @pytest.mark.parametrize("kiosk", [True, False], ids=["station-run", "station-daemon"])

@@ -1,0 +1,135 @@
+"""Native against emulated aarch64: the same small benches run by this machine's Python
+and by an arm64 Python under qemu-user, and the ratio between them.
+
+    .venv/bin/python bench/emulated.py --root ARM64_ROOT --python ARM64_PYTHON [--lexicon FILE]
+
+``ARM64_ROOT`` is an arm64 Debian/Raspberry Pi OS root (debootstrap, the provisioning dry
+run); ``ARM64_PYTHON`` a Python in it (or a venv made from it) that can import
+``samoobsluha`` and its dependencies (marisa-trie, textual, sqlite-utils). Both sides
+cache their bytecode under a temporary ``PYTHONPYCACHEPREFIX`` (primed by one unmeasured
+run), so the figures are warm, as on a provisioned station; nothing is written into the
+repository.
+
+**The ratios are emulation, not a Raspberry Pi**: qemu-user translates every aarch64
+instruction on this machine's x86 cores, so a ratio says how much slower the same work is
+under that translation (CPU-bound Python, C extensions, process start). It is an upper
+bound-ish proxy for "a slower CPU", nothing more; a real Pi figure replaces it when one is
+measured.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+# One probe, run by both interpreters: in-process timings as JSON.
+PROBE = r"""
+import json, sys, time
+lex_path = sys.argv[1]
+out = {}
+t0 = time.perf_counter()
+from samoobsluha.shared.lexicon import Lexicon
+from samoobsluha.shared.normalize import normalize_word
+out["import_lexicon_s"] = time.perf_counter() - t0
+opens = []
+for _ in range(7):
+    t0 = time.perf_counter()
+    lex = Lexicon.open(lex_path, verify="background")
+    opens.append(time.perf_counter() - t0)
+    lex.close() if hasattr(lex, "close") else None
+opens.sort()
+out["open_ms"] = opens[len(opens) // 2] * 1000
+lex = Lexicon.open(lex_path)
+words = [normalize_word(w, lex.alphabet) for w in ("kůň", "kočka", "nejkrásnější", "xyzq")] * 500
+t0 = time.perf_counter()
+for w in words:
+    w in lex
+out["lookup_us"] = (time.perf_counter() - t0) / len(words) * 1e6
+t0 = time.perf_counter()
+x = 0
+for i in range(300_000):
+    x += i * i % 7
+out["python_loop_ms"] = (time.perf_counter() - t0) * 1000
+t0 = time.perf_counter()
+import textual.app, textual.widgets  # the kiosk's heaviest import
+out["import_textual_s"] = time.perf_counter() - t0
+print(json.dumps(out))
+"""
+
+CHECK = "import sys; from samoobsluha.station.cli import main; sys.exit(main())"
+
+
+def median_run(cmd: list[str], env: dict[str, str], runs: int) -> float:
+    subprocess.run(cmd, env=env, capture_output=True, check=False)  # primes the bytecode
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        subprocess.run(cmd, env=env, capture_output=True, check=False)
+        times.append(time.perf_counter() - t0)
+    return statistics.median(times)
+
+
+def side(python: list[str], env: dict[str, str], lexicon: Path, runs: int) -> dict[str, float]:
+    figures: dict[str, float] = {}
+    figures["python_c_pass_s"] = median_run([*python, "-c", "pass"], env, runs)
+    check = [*python, "-c", CHECK, "check", "--lexicon", str(lexicon), "kůň"]
+    figures["station_check_s"] = median_run(check, env, runs)
+    helps = [*python, "-c", CHECK, "--help"]
+    figures["station_help_s"] = median_run(helps, env, runs)
+    subprocess.run([*python, "-c", PROBE, str(lexicon)], env=env, capture_output=True)
+    done = subprocess.run(
+        [*python, "-c", PROBE, str(lexicon)], env=env, capture_output=True, text=True
+    )
+    if done.returncode != 0:
+        raise SystemExit(f"probe failed: {done.stderr[-2000:]}")
+    figures.update(json.loads(done.stdout.splitlines()[-1]))
+    return figures
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--root", type=Path, required=True, help="arm64 root (QEMU_LD_PREFIX)")
+    parser.add_argument("--python", type=Path, required=True, help="arm64 Python to run")
+    parser.add_argument("--lexicon", type=Path, help="lexicon file (default: the Czech one)")
+    parser.add_argument("--runs", type=int, default=7)
+    parser.add_argument("--qemu", default=shutil.which("qemu-aarch64-static") or "qemu-aarch64")
+    args = parser.parse_args()
+    if args.lexicon is None:
+        from samoobsluha.shared.lexicon import ensure_default_lexicon
+
+        args.lexicon = ensure_default_lexicon("cs")
+    lexicon = args.lexicon.resolve()
+    with tempfile.TemporaryDirectory(prefix="bench-emulated-") as tmp:
+        base = dict(os.environ)
+        base.pop("PYTHONDONTWRITEBYTECODE", None)
+        native_env = dict(base, PYTHONPYCACHEPREFIX=f"{tmp}/native")
+        arm_env = dict(base, PYTHONPYCACHEPREFIX=f"{tmp}/arm64", QEMU_LD_PREFIX=str(args.root))
+        native = side([sys.executable], native_env, lexicon, args.runs)
+        emulated = side(
+            [args.qemu, "-L", str(args.root), str(args.python)], arm_env, lexicon, args.runs
+        )
+    units = {"_s": ("s", 1.0), "_ms": ("ms", 1.0), "_us": ("µs", 1.0)}
+    print(f"{'bench':<22}{'native':>12}{'emulated aarch64':>20}{'ratio':>9}")
+    for key, value in native.items():
+        unit = next(u for suffix, u in units.items() if key.endswith(suffix))
+        scale = 1000.0 if unit[0] == "s" else 1.0
+        shown = "ms" if unit[0] == "s" else unit[0]
+        emu = emulated[key]
+        print(
+            f"{key:<22}{value * scale:>9.2f} {shown:<2}{emu * scale:>17.2f} {shown:<2}"
+            f"{emu / value:>8.1f}x"
+        )
+    print("(emulated = qemu-user on this machine, not a Raspberry Pi)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

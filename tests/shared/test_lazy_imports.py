@@ -1,0 +1,72 @@
+"""`station check` and `station --help` must start fast on a Raspberry Pi: they import
+nothing they do not use (the kiosk, SQLite helpers, GPIO). Checked in a fresh
+interpreter through sys.modules, so the test cannot pass by accident of what another
+test imported."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from samoobsluha.shared.lexicon import write_lexicon
+
+HEAVY = ("textual", "sqlite_utils", "gpiozero", "click", "dateutil", "zeroconf", "msgpack")
+
+PROBE = """
+import contextlib, io, json, sys
+from samoobsluha.station.cli import main
+out = io.StringIO()
+with contextlib.redirect_stdout(out), contextlib.redirect_stderr(io.StringIO()):
+    try:
+        code = main(sys.argv[1:])
+    except SystemExit as exc:
+        code = exc.code
+print(json.dumps({"code": code, "out": out.getvalue(), "modules": sorted(sys.modules)}))
+"""
+
+
+def _run(*argv: str) -> dict:
+    done = subprocess.run(
+        [sys.executable, "-c", PROBE, *argv], capture_output=True, text=True, check=True
+    )
+    return json.loads(done.stdout.splitlines()[-1])
+
+
+def _heavy(modules: list[str]) -> list[str]:
+    return sorted({m.split(".")[0] for m in modules} & set(HEAVY))
+
+
+@pytest.fixture(scope="module")
+def lexicon(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    path = tmp_path_factory.mktemp("lex") / "cs.lex"
+    write_lexicon(["kůň", "čáp"], path, language="cs", variant="TEST", source="tests")
+    return path
+
+
+def test_station_check_imports_only_what_judging_needs(lexicon: Path):
+    result = _run("check", "--lexicon", str(lexicon), "kůň")
+    assert result["code"] == 0 and "PLATNÉ" in result["out"]
+    assert _heavy(result["modules"]) == []
+    # Not even the other commands' modules, nor the kiosk's.
+    station = [m for m in result["modules"] if m.startswith("samoobsluha.station")]
+    assert "samoobsluha.station.commands.run" not in station
+    assert not [m for m in station if m.startswith("samoobsluha.station.screens")]
+
+
+def test_station_help_lists_every_command_without_importing_them():
+    result = _run("--help")
+    assert result["code"] == 0
+    for command in ("check", "run", "linked", "pin", "gong", "round", "daemon", "simulate"):
+        assert command in result["out"]
+    assert _heavy(result["modules"]) == []
+
+
+def test_a_chosen_command_is_parsed_by_its_own_module_only():
+    result = _run("round", "--help")
+    assert result["code"] == 0 and "start" in result["out"]
+    assert "samoobsluha.station.commands.check" not in result["modules"]
+    assert "samoobsluha.station.commands.run" not in result["modules"]
