@@ -102,6 +102,12 @@ def run_linked(args: argparse.Namespace) -> int:
                 task.add_done_callback(manual.discard)
 
             sync.on("gong", gong_now)
+            from samoobsluha.station import rehearse
+            from samoobsluha.station.screens.rehearse import ask
+
+            rehearsal = rehearse.attach(
+                sync, outputs, cfg, db_path, keyboard=lambda text, wait: ask(app, text, wait)
+            )
             tasks = [asyncio.create_task(sync.run()), asyncio.create_task(runner.run())]
             try:
                 code = await app.run_async(headless=args.headless)
@@ -111,6 +117,7 @@ def run_linked(args: argparse.Namespace) -> int:
                 for task in [*tasks, *manual]:
                     task.cancel()
                 await asyncio.gather(*tasks, *manual, return_exceptions=True)
+                rehearsal.close()
                 app.store.close()
         schedule.close()
         sync.close()

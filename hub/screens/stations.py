@@ -3,7 +3,10 @@ and a warning when the hall has fewer stations than ČAS 15.8e requires."""
 
 from __future__ import annotations
 
+from typing import ClassVar
+
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
 from textual.widgets import DataTable, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
@@ -14,6 +17,18 @@ COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog"
 
 class StationsScreen(DashScreen):
     TITLE_KEY = "dash.tab.stations"
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("z", "rehearse", "rehearse.dash.key"),  # hub rehearse (hub/rehearse.py)
+    ]
+
+    def action_rehearse(self) -> None:
+        from samoobsluha.hub.rehearse import rehearse_for_dashboard
+
+        self.say(self.tr("rehearse.dash.running"))
+        self.act(
+            lambda: rehearse_for_dashboard(self.service, self.lang),
+            lambda done: self.say(self.tr("rehearse.dash.done", **done), error=not done["go"]),
+        )
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="stations-summary")

@@ -119,6 +119,9 @@ def _daemon(args: argparse.Namespace) -> int:
                 task.add_done_callback(manual.discard)
 
             sync.on("gong", gong_now)
+            from samoobsluha.station import rehearse
+
+            rehearsal = rehearse.attach(sync, outputs, cfg, station_config.station_db_path())
             stop = asyncio.Event()
             for sig in (signal.SIGINT, signal.SIGTERM):
                 loop.add_signal_handler(sig, stop.set)
@@ -138,6 +141,7 @@ def _daemon(args: argparse.Namespace) -> int:
             for task in [*tasks, *manual]:
                 task.cancel()
             await asyncio.gather(*tasks, *manual, return_exceptions=True)
+            rehearsal.close()
         schedule.close()
         sync.close()
 
