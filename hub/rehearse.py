@@ -231,6 +231,8 @@ def judge_station(
             if button["pressed"]
             else Check("button", FAIL, tr("button.not_pressed"))
         )
+    elif button.get("fitted"):
+        add(Check("button", WARN, tr("button.not_asked")))
     else:
         add(Check("button", WARN, tr("button.none")))
     add(

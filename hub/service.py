@@ -47,7 +47,7 @@ from samoobsluha.hub.tournament.facade import Tournament, TournamentError
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.paths import data_dir, default_lexicon_path
 from samoobsluha.shared.rounds import RoundPlan
-from samoobsluha.shared.storage import open_db
+from samoobsluha.shared.storage import Database, open_db
 
 migrations = Migrations("hub.dashboard")
 
@@ -235,7 +235,7 @@ class HubService:
             pass
 
     @contextlib.contextmanager
-    def _db(self) -> Iterator[sqlite_utils.Database]:
+    def _db(self) -> Iterator[Database]:
         db = open_db(self.db_path, tour_store.migrations, sync_store.migrations, migrations)
         try:
             yield db

@@ -1002,6 +1002,11 @@ MESSAGES.update(
             "tlačidlo nebolo stlačené (alebo nefunguje)",
             "the button was not pressed (or does not work)",
         ),
+        "rehearse.button.not_asked": _r(
+            "tlačítko rozhodčího nezkoušeno (--no-button)",
+            "tlačidlo rozhodcu neskúšané (--no-button)",
+            "referee button not tested (--no-button)",
+        ),
         "rehearse.button.none": _r(
             "tlačítko rozhodčího není zapojeno",
             "tlačidlo rozhodcu nie je zapojené",

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import sqlite3
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -47,17 +48,21 @@ class Database(sqlite_utils.Database):
                 raise
 
 
-def open_db(path: Path | str, *migration_sets: Migrations) -> Database:
-    """Open (creating if needed) the database at ``path`` and apply ``migration_sets``."""
+def open_db(path: Path | str, *migration_sets: Migrations, threads: bool = False) -> Database:
+    """Open (creating if needed) the database at ``path`` and apply ``migration_sets``.
+
+    The one way this project opens SQLite (ruff bans ``sqlite3.connect`` elsewhere).
+    ``threads=True`` lets several threads use the connection; the caller serialises them
+    (the kiosk's store holds a lock around every use)."""
     path = Path(path)
     if str(path) == ":memory:":
-        db = Database(memory=True)
+        db = Database(sqlite3.connect(":memory:", check_same_thread=not threads))  # noqa: TID251
         _configure(db)
         for migrations in migration_sets:
             migrations.apply(db)
         return db
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = Database(path)
+    db = Database(sqlite3.connect(str(path), check_same_thread=not threads))  # noqa: TID251
     _configure(db)
     # Two processes opening a fresh file at once (the kiosk and the daemon after a
     # reboot) would both try to create the tables; SQLite answers one of them "database

@@ -14,7 +14,6 @@ lock; nothing here imports Textual.
 from __future__ import annotations
 
 import json
-import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable
@@ -162,6 +161,16 @@ def _fold(text: str) -> str:
     return "".join(ch for ch in decomposed if not unicodedata.combining(ch))
 
 
+def pairings_rows(data: dict[str, Any]) -> tuple[int, list[tuple[int, str, str]]]:
+    """The hub's published pairings (``hub.tournament.exports.station_json``) as the
+    kiosk stores them: (round, [(table, first player, second player or "")])."""
+    rows = []
+    for table in data.get("tables") or []:
+        second = table.get("second") or {}
+        rows.append((int(table["table"]), str(table["first"]["name"]), str(second.get("name", ""))))
+    return int(data["round"]), rows
+
+
 class KioskStore:
     """The kiosk's view of the station database, safe to call from worker threads."""
 
@@ -172,14 +181,9 @@ class KioskStore:
 
     @classmethod
     def open(cls, path: Path | str, station_id: str) -> KioskStore:
-        """Migrate with the shared opener, then keep a connection the kiosk's worker
-        threads may share (every use goes through this store's lock)."""
-        open_db(path, outbox.migrations, migrations).close()  # schema, WAL (persistent)
-        conn = sqlite3.connect(str(path), check_same_thread=False)
-        conn.execute("PRAGMA busy_timeout = 5000")
-        conn.execute("PRAGMA synchronous = FULL")  # per connection, as open_db sets it
-        conn.execute("PRAGMA foreign_keys = ON")
-        return cls(sqlite_utils.Database(conn), station_id)
+        """Open with the shared opener; the kiosk's worker threads share the connection
+        (every use goes through this store's lock)."""
+        return cls(open_db(path, outbox.migrations, migrations, threads=True), station_id)
 
     def close(self) -> None:
         with self._lock:

@@ -117,13 +117,13 @@ def pin_set(db_path: Path, configured_hash: str) -> bool:
     import sqlite3
 
     with contextlib.suppress(sqlite3.Error):
-        conn = sqlite3.connect(f"file:{db_path}?mode=ro", uri=True, timeout=2)
+        db = open_db(db_path)
         try:
-            row = conn.execute(
+            row = db.execute(
                 "SELECT value FROM kiosk_settings WHERE key = 'referee_pin_hash'"
             ).fetchone()
         finally:
-            conn.close()
+            db.close()
         return bool(row and row[0])
     return False
 
@@ -160,22 +160,30 @@ class Rehearsal:
         self._tasks: set[asyncio.Task[Any]] = set()
         self._seen: set[str] = set()
         self._pressed: asyncio.Event | None = None
+        self._loop: asyncio.AbstractEventLoop | None = None
 
     def attach(self) -> Rehearsal:
+        """Listen for the hub's requests; route referee-button presses to the rehearsal
+        while it waits for one (a press then answers the check and does not start a round
+        or ring), to the button's own action otherwise. Call inside the station's loop."""
         self.sync.on("show", self.on_show)
         button = getattr(self.outputs, "button", None)
         if button is not None:
-            previous = getattr(button, "on_press", None)
-
-            def pressed(*args: Any) -> None:
-                if self._pressed is not None:
-                    self._pressed.set()
-                if callable(previous):
-                    previous(*args)
-
-            with contextlib.suppress(AttributeError):
-                button.on_press = pressed
+            self._loop = asyncio.get_running_loop()
+            for attr in ("on_short", "on_long"):
+                setattr(button, attr, self._intercept(getattr(button, attr, None)))
         return self
+
+    def _intercept(self, previous: Callable[[], None] | None) -> Callable[[], None]:
+        def pressed() -> None:  # on the GPIO thread
+            event, loop = self._pressed, self._loop
+            if event is not None and loop is not None:
+                loop.call_soon_threadsafe(event.set)
+                return
+            if previous is not None:
+                previous()
+
+        return pressed
 
     def close(self) -> None:
         for task in list(self._tasks):
@@ -224,8 +232,8 @@ class Rehearsal:
                 }
         if len(results) > (2 if ask_keyboard else 1):
             report["button"] = {"pressed": results[-1] is True}
-        elif getattr(self.outputs, "config", None) is not None:
-            report["button"] = {"fitted": self.outputs.config.button_pin is not None}
+        else:
+            report["button"] = {"fitted": getattr(self.outputs, "button", None) is not None}
         self._send(report)
         return report
 

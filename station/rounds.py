@@ -123,6 +123,54 @@ def m002_tournament(db: sqlite_utils.Database) -> None:
     )
 
 
+def store_plan(
+    db: sqlite_utils.Database,
+    tournament: str,
+    plan: RoundPlan,
+    *,
+    source: str = SOURCE_HUB,
+    now: float,
+) -> bool:
+    """Keep ``plan`` if it is news for its round; True when it changed anything.
+
+    The one place round plans are stored on a station (the schedule and the hub link both
+    call it). The newest revision of a round wins and a repeated or older one is ignored, so
+    the network may deliver plans twice or out of order; a hub plan always replaces a local
+    one (the hub takes over a round started standalone)."""
+    if source not in (SOURCE_HUB, SOURCE_LOCAL):
+        raise ValueError(f"unknown plan source {source!r}")
+    with db.atomic():
+        old = db.execute(
+            "SELECT revision, source FROM round_plans WHERE tournament = ? AND number = ?",
+            [tournament, plan.number],
+        ).fetchone()
+        if old is not None:
+            takeover = source == SOURCE_HUB and old[1] == SOURCE_LOCAL
+            if not takeover and plan.revision <= old[0]:
+                return False
+        row = {
+            "tournament": tournament,
+            "number": plan.number,
+            "revision": plan.revision,
+            "source": source,
+            "plan": json.dumps(plan.to_dict(), sort_keys=True),
+            "applied_at": now,
+        }
+        db.table("round_plans").upsert(row, pk=("tournament", "number"))
+        db.table("round_plan_history").insert(row)
+    return True
+
+
+def load_plans(db: sqlite_utils.Database, tournament: str) -> list[RoundPlan]:
+    """The newest plan of every round of ``tournament``, by round number."""
+    return [
+        RoundPlan.from_dict(json.loads(text))
+        for (text,) in db.execute(
+            "SELECT plan FROM round_plans WHERE tournament = ? ORDER BY number", [tournament]
+        )
+    ]
+
+
 class RoundError(Exception):
     """A referee's change that cannot be made (the message says why, in English)."""
 
@@ -211,6 +259,10 @@ class RoundSchedule:
         :meth:`changed_since`."""
         self._listeners.append(callback)
 
+    def changed(self) -> None:
+        """Another connection stored a plan (the hub link): re-plan now."""
+        self._notify()
+
     def _notify(self) -> None:
         self._local_changes += 1
         for callback in list(self._listeners):
@@ -267,28 +319,12 @@ class RoundSchedule:
         replaces a local one (the hub takes over a round started standalone); a local
         change to a round the hub runs is refused with :class:`RoundError`.
         """
-        if source not in (SOURCE_HUB, SOURCE_LOCAL):
-            raise ValueError(f"unknown plan source {source!r}")
-        current = self._load()[0].get(plan.number)
-        if current is not None:
-            if source == SOURCE_LOCAL and current.source == SOURCE_HUB:
+        if source == SOURCE_LOCAL:
+            current = self._load()[0].get(plan.number)
+            if current is not None and current.source == SOURCE_HUB:
                 raise RoundError(f"round {plan.number} is run by the hub; change it there")
-            takeover = source == SOURCE_HUB and current.source == SOURCE_LOCAL
-            if not takeover and plan.revision <= current.plan.revision:
-                return False
-        now = self.clock.now()
-        text = json.dumps(plan.to_dict(), sort_keys=True)
-        row = {
-            "tournament": self.tournament,
-            "number": plan.number,
-            "revision": plan.revision,
-            "source": source,
-            "plan": text,
-            "applied_at": now,
-        }
-        with self.db.atomic():
-            self.db.table("round_plans").upsert(row, pk=("tournament", "number"))
-            self.db.table("round_plan_history").insert(row)
+        if not store_plan(self.db, self.tournament, plan, source=source, now=self.clock.now()):
+            return False
         log.info("round %d: plan revision %d from %s applied", plan.number, plan.revision, source)
         self._notify()
         return True

@@ -4,7 +4,7 @@ entered after each round ends.
 
 It only writes the station's database through :class:`station.log.KioskStore`, exactly as
 the kiosk does (check row + outbox row in one transaction); ``station daemon`` or
-``station linked`` running on the same database carries the rows to the hub.
+``station run`` (linked) running on the same database carries the rows to the hub.
 """
 
 from __future__ import annotations
@@ -70,7 +70,7 @@ class Simulator:
 
     def _published(self) -> tuple[int, list[tuple[int, str, str]]] | None:
         """The pairings the hub published, as the sync stored them (``hub_items``)."""
-        from samoobsluha.station.linked import pairings_rows
+        from samoobsluha.station.log import pairings_rows
 
         with self.store._lock:
             row = self.store.db.execute(
@@ -119,7 +119,9 @@ class Simulator:
     def round_plan(self, round_no: int) -> RoundPlan | None:
         with self.store._lock:
             row = self.store.db.execute(
-                "SELECT plan FROM hub_plans WHERE number = ?", [round_no]
+                "SELECT plan FROM round_plans WHERE number = ? AND source = 'hub'"
+                " ORDER BY applied_at DESC LIMIT 1",
+                [round_no],
             ).fetchone()
         return RoundPlan.from_dict(json.loads(row[0])) if row else None
 

@@ -42,7 +42,7 @@ from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import RoundPlan
-from samoobsluha.station import outbox
+from samoobsluha.station import outbox, rounds
 from samoobsluha.station.config import ConfigError, StationConfig
 
 log = logging.getLogger("station.sync")
@@ -79,6 +79,19 @@ def m002_tournament(db: sqlite_utils.Database) -> None:
     # new round, whatever revision the last tournament's round 1 reached.
     db.table("hub_plans").add_column("tournament", str, not_null_default="")
     db.table("hub_plans").transform(pk=("tournament", "number"))
+
+
+@migrations()
+def m003_one_plan_table(db: sqlite_utils.Database) -> None:
+    # Round plans from the hub were kept twice: here and in the schedule's round_plans
+    # (station.rounds). They now live only there; carry over anything newer, then drop.
+    rounds.migrations.apply(db)
+    for tournament, text, received_at in db.execute(
+        "SELECT tournament, plan, received_at FROM hub_plans ORDER BY tournament, number"
+    ).fetchall():
+        plan = RoundPlan.from_dict(json.loads(text))
+        rounds.store_plan(db, tournament, plan, source=rounds.SOURCE_HUB, now=received_at)
+    db.execute("DROP TABLE hub_plans")
 
 
 # -- configuration ------------------------------------------------------------------------
@@ -325,36 +338,7 @@ def _last_seq(db: sqlite_utils.Database) -> int:
 
 
 def _store_plan(db: sqlite_utils.Database, tournament: str, plan: RoundPlan, now: float) -> bool:
-    """Keep the newest revision of each round; True when this plan is news."""
-    with db.atomic():
-        row = db.execute(
-            "SELECT revision FROM hub_plans WHERE tournament = ? AND number = ?",
-            [tournament, plan.number],
-        )
-        old = row.fetchone()
-        if old is not None and old[0] >= plan.revision:
-            return False
-        db.table("hub_plans").upsert(
-            {
-                "tournament": tournament,
-                "number": plan.number,
-                "revision": plan.revision,
-                "plan": json.dumps(plan.to_dict()),
-                "received_at": now,
-            },
-            pk=("tournament", "number"),
-        )
-        return True
-
-
-def load_plans(db: sqlite_utils.Database, tournament: str) -> list[RoundPlan]:
-    """Round plans received from the hub of ``tournament`` (newest revision of each)."""
-    return [
-        RoundPlan.from_dict(json.loads(p))
-        for (p,) in db.execute(
-            "SELECT plan FROM hub_plans WHERE tournament = ? ORDER BY number", [tournament]
-        )
-    ]
+    return rounds.store_plan(db, tournament, plan, source=rounds.SOURCE_HUB, now=now)
 
 
 def _store_item(db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float) -> None:
@@ -397,7 +381,7 @@ class StationSync:
         self.psk = psk if psk is not None else net.psk()
         self.clock = HubClock(local_clock)
         self.estimator = OffsetEstimator()
-        self.dbw = DbWorker(db_path, outbox.migrations, migrations)
+        self.dbw = DbWorker(db_path, outbox.migrations, rounds.migrations, migrations)
         self.epoch: str = self.dbw.call(outbox.meta, "station_epoch")
         if net.station_id:
             self.dbw.call(outbox.set_station_id, net.station_id)
@@ -427,7 +411,7 @@ class StationSync:
         self._wake.set()
 
     def plans(self) -> list[RoundPlan]:
-        return self.dbw.call(load_plans, self.net.tournament_id)
+        return self.dbw.call(rounds.load_plans, self.net.tournament_id)
 
     def note_signal(self, info: dict[str, Any]) -> None:
         self.status.last_signal = info

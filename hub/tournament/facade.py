@@ -44,6 +44,7 @@ from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.storage import Database
 
 SOURCES = ("operator", "station")
 LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
@@ -76,7 +77,7 @@ class Tournament:
     write takes the database lock for its whole read-check-write, so they never interleave.
     """
 
-    def __init__(self, db: sqlite_utils.Database, clock: Clock | None = None) -> None:
+    def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self.db = db
         self.clock: Clock = clock or SystemClock()
 
@@ -712,23 +713,10 @@ class Tournament:
 
     # --- helpers -------------------------------------------------------------------------
 
-    @contextmanager
-    def _tx(self) -> Iterator[None]:
-        """One write transaction. The outermost one is BEGIN IMMEDIATE, so two connections
-        (dashboard and network layer) writing the same table at once queue on the lock
-        instead of failing on a stale read; nested ones are savepoints."""
-        if self.db.conn.in_transaction:
-            with self.db.atomic():
-                yield
-            return
-        self.db.conn.execute("BEGIN IMMEDIATE")
-        try:
-            yield
-        except BaseException:
-            self.db.conn.rollback()
-            raise
-        else:
-            self.db.conn.commit()
+    def _tx(self) -> Any:
+        """One write transaction: shared.storage's ``atomic()`` (the outermost one takes the
+        write lock at its start, nested ones are savepoints)."""
+        return self.db.atomic()
 
     def _board(self, round_no: int, table: int) -> dict[str, Any]:
         rows = list(

@@ -23,7 +23,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared.paths import data_dir
-from samoobsluha.shared.storage import open_db
+from samoobsluha.shared.storage import Database, open_db
 
 migrations = Migrations("hub.tournament")
 
@@ -129,6 +129,6 @@ def hub_db_path() -> Path:
     return data_dir() / "hub.db"
 
 
-def open_tournament_db(path: Path | str | None = None) -> sqlite_utils.Database:
+def open_tournament_db(path: Path | str | None = None) -> Database:
     """The hub database with the tournament tables migrated."""
     return open_db(path if path is not None else hub_db_path(), migrations)

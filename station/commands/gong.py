@@ -12,7 +12,6 @@ from __future__ import annotations
 import argparse
 import asyncio
 import logging
-import signal
 import sys
 from collections.abc import Callable
 
@@ -24,12 +23,11 @@ from samoobsluha.station.config import ConfigError
 from samoobsluha.station.gong import (
     SIGNAL_NAMES,
     GongConfig,
-    RefereeActions,
-    attach_button,
     build_gong,
 )
 from samoobsluha.station.hardware import HardwareError, guard_outputs
-from samoobsluha.station.rounds import RoundError, RoundSchedule, SignalRunner
+from samoobsluha.station.rounds import RoundError, RoundSchedule
+from samoobsluha.station.runtime import tournament_of
 
 EXIT_OK, EXIT_REFUSED, EXIT_HARDWARE = 0, 1, 3
 
@@ -105,47 +103,17 @@ def _gong_off(args: argparse.Namespace) -> int:
 
 @_errors
 def _gong_run(args: argparse.Namespace) -> int:
+    """The station runtime without the kiosk: ring the rounds, obey the button, light the
+    lamp; linked to the hub with ``--networked`` or when the config names a tournament."""
+    from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
+
     _logging(True)
-    cfg, gong = _load(args)
-    guard_outputs()
-    # A 1 ms GIL switch interval keeps a busy thread from delaying the bell by up to
-    # 5 ms per hand-over (bench/gong.py, docs/benchmarks.md).
-    sys.setswitchinterval(0.001)
-    return asyncio.run(_daemon(gong, tournament_of(cfg), standalone=not args.networked))
-
-
-async def _daemon(gong: GongConfig, tournament: str, *, standalone: bool) -> int:
-    """The headless round clock: ring signals, obey the button, light the lamp."""
-    clock = SystemClock()
-    schedule = RoundSchedule.open(
-        clock=clock,
-        tournament=tournament,
-        grace=gong.grace,
-        playout_display=gong.playout_display_minutes * 60,
-    )
-    loop = asyncio.get_running_loop()
-    with build_gong(gong, clock=clock) as outputs:
-        runner = SignalRunner(schedule, clock, outputs)
-        if outputs.button is not None:
-            actions = RefereeActions(schedule, outputs.ring, config=gong, standalone=standalone)
-            attach_button(outputs.button, actions, loop)
-        if outputs.lamp is not None:
-            outputs.lamp.show(synced=standalone)  # a networked station learns it from the hub
-        for signum in (signal.SIGINT, signal.SIGTERM):
-            loop.add_signal_handler(signum, runner.stop)
-        try:
-            await runner.run()
-        finally:
-            schedule.close()
-    return EXIT_OK
+    cfg, _ = _load(args)
+    options = RuntimeOptions(kiosk=False, link=True if args.networked else None)
+    return StationRuntime(cfg, options).run()
 
 
 # -- station round ---------------------------------------------------------------------
-def tournament_of(cfg: station_config.StationConfig) -> str:
-    """Rounds are scoped by ``[network] tournament_id`` (empty when standalone)."""
-    return str(cfg.section("network").get("tournament_id", ""))
-
-
 def _schedule(
     args: argparse.Namespace,
 ) -> tuple[station_config.StationConfig, GongConfig, RoundSchedule]:
@@ -247,7 +215,10 @@ def register(sub: argparse._SubParsersAction) -> None:
     run.add_argument(
         "--networked",
         action="store_true",
-        help="the hub runs the rounds (button rings a manual gong, lamp blinks until synced)",
+        help=(
+            "link to the hub even without [network] tournament_id (rounds and clock from the "
+            "hub; the button rings a manual gong; the lamp blinks until synced)"
+        ),
     )
     run.set_defaults(func=_gong_run)
 

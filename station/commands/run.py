@@ -9,84 +9,55 @@ override; the ``[kiosk]`` section is described in docs/kiosk.md.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import getpass
+import logging
 import sys
 import time
-from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
-from samoobsluha.shared.clock import SystemClock
-from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
+from samoobsluha.shared.i18n import t
+from samoobsluha.shared.lexicon import LexiconError
 from samoobsluha.station import config as station_config
-from samoobsluha.station import outbox
-from samoobsluha.station.checks import KioskSettings, SettingsError, hash_pin, is_pin_hash
-from samoobsluha.station.hardware import HardwareError
+from samoobsluha.station.checks import SettingsError, hash_pin, is_pin_hash
+from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
 
 EXIT_OK, EXIT_CONFIG = 0, 2
 
 
-def load_settings(cfg: station_config.StationConfig) -> KioskSettings:
-    return KioskSettings.from_section(cfg.section("kiosk"))
-
-
-def build_app(
-    args: argparse.Namespace,
-    *,
-    round_status: Callable[[], Any] | None = None,
-    hub_status: Callable[[], Any] | None = None,
-    gong_test: Callable[[], Any] | None = None,
-    app_class: type | None = None,
-) -> Any:
-    """The kiosk app as ``station run`` starts it (also used by bench/kiosk.py)."""
-    from samoobsluha.station.app import KioskApp
-
-    app_class = app_class or KioskApp
-    from samoobsluha.station.log import KioskStore
-
-    cfg = station_config.load(args.config)
-    settings = load_settings(cfg)
-    lang = settings.ui_language or cfg.ui_language
-    lexicon_path = args.lexicon or cfg.lexicon
-    if lexicon_path is None:
-        lexicon_path = ensure_default_lexicon(
-            args.lang, log=lambda msg: print(msg, file=sys.stderr)
-        )
-    lexicon = Lexicon.open(lexicon_path)
-    store = KioskStore.open(station_config.station_db_path(), cfg.name)
-    with store._lock:
-        if outbox.meta(store.db, "station_id") != cfg.name:
-            outbox.set_station_id(store.db, cfg.name)
-    return app_class(
-        lexicon=lexicon,
-        store=store,
-        settings=settings,
-        station_name=cfg.name,
-        ui_language=lang if lang in LANGUAGES else "cs",
-        clock=SystemClock(),
-        round_status=round_status,
-        hub_status=hub_status,
-        gong_test=gong_test,
-    )
-
-
-def is_networked(cfg: station_config.StationConfig) -> bool:
-    """A station of a tournament (``[network] tournament_id``, written by provisioning)
-    links to its hub; without one it runs standalone on its own clock."""
-    return bool(str(cfg.section("network").get("tournament_id", "")).strip())
+def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
+    """The runtime options ``station run`` / ``station linked`` parsed."""
+    link: bool | None = None
+    if getattr(args, "linked", False):
+        link = True
+    elif getattr(args, "standalone", False):
+        link = False
+    values: dict[str, Any] = {
+        "kiosk": True,
+        "link": link,
+        "headless": args.headless,
+        "lexicon": Path(args.lexicon) if args.lexicon else None,
+        "lexicon_lang": args.lang,
+        "hub": args.hub,
+    }
+    values.update(overrides)
+    return RuntimeOptions(**values)
 
 
 def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock and the gong in one asyncio loop, and with
-    the hub link when the station belongs to a tournament."""
-    try:
-        linked = getattr(args, "linked", False)
-        if not linked and (args.standalone or not is_networked(station_config.load(args.config))):
-            return _run_standalone(args)
-        from samoobsluha.station.linked import run_linked
+    the hub link when the station belongs to a tournament (station/runtime.py)."""
+    from samoobsluha.station.hardware import HardwareError
 
-        return run_linked(args)
+    try:
+        cfg = station_config.load(args.config)
+        if args.log:
+            logging.basicConfig(
+                level=logging.INFO,
+                filename=args.log,
+                format=f"%(asctime)s {cfg.name} %(name)s %(levelname)s %(message)s",
+            )
+        return StationRuntime(cfg, options_from(args)).run()
     except (station_config.ConfigError, SettingsError) as exc:
         print(f"station run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
@@ -96,57 +67,6 @@ def _run(args: argparse.Namespace) -> int:
     except HardwareError as exc:
         print(f"station run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
-
-
-def _run_standalone(args: argparse.Namespace) -> int:
-    """A station on its own: rounds are started here (referee button, ``station round
-    start``), kept on this machine's clock, and rung on its bell while the kiosk runs."""
-    from samoobsluha.station.commands.gong import tournament_of
-    from samoobsluha.station.gong import GongConfig, RefereeActions, attach_button, build_gong
-    from samoobsluha.station.hardware import guard_outputs
-    from samoobsluha.station.rounds import RoundSchedule, SignalRunner
-
-    cfg = station_config.load(args.config)
-    gong_cfg = GongConfig.from_station(cfg)
-    clock = SystemClock()
-
-    async def main() -> int:
-        schedule = RoundSchedule.open(
-            station_config.station_db_path(),
-            clock=clock,
-            tournament=tournament_of(cfg),
-            grace=gong_cfg.grace,
-            playout_display=gong_cfg.playout_display_minutes * 60,
-        )
-        try:
-            with build_gong(gong_cfg, clock=clock) as outputs:
-                app = build_app(
-                    args,
-                    round_status=lambda: schedule.status(clock.now()),
-                    gong_test=lambda: outputs.ring("start"),
-                )
-                runner = SignalRunner(schedule, clock, outputs)
-                if outputs.button is not None:
-                    actions = RefereeActions(
-                        schedule, outputs.ring, config=gong_cfg, standalone=True
-                    )
-                    attach_button(outputs.button, actions, asyncio.get_running_loop())
-                ringing = asyncio.create_task(runner.run())
-                try:
-                    code = await app.run_async(headless=args.headless)
-                finally:
-                    runner.stop()
-                    ringing.cancel()
-                    await asyncio.gather(ringing, return_exceptions=True)
-                    app.store.close()
-        finally:
-            schedule.close()
-        return int(code or 0)
-
-    guard_outputs()
-    # The bell must not wait for the UI thread to hand over the GIL (bench/gong.py).
-    sys.setswitchinterval(0.001)
-    return asyncio.run(main())
 
 
 def _pin_set(args: argparse.Namespace) -> int:

@@ -13,6 +13,7 @@ import time
 def _simulate(args: argparse.Namespace) -> int:
     from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
     from samoobsluha.station import config as station_config
+    from samoobsluha.station import rounds
     from samoobsluha.station.log import KioskStore
     from samoobsluha.station.simulate import Simulator
     from samoobsluha.station.sync import migrations as sync_migrations
@@ -28,7 +29,8 @@ def _simulate(args: argparse.Namespace) -> int:
         try:
             store = KioskStore.open(station_config.station_db_path(), cfg.name)
             with store._lock:
-                sync_migrations.apply(store.db)  # hub_plans, hub_items (the sync's tables)
+                rounds.migrations.apply(store.db)  # round_plans: the hub's plans
+                sync_migrations.apply(store.db)  # hub_items (the sync's tables)
             break
         except sqlite3.OperationalError:
             if attempt == 49:

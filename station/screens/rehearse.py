@@ -68,11 +68,17 @@ async def ask(app: object, letters: str, wait: float) -> str | None:
             future.set_result(value)
 
     screen = KeyboardTestScreen(letters)
-    await app.push_screen(screen, callback=done)
+    # The request arrives on the station's link, outside the app's own context: the
+    # screen is pushed (and taken away) from the app's message queue.
+    app.call_later(app.push_screen, screen, done)
     try:
         return await asyncio.wait_for(future, wait)
     except TimeoutError:
-        with contextlib.suppress(Exception):
+
+        def take_away() -> None:
             if app.screen is screen:
                 app.pop_screen()
+
+        with contextlib.suppress(Exception):
+            app.call_later(take_away)
         return None

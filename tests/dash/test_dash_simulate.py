@@ -7,9 +7,8 @@ from pathlib import Path
 
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.shared.rounds import RoundPlan
-from samoobsluha.station import outbox
-from samoobsluha.station.linked import pairings_rows
-from samoobsluha.station.log import KioskStore
+from samoobsluha.station import outbox, rounds
+from samoobsluha.station.log import KioskStore, pairings_rows
 from samoobsluha.station.simulate import Simulator
 from samoobsluha.station.sync import migrations as sync_migrations
 
@@ -37,6 +36,7 @@ def test_published_pairings_become_kiosk_rows() -> None:
 
 def _store(tmp_path: Path) -> KioskStore:
     store = KioskStore.open(tmp_path / "station.db", "st-9")
+    rounds.migrations.apply(store.db)
     sync_migrations.apply(store.db)
     return store
 
@@ -65,9 +65,7 @@ def test_simulated_results_only_after_the_end_and_only_its_share(
     store = _store(tmp_path)
     store.replace_pairings(1, [(t, f"A{t}", f"B{t}") for t in range(1, 5)], at=0.0)
     plan = RoundPlan(1, start_at=100.0, basic_seconds=60, warning_seconds=10)
-    store.db["hub_plans"].insert(
-        {"number": 1, "revision": 0, "plan": json.dumps(plan.to_dict()), "received_at": 0.0}
-    )
+    rounds.store_plan(store.db, "t-1", plan, now=0.0)
     sim = Simulator(store, Lexicon.open(small_lexicon_path), seed=1, index=1, of=2)
     assert sim.enter_results(hub_now=150.0) == []  # still playing
     assert sim.enter_results(hub_now=170.0) == [1, 3]

