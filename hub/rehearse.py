@@ -198,7 +198,10 @@ def judge_station(
     else:
         late = float(gong["switched_at"]) - float(gong["at"])
         level = OK if abs(late) <= SPREAD_TARGET else FAIL
-        add(Check("gong", level, tr("gong.ok", late=_ms(late), output=gong.get("output", "?"))))
+        output = (
+            tr(f"output.{gong.get('output')}") if gong.get("output") in ("bell", "sound") else "?"
+        )
+        add(Check("gong", level, tr("gong.ok", late=_ms(late), output=output)))
     kb = answer.get("keyboard")
     if kb is not None:
         if kb.get("error"):
@@ -560,8 +563,9 @@ def rehearse_for_dashboard(service: Any, lang: str) -> dict[str, Any]:
     name = result.id.replace(":", "-") + ".html"
     path = write_html(result, Path(service.data) / "rehearsals" / name, _name(service))
     verdict = t("rehearse.verdict." + ("go" if result.go else "nogo"), lang)
-    lines = [station_line(s, lang) for s in result.stations]
-    return {"verdict": " · ".join([verdict, *lines]), "path": str(path), "go": result.go}
+    lines = [f"{MARK[c.level]} {c.text}" for c in result.hall]
+    lines += [station_line(s, lang) for s in result.stations]
+    return {"verdict": verdict, "lines": lines, "path": str(path), "go": result.go}
 
 
 def _name(service: Any) -> str:

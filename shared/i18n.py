@@ -948,6 +948,8 @@ MESSAGES.update(
             "výstup ({output}) zopol {late} ms po určenom okamihu",
             "output ({output}) switched {late} ms after the instant",
         ),
+        "rehearse.output.bell": _r("zvonek", "zvonček", "bell"),
+        "rehearse.output.sound": _r("reproduktor", "reproduktor", "speaker"),
         "rehearse.gong.none": _r(
             "stanice nemá čím zvonit", "stanica nemá čím zvoniť", "nothing to ring on"
         ),
@@ -1072,6 +1074,11 @@ MESSAGES.update(
             "Napište přesně tato písmena a stiskněte Enter:",
             "Napíšte presne tieto písmená a stlačte Enter:",
             "Type exactly these letters and press Enter:",
+        ),
+        "rehearse.kiosk.button": _r(
+            "Potom stiskněte tlačítko rozhodčího.",
+            "Potom stlačte tlačidlo rozhodcu.",
+            "Then press the referee button.",
         ),
         "rehearse.dash.key": _r("Zkouška sálu", "Skúška sály", "Rehearse hall"),
         "rehearse.dash.running": _r(

@@ -59,7 +59,8 @@ def m001_rehearse(db: sqlite_utils.Database) -> None:
     db.table("rehearse_typed").create({"id": str, "text": str, "at": float}, pk="id")
 
 
-KeyboardPrompt = Callable[[str, float], Awaitable[str | None]]
+# (letters, seconds to wait, whether the button is asked for too) → the typed line or None
+KeyboardPrompt = Callable[[str, float, bool], Awaitable[str | None]]
 
 
 def missing_letters(expected: str, typed: str) -> str:
@@ -209,10 +210,13 @@ class Rehearsal:
         gong = asyncio.ensure_future(self.test_stroke(float(request.get("at", asked))))
         checks: list[Awaitable[Any]] = [gong]
         ask_keyboard = bool(request.get("keyboard", True))
+        ask_button = bool(request.get("button", True)) and bool(
+            getattr(self.outputs, "button", None)
+        )
         if ask_keyboard:
             self._store_request(rid, asked, letters, wait)
-            checks.append(self.ask_keyboard(rid, letters, wait))
-        if bool(request.get("button", True)) and getattr(self.outputs, "button", None):
+            checks.append(self.ask_keyboard(rid, letters, wait, ask_button))
+        if ask_button:
             checks.append(self.wait_button(wait))
         results = await asyncio.gather(*checks, return_exceptions=True)
         report: dict[str, Any] = {"id": rid, "station": self.sync.station_id, **self.facts()}
@@ -280,12 +284,14 @@ class Rehearsal:
             return {"at": at, "switched_at": None, "output": None}
         return {"at": at, "switched_at": switched, "late": switched - at, "output": output}
 
-    async def ask_keyboard(self, rid: str, letters: str, wait: float) -> str | None:
+    async def ask_keyboard(
+        self, rid: str, letters: str, wait: float, button: bool = False
+    ) -> str | None:
         """The typed test line: from the kiosk's prompt, else from ``station rehearse
         type`` (polled in the station database); None when nobody typed in time."""
         if self.keyboard is not None:
             with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(self.keyboard(letters, wait), wait)
+                return await asyncio.wait_for(self.keyboard(letters, wait, button), wait)
             return None
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:

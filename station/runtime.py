@@ -263,7 +263,7 @@ class StationRuntime:
         if self.options.kiosk:
             from samoobsluha.station.screens.rehearse import ask
 
-            keyboard = lambda text, wait: ask(self.app, text, wait)  # noqa: E731
+            keyboard = lambda text, wait, button: ask(self.app, text, wait, button)  # noqa: E731
         self.rehearsal = rehearse.attach(sync, outputs, self.cfg, self.db_path, keyboard)
 
     def _start_runner(self) -> None:

@@ -3,7 +3,7 @@ and a warning when the hall has fewer stations than ČAS 15.8e requires."""
 
 from __future__ import annotations
 
-from typing import ClassVar
+from typing import Any, ClassVar
 
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -25,15 +25,24 @@ class StationsScreen(DashScreen):
         from samoobsluha.hub.rehearse import rehearse_for_dashboard
 
         self.say(self.tr("rehearse.dash.running"))
-        self.act(
-            lambda: rehearse_for_dashboard(self.service, self.lang),
-            lambda done: self.say(self.tr("rehearse.dash.done", **done), error=not done["go"]),
-        )
+        self.act(lambda: rehearse_for_dashboard(self.service, self.lang), self._rehearsed)
+
+    def _rehearsed(self, done: dict[str, Any]) -> None:
+        """The verdict under the table, one line per station, and the A4 page's path."""
+        label = self.query_one("#rehearsal", Label)
+        label.update("\n".join([*done["lines"], self.tr("dash.saved", path=done["path"])]))
+        label.display = True
+        self.say(done["verdict"], error=not done["go"])
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="stations-summary")
         yield Label("", id="stations-warnings")
         yield DataTable(id="stations", cursor_type="row", zebra_stripes=True)
+        yield Label("", id="rehearsal")
+
+    def on_mount(self) -> None:
+        self.query_one("#rehearsal", Label).display = False
+        super().on_mount()
 
     def fetch(self) -> StationReport:
         return self.service.stations()

@@ -30,9 +30,10 @@ class KeyboardTestScreen(KioskScreen):
     #rehearse-letters { margin: 1 0; }
     """
 
-    def __init__(self, letters: str) -> None:
+    def __init__(self, letters: str, button: bool = False) -> None:
         super().__init__()
         self.letters = letters
+        self.button = button
 
     def inactivity_limit(self) -> float | None:
         return None  # the hub's wait ends it, not the player's inactivity
@@ -43,6 +44,8 @@ class KeyboardTestScreen(KioskScreen):
             yield Label(self.tr("rehearse.kiosk.hint"), id="rehearse-hint")
             yield Label(self.letters, id="rehearse-letters")
             yield Input(id="rehearse-typed", max_length=200)
+            if self.button:
+                yield Label(self.tr("rehearse.kiosk.button"), id="rehearse-button")
 
     def on_mount(self) -> None:
         self.query_one("#rehearse-typed", Input).focus()
@@ -55,9 +58,10 @@ class KeyboardTestScreen(KioskScreen):
         self.dismiss(None)
 
 
-async def ask(app: object, letters: str, wait: float) -> str | None:
+async def ask(app: object, letters: str, wait: float, button: bool = False) -> str | None:
     """Show the keyboard test on the kiosk ``app``; the typed line, or None when nobody
-    typed it within ``wait`` seconds (the screen is then taken away)."""
+    typed it within ``wait`` seconds (the screen is then taken away). ``button``: the hub
+    also waits for the referee button; the screen says so."""
     from textual.app import App
 
     assert isinstance(app, App)
@@ -67,7 +71,7 @@ async def ask(app: object, letters: str, wait: float) -> str | None:
         if not future.done():
             future.set_result(value)
 
-    screen = KeyboardTestScreen(letters)
+    screen = KeyboardTestScreen(letters, button)
     # The request arrives on the station's link, outside the app's own context: the
     # screen is pushed (and taken away) from the app's message queue.
     app.call_later(app.push_screen, screen, done)

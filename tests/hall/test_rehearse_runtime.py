@@ -73,6 +73,7 @@ async def test_kiosk_station_answers_a_rehearsal(
         app = runtime.app
         assert app is not None
         await _until(lambda: isinstance(app.screen, KeyboardTestScreen))
+        await _until(lambda: bool(app.screen.query("#rehearse-button")))  # "press the button"
         # the referee presses the button when asked (pull-up: pressed is low)
         await asyncio.sleep(0.3)
         button.drive_low()
