@@ -18,9 +18,11 @@ approval (publication opens the protest window; the director approves early).
 Seeded faults: the hub ``kill -9`` mid-round and restarted; a station's power cut
 (``kill -9``, restarted from its data directory); the proxied station's link cut for two
 simulated minutes; a station rebooting with its clock ±10 minutes off; a full data
-partition on one station (stand-in: SQLite ``max_page_count`` on the kiosk's connection
-capped at the file's size, so every write fails with "database or disk is full" — a loop
-mount or tmpfs needs root; the refusals are counted as the kiosk shows them).
+partition on one station (stand-in, as a loop mount or tmpfs needs root: the kiosk's SQLite
+connection may not grow the file — ``max_page_count`` at its size, the free pages filled —
+so every write that needs room fails with "database or disk is full"; a row that still fits
+an existing page goes in, which a really full partition would refuse too, since the WAL
+must grow. The refusals are counted as the kiosk shows them).
 
 At the end it checks and writes a Markdown report (and an SVG plot of the gong spread
 per signal, made with matplotlib): every check and result exactly once at the hub; the
@@ -212,7 +214,7 @@ def schedule_of_faults(rounds: int, quick: bool) -> list[Fault]:
             Fault(2, 22, "power_cut", "st-2", minutes=12),
             Fault(2, 26, "link_cut", "st-3", minutes=2),
             Fault(3, 4, "clock_step", "st-1", step=600),
-            Fault(3, 6, "disk_full", "st-2", minutes=20),
+            Fault(3, 4, "disk_full", "st-2", minutes=32),
         ]
     faults = [
         Fault(2, 12, "hub_kill", minutes=4),
