@@ -134,8 +134,9 @@ class Rehearsal:
         return cls(**rest, stations=stations, hall=hall)
 
 
-def _ms(seconds: float) -> str:
-    return f"{seconds * 1000:+.1f}".replace(".", ",")
+def _ms(seconds: float, lang: str = "cs") -> str:
+    text = f"{seconds * 1000:+.1f}"
+    return text if lang == "en" else text.replace(".", ",")  # decimal comma in cs and sk
 
 
 def _mb(n: int) -> str:
@@ -189,7 +190,13 @@ def judge_station(
     else:
         unc = float(delay) / 2
         level = OK if unc <= CLOCK_UNCERTAINTY_OK else WARN
-        add(Check("clock", level, tr("clock.ok", offset=_ms(offset), unc=_ms(unc).lstrip("+"))))
+        add(
+            Check(
+                "clock",
+                level,
+                tr("clock.ok", offset=_ms(offset, lang), unc=_ms(unc, lang).lstrip("+")),
+            )
+        )
     gong = answer.get("gong") or {}
     if gong.get("error"):
         add(Check("gong", FAIL, tr("gong.error", error=gong["error"])))
@@ -201,7 +208,7 @@ def judge_station(
         output = (
             tr(f"output.{gong.get('output')}") if gong.get("output") in ("bell", "sound") else "?"
         )
-        add(Check("gong", level, tr("gong.ok", late=_ms(late), output=output)))
+        add(Check("gong", level, tr("gong.ok", late=_ms(late, lang), output=output)))
     kb = answer.get("keyboard")
     if kb is not None:
         if kb.get("error"):
@@ -321,7 +328,7 @@ def judge(
                 t(
                     "rehearse.spread",
                     lang,
-                    spread=_ms(spread).lstrip("+"),
+                    spread=_ms(spread, lang).lstrip("+"),
                     n=len(switched),
                     target=int(SPREAD_TARGET * 1000),
                 ),

@@ -73,7 +73,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = sub.add_parser(
         "rehearse",
         help="the hall check: every station's link, clock, gong, keyboard … go / no-go",
-        description=__doc__.split("\n\n")[0] if __doc__ else None,
+        description=(
+            "The hall check on the real stations: a test stroke on every bell at one "
+            "instant, the keyboard test line, the referee button, and a go / no-go line per "
+            "station with the reason. Exit 0 when the hall is ready, 1 when not."
+        ),
     )
     p.add_argument("--lead", type=float, default=3.0, metavar="S", help="test stroke S s ahead")
     p.add_argument(
