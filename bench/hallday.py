@@ -249,6 +249,7 @@ class Day:
         self.entries: dict[str, int] = {"operator": 0, "both": 0, "conflict": 0, "corrected": 0}
         self._stop_monitor = threading.Event()
         self._restore_at: list[tuple[float, str, Fault]] = []
+        self.protests: list[tuple[int, int, int, int]] = []  # round, table, held, final
 
     def m(self, minutes: float) -> float:
         """Simulated minutes in real seconds."""
@@ -547,7 +548,23 @@ class Day:
                 self.service.enter_result(n, parse_entry(f"{row.table} {sa} {sb}"), correct=True)
                 self.entries["corrected"] += 1
         self.service.publish_results(n)
+        protest = None
+        if n == 2 or self.rounds == 1:
+            # a player protests in time: that table stays held when the director approves
+            protest = state.tables[self.rng.randrange(len(state.tables))].table
+            with self.service._tour() as tour:
+                tour.lodge_protest(n, protest, who="hráč", note="sčítání bodů")
         final = self.service.finalise(n, early=True)
+        if protest is not None:
+            held = final
+            with self.service._tour() as tour:
+                tour.close_protest(n, protest, who="hlavní rozhodčí", note="zamítnuto")
+            final += self.service.finalise(n, early=True)
+            self.protests.append((n, protest, held, final))
+            self.note(
+                f"round {n}: protest on table {protest} held it ({held} final), "
+                f"closed by the chief referee ({final} final)"
+            )
         self.note(
             f"round {n}: {len(applied)} station rows applied, results published, {final} final"
         )
@@ -684,6 +701,9 @@ def verify(day: Day) -> dict[str, Any]:
         boards = {n: tour.pairing(n).boards for n in range(1, day.rounds + 1)}
         names = {p.id: p.name for p in tour.players()}
     out["results_per_round"] = per_round
+    out["all_final"] = all(r["final"] == PLAYERS // 2 for r in per_round.values())
+    out["protests"] = day.protests
+    out["protest_held"] = all(held == PLAYERS // 2 - 1 for _, _, held, _ in day.protests)
     out["exactly_once"] &= all(
         r["unique"] and r["results"] == PLAYERS // 2 for r in per_round.values()
     )
@@ -857,7 +877,13 @@ def report(day: Day, summary: dict[str, Any], svg: Path, command: str) -> str:
         f"Results: {e['both']} tables entered by both players (agreeing), {e['conflict']} "
         f"conflicts (one per round with two stations up), {e['corrected']} corrected by the "
         f"operator, {e['operator']} scoresheets entered by the operator; every round "
-        f"published and approved.",
+        f"published (the protest window opens) and approved early by the director"
+        + "".join(
+            f"; round {n}: a protest on table {t} held it ({h} of 32 final) until the chief "
+            f"referee closed it"
+            for n, t, h, _ in summary["protests"]
+        )
+        + f". All results final: {yes(summary['all_final'])}.",
         "",
         "## Round starts",
         "",

@@ -45,6 +45,7 @@ def test_hallday_quick(tmp_path: Path) -> None:
     assert all(r["results"] == 32 and r["unique"] for r in summary["results_per_round"].values())
     assert summary["entries"]["conflict"] >= 1 and summary["entries"]["corrected"] >= 1
     assert summary["entries"]["operator"] >= 1 and summary["entries"]["both"] >= 1
+    assert summary["all_final"] and summary["protests"] and summary["protest_held"]
     # the report with its plot
     report = (day / "hallday.md").read_text(encoding="utf-8")
     assert "| every check and result exactly once at the hub | yes |" in report
