@@ -71,7 +71,15 @@ def build(folder: Path, players: int, checks: int, seed: int) -> HubService:
                 "instance": "first",
                 "status": status,
                 "words": ["SLOVO"],
+                "canonical": ["slovo"],
+                "failed": ["slovo"] if status == "invalid" else [],
+                "too_long": ["SLOVO"] if status == "referee" else [],
+                "refused_reason": None,
+                "lexicon_sha256": "0" * 64,
                 "lexicon_variant": "PLUS",
+                "ui_language": "cs",
+                "appeal_of": None,
+                "note": "",
             }
             rows.append([seq, "challenge", json.dumps(payload), payload["at"]])
         batches.append((f"st-{s}", f"e{s}", rows))

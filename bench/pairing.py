@@ -9,6 +9,10 @@ show what the restriction buys and that it loses nothing.
 
     .venv/bin/python bench/pairing.py            # 32, 100, 200, 400; baseline up to 200
     .venv/bin/python bench/pairing.py --sizes 200 --baseline-max 400
+
+A second table pairs rematch-forced rounds: 41 and 61 players who have played a whole round
+robin (every pair has met, so every board is a rematch) or all but one or two rounds of it
+(rematches likely unavoidable) — the late rounds of a long event. The target is ≤ 1 s for 61.
 """
 
 from __future__ import annotations
@@ -42,6 +46,29 @@ def history(n: int, rounds: int, seed: int) -> TournamentData:
     return data
 
 
+def round_robin_history(n: int, rounds: int, seed: int) -> TournamentData:
+    """``rounds`` rounds of a round robin (circle method), random scores."""
+    rnd = random.Random(seed)
+    data = TournamentData()
+    for i in range(1, n + 1):
+        data.players[i] = Player(i, f"Player {i:03d}", rating=rnd.randint(800, 2000))
+    slots: list[int | None] = [*range(1, n + 1), *([None] if n % 2 else [])]
+    m = len(slots)
+    for r in range(1, rounds + 1):
+        k = (r - 1) % (m - 1)
+        rest = slots[1:]
+        rest = rest[-k:] + rest[:-k] if k else rest
+        circle = [slots[0], *rest]
+        for i in range(m // 2):
+            a, b = circle[i], circle[m - 1 - i]
+            if a is None or b is None:
+                data.games.append(Game(r, a or b or 0, None, kind=Kind.BYE))
+            else:
+                s1, s2 = rnd.randint(250, 560), rnd.randint(250, 560)
+                data.games.append(Game(r, a, b, s1, s2, first=a))
+    return data
+
+
 def timed(data: TournamentData, round_no: int, repeat: int) -> tuple[float, pairing_mod.Pairing]:
     times = []
     result = None
@@ -67,6 +94,9 @@ def main() -> None:
     parser.add_argument("--rounds", type=int, default=6, help="rounds of history (default 6)")
     parser.add_argument("--repeat", type=int, default=3)
     parser.add_argument("--baseline-max", type=int, default=200, help="largest full-graph run")
+    parser.add_argument(
+        "--rematch-sizes", type=int, nargs="*", default=[41, 60, 61], help="rematch-forced fields"
+    )
     args = parser.parse_args()
     print(f"Swiss pairing of round {args.rounds + 1} after {args.rounds} rounds (ČAS rules)")
     print(
@@ -90,6 +120,16 @@ def main() -> None:
         else:
             line += f"  {'—':>12}  {'—':>8}  —"
         print(line, flush=True)
+    print()
+    print("Rematch-forced rounds (after a whole or nearly whole round robin, ČAS rules)")
+    print(f"{'players':>7}  {'history':>7}  {'seconds':>8}  {'rematches':>9}  graph")
+    for n, done in ((41, 39), (41, 41), (60, 58), (61, 59), (61, 61), (200, 199)):
+        if n not in args.rematch_sizes:
+            continue
+        data = round_robin_history(n, done, seed=n)
+        took, result = timed(data, done + 1, args.repeat)
+        graph = "complete" if result.k == n else f"K={result.k}"
+        print(f"{n:>7}  {done:>7}  {took:>8.3f}  {result.rematches:>9}  {graph}", flush=True)
 
 
 if __name__ == "__main__":

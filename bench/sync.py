@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 
-from net_procs import Hub, Station, wait_for
+from net_procs import Hub, Station, check_payload, wait_for
 
 from samoobsluha.shared.protocol import parse_psk
 from samoobsluha.shared.storage import open_db
@@ -127,7 +127,7 @@ async def _latency_inprocess(hub: Hub, tmp: Path, n: int) -> tuple[list[float], 
     created: list[float] = []
     for _ in range(n):
         with kiosk_db.atomic():  # what the kiosk does with a challenge-log row
-            seq = outbox.enqueue(kiosk_db, "challenge", {"words": ["slovo"]})
+            seq = outbox.enqueue(kiosk_db, "challenge", check_payload(len(created), "lat"))
         t0 = time.time()
         created.append(t0)
         sync.nudge()

@@ -136,12 +136,11 @@ class HubApp(App[None], inherit_bindings=False):
 
     @work(thread=True, exclusive=True, group="summary", exit_on_error=False)
     def load_summary(self) -> None:
-        """Tournament name, current round, whether ``hub serve`` answers; and enter any
-        results the stations sent meanwhile."""
+        """Tournament name, current round, whether ``hub serve`` answers. (Station
+        results enter the tournament in the server as they arrive; screens only show.)"""
         try:
             info = self.service.info()
             running = self.service.server_running()
-            applied = self.service.apply_station_results() if info["last_round"] else []
         except ServiceError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error")
             return
@@ -152,16 +151,10 @@ class HubApp(App[None], inherit_bindings=False):
             "rules": info["rules"],
             "info": info,
         }
-        self.call_from_thread(self._set_summary, summary, applied)
+        self.call_from_thread(self._set_summary, summary)
 
-    def _set_summary(self, summary: dict[str, Any], applied: list[str]) -> None:
+    def _set_summary(self, summary: dict[str, Any]) -> None:
         self.summary = summary
-        for line in applied:
-            self.notify(line, timeout=4)
-        if applied:  # the screen may have read the results before these were entered
-            reload = getattr(self.screen, "reload", None)
-            if reload is not None:
-                reload()
         self._tick()
 
     def topbar_text(self) -> str:

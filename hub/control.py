@@ -92,6 +92,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             lead=float(req.get("lead", 5.0)),
             basic_seconds=float(req.get("basic_seconds", 40 * 60)),
             warning_seconds=float(req.get("warning_seconds", 10 * 60)),
+            force=bool(req.get("force", False)),
         )
     if op == "change_round":
         return await server.change_round(

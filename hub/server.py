@@ -21,12 +21,14 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.lexicon import read_info
+from samoobsluha.shared.payloads import PayloadError, StationStatus
 from samoobsluha.shared.protocol import Channel, ProtocolError
-from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, RoundPlan
+from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
 
 from . import store
 
@@ -38,6 +40,23 @@ FIRST_FRAME_TIMEOUT = 5.0
 SEND_TIMEOUT = 30.0
 IDLE_TIMEOUT = 30.0
 DUPLICATE_WINDOW = 10.0  # a same-named station heard from this recently is not a ghost
+
+
+class RoundPlayed(ValueError):
+    """Starting again, or cancelling, a round that has begun or has results: refused unless
+    the referee confirmed it (``force``); a played round is never cancelled."""
+
+
+def played_reason(plan: RoundPlan | None, results: int, now: float) -> str:
+    """Why starting round ``plan.number`` again needs the referee's confirmation ("" when
+    it does not): it has begun (running, paused or ended) or has results."""
+    reasons = []
+    if plan is not None and not plan.cancelled and now >= plan.start_at:
+        phase = plan.status(now).phase
+        reasons.append("has ended" if phase is Phase.ENDED else "is under way")
+    if results:
+        reasons.append(f"has {results} result(s) entered")
+    return " and ".join(reasons)
 
 
 @dataclass
@@ -70,9 +89,14 @@ class HubServer:
         self.clock = clock or SystemClock()
         self.advertise = advertise
         self.mdns_interfaces = mdns_interfaces
-        self.dbw = DbWorker(db_path, store.migrations)
+        # the tournament's tables too: a station's result enters the tournament in the
+        # transaction that stores it (store.ingest)
+        self.dbw = DbWorker(db_path, tour_store.migrations, store.migrations)
         self.published_dir = Path(db_path).parent / "published"
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
+        # results stored before the hub entered them on receipt (an older hub): now
+        for key, _, error in self.dbw.call(store.apply_results, self.clock.now()):
+            log.info("station result %s entered%s", key, f": refused ({error})" if error else "")
         self.conns: dict[str, StationConn] = {}
         self._server: asyncio.Server | None = None
         self._zc: Any = None
@@ -292,6 +316,10 @@ class HubServer:
             self._flushing = False
 
     async def _on_status(self, conn: StationConn, status: dict[str, Any]) -> None:
+        try:
+            StationStatus.from_dict(status)
+        except PayloadError as exc:
+            raise ProtocolError(f"bad status: {exc}") from None
         conn.status = dict(status)
         await self.dbw.run(
             store.save_status, conn.station, conn.epoch, conn.address, conn.status, self.clock.now()
@@ -370,13 +398,24 @@ class HubServer:
         lead: float = START_LEAD,
         basic_seconds: float = BASIC_SECONDS,
         warning_seconds: float = WARNING_SECONDS,
+        force: bool = False,
     ) -> dict[str, Any]:
-        """Plan round ``number`` to start at ``at`` (hub time) or ``lead`` seconds from now."""
+        """Plan round ``number`` to start at ``at`` (hub time) or ``lead`` seconds from now.
+        A round that has begun or has results starts again only with ``force`` (the
+        referee confirmed it); otherwise :class:`RoundPlayed`."""
         if number < 1:
             raise ValueError("round numbers start at 1")
         if warning_seconds >= basic_seconds:
             raise ValueError("the warning must come before the end of basic time")
         old = await self.dbw.run(store.load_plan, number)
+        if not force:
+            results = await self.dbw.run(store.round_results_count, number)
+            reason = played_reason(old, results, self.clock.now())
+            if reason:
+                raise RoundPlayed(
+                    f"round {number} {reason}; starting it again needs the referee's"
+                    " confirmation (hub round start --force)"
+                )
         start_at = at if at is not None else self.clock.now() + lead
         plan = RoundPlan(
             number,
@@ -402,6 +441,15 @@ class HubServer:
         elif action == "resume":
             new = plan.resumed(now)
         elif action == "cancel":
+            results = await self.dbw.run(store.round_results_count, number)
+            if plan.status(now).phase is Phase.ENDED or results:
+                # the kiosks would show "round N cancelled" and the round table ZRUŠENO for
+                # a round that was played: never
+                raise RoundPlayed(
+                    f"round {number} has been played"
+                    + (f" ({results} result(s) entered)" if results else "")
+                    + "; a played round cannot be cancelled"
+                )
             new = plan.cancelled_plan()
         else:
             raise ValueError(f"unknown round action {action!r}")

@@ -13,7 +13,8 @@ The dashboard's own tables:
 ``dash_marks``    which player made a word challenge (the kiosk knows only the table)
 ``dash_appeals``  second-instance decisions the chief referee recorded on the hub
 ``dash_acks``     referee requests acknowledged on the hub
-``dash_applied``  station result rows already entered into the tournament (and how)
+``dash_applied``  (no longer written: the hub server enters station results on receipt,
+                  see ``result_intake`` in :mod:`hub.store`)
 ``dash_settings`` the day's timetable and other dashboard settings
 """
 
@@ -45,7 +46,9 @@ from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.i18n import t
 from samoobsluha.shared.paths import data_dir, default_lexicon_path
+from samoobsluha.shared.payloads import PayloadError, RungSignal
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.shared.storage import Database, open_db
 
@@ -93,6 +96,7 @@ class StationRow:
     last_signal: str
     address: str = ""
     rows: int = 0
+    rejected: int = 0  # rows the hub refused (see hub.store: rejected)
 
 
 @dataclass
@@ -119,6 +123,28 @@ class RoundRow:
     confirmed: list[str] = field(default_factory=list)
     unconfirmed: list[str] = field(default_factory=list)
     warning_seconds: float = 600.0
+
+
+@dataclass
+class RoundGuard:
+    """A round as the referee must see it before starting it again or cancelling it."""
+
+    number: int
+    phase: str  # idle | scheduled | running | warning | ended | cancelled
+    begun: bool  # its start has passed (and it was not cancelled)
+    results: int  # tables with a result in the tournament
+    end_at: float | None
+    remaining: float = 0.0
+
+    @property
+    def played(self) -> bool:
+        """Ended or has results: never cancelled (the hub refuses it too)."""
+        return self.phase == "ended" or self.results > 0
+
+    @property
+    def needs_confirmation(self) -> bool:
+        """Starting it again would restart a round that has begun or has results."""
+        return self.begun or self.results > 0
 
 
 @dataclass
@@ -190,14 +216,18 @@ class EntryEcho:
     warnings: list[str]
     totals: dict[str, tuple[float, int]]  # name -> (wins, spread) after the entry
 
-    def line(self) -> str:
+    def line(self, lang: str = "cs") -> str:
         totals = ", ".join(
             f"{name} {_wins(w)} ({spread:+d})" for name, (w, spread) in self.totals.items()
         )
-        zh = " [DH začínal]" if self.entry.second_started else ""
+        started = (
+            " [" + t("dash.entry.started", lang, name=self.second_name) + "]"
+            if self.entry.second_started
+            else ""
+        )
         return (
             f"{self.entry.table}: {self.first_name} {self.entry.score_first} – "
-            f"{self.entry.score_second} {self.second_name}{zh} · {self.outcome} · {totals}"
+            f"{self.entry.score_second} {self.second_name}{started} · {self.outcome} · {totals}"
         )
 
 
@@ -299,6 +329,7 @@ class HubService:
         now = self.clock.now()
         with self._db() as db:
             raw = sync_store.load_stations(db)
+            rejected = sync_store.rejected_counts(db)
             published = sync_store.load_published(db)
             tour = Tournament(db, self.clock)
             players = [p for p in tour.players() if not p.withdrawn]
@@ -314,7 +345,7 @@ class HubService:
                 else (age is not None and age <= ONLINE_WITHIN)
             )
             sha = st.get("lexicon_sha256")
-            signal = st.get("last_signal") or {}
+            signal = st.get("last_signal")
             out.append(
                 StationRow(
                     station_id=r["station_id"],
@@ -330,6 +361,7 @@ class HubService:
                     last_signal=_signal_text(signal),
                     address=r.get("address") or "",
                     rows=int(r.get("contiguous") or 0),
+                    rejected=rejected.get(r["station_id"], 0),
                 )
             )
         required = stations_required(present)
@@ -348,6 +380,11 @@ class HubService:
                 warnings.append(f"station {row.station_id}: lexicon differs from the hub's")
             if row.online and not row.clock_synced:
                 warnings.append(f"station {row.station_id}: clock not synced")
+            if row.rejected:
+                warnings.append(
+                    f"station {row.station_id}: {row.rejected} row(s) refused as malformed"
+                    " (hub rejected)"
+                )
         return StationReport(out, present, required, online, expected, running, warnings)
 
     def _expected_lexicon(
@@ -409,9 +446,12 @@ class HubService:
         lead: float = 5.0,
         basic_seconds: float | None = None,
         warning_seconds: float | None = None,
+        force: bool = False,
     ) -> dict[str, Any]:
         """Plan round ``number`` on every station, ``lead`` seconds from now or ``at``.
-        Basic time and warning default to the day's settings (40 and 10 minutes)."""
+        Basic time and warning default to the day's settings (40 and 10 minutes). A round
+        that has begun or has results starts again only with ``force`` (the referee
+        confirmed it, see :meth:`round_guard`)."""
         settings = self.schedule_settings()
         if basic_seconds is None:
             basic_seconds = float(settings["basic_minutes"]) * 60
@@ -425,7 +465,24 @@ class HubService:
         }
         if at is not None:
             args["at"] = at
+        if force:
+            args["force"] = True
         return self.control("start_round", **args)
+
+    def round_guard(self, number: int) -> RoundGuard:
+        """What the referee must know before starting round ``number`` again or cancelling
+        it: whether it has begun or ended, and how many results it has."""
+        now = self.clock.now()
+        with self._db() as db:
+            plan = sync_store.load_plan(db, number)
+            results = sync_store.round_results_count(db, number)
+        if plan is None:
+            return RoundGuard(number, "idle", False, results, None)
+        status = plan.status(now)
+        begun = not plan.cancelled and now >= plan.start_at
+        return RoundGuard(
+            number, str(status.phase), begun, results, status.end_at, status.remaining
+        )
 
     def change_round(self, number: int, action: str, seconds: float = 0.0) -> dict[str, Any]:
         return self.control("change_round", number=number, action=action, seconds=seconds)
@@ -516,38 +573,30 @@ class HubService:
             hub_appeals: dict[str, str] = {}
             for r in db.query("SELECT key, verdict FROM dash_appeals ORDER BY id"):
                 hub_appeals[r["key"]] = r["verdict"]
-            raw = list(
-                db.query(
-                    "SELECT station_id, station_epoch, seq, kind, payload, created_at FROM inbox"
-                    " WHERE kind IN ('challenge', 'appeal') ORDER BY created_at, seq"
-                )
-            )
+            records = sync_store.check_records(db)
         by_local: dict[tuple[str, str, int], str] = {}
         checks: list[CheckRow] = []
         station_appeals: dict[str, str] = {}
-        for raw_row in raw:
-            r = raw_row
-            p = json.loads(r["payload"])
-            key = f"{r['station_id']}/{r['station_epoch']}/{r['seq']}"
-            if p.get("id") is not None:
-                by_local[(r["station_id"], r["station_epoch"], int(p["id"]))] = key
-            if r["kind"] == "appeal" and p.get("appeal_of") is not None:
-                target = by_local.get((r["station_id"], r["station_epoch"], int(p["appeal_of"])))
+        for row, p in records:
+            key = row.key
+            by_local[(row.station_id, row.station_epoch, p.id)] = key
+            if p.instance == "appeal" and p.appeal_of is not None:
+                target = by_local.get((row.station_id, row.station_epoch, p.appeal_of))
                 if target:
-                    station_appeals[target] = str(p.get("status"))
-            challenger = marks.get(key, p.get("challenger"))
+                    station_appeals[target] = p.status
+            challenger = marks.get(key)
             checks.append(
                 CheckRow(
                     key=key,
-                    at=float(p.get("at") or r["created_at"]),
-                    station=str(p.get("station_id") or r["station_id"]),
-                    round_no=p.get("round_no"),
-                    table_no=int(p.get("table_no") or 0),
-                    words=[str(w) for w in p.get("words") or []],
-                    verdict=str(p.get("status")),
-                    variant=str(p.get("lexicon_variant") or ""),
-                    instance="appeal" if r["kind"] == "appeal" else "first",
-                    final=str(p.get("status")),
+                    at=p.at,
+                    station=p.station_id,
+                    round_no=p.round_no,
+                    table_no=p.table_no,
+                    words=list(p.words),
+                    verdict=p.status,
+                    variant=p.lexicon_variant or "",
+                    instance=p.instance,
+                    final=p.status,
                     appealed=False,
                     challenger=int(challenger) if challenger is not None else None,
                     challenger_name=names.get(int(challenger), "") if challenger else "",
@@ -638,7 +687,8 @@ class HubService:
         raise ServiceError(f"round {round_no} has no table {table_no}")
 
     def mark_challenger(self, key: str, which: int | None) -> int | None:
-        """Say who challenged: ``which`` 1 (the table's ZH) or 2 (DH), ``None`` to clear.
+        """Say who challenged: ``which`` 1 (the table's first player) or 2 (its second),
+        ``None`` to clear.
         Returns the player id."""
         check = self._check(key)
         if which is None:
@@ -683,28 +733,26 @@ class HubService:
     def referee_requests(self, pending_only: bool = False) -> list[RequestRow]:
         with self._db() as db:
             acks = {r["key"] for r in db.query("SELECT key FROM dash_acks")}
-            rows = list(
-                db.query(
-                    "SELECT station_id, station_epoch, seq, payload, created_at FROM inbox"
-                    " WHERE kind = 'referee_request' ORDER BY created_at, seq"
-                )
-            )
+            records = sync_store.referee_request_records(db)
         out = []
-        for r in rows:
-            p = json.loads(r["payload"])
-            key = f"{r['station_id']}/{r['station_epoch']}/{r['seq']}"
-            row = RequestRow(
-                key,
-                float(p.get("at") or r["created_at"]),
-                str(p.get("station_id") or r["station_id"]),
-                p.get("round_no"),
-                p.get("table_no"),
-                str(p.get("reason", "")),
-                key in acks,
+        for row, req in records:
+            item = RequestRow(
+                row.key,
+                req.at,
+                req.station_id,
+                req.round_no,
+                req.table_no,
+                req.reason,
+                row.key in acks,
             )
-            if not (pending_only and row.acknowledged):
-                out.append(row)
+            if not (pending_only and item.acknowledged):
+                out.append(item)
         return out
+
+    def rejected_rows(self) -> list[dict[str, Any]]:
+        """Station rows the hub refused (malformed), oldest first, with the reason."""
+        with self._db() as db:
+            return sync_store.rejected_rows(db)
 
     def acknowledge_request(self, key: str) -> None:
         with self._db() as db, db.atomic():
@@ -714,50 +762,15 @@ class HubService:
 
     # -- results -----------------------------------------------------------------------------------
     def apply_station_results(self) -> list[str]:
-        """Enter the results stations sent (inbox kind ``result``) into the tournament as
-        station entries, once each. Returns one line per row applied (errors included)."""
-        done = []
+        """Enter station results (inbox kind ``result``) not entered yet into the
+        tournament. The hub server does this as it receives them; this catches up rows
+        stored by an older hub. Returns one line per row handled (refusals included)."""
         with self._db() as db:
-            applied = {r["key"] for r in db.query("SELECT key FROM dash_applied")}
-            rows = list(
-                db.query(
-                    "SELECT station_id, station_epoch, seq, payload FROM inbox"
-                    " WHERE kind = 'result' ORDER BY received_at, station_id, seq"
-                )
-            )
-            tour = Tournament(db, self.clock)
-            for r in rows:
-                key = f"{r['station_id']}/{r['station_epoch']}/{r['seq']}"
-                if key in applied:
-                    continue
-                p = json.loads(r["payload"])
-                outcome, error = "", ""
-                try:
-                    round_no, table = int(p["round_no"]), int(p["table_no"])
-                    first, second = self._board(tour, round_no, table)
-                    starter = first if p.get("starter", "a") == "a" else second
-                    res = tour.record_result(
-                        round_no,
-                        table,
-                        first,
-                        second,
-                        int(p["score_a"]),
-                        int(p["score_b"]),
-                        starter,
-                        source="station",
-                        who=str(p.get("station_id") or r["station_id"]),
-                    )
-                    outcome = res.status
-                except (TournamentError, ServiceError, KeyError, ValueError, TypeError) as exc:
-                    error = str(exc)
-                with db.atomic():
-                    db.table("dash_applied").insert(
-                        {"key": key, "at": self.clock.now(), "outcome": outcome, "error": error},
-                        pk="key",
-                        ignore=True,
-                    )
-                done.append(f"{key}: {outcome}" if not error else f"{key}: refused ({error})")
-        return done
+            done = sync_store.apply_results(db, self.clock.now())
+        return [
+            f"{key}: {outcome}" if not error else f"{key}: refused ({error})"
+            for key, outcome, error in done
+        ]
 
     @staticmethod
     def _board(tour: Tournament, round_no: int, table: int) -> tuple[int, int]:
@@ -782,10 +795,7 @@ class HubService:
             results = {r["table_no"]: r for r in tour.results(round_no)}
             state = tour.round_state(round_no)
             protest_minutes = tour.settings()["protest_minutes"]
-            errors = [
-                r["error"]
-                for r in tour.db.query("SELECT error FROM dash_applied WHERE error != ''")
-            ]
+            errors = [error for _, error in sync_store.result_intake(tour.db).values() if error]
         tables = []
         for b in pairing.boards:
             r = results.get(b.table)
@@ -825,7 +835,6 @@ class HubService:
         """Fast entry of one scoresheet (tsh ``a`` mode)."""
         with self._tour() as tour:
             first, second = self._board(tour, round_no, entry.table)
-            starter = second if entry.second_started else first
             outcome = tour.record_result(
                 round_no,
                 entry.table,
@@ -833,7 +842,7 @@ class HubService:
                 second,
                 entry.score_first,
                 entry.score_second,
-                starter,
+                second if entry.second_started else first,
                 source="operator",
                 who=self.who,
                 correct=correct,
@@ -917,28 +926,16 @@ class HubService:
         }
 
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
-        """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``."""
+        """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``
+        (the same text as ``hub export``)."""
+        if what not in ("standings", "pairings"):
+            raise ServiceError(f"cannot export {what!r}")
         with self._tour() as tour:
-            players = {p.id: p for p in tour.players()}
-            title = tour.settings()["name"]
             last = round_no if round_no is not None else tour.last_round()
-            if what == "standings":
-                table = tour.standings(after_round=last)
-                rules = tour.rules
-                text = (
-                    exports.standings_html(table, rules, after_round=last, title=title, lang=lang)
-                    if fmt == "html"
-                    else exports.standings_csv(table, rules)
-                )
-            elif what == "pairings":
-                pairing = tour.pairing(last)
-                text = (
-                    exports.pairings_html(pairing, players, title=title, lang=lang)
-                    if fmt == "html"
-                    else exports.pairings_csv(pairing, players)
-                )
-            else:
-                raise ServiceError(f"cannot export {what!r}")
+            try:
+                text = exports.render(tour, what, fmt, round_no=last, lang=lang)
+            except ValueError as exc:
+                raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
         folder.mkdir(parents=True, exist_ok=True)
         path = folder / f"{what}-{last}.{fmt}"
@@ -946,11 +943,13 @@ class HubService:
         return path
 
 
-def _signal_text(signal: dict[str, Any]) -> str:
+def _signal_text(signal: dict[str, Any] | None) -> str:
+    """The station's last bell stroke (the ``last_signal`` of its status), e.g.
+    ``start 10:00:00``; "" when it has rung nothing (or reported something unreadable)."""
     if not signal:
         return ""
-    name = signal.get("signal") or signal.get("kind") or "?"
-    at = signal.get("hub_time") or signal.get("fired_at") or signal.get("at")
-    when = time.strftime("%H:%M:%S", time.localtime(float(at))) if at else ""
-    number = signal.get("round") or signal.get("number")
-    return " ".join(str(x) for x in (f"R{number}" if number else "", name, when) if x)
+    try:
+        rung = RungSignal.from_dict(signal)
+    except PayloadError:
+        return ""
+    return f"{rung.signal} {time.strftime('%H:%M:%S', time.localtime(rung.hub_time))}"

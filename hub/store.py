@@ -1,8 +1,16 @@
 """The hub's sync tables in ``hub.db`` (``Migrations("hub.sync")``).
 
-``inbox``      every station outbox row, once: primary key (station_id, station_epoch,
-               seq); ``kind`` is challenge / result / referee_request / signal …, payload
-               is the station's JSON. Other hub features read their rows from here.
+``inbox``      every valid station outbox row, once: primary key (station_id,
+               station_epoch, seq); ``kind`` is challenge / appeal / result /
+               referee_request / signal, payload is the station's JSON, checked against
+               its :mod:`shared.payloads` record before it is stored. Every other hub
+               feature reads these rows through :func:`inbox_records` (and friends) here.
+``rejected``   rows that failed that check, with the reason: acknowledged (so they never
+               block the station's stream) but never read as data; the operator sees
+               them counted per station (``hub stations``, the dashboard's F1).
+``result_intake`` which ``result`` rows were entered into the tournament, and how (its
+               outcome, or the tournament's refusal). A result enters the tournament in
+               the same transaction that stores its inbox row.
 ``progress``   highest contiguous seq stored per (station_id, station_epoch): what the hub
                acknowledges, always after the commit that stored it.
 ``stations``   last status each station reported (version, lexicon, clock offset …).
@@ -16,11 +24,13 @@ All functions take the database first so they can run on a :class:`~shared.dbwor
 from __future__ import annotations
 
 import json
+import logging
 import os
 import secrets
 import signal
 import socket
 from collections.abc import Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
@@ -28,7 +38,24 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.payloads import (
+    RESULT,
+    CheckPayload,
+    Payload,
+    PayloadError,
+    RefereeRequestPayload,
+    ResultPayload,
+    check_row,
+    parse_row,
+)
 from samoobsluha.shared.rounds import RoundPlan
+from samoobsluha.shared.storage import Database
+
+log = logging.getLogger("hub.store")
+
+# the C scanner behind json.loads without its Python layers (the hub reads every row;
+# the protocol layer already made sure each payload is one JSON object)
+_SCAN_JSON = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 migrations = Migrations("hub.sync")
 
@@ -79,6 +106,52 @@ def m001_sync(db: sqlite_utils.Database) -> None:
         {"item_id": str, "station_id": str, "ok": int, "detail": str, "at": float},
         pk=("item_id", "station_id"),
     )
+
+
+@migrations()
+def m002_rejected_and_intake(db: sqlite_utils.Database) -> None:
+    db.table("rejected").create(
+        {
+            "station_id": str,
+            "station_epoch": str,
+            "seq": int,
+            "kind": str,
+            "payload": str,
+            "created_at": float,
+            "received_at": float,
+            "error": str,
+        },
+        pk=("station_id", "station_epoch", "seq"),
+        not_null={"error"},
+    )
+    db.table("result_intake").create(
+        {"key": str, "at": float, "outcome": str, "error": str}, pk="key", not_null={"at"}
+    )
+    # Results the dashboard entered before the hub did it on receipt: never twice.
+    if db.table("dash_applied").exists():
+        db.execute(
+            "INSERT OR IGNORE INTO result_intake (key, at, outcome, error)"
+            " SELECT key, at, outcome, error FROM dash_applied"
+        )
+    # Rows stored before they were checked: keep the ones that fail aside, like new ones.
+    bad = []
+    for sid, epoch, seq, kind, payload in db.execute(
+        "SELECT station_id, station_epoch, seq, kind, payload FROM inbox"
+    ).fetchall():
+        error = row_error(kind, payload)
+        if error:
+            bad.append((sid, epoch, seq, error))
+    for sid, epoch, seq, error in bad:
+        db.execute(
+            "INSERT OR IGNORE INTO rejected SELECT station_id, station_epoch, seq, kind, payload,"
+            " created_at, received_at, ? FROM inbox WHERE station_id = ? AND station_epoch = ?"
+            " AND seq = ?",
+            [error, sid, epoch, seq],
+        )
+        db.execute(
+            "DELETE FROM inbox WHERE station_id = ? AND station_epoch = ? AND seq = ?",
+            [sid, epoch, seq],
+        )
 
 
 def db_path() -> Path:
@@ -134,31 +207,71 @@ def ensure_key(path: Path) -> tuple[bytes, bool]:
 _inserted_since_start = 0
 
 
+def row_error(kind: str, payload: str) -> str:
+    """Why a station row is refused ("" when it is a valid record of its kind)."""
+    try:
+        check_row(kind, _SCAN_JSON(payload, 0)[0])
+    except StopIteration:
+        return "not JSON"
+    except (PayloadError, ValueError, TypeError) as exc:  # JSONDecodeError is a ValueError
+        return str(exc) or type(exc).__name__
+    return ""
+
+
 def ingest(
-    db: sqlite_utils.Database,
-    batches: list[tuple[str, str, list[dict[str, Any]]]],
+    db: Database,
+    batches: list[tuple[str, str, list[Any]]],
     now: float,
 ) -> dict[tuple[str, str], int]:
     """Store rows of several (station_id, epoch, rows) batches in ONE transaction and
     return the new contiguous seq per (station_id, epoch). Rows already stored are
-    ignored, so a resend after a lost ack changes nothing."""
+    ignored, so a resend after a lost ack changes nothing.
+
+    Each row is checked against its record (:mod:`shared.payloads`): a bad one goes to
+    ``rejected`` (logged once, counted per station) and still counts as received, so it
+    never blocks the rows after it. A ``result`` row enters the tournament in this same
+    transaction (:func:`apply_results`)."""
     global _inserted_since_start
     kill_at = int(os.environ.get(KILL_IN_COMMIT_ENV) or 0)
     result: dict[tuple[str, str], int] = {}
     with db.atomic():
         for station, epoch, rows in batches:
+            good, bad, results = [], [], []
+            for seq, kind, payload, created in rows:
+                error = row_error(kind, payload)
+                if error:
+                    bad.append((station, epoch, seq, kind, payload, created, now, error))
+                else:
+                    good.append((station, epoch, seq, kind, payload, created, now))
+                    if kind == RESULT:
+                        results.append(seq)
             db.conn.executemany(
                 "INSERT OR IGNORE INTO inbox (station_id, station_epoch, seq, kind, payload,"
                 " created_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [
-                    (station, epoch, seq, kind, payload, created, now)
-                    for seq, kind, payload, created in rows
-                ],
+                good,
             )
+            for row in bad:
+                cursor = db.conn.execute(
+                    "INSERT OR IGNORE INTO rejected (station_id, station_epoch, seq, kind,"
+                    " payload, created_at, received_at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                    row,
+                )
+                if cursor.rowcount:  # once: a resend of the same row is not news
+                    log.warning(
+                        "refused row %s/%s/%s (%s) of station %s: %s",
+                        station,
+                        epoch,
+                        row[2],
+                        row[3],
+                        station,
+                        row[7],
+                    )
             _inserted_since_start += len(rows)
             if kill_at and _inserted_since_start >= kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)  # pragma: no cover - test hook
             result[(station, epoch)] = _advance(db, station, epoch, rows)
+            if results:
+                apply_results(db, now, keys=[f"{station}/{epoch}/{seq}" for seq in results])
     return result
 
 
@@ -177,8 +290,10 @@ def _advance(
         if seqs == list(range(seqs[0], seqs[0] + len(seqs))):
             current = max(current, seqs[-1])
     for (seq,) in db.execute(
-        "SELECT seq FROM inbox WHERE station_id = ? AND station_epoch = ? AND seq > ? ORDER BY seq",
-        [station, epoch, current],
+        "SELECT seq FROM inbox WHERE station_id = ? AND station_epoch = ? AND seq > ?"
+        " UNION SELECT seq FROM rejected WHERE station_id = ? AND station_epoch = ? AND seq > ?"
+        " ORDER BY seq",
+        [station, epoch, current, station, epoch, current],
     ):
         if seq != current + 1:
             break
@@ -201,7 +316,87 @@ def contiguous(db: sqlite_utils.Database, station: str, epoch: str) -> int:
     return int(row[0]) if row else 0
 
 
+@dataclass(frozen=True)
+class InboxRecord:
+    """One stored station row with its checked record. ``key`` names it everywhere on the
+    hub (marks, appeals, acknowledgements): ``station_id/station_epoch/seq``."""
+
+    station_id: str
+    station_epoch: str
+    seq: int
+    kind: str
+    created_at: float
+    received_at: float
+    record: Payload
+
+    @property
+    def key(self) -> str:
+        return row_key(self.station_id, self.station_epoch, self.seq)
+
+
+def row_key(station: str, epoch: str, seq: int) -> str:
+    return f"{station}/{epoch}/{seq}"
+
+
+def inbox_records(
+    db: sqlite_utils.Database, *kinds: str, keys: Sequence[str] | None = None
+) -> list[InboxRecord]:
+    """Stored rows of ``kinds`` (all kinds when none), in the order they were made
+    (``created_at``, then seq), each read back into its record."""
+    sql = "SELECT station_id, station_epoch, seq, kind, payload, created_at, received_at FROM inbox"
+    where: list[str] = []
+    args: list[Any] = []
+    if kinds:
+        where.append(f"kind IN ({', '.join('?' for _ in kinds)})")
+        args += list(kinds)
+    if keys is not None:
+        parts = [k.rsplit("/", 2) for k in keys]
+        if not parts:
+            return []
+        where.append(
+            "("
+            + " OR ".join("(station_id = ? AND station_epoch = ? AND seq = ?)" for _ in parts)
+            + ")"
+        )
+        for sid, epoch, seq in parts:
+            args += [sid, epoch, int(seq)]
+    if where:
+        sql += " WHERE " + " AND ".join(where)
+    out = []
+    for sid, epoch, seq, kind, payload, created, received in db.execute(
+        sql + " ORDER BY created_at, seq, station_id", args
+    ):
+        try:
+            record = parse_row(kind, json.loads(payload))
+        except (PayloadError, ValueError) as exc:  # pragma: no cover - checked on ingest
+            log.error("stored row %s/%s/%s does not read: %s", sid, epoch, seq, exc)
+            continue
+        out.append(InboxRecord(sid, epoch, seq, kind, created, received, record))
+    return out
+
+
+def check_records(db: sqlite_utils.Database) -> list[tuple[InboxRecord, CheckPayload]]:
+    """Every check (first instance and appeals at a station), oldest first."""
+    out = []
+    for row in inbox_records(db, "challenge", "appeal"):
+        assert isinstance(row.record, CheckPayload)
+        out.append((row, row.record))
+    return out
+
+
+def referee_request_records(
+    db: sqlite_utils.Database,
+) -> list[tuple[InboxRecord, RefereeRequestPayload]]:
+    out = []
+    for row in inbox_records(db, "referee_request"):
+        assert isinstance(row.record, RefereeRequestPayload)
+        out.append((row, row.record))
+    return out
+
+
 def inbox_rows(db: sqlite_utils.Database, kind: str | None = None) -> list[dict[str, Any]]:
+    """Stored rows as plain dicts (payload as the station sent it), ordered by station
+    and seq: for tools and tests that look at the raw stream."""
     sql = "SELECT station_id, station_epoch, seq, kind, payload, created_at, received_at FROM inbox"
     args: list[Any] = []
     if kind:
@@ -223,6 +418,132 @@ def inbox_rows(db: sqlite_utils.Database, kind: str | None = None) -> list[dict[
             }
         )
     return out
+
+
+def rejected_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    """Rows the hub refused, oldest first, with the reason and the payload as sent."""
+    return [
+        {
+            "key": row_key(sid, epoch, seq),
+            "station_id": sid,
+            "kind": kind,
+            "payload": payload,
+            "received_at": received,
+            "error": error,
+        }
+        for sid, epoch, seq, kind, payload, received, error in db.execute(
+            "SELECT station_id, station_epoch, seq, kind, payload, received_at, error"
+            " FROM rejected ORDER BY received_at, station_id, seq"
+        )
+    ]
+
+
+def rejected_counts(db: sqlite_utils.Database) -> dict[str, int]:
+    return {
+        sid: int(n)
+        for sid, n in db.execute("SELECT station_id, COUNT(*) FROM rejected GROUP BY station_id")
+    }
+
+
+# -- results into the tournament ------------------------------------------------------------
+
+
+class _At:
+    """The clock a result entry is stamped with: the moment the hub received it."""
+
+    def __init__(self, now: float) -> None:
+        self._now = now
+
+    def now(self) -> float:
+        return self._now
+
+    def monotonic(self) -> float:  # pragma: no cover - entries use wall time only
+        return self._now
+
+
+def apply_results(
+    db: Database, now: float, keys: Sequence[str] | None = None
+) -> list[tuple[str, str, str]]:
+    """Enter stored ``result`` rows (``keys``, or every one) that are not entered yet into
+    the tournament as station entries; a disagreement with another source becomes a
+    recorded conflict. Returns (key, outcome, error) per row handled. Runs inside the
+    caller's transaction when there is one (the ingest's)."""
+    from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+
+    if not db.table("tour_rounds").exists():
+        return []  # no tournament tables in this file (a bare sync database)
+    done = []
+    with db.atomic():
+        handled = {k for (k,) in db.execute("SELECT key FROM result_intake")}
+        tour = Tournament(db, _At(now))
+        for row in inbox_records(db, RESULT, keys=keys):
+            if row.key in handled:
+                continue
+            assert isinstance(row.record, ResultPayload)
+            outcome, error = "", ""
+            try:
+                with db.atomic():  # a savepoint: a refused entry leaves nothing behind
+                    outcome = _enter(tour, row.record)
+            except TournamentError as exc:
+                error = str(exc)
+            except Exception as exc:  # a bug must not stop every station's sync
+                log.exception("entering result %s failed", row.key)
+                error = f"internal error: {type(exc).__name__}: {exc}"
+            db.execute(
+                "INSERT OR IGNORE INTO result_intake (key, at, outcome, error) VALUES (?, ?, ?, ?)",
+                [row.key, now, outcome, error],
+            )
+            if error:
+                log.warning("result %s not entered: %s", row.key, error)
+            done.append((row.key, outcome, error))
+    return done
+
+
+def _enter(tour: Any, res: ResultPayload) -> str:
+    """One station result into the tournament. The station names the players as its
+    pairing listed them; they must be this table's players (in either order)."""
+    from samoobsluha.hub.tournament.facade import TournamentError
+
+    board = next((b for b in tour.pairing(res.round_no).boards if b.table == res.table_no), None)
+    if board is None:
+        raise TournamentError(f"round {res.round_no} has no table {res.table_no}")
+    if board.second is None:
+        raise TournamentError(f"round {res.round_no} table {res.table_no} is a bye")
+    first, second = board.first, board.second
+    names = {p.id: p.name for p in tour.players()}
+    scores = (res.score_first, res.score_second)
+    started = first if res.started == "first" else second
+    if res.first or res.second:
+        sent = (res.first, res.second)
+        if sent == (names.get(second), names.get(first)):
+            # the station's pairing listed them the other way round
+            scores = (res.score_second, res.score_first)
+            started = second if res.started == "first" else first
+        elif sent != (names.get(first), names.get(second)):
+            raise TournamentError(
+                f"round {res.round_no} table {res.table_no} is {names.get(first)} – "
+                f"{names.get(second)}, the station sent {res.first} – {res.second}"
+            )
+    outcome = tour.record_result(
+        res.round_no,
+        res.table_no,
+        first,
+        second,
+        scores[0],
+        scores[1],
+        started=started,
+        source="station",
+        who=res.station_id,
+    )
+    return str(outcome.status)
+
+
+def result_intake(db: sqlite_utils.Database) -> dict[str, tuple[str, str]]:
+    """key -> (outcome, error) of every station result handled so far."""
+    return {
+        key: (outcome or "", error or "")
+        for key, outcome, error in db.execute("SELECT key, outcome, error FROM result_intake")
+    }
 
 
 # -- stations -----------------------------------------------------------------------------
@@ -247,6 +568,7 @@ def save_status(
 
 
 def load_stations(db: sqlite_utils.Database) -> list[dict[str, Any]]:
+    refused = rejected_counts(db)
     out = []
     for sid, epoch, address, first, last, status in db.execute(
         "SELECT station_id, station_epoch, address, first_seen, last_seen, status"
@@ -261,6 +583,7 @@ def load_stations(db: sqlite_utils.Database) -> list[dict[str, Any]]:
                 "last_seen": last,
                 "status": json.loads(status or "{}"),
                 "contiguous": contiguous(db, sid, epoch),
+                "rejected": refused.get(sid, 0),
             }
         )
     return out
@@ -292,6 +615,16 @@ def load_plans(db: sqlite_utils.Database) -> list[RoundPlan]:
         RoundPlan.from_dict(json.loads(p))
         for (p,) in db.execute("SELECT plan FROM round_plans ORDER BY number")
     ]
+
+
+def round_results_count(db: sqlite_utils.Database, number: int) -> int:
+    """How many tables of round ``number`` have a result in the tournament (0 when this
+    file holds no tournament)."""
+    if not db.table("tour_results").exists():
+        return 0
+    return int(
+        db.execute("SELECT COUNT(*) FROM tour_results WHERE round = ?", [number]).fetchone()[0]
+    )
 
 
 def save_published(

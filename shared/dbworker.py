@@ -14,10 +14,9 @@ from collections.abc import Callable
 from pathlib import Path
 from typing import Any, TypeVar
 
-import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.storage import open_db
+from samoobsluha.shared.storage import Database, open_db
 
 T = TypeVar("T")
 
@@ -25,7 +24,7 @@ T = TypeVar("T")
 class DbWorker:
     def __init__(self, path: Path | str, *migration_sets: Migrations) -> None:
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sqlite")
-        self.db: sqlite_utils.Database = self._pool.submit(open_db, path, *migration_sets).result()
+        self.db: Database = self._pool.submit(open_db, path, *migration_sets).result()
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         """Run ``fn(db, *args)`` on the database thread."""

@@ -490,7 +490,7 @@ MESSAGES.update(
         "tour.col.opponent": {"cs": "Soupeř", "sk": "Súper", "en": "Opponent"},
         "tour.col.score": {"cs": "Skóre", "sk": "Skóre", "en": "Score"},
         "tour.col.result": {"cs": "Výsledek", "sk": "Výsledok", "en": "Result"},
-        "tour.col.zh": {"cs": "ZH", "sk": "ZH", "en": "Started"},
+        "tour.col.started": {"cs": "ZH", "sk": "ZH", "en": "Started"},
         "tour.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
         "tour.kind.forfeit": {"cs": "kontumace", "sk": "kontumácia", "en": "forfeit"},
         "tour.kind.double_forfeit": {
@@ -623,6 +623,87 @@ MESSAGES.update(
             "sk": "Zrušiť kolo {n}? Stlačte znova.",
             "en": "Cancel round {n}? Press again.",
         },
+        # -- operator safety: what an action touches, asked before it acts --------------
+        "dash.cancel.played": {
+            "cs": "Odehrané kolo {n} nelze zrušit.",
+            "sk": "Odohrané kolo {n} nemožno zrušiť.",
+            "en": "Round {n} has been played; it cannot be cancelled.",
+        },
+        "dash.guard.running": {
+            "cs": "Kolo {n} běží (zbývá {left}).",
+            "sk": "Kolo {n} beží (zostáva {left}).",
+            "en": "Round {n} is under way ({left} left).",
+        },
+        "dash.guard.ended": {
+            "cs": "Kolo {n} skončilo v {at}.",
+            "sk": "Kolo {n} sa skončilo o {at}.",
+            "en": "Round {n} ended at {at}.",
+        },
+        "dash.guard.results": {
+            "cs": "Zapsané výsledky kola {n}: {count}.",
+            "sk": "Zapísané výsledky kola {n}: {count}.",
+            "en": "Results entered for round {n}: {count}.",
+        },
+        "dash.confirm.restart": {
+            "cs": "Spustit kolo {n} znovu? Všechny stanice začnou odpočítávat od začátku.",
+            "sk": "Spustiť kolo {n} znova? Všetky stanice začnú odpočítavať od začiatku.",
+            "en": "Start round {n} again? Every station starts counting down from the beginning.",
+        },
+        "dash.rounds.followed": {
+            "cs": "Pole Kolo ukazuje aktuální kolo turnaje: {n}.",
+            "sk": "Pole Kolo ukazuje aktuálne kolo turnaja: {n}.",
+            "en": "The Round field shows the tournament's current round: {n}.",
+        },
+        "dash.confirm.check": {
+            "cs": "Kontrola {time} · stanice {station} · {round} · stůl {table} · {words} · "
+            "{verdict}",
+            "sk": "Kontrola {time} · stanica {station} · {round} · stôl {table} · {words} · "
+            "{verdict}",
+            "en": "Check of {time} · station {station} · {round} · table {table} · {words} · "
+            "{verdict}",
+        },
+        "dash.confirm.mark": {
+            "cs": "Námitku vznesl(a): {name}?",
+            "sk": "Námietku vzniesol (vzniesla): {name}?",
+            "en": "Challenged by {name}?",
+        },
+        "dash.confirm.unmark": {
+            "cs": "Zrušit údaj, kdo námitku vznesl?",
+            "sk": "Zrušiť údaj, kto námietku vzniesol?",
+            "en": "Clear who challenged?",
+        },
+        "dash.confirm.appeal": {
+            "cs": "Zapsat rozhodnutí o odvolání: {verdict}?",
+            "sk": "Zapísať rozhodnutie o odvolaní: {verdict}?",
+            "en": "Record the appeal decision: {verdict}?",
+        },
+        "dash.confirm.ack": {
+            "cs": "Potvrdit volání rozhodčího {time} · stanice {station} · stůl {table}?",
+            "sk": "Potvrdiť volanie rozhodcu {time} · stanica {station} · stôl {table}?",
+            "en": "Acknowledge the referee call of {time} · station {station} · table {table}?",
+        },
+        "dash.confirm.hint": {
+            "cs": "Enter = ano · Esc = ne",
+            "sk": "Enter = áno · Esc = nie",
+            "en": "Enter = yes · Esc = no",
+        },
+        "dash.confirm.yes": {"cs": "Ano", "sk": "Áno", "en": "Yes"},
+        "dash.confirm.no": {"cs": "Ne", "sk": "Nie", "en": "No"},
+        "dash.confirm.declined": {
+            "cs": "Nic se nezměnilo.",
+            "sk": "Nič sa nezmenilo.",
+            "en": "Nothing was changed.",
+        },
+        "dash.mark.no_round": {
+            "cs": "Kontrola nemá kolo, hráče u stolu nelze určit.",
+            "sk": "Kontrola nemá kolo, hráčov pri stole nemožno určiť.",
+            "en": "The check has no round; the table's players are unknown.",
+        },
+        "dash.mark.bye": {
+            "cs": "U toho stolu je volný los.",
+            "sk": "Pri tom stole je voľný žreb.",
+            "en": "That table has a bye.",
+        },
         "dash.sent": {
             "cs": "Odesláno stanicím: {stations}",
             "sk": "Odoslané staniciam: {stations}",
@@ -741,6 +822,11 @@ MESSAGES.update(
             "cs": "Oprava zápisu stolu {table}",
             "sk": "Oprava zápisu stola {table}",
             "en": "Correcting table {table}",
+        },
+        "dash.entry.started": {
+            "cs": "začínal(a) {name}",
+            "sk": "začínal(a) {name}",
+            "en": "{name} started",
         },
         "dash.entry.nothing": {
             "cs": "Není co opravit.",
@@ -1091,5 +1177,151 @@ MESSAGES.update(
             "{verdict} — protokol: {path}",
             "{verdict} — record: {path}",
         ),
+    }
+)
+
+
+# tsh .t files, live rounds and pairing refusals (hub.tournament.tsh, hub pair) — issue 13.
+MESSAGES.update(
+    {
+        "tsh.line_too_long": {
+            "cs": "řádek {line}: delší než {limit} bajtů — toto není soubor tsh",
+            "sk": "riadok {line}: dlhší ako {limit} bajtov — toto nie je súbor tsh",
+            "en": "line {line}: longer than {limit} bytes — this is not a tsh file",
+        },
+        "tsh.too_many_lines": {
+            "cs": "soubor má přes {limit} řádků — toto není soubor tsh",
+            "sk": "súbor má viac ako {limit} riadkov — toto nie je súbor tsh",
+            "en": "the file has more than {limit} lines — this is not a tsh file",
+        },
+        "tsh.mixed_encoding": {
+            "cs": "soubor míchá kódování: řádek {utf8} je v UTF-8, řádek {latin} ne "
+            "(ISO-8859-1?); uložte celý soubor v jednom kódování",
+            "sk": "súbor mieša kódovania: riadok {utf8} je v UTF-8, riadok {latin} nie "
+            "(ISO-8859-1?); uložte celý súbor v jednom kódovaní",
+            "en": "the file mixes encodings: line {utf8} is UTF-8, line {latin} is not "
+            "(ISO-8859-1?); save the whole file in one encoding",
+        },
+        "tsh.bad_head": {
+            "cs": "řádek {line}: čekám „JMÉNO RATING soupeři…; skóre…“, je tam „{text}“",
+            "sk": "riadok {line}: čakám „MENO RATING súperi…; skóre…“, je tam „{text}“",
+            "en": "line {line}: expected 'NAME RATING opponents…; scores…', got '{text}'",
+        },
+        "tsh.bad_score": {
+            "cs": "řádek {line} ({name}): skóre „{value}“ není číslo",
+            "sk": "riadok {line} ({name}): skóre „{value}“ nie je číslo",
+            "en": "line {line} ({name}): score '{value}' is not a number",
+        },
+        "tsh.bad_key_number": {
+            "cs": "řádek {line} ({name}): {key} obsahuje „{value}“, což není číslo",
+            "sk": "riadok {line} ({name}): {key} obsahuje „{value}“, čo nie je číslo",
+            "en": "line {line} ({name}): {key} has '{value}', which is not a number",
+        },
+        "tsh.bad_opponent": {
+            "cs": "řádek {line} ({name}): soupeř {round}. kola má číslo {opp}, "
+            "takový hráč v souboru není",
+            "sk": "riadok {line} ({name}): súper {round}. kola má číslo {opp}, "
+            "taký hráč v súbore nie je",
+            "en": "line {line} ({name}): round {round} opponent {opp} is not a player number",
+        },
+        "tsh.self_paired": {
+            "cs": "řádek {line} ({name}): v {round}. kole nasazen sám proti sobě",
+            "sk": "riadok {line} ({name}): v {round}. kole nasadený sám proti sebe",
+            "en": "line {line} ({name}): round {round} paired with himself",
+        },
+        "tsh.not_mutual": {
+            "cs": "řádek {line} ({name}): v {round}. kole hraje s {opp}, ale {opp} "
+            "ho jako soupeře neuvádí",
+            "sk": "riadok {line} ({name}): v {round}. kole hrá s {opp}, ale {opp} "
+            "ho ako súpera neuvádza",
+            "en": "line {line} ({name}): round {round} opponent {opp} does not list him back",
+        },
+        "tsh.unencodable": {
+            "cs": "řádek {line}: znak „{char}“ nelze zapsat v kódování {encoding}",
+            "sk": "riadok {line}: znak „{char}“ nemožno zapísať v kódovaní {encoding}",
+            "en": "line {line}: '{char}' cannot be written in {encoding}",
+        },
+        "tsh.ambiguous_name": {
+            "cs": "jméno „{name}“ končí číslem: tsh by ho přečetl jako rating; "
+            "přidejte k číslu písmeno nebo ho přesuňte",
+            "sk": "meno „{name}“ končí číslom: tsh by ho prečítal ako rating; "
+            "pridajte k číslu písmeno alebo ho presuňte",
+            "en": "the name '{name}' ends in a number: tsh would read it as the rating; "
+            "add a letter to the number or move it",
+        },
+        "tsh.warn_c1": {
+            "cs": "řádek {line}: znaky, které v ISO-8859-1 nejsou text — není soubor "
+            "ve Windows-1250/1252? Jména mohou být zkomolená",
+            "sk": "riadok {line}: znaky, ktoré v ISO-8859-1 nie sú text — nie je súbor "
+            "vo Windows-1250/1252? Mená môžu byť skomolené",
+            "en": "line {line}: characters that are not text in ISO-8859-1 — is the file "
+            "Windows-1250/1252? Names may be garbled",
+        },
+        "tsh.warn_extra_scores": {
+            "cs": "řádek {line} ({name}): {scores} skóre, ale jen {pairings} nasazení; "
+            "skóre navíc se nepočítají",
+            "sk": "riadok {line} ({name}): {scores} skóre, ale len {pairings} nasadení; "
+            "skóre navyše sa nepočítajú",
+            "en": "line {line} ({name}): {scores} scores but only {pairings} pairings; "
+            "the extra scores are ignored",
+        },
+        "tsh.warn_duplicate_key": {
+            "cs": "řádek {line} ({name}): klíč {key} je uveden víckrát; platí poslední",
+            "sk": "riadok {line} ({name}): kľúč {key} je uvedený viackrát; platí posledný",
+            "en": "line {line} ({name}): key {key} appears more than once; the last one counts",
+        },
+        "tsh.warn_p12": {
+            "cs": "řádek {line} ({name}): p12 má jiné hodnoty než 0–3; kdo začínal, je tam neznámé",
+            "sk": "riadok {line} ({name}): p12 má iné hodnoty ako 0–3; kto začínal, je tam neznáme",
+            "en": "line {line} ({name}): p12 has values other than 0–3; who started is "
+            "unknown there",
+        },
+        "tsh.warn_half_scored": {
+            "cs": "řádek {line} ({name}): {round}. kolo proti {opp} má skóre jen u jednoho "
+            "z nich; hra se bere jako nedohraná",
+            "sk": "riadok {line} ({name}): {round}. kolo proti {opp} má skóre len pri jednom "
+            "z nich; hra sa berie ako nedohraná",
+            "en": "line {line} ({name}): round {round} against {opp} has a score on one side "
+            "only; the game is taken as pending",
+        },
+        "tsh.no_players": {
+            "cs": "{file}: v souboru nejsou žádní hráči",
+            "sk": "{file}: v súbore nie sú žiadni hráči",
+            "en": "{file}: the file has no players",
+        },
+        "tsh.warning": {
+            "cs": "varování: {text}",
+            "sk": "varovanie: {text}",
+            "en": "warning: {text}",
+        },
+        "tsh.pending": {
+            "cs": "{round}. kolo je nasazené, ale výsledky chybí (stolů bez výsledku: {games}) "
+            "— do pořadí se nepočítá",
+            "sk": "{round}. kolo je nasadené, ale výsledky chýbajú (stolov bez výsledku: "
+            "{games}) — do poradia sa nepočíta",
+            "en": "round {round} is paired but has no results (tables without a result: "
+            "{games}) — not in the standings",
+        },
+        "tsh.pair_too_far": {
+            "cs": "{round}. kolo nelze nasadit: výsledky jsou jen do {scored}. kola; "
+            "další k nasazení je {next}. kolo",
+            "sk": "{round}. kolo nemožno nasadiť: výsledky sú len do {scored}. kola; "
+            "ďalšie na nasadenie je {next}. kolo",
+            "en": "round {round} cannot be paired: results go up to round {scored} only; "
+            "the next round to pair is {next}",
+        },
+        "tour.no_players": {
+            "cs": "turnaj nemá žádné hráče",
+            "sk": "turnaj nemá žiadnych hráčov",
+            "en": "the tournament has no players",
+        },
+        "pair.rematch_forbidden": {
+            "cs": "{round}. kolo nelze nasadit bez opakovaného zápasu ({rules} opakování "
+            "zakazují); rozhodčí je může povolit volbou --allow-rematch",
+            "sk": "{round}. kolo nemožno nasadiť bez opakovaného zápasu ({rules} opakovanie "
+            "zakazujú); rozhodca ho môže povoliť voľbou --allow-rematch",
+            "en": "round {round} cannot be paired without a rematch ({rules} forbids "
+            "rematches); the director may allow them with --allow-rematch",
+        },
     }
 )

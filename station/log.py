@@ -25,6 +25,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared.lexicon import LexiconInfo, Verdict
+from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload, ResultPayload
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
 
@@ -117,6 +118,27 @@ def m001_kiosk_log(db: sqlite_utils.Database) -> None:
     db.table("kiosk_settings").create({"key": str, "value": str}, pk="key")
 
 
+@migrations()
+def m002_first_second(db: sqlite_utils.Database) -> None:
+    """One vocabulary (docs/glossary.md): a table's players are ``first`` and ``second``,
+    ``started`` says which of them started. Was player_a/player_b, score_a/score_b and
+    starter "a"/"b"."""
+    db.table("results").transform(
+        rename={
+            "player_a": "first",
+            "player_b": "second",
+            "score_a": "score_first",
+            "score_b": "score_second",
+            "starter": "started",
+        }
+    )
+    db.execute(
+        "UPDATE results SET started = CASE started WHEN 'a' THEN 'first' WHEN 'b' THEN "
+        "'second' ELSE started END"
+    )
+    db.table("pairings").transform(rename={"player_a": "first", "player_b": "second"})
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -130,19 +152,19 @@ class CheckRecord:
 class Pairing:
     round_no: int
     table_no: int
-    player_a: str
-    player_b: str
+    first: str  # listed first on the pairing sheet
+    second: str
 
 
 @dataclass(frozen=True)
 class Result:
     round_no: int
     table_no: int
-    score_a: int
-    score_b: int
-    starter: str
-    player_a: str = ""
-    player_b: str = ""
+    score_first: int
+    score_second: int
+    started: str  # "first" or "second": who started the game
+    first: str = ""
+    second: str = ""
     entered_by: str = "players"
     revision: int = 1
 
@@ -234,7 +256,7 @@ class KioskStore:
                 ).fetchone()
                 row["appeal_of"] = found[0] if found else None
             check_id = self._insert("challenges", row)
-            outbox.enqueue(self.db, kind, self._payload(check_id, row), at=at)
+            outbox.enqueue(self.db, kind, self._payload(check_id, row).to_dict(), at=at)
             if verdict.status.value == "referee" and instance == "first":
                 self._referee_request(table_no, round_no, "too_long", check_id, at)
         return CheckRecord(check_id, at, table_no, round_no, row["status"])
@@ -270,7 +292,7 @@ class KioskStore:
         }
         with self._lock, self.db.atomic():
             check_id = self._insert("challenges", row)
-            outbox.enqueue(self.db, "challenge", self._payload(check_id, row), at=at)
+            outbox.enqueue(self.db, "challenge", self._payload(check_id, row).to_dict(), at=at)
             self._referee_request(table_no, round_no, reason, check_id, at)
         return CheckRecord(check_id, at, table_no, round_no, "refused")
 
@@ -282,12 +304,12 @@ class KioskStore:
         )
         return int(cursor.lastrowid or 0)
 
-    def _payload(self, check_id: int, row: dict[str, Any]) -> dict[str, Any]:
+    def _payload(self, check_id: int, row: dict[str, Any]) -> CheckPayload:
         payload = dict(row)
         payload["id"] = check_id
         for key in ("words", "canonical", "failed", "too_long"):
             payload[key] = json.loads(payload[key])
-        return payload
+        return CheckPayload.from_dict(payload)
 
     def _referee_request(
         self, table_no: int, round_no: int | None, reason: str, check_id: int | None, at: float
@@ -301,7 +323,8 @@ class KioskStore:
             "challenge_id": check_id,
         }
         request_id = self._insert("referee_requests", row)
-        outbox.enqueue(self.db, "referee_request", {"id": request_id, **row}, at=at)
+        payload = RefereeRequestPayload.from_dict({"id": request_id, **row})
+        outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
         return request_id
 
     def rate_state(
@@ -378,16 +401,16 @@ class KioskStore:
     def replace_pairings(
         self, round_no: int, pairings: Iterable[tuple[int, str, str]], *, at: float
     ) -> None:
-        """Store a round's pairings as the hub published them: (table, player A, player B)."""
+        """Store a round's pairings as the hub published them: (table, first, second)."""
         rows = [
             {
                 "round_no": round_no,
                 "table_no": table,
-                "player_a": a,
-                "player_b": b,
+                "first": first,
+                "second": second,
                 "received_at": at,
             }
-            for table, a, b in pairings
+            for table, first, second in pairings
         ]
         with self._lock, self.db.atomic():
             self.db.execute("DELETE FROM pairings WHERE round_no = ?", [round_no])
@@ -402,7 +425,7 @@ class KioskStore:
     def pairing(self, round_no: int, table_no: int) -> Pairing | None:
         with self._lock:
             row = self.db.execute(
-                "SELECT round_no, table_no, player_a, player_b FROM pairings "
+                "SELECT round_no, table_no, first, second FROM pairings "
                 "WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
@@ -416,13 +439,13 @@ class KioskStore:
             return []
         with self._lock:
             rows = self.db.execute(
-                "SELECT round_no, table_no, player_a, player_b FROM pairings WHERE round_no = ?",
+                "SELECT round_no, table_no, first, second FROM pairings WHERE round_no = ?",
                 [round_no],
             ).fetchall()
         found: list[tuple[str, Pairing]] = []
         for row in rows:
             pairing = Pairing(*row)
-            for name in (pairing.player_a, pairing.player_b):
+            for name in (pairing.first, pairing.second):
                 if name and needle in _fold(name):
                     found.append((name, pairing))
         found.sort(key=lambda item: (_fold(item[0]), item[1].table_no))
@@ -432,7 +455,7 @@ class KioskStore:
     def result(self, round_no: int, table_no: int) -> Result | None:
         with self._lock:
             row = self.db.execute(
-                "SELECT round_no, table_no, score_a, score_b, starter, player_a, player_b, "
+                "SELECT round_no, table_no, score_first, score_second, started, first, second, "
                 "entered_by, revision FROM results WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
@@ -450,11 +473,11 @@ class KioskStore:
             row = {
                 "round_no": result.round_no,
                 "table_no": result.table_no,
-                "player_a": result.player_a,
-                "player_b": result.player_b,
-                "score_a": result.score_a,
-                "score_b": result.score_b,
-                "starter": result.starter,
+                "first": result.first,
+                "second": result.second,
+                "score_first": result.score_first,
+                "score_second": result.score_second,
+                "started": result.started,
                 "entered_at": at,
                 "entered_by": entered_by,
                 "revision": revision,
@@ -472,15 +495,16 @@ class KioskStore:
                     "entered_by": entered_by,
                 }
             )
-            outbox.enqueue(self.db, "result", {"station_id": self.station_id, **row}, at=at)
+            payload = ResultPayload.from_dict({"station_id": self.station_id, **row})
+            outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
         return Result(
             result.round_no,
             result.table_no,
-            result.score_a,
-            result.score_b,
-            result.starter,
-            result.player_a,
-            result.player_b,
+            result.score_first,
+            result.score_second,
+            result.started,
+            result.first,
+            result.second,
             entered_by,
             revision,
         )

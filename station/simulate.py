@@ -88,7 +88,7 @@ class Simulator:
         return self.store.latest_pairing_round()
 
     def tables(self, round_no: int | None) -> list[tuple[int, str, str]]:
-        """The round's tables with both players: (table, player A, player B)."""
+        """The round's tables with both players: (table, first, second)."""
         if round_no is None:
             return [(t, "", "") for t in range(1, 17)]
         published = self._published()
@@ -96,8 +96,8 @@ class Simulator:
             return [row for row in published[1] if row[2]]
         with self.store._lock:
             rows = self.store.db.execute(
-                "SELECT table_no, player_a, player_b FROM pairings WHERE round_no = ?"
-                " AND player_b != '' ORDER BY table_no",
+                "SELECT table_no, first, second FROM pairings WHERE round_no = ?"
+                " AND second != '' ORDER BY table_no",
                 [round_no],
             ).fetchall()
         return [(int(t), str(a), str(b)) for t, a, b in rows]
@@ -135,15 +135,16 @@ class Simulator:
         if plan is None or plan.status(hub_now).phase is not Phase.ENDED:
             return []
         entered = []
-        for table, a, b in self.tables(round_no):
+        for table, first, second in self.tables(round_no):
             if table % self.of != self.index or self.store.result(round_no, table):
                 continue
-            score_a, score_b = self.rng.randint(250, 520), self.rng.randint(250, 520)
-            if score_a == score_b:
-                score_a += 1
+            score_first, score_second = self.rng.randint(250, 520), self.rng.randint(250, 520)
+            if score_first == score_second:
+                score_first += 1
             try:
                 self.store.store_result(
-                    Result(round_no, table, score_a, score_b, "a", a, b), at=self.now()
+                    Result(round_no, table, score_first, score_second, "first", first, second),
+                    at=self.now(),
                 )
             except ResultLocked:
                 continue

@@ -40,6 +40,7 @@ from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.payloads import StationStatus
 from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox, rounds
@@ -481,18 +482,18 @@ class StationSync:
         s.clock_synced = self.clock.synced
         s.clock_offset = self.clock.offset
         s.clock_delay = self.clock.delay
-        return {
-            "name": self.station_name,
-            "version": software_version(),
-            "lexicon_sha256": s.lexicon_sha256,
-            "clock_synced": s.clock_synced,
-            "clock_offset": s.clock_offset,
-            "clock_delay": s.clock_delay,
-            "backlog": s.backlog,
-            "acked_seq": s.acked_seq,
-            "last_signal": s.last_signal,
-            "local_time": self.clock.local.now(),
-        }
+        return StationStatus(
+            name=self.station_name,
+            version=software_version(),
+            lexicon_sha256=s.lexicon_sha256,
+            clock_synced=s.clock_synced,
+            clock_offset=s.clock_offset,
+            clock_delay=s.clock_delay,
+            backlog=s.backlog,
+            acked_seq=s.acked_seq,
+            last_signal=s.last_signal,
+            local_time=self.clock.local.now(),
+        ).to_dict()
 
     async def _session(self, host: str, port: int) -> None:
         reader, writer = await asyncio.wait_for(

@@ -84,7 +84,8 @@ def cs_data_dir(data_dir: Path, cs_lexicon_path: Path) -> Path:
     return data_dir
 
 
-SHARED = REPO.parent / "shared"
+# ../shared beside the clone; SAMOOBSLUHA_SHARED points elsewhere (e.g. from a worktree).
+SHARED = Path(os.environ.get("SAMOOBSLUHA_SHARED") or REPO.parent / "shared")
 TSH_REAL = SHARED / "data" / "tsh-real"
 
 

@@ -2,12 +2,14 @@
 
 ``hub hall``                       stations online vs. ČAS 15.8e (exit 1 when short)
 ``hub challenges [--round N] [--table T]``   the check log, newest first
-``hub challenges mark KEY 1|2|0``  who challenged (the table's ZH, DH, unknown)
+``hub challenges mark KEY 1|2|0``  who challenged (the table's first or second player, unknown)
 ``hub challenges appeal KEY valid|invalid``  the chief referee's second instance
 ``hub challenges penalties``       SSS: unjustified challenges and 20-point penalties
 ``hub challenges requests [--all]`` / ``ack KEY``   referee calls
 ``hub enter ROUND "T S1 S2 [2]" …`` fast result entry as in the dashboard (``--correct``)
-``hub pull-results``               enter the results the stations sent
+``hub pull-results``               enter station results the hub has not entered yet (the
+                                   server enters them on receipt; this catches up old rows)
+``hub rejected``                   station rows the hub refused as malformed, with the reason
 ``hub overview [ROUND]``           tables in / pending / missing / conflict, protest window
 ``hub schedule [--set K=V …]``     the day's timetable; ``hub schedule start N [--at HH:MM]``
 ``hub publish-round N``            pairings of round N and standings to every station
@@ -28,6 +30,7 @@ from dataclasses import asdict
 from typing import Any
 
 from samoobsluha.hub.entry import EntryError, parse_entry
+from samoobsluha.shared.countdown import minutes_left
 
 
 def _service(args: argparse.Namespace) -> Any:
@@ -138,6 +141,19 @@ def _pull(args: argparse.Namespace) -> int:
 
 
 @_guard
+def _rejected(args: argparse.Namespace) -> int:
+    rows = _service(args).rejected_rows()
+    if args.json:
+        print(json.dumps(rows, ensure_ascii=False, indent=1))
+        return 0
+    for r in rows:
+        print(f"{_at(r['received_at'])}  {r['key']}  {r['kind']}  {r['error']}")
+    if not rows:
+        print("no refused rows")
+    return 0
+
+
+@_guard
 def _overview(args: argparse.Namespace) -> int:
     svc = _service(args)
     number = args.round or svc.current_round()
@@ -153,7 +169,7 @@ def _overview(args: argparse.Namespace) -> int:
         print("results are final")
     elif data.protest_closes:
         left = data.protest_closes - svc.clock.now()
-        state = f"closes in {int(left // 60 + 1)} min" if left > 0 else "closed"
+        state = f"closes in {minutes_left(left)} min" if left > 0 else "closed"
         print(f"protest window {state}")
     for t in data.tables:
         score = f"{t.score_first}:{t.score_second}" if t.score_first is not None else ""
@@ -181,7 +197,7 @@ def _schedule(args: argparse.Namespace) -> int:
         if at <= svc.clock.now():
             print("hub: that time has passed", file=sys.stderr)
             return 2
-        print(json.dumps(svc.start_round(args.number, at=at), indent=1))
+        print(json.dumps(svc.start_round(args.number, at=at, force=args.force), indent=1))
         return 0
     if args.set:
         changes: dict[str, Any] = {}
@@ -229,7 +245,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     ch.add_argument("--who", default="operator", help="name recorded with marks and appeals")
     ch.set_defaults(func=_challenges, challenges_action="list")
     cs = ch.add_subparsers(dest="challenges_action", metavar="ACTION")
-    m = cs.add_parser("mark", help="who challenged: 1 = the table's ZH, 2 = DH, 0 = unknown")
+    m = cs.add_parser(
+        "mark", help="who challenged: 1 = the table's first player, 2 = its second, 0 = unknown"
+    )
     m.add_argument("key")
     m.add_argument("which", choices=("1", "2", "0"))
     a = cs.add_parser("appeal", help="record the chief referee's decision (second instance)")
@@ -250,8 +268,14 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("--who", default="operator")
     e.set_defaults(func=_enter)
 
-    pr = sub.add_parser("pull-results", help="enter the results the stations sent")
+    pr = sub.add_parser(
+        "pull-results", help="enter station results not entered yet (the server does on receipt)"
+    )
     pr.set_defaults(func=_pull)
+
+    rj = sub.add_parser("rejected", help="station rows the hub refused as malformed")
+    rj.add_argument("--json", action="store_true")
+    rj.set_defaults(func=_rejected)
 
     ov = sub.add_parser("overview", help="a round's tables: in, pending, missing, conflict")
     ov.add_argument("round", type=int, nargs="?")
@@ -271,6 +295,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     st = ss.add_parser("start", help="plan round N on the stations at its scheduled time")
     st.add_argument("number", type=int)
     st.add_argument("--at", metavar="HH:MM", help="at this time today instead")
+    st.add_argument(
+        "--force", action="store_true", help="start again a round that has begun or has results"
+    )
 
     pb = sub.add_parser("publish-round", help="send round N's pairings and standings to stations")
     pb.add_argument("round", type=int)

@@ -108,6 +108,7 @@ def _stations(args: argparse.Namespace) -> int:
             f"{'synced' if st.get('clock_synced') else 'NOT SYNCED'} "
             f"offset {st.get('clock_offset', 0.0):+.3f}s  "
             f"v{st.get('version', '?')} lex {str(st.get('lexicon_sha256') or '-')[:12]}"
+            + (f"  REFUSED {row['rejected']} (hub rejected)" if row.get("rejected") else "")
         )
     return 0
 
@@ -125,6 +126,8 @@ def _round(args: argparse.Namespace) -> int:
             req["basic_seconds"] = args.basic
         if args.warning is not None:
             req["warning_seconds"] = args.warning
+        if args.force:
+            req["force"] = True
         return _show(_call("start_round", **req))
     return _show(
         _call("change_round", number=args.number, action=args.action, seconds=args.seconds or 0)
@@ -174,6 +177,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     when.add_argument("--in", dest="in_", type=float, help="seconds from now (default 5)")
     start.add_argument("--basic", type=float, help="basic time in seconds (default 2400)")
     start.add_argument("--warning", type=float, help="warning before the end (default 600)")
+    start.add_argument(
+        "--force",
+        action="store_true",
+        help="start again a round that has begun, ended or has results (the referee confirmed)",
+    )
     start.set_defaults(func=_round)
     for action, text in (("delay", "move the start later"), ("extend", "add time")):
         p = rnd_sub.add_parser(action, help=f"{text} by SECONDS")

@@ -27,6 +27,7 @@ from samoobsluha.hub.tournament.model import Kind
 from samoobsluha.hub.tournament.pairing import PairingError, pair_round
 from samoobsluha.hub.tournament.rules import RULES, get_rules
 from samoobsluha.hub.tournament.standings import compute
+from samoobsluha.shared.i18n import t
 
 
 def _overrides(values: list[str] | None) -> dict[str, str]:
@@ -39,17 +40,37 @@ def _overrides(values: list[str] | None) -> dict[str, str]:
     return out
 
 
+def _warn(notices: list[tsh.Notice]) -> None:
+    for notice in notices:
+        print(t("tsh.warning", tsh.ui_lang(), text=notice.text()), file=sys.stderr)
+
+
+def _read_tsh(path: str) -> tsh.TshFile:
+    """Read a .t file: warnings to stderr, a pending round said so, no players refused."""
+    source = tsh.read(path)
+    _warn(source.warnings)
+    if not source.players:
+        raise tsh.TshError("tsh.no_players", file=path)
+    for r in range(source.scored_rounds + 1, source.rounds + 1):
+        games = sum(1 for g in tsh.pending(source) if g.round == r and g.p2 is not None)
+        _warn([tsh.Notice("tsh.pending", {"round": r, "games": games})])
+    return source
+
+
 def _load_tsh(path: str) -> tsh.TournamentData:
-    return tsh.to_tournament(tsh.read(path), name=Path(path).stem)
+    return tsh.to_tournament(_read_tsh(path), name=Path(path).stem)
 
 
-def _present_in(data: tsh.TournamentData, round_no: int) -> list[int] | None:
-    """Who was paired in ``round_no`` when the file already has that round (so a past round
-    is re-paired with the field that really played it: late entrants not yet there, players
-    withdrawn later still there); None for a round the file has not reached."""
+def _present_in(
+    data: tsh.TournamentData, round_no: int, pend: list[tsh.Game] | None = None
+) -> list[int] | None:
+    """Who was paired in ``round_no`` when the file already has that round, scored or
+    pending (so a past round is re-paired with the field that really played it: late
+    entrants not yet there, players withdrawn later still there); None for a round the file
+    has not reached."""
     present = {
         pid
-        for g in data.games
+        for g in [*data.games, *(pend or [])]
         if g.round == round_no and g.kind not in (Kind.LATE, Kind.ABSENT)
         for pid in g.players()
     }
@@ -60,13 +81,17 @@ def _standings(args: argparse.Namespace) -> int:
     try:
         rules = get_rules(args.rules or "cas", _overrides(args.set))
         if args.tsh:
-            data = _load_tsh(args.tsh)
-            last = args.round if args.round is not None else data.rounds
+            source = _read_tsh(args.tsh)
+            data = tsh.to_tournament(source, name=Path(args.tsh).stem)
+            last = source.scored_rounds if args.round is None else args.round
+            last = min(last, source.scored_rounds)  # a pending round adds nothing
             table = compute(data.players.values(), data.games_until(last), rules, rounds=last)
         else:
             with Tournament.open(args.db) as tour:
                 if args.rules is None:  # the tournament's own rule set and overrides
                     rules = tour.rules.with_overrides(_overrides(args.set))
+                if not tour.players():
+                    raise TournamentError(t("tour.no_players", tsh.ui_lang()))
                 table = tour.standings(rules=rules, after_round=args.round)
     except (OSError, ValueError, TournamentError) as exc:
         print(f"hub standings: {exc}", file=sys.stderr)
@@ -81,11 +106,24 @@ def _standings(args: argparse.Namespace) -> int:
 def _pair(args: argparse.Namespace) -> int:
     try:
         rules = get_rules(args.rules, _overrides(args.set))
-        data = _load_tsh(args.tsh)
-        active = _present_in(data, args.round)
-        data.games = [g for g in data.games if g.round < args.round]
+        source = _read_tsh(args.tsh)
+        data = tsh.to_tournament(source, name=Path(args.tsh).stem)
+        scored = source.scored_rounds
+        round_no = scored + 1 if args.round is None else args.round
+        if round_no < 1 or round_no > scored + 1:
+            raise ValueError(
+                t("tsh.pair_too_far", tsh.ui_lang(), round=round_no, scored=scored, next=scored + 1)
+            )
+        active = _present_in(data, round_no, tsh.pending(source))
+        data.games = [g for g in data.games if g.round < round_no]
         pairing = pair_round(
-            data, rules, args.round, seed=args.seed, method=args.method, active=active
+            data,
+            rules,
+            round_no,
+            seed=args.seed,
+            method=args.method,
+            active=active,
+            allow_rematch=args.allow_rematch,
         )
     except (OSError, ValueError, PairingError) as exc:
         print(f"hub pair: {exc}", file=sys.stderr)
@@ -128,13 +166,26 @@ def register(sub: argparse._SubParsersAction) -> None:
     pr = sub.add_parser(
         "pair",
         help="pair a round from a tsh .t file",
-        description="Pair round N from the results of rounds 1..N-1 in the file. CSV "
+        description="Pair round N (default: the round after the last scored one) from the "
+        "results of rounds 1..N-1 in the file. CSV "
         "table,first,second (first starts; a bye has an empty second). --explain writes "
         "the reasons to stderr.",
     )
     _rules_args(pr)
     pr.add_argument("--tsh", metavar="FILE", required=True)
-    pr.add_argument("--round", type=int, required=True)
+    pr.add_argument(
+        "--round",
+        type=int,
+        help="round to pair (default: the one after the last scored round; a live file's "
+        "pending round is re-paired)",
+    )
+    pr.add_argument(
+        "--allow-rematch",
+        action="store_true",
+        default=None,
+        help="director's override: allow a rematch where the rule set forbids it "
+        "(only when no pairing without one exists)",
+    )
     pr.add_argument("--seed", type=int, default=0, help="seed for the lot and coin tosses")
     pr.add_argument(
         "--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"), help="force a method"
@@ -223,7 +274,13 @@ def _players_return(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
-    pairing = tour.pair(args.round, seed=args.seed, force=args.force, method=args.method)
+    pairing = tour.pair(
+        args.round,
+        seed=args.seed,
+        force=args.force,
+        method=args.method,
+        allow_rematch=args.allow_rematch,
+    )
     players = {p.id: p for p in tour.players()}
     sys.stdout.write(exports.pairings_csv(pairing, players))
     if args.explain:
@@ -235,11 +292,11 @@ def _result_add(tour: Tournament, args: argparse.Namespace) -> None:
     outcome = tour.record_result(
         args.round,
         args.table,
-        args.player1,
-        args.player2,
-        args.score1,
-        args.score2,
-        first=args.first,
+        args.player,
+        args.opponent,
+        args.score,
+        args.opponent_score,
+        started=args.started,
         source=args.source,
         who=args.who,
         correct=args.correct,
@@ -259,6 +316,8 @@ def _result_list(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _missing(tour: Tournament, args: argparse.Namespace) -> int:
+    if args.round is None:
+        args.round = tour.last_round()
     missing = tour.missing_results(args.round)
     for m in missing:
         print(f"table {m['table']}: {m['first']} – {m['second']} ({m['status']})")
@@ -292,53 +351,21 @@ def _audit(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _export(tour: Tournament, args: argparse.Namespace) -> None:
-    players = {p.id: p for p in tour.players()}
-    title = tour.settings()["name"]
-    if args.what == "standings":
-        table = tour.standings(after_round=args.round)
-        after = args.round if args.round is not None else tour.last_round()
-        rules = tour.rules
-        text = {
-            "csv": lambda: exports.standings_csv(table, rules),
-            "html": lambda: exports.standings_html(
-                table, rules, after_round=after, title=title, lang=args.lang
-            ),
-            "json": lambda: json.dumps(
-                exports.standings_rows(table, rules), ensure_ascii=False, indent=1
-            ),
-        }[args.format]()
-    elif args.what in ("pairings", "stations"):
-        if args.round is None:
-            raise ValueError("--round is needed")
-        pairing = tour.pairing(args.round)
-        if args.what == "stations" or args.format == "json":
-            table = tour.standings(after_round=args.round - 1)
-            text = json.dumps(
-                exports.station_json(pairing, players, table), ensure_ascii=False, indent=1
-            )
-        elif args.format == "html":
-            text = exports.pairings_html(pairing, players, title=title, lang=args.lang)
-        else:
-            text = exports.pairings_csv(pairing, players)
-    else:
-        if args.player is None:
-            raise ValueError("--player is needed")
-        st = {s.player.id: s for s in tour.standings(after_round=args.round)}[args.player]
-        if args.format == "html":
-            text = exports.scorecard_html(st, players, title=title, lang=args.lang)
-        else:
-            text = exports.scorecard_csv(st, players)
+    text = exports.render(
+        tour, args.what, args.format, round_no=args.round, player=args.player, lang=args.lang
+    )
     _write(args, text)
 
 
 @_run
 def _export_tsh(tour: Tournament, args: argparse.Namespace) -> None:
-    tsh.write(tsh.from_tournament(tour.data()), args.file)
+    tsh.write(tour.export_tsh(), args.file)
 
 
 @_run
 def _import_tsh(tour: Tournament, args: argparse.Namespace) -> None:
-    n = tour.import_tsh(args.file, who=args.who)
+    source = _read_tsh(args.file)
+    n = tour.import_tsh_file(source, file=args.file, who=args.who)
     print(f"imported {n} players with their results")
 
 
@@ -360,14 +387,14 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p = ts.add_parser("info", help="show the settings")
     _db_args(p)
     p.set_defaults(func=_info)
-    for name, func, helptext in (
-        ("publish", _publish, "publish a round's results (starts the protest window)"),
-        ("missing", _missing, "list tables without an agreed result (exit 1 if any)"),
-    ):
-        p = ts.add_parser(name, help=helptext)
-        _db_args(p)
-        p.add_argument("round", type=int)
-        p.set_defaults(func=func)
+    p = ts.add_parser("publish", help="publish a round's results (starts the protest window)")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.set_defaults(func=_publish)
+    p = ts.add_parser("missing", help="list tables without an agreed result (exit 1 if any)")
+    _db_args(p)
+    p.add_argument("round", type=int, nargs="?", help="default: the last paired round")
+    p.set_defaults(func=_missing)
     p = ts.add_parser("finalise", help="make results final once the protest window closed")
     _db_args(p)
     p.add_argument("round", type=int)
@@ -421,16 +448,31 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
     p.add_argument("--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"))
     p.add_argument("--force", action="store_true", help="pair despite missing results")
+    p.add_argument(
+        "--allow-rematch",
+        action="store_true",
+        default=None,
+        help="director's override: a rematch where the rule set forbids it (only if unavoidable)",
+    )
     p.add_argument("--explain", action="store_true")
     p.set_defaults(func=_round_pair)
 
     res = sub.add_parser("result", help="enter and check results")
     rs = res.add_subparsers(dest="result_command", required=True, metavar="ACTION")
-    p = rs.add_parser("add", help="enter a result: ROUND TABLE P1 P2 SCORE1 SCORE2 --first ID")
+    p = rs.add_parser(
+        "add",
+        help="enter a result: ROUND TABLE PLAYER OPPONENT SCORE OPPONENT_SCORE --started ID",
+    )
     _db_args(p)
-    for name in ("round", "table", "player1", "player2", "score1", "score2"):
+    for name in ("round", "table", "player", "opponent", "score", "opponent_score"):
         p.add_argument(name, type=int)
-    p.add_argument("--first", type=int, help="id of the player who started (ZH)")
+    p.add_argument(
+        "--started",
+        "--first",  # its former name, kept for scripts
+        dest="started",
+        type=int,
+        help="id of the player who started the game (default: the pairing's first player)",
+    )
     p.add_argument("--source", choices=("operator", "station"), default="operator")
     p.add_argument("--correct", action="store_true", help="replace an earlier entry")
     p.add_argument("--kind", choices=("played", "forfeit", "double_forfeit"), default="played")

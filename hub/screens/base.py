@@ -1,18 +1,22 @@
 """What every dashboard screen shares: the top bar, loading data in a thread worker,
-running a service call in a thread worker and reporting its error, formatting helpers."""
+running a service call in a thread worker and reporting its error, asking before an action
+that cannot be taken back (:class:`ConfirmScreen`, naming exactly what it acts on),
+formatting helpers."""
 
 from __future__ import annotations
 
 import dataclasses
 import time
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from rich.cells import cell_len
 from textual import work
 from textual.app import ComposeResult
+from textual.binding import Binding, BindingType
+from textual.containers import Vertical
 from textual.dom import DOMNode
-from textual.screen import Screen
+from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Label
 
 from samoobsluha.hub.service import HubService, ServiceError
@@ -111,6 +115,45 @@ class DashScreen(Screen[None]):
             self.app.call_from_thread(done, result)
         self.app.call_from_thread(self.dash.action_reload)
 
+    def confirm_then(
+        self,
+        prepare: Callable[[], str | None],
+        call: Callable[[], Any],
+        done: Callable[[Any], None] | None = None,
+    ) -> None:
+        """Ask before ``call``: ``prepare`` (in a worker: it may read the hub) returns the
+        question — naming exactly the round, check or request the action will touch — or
+        ``None`` when no question is needed. Only a yes runs ``call`` (as :meth:`act`)."""
+        self._confirm_then(prepare, call, done)
+
+    @work(thread=True, group="act", exit_on_error=False)
+    def _confirm_then(
+        self,
+        prepare: Callable[[], str | None],
+        call: Callable[[], Any],
+        done: Callable[[Any], None] | None,
+    ) -> None:
+        try:
+            question = prepare()
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, str(exc), error=True)
+            return
+        if question is None:
+            self._act(call, done)
+        else:
+            self.app.call_from_thread(self._ask, question, call, done)
+
+    def _ask(
+        self, question: str, call: Callable[[], Any], done: Callable[[Any], None] | None
+    ) -> None:
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.act(call, done)
+            else:
+                self.say(self.tr("dash.confirm.declined"))
+
+        self.app.push_screen(ConfirmScreen(question, self.lang), answered)
+
     def say(self, text: str, *, error: bool = False) -> None:
         """A line under the screen (and a toast for errors)."""
         if not self.is_mounted:
@@ -120,6 +163,29 @@ class DashScreen(Screen[None]):
         label.set_class(error, "error")
         if error:
             self.notify(text, severity="error", timeout=6)
+
+
+class ConfirmScreen(ModalScreen[bool]):
+    """Yes or no to one question; Enter or ``y`` is yes, Esc or ``n`` is no."""
+
+    BINDINGS: ClassVar[list[BindingType]] = [
+        Binding("enter,y", "answer(True)", "dash.confirm.yes", priority=True),
+        Binding("escape,n", "answer(False)", "dash.confirm.no", priority=True),
+    ]
+
+    def __init__(self, question: str, lang: str) -> None:
+        super().__init__()
+        self.question = question
+        self.lang = lang
+
+    def compose(self) -> ComposeResult:
+        translate_bindings(self, self.lang)
+        with Vertical(id="confirm-box"):
+            yield Label(self.question, id="confirm-question", markup=False)
+            yield Label(t("dash.confirm.hint", self.lang), id="confirm-hint")
+
+    def action_answer(self, yes: bool) -> None:
+        self.dismiss(yes)
 
 
 def translate_bindings(node: DOMNode, lang: str) -> None:
@@ -145,8 +211,10 @@ def fill_table(
 ) -> None:
     """Replace a table's columns and rows, each column exactly as wide as its widest cell
     (or ``min_widths``): fixed widths, so the same data always renders the same however
-    busy the machine. ``keys`` name the rows; the cursor stays on the same row index."""
+    busy the machine. ``keys`` name the rows: the cursor stays on the row the operator
+    chose (by key, wherever new rows put it); without keys, on the same row index."""
     cursor = table.cursor_row
+    chosen = selected_key(table) if keys else None
     table.clear(columns=True)
     for i, (key, label) in enumerate(columns):
         width = max(
@@ -155,19 +223,25 @@ def fill_table(
         table.add_column(label, key=key, width=width)
     for n, row in enumerate(rows):
         table.add_row(*row, key=keys[n] if keys else None)
-    if rows:  # a reload keeps the operator's place
+    if chosen is not None and chosen in table.rows:
+        table.move_cursor(row=table.get_row_index(chosen))
+    elif rows:  # a reload keeps the operator's place
         table.move_cursor(row=min(cursor, len(rows) - 1))
+
+
+def selected_key(table: DataTable) -> str | None:
+    """The key of the row under the cursor, if the table's rows have keys."""
+    if not table.row_count:
+        return None
+    try:
+        key = table.coordinate_to_cell_key(table.cursor_coordinate).row_key
+    except Exception:
+        return None
+    return str(key.value) if key.value is not None else None
 
 
 def clock_text(at: float | None) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at)) if at else ""
-
-
-def countdown(seconds: float) -> str:
-    seconds = max(0, int(seconds + 0.999))
-    hours, rest = divmod(seconds, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
 
 
 def int_or_none(text: str) -> int | None:

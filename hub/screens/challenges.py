@@ -4,7 +4,11 @@ under SSS rules each player's unjustified challenges and the 20-point penalty fr
 third one on.
 
 The kiosk knows the table, not which of the two players challenged; the referee says so
-here (1 = the table's ZH, 2 = DH) when it matters for the SSS count."""
+here (1 = the table's first player, 2 = its second) when it matters for the SSS count.
+
+The cursor stays on the check the operator chose while new checks arrive above it, and
+every action on a check or a referee call first names it (time, station, round, table,
+words, player) and waits for a yes."""
 
 from __future__ import annotations
 
@@ -17,8 +21,14 @@ from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label
 
-from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table, int_or_none
-from samoobsluha.hub.service import CheckRow, RequestRow
+from samoobsluha.hub.screens.base import (
+    DashScreen,
+    clock_text,
+    fill_table,
+    int_or_none,
+    selected_key,
+)
+from samoobsluha.hub.service import CheckRow, RequestRow, ServiceError
 
 
 @dataclass
@@ -97,7 +107,6 @@ class ChallengesScreen(DashScreen):
     def show(self, data: ChallengesData) -> None:
         self.data = data
         checks = self.query_one("#checks", DataTable)
-        selected = self._selected_key()
         rows = []
         for c in data.checks:
             verdict = (
@@ -125,10 +134,8 @@ class ChallengesScreen(DashScreen):
             checks,
             [(key, self.tr(f"dash.col.{key}")) for key in CHECK_COLUMNS],
             rows,
-            keys=[c.key for c in data.checks],
+            keys=[c.key for c in data.checks],  # the cursor follows the chosen check
         )
-        if selected is not None and selected in checks.rows:
-            checks.move_cursor(row=checks.get_row_index(selected))
         fill_table(
             self.query_one("#per-table", DataTable),
             [("table", self.tr("dash.col.table")), ("checks", self.tr("dash.col.checks"))],
@@ -180,31 +187,66 @@ class ChallengesScreen(DashScreen):
     def _filter(self) -> None:
         self.reload()
 
-    def _selected_key(self) -> str | None:
-        checks = self.query_one("#checks", DataTable)
-        if not checks.row_count:
+    def _selected(self) -> CheckRow | None:
+        key = selected_key(self.query_one("#checks", DataTable))
+        if key is None or self.data is None:
             return None
-        try:
-            key = checks.coordinate_to_cell_key(checks.cursor_coordinate).row_key
-        except Exception:
-            return None
-        return str(key.value) if key.value is not None else None
+        return next((c for c in self.data.checks if c.key == key), None)
+
+    def _check_text(self, c: CheckRow) -> str:
+        """The check as the question names it: time, station, round, table, words."""
+        round_text = self.tr("dash.round", n=c.round_no) if c.round_no is not None else ""
+        return self.tr(
+            "dash.confirm.check",
+            time=clock_text(c.at),
+            station=c.station,
+            round=round_text,
+            table=c.table_no,
+            words=", ".join(c.words) or "—",
+            verdict=self.tr(f"dash.verdict.{c.final}")
+            if c.final in ("valid", "invalid", "referee", "refused")
+            else c.final,
+        )
 
     # -- actions ---------------------------------------------------------------------------
     def action_acknowledge(self) -> None:
         if self.data is None or not self.data.requests:
             return
-        key = self.data.requests[0].key
-        self.act(lambda: self.service.acknowledge_request(key))
+        r = self.data.requests[0]  # the oldest call: the first line above the log
+        question = self.tr(
+            "dash.confirm.ack", time=clock_text(r.at), station=r.station, table=r.table_no or "—"
+        )
+        key = r.key
+        self.confirm_then(lambda: question, lambda: self.service.acknowledge_request(key))
 
     def action_mark(self, which: int) -> None:
-        key = self._selected_key()
-        if key is None:
+        check = self._selected()
+        if check is None:
             return
-        self.act(lambda: self.service.mark_challenger(key, which or None))
+        text = self._check_text(check)
+
+        def prepare() -> str:
+            if not which:
+                return f"{text}\n{self.tr('dash.confirm.unmark')}"
+            if check.round_no is None:
+                raise ServiceError(self.tr("dash.mark.no_round"))
+            players = self.service.table_players(check.round_no, check.table_no)
+            player = players[0] if which == 1 else players[1]
+            if player is None:
+                raise ServiceError(self.tr("dash.mark.bye"))
+            name = self.service.player_names().get(player, f"#{player}")
+            return f"{text}\n{self.tr('dash.confirm.mark', name=name)}"
+
+        key = check.key
+        self.confirm_then(prepare, lambda: self.service.mark_challenger(key, which or None))
 
     def action_appeal(self, verdict: str) -> None:
-        key = self._selected_key()
-        if key is None:
+        check = self._selected()
+        if check is None:
             return
-        self.act(lambda: self.service.record_appeal(key, verdict))
+        question = (
+            f"{self._check_text(check)}\n"
+            f"{self.tr('dash.confirm.appeal', verdict=self.tr(f'dash.verdict.{verdict}'))}"
+        )
+        key = check.key
+        self.confirm_then(lambda: question, lambda: self.service.record_appeal(key, verdict))

@@ -2,7 +2,10 @@
 paper scoresheet), missing or in conflict; fast entry from scoresheets as in tsh's ``a``
 mode (type the table and the two scores, see the names and new totals echoed, ``-``
 corrects the last entry); approving (publishing) the round and the protest window
-countdown; making results final."""
+countdown; making results final.
+
+The *Kolo* field follows the tournament's current round (the last paired one); a number the
+operator typed stays until the tournament moves on to another round."""
 
 from __future__ import annotations
 
@@ -16,8 +19,9 @@ from textual.containers import Horizontal
 from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.entry import Entry, EntryError, parse_entry
-from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
+from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import EntryEcho, RoundResults
+from samoobsluha.shared.countdown import countdown
 
 COLUMNS = (
     ("table", "dash.col.table"),
@@ -43,6 +47,7 @@ class ResultsScreen(DashScreen):
         self.last: Entry | None = None
         self.correcting: Entry | None = None
         self.echoes: list[str] = []
+        self._suggested: int | None = None  # the round the field last followed
 
     def compose_body(self) -> ComposeResult:
         with Horizontal(id="results-head"):
@@ -63,17 +68,23 @@ class ResultsScreen(DashScreen):
     def round_no(self) -> int:
         return int_or_none(self.query_one("#results-round", Input).value) or 0
 
-    def fetch(self) -> RoundResults | None:
-        number = self.round_no() or self.service.current_round()
-        return self.service.round_results(number) if number else None
+    def fetch(self) -> tuple[int, RoundResults | None]:
+        current = self.service.current_round()
+        # a new current round wins over a typed number (round 2 was paired: show round 2)
+        number = current if current != self._suggested else (self.round_no() or current)
+        return current, self.service.round_results(number) if number else None
 
-    def show(self, data: RoundResults | None) -> None:
+    def show(self, fetched: tuple[int, RoundResults | None]) -> None:
+        current, data = fetched
+        if current != self._suggested:
+            field = self.query_one("#results-round", Input)
+            if field.value and self._suggested is not None and field.value != str(current):
+                self.say(self.tr("dash.rounds.followed", n=current))
+            self._suggested = current
+            field.value = str(current) if current else ""
         self.data = data
         if data is None:
             return
-        field = self.query_one("#results-round", Input)
-        if not field.value:
-            field.value = str(data.round_no)
         rows = []
         for row in data.tables:
             score = f"{row.score_first} : {row.score_second}" if row.score_first is not None else ""
@@ -159,7 +170,7 @@ class ResultsScreen(DashScreen):
         self.last = echo.entry
         self.correcting = None
         self.query_one("#entry-mode", Label).update("")
-        line = echo.line() + "".join(f"  ⚠ {w}" for w in echo.warnings)
+        line = echo.line(self.lang) + "".join(f"  ⚠ {w}" for w in echo.warnings)
         self.echoes = [line, *self.echoes][:5]
         self.query_one("#echo", Label).update("\n".join(self.echoes))
         self.say(time.strftime("%H:%M:%S ") + echo.outcome, error=echo.outcome == "conflict")

@@ -1,6 +1,11 @@
 """Round control: start round N now or at its scheduled time, the countdown and phase,
 manual gong, delay, add minutes, pause/resume, cancel — each pushed to every station and
-confirmed per station — and the day's timetable (the SSS model: 9 rounds, breaks)."""
+confirmed per station — and the day's timetable (the SSS model: 9 rounds, breaks).
+
+The *Kolo* field follows the tournament: the round under way, else the last paired one; a
+number the operator typed stays until the tournament moves on. Starting again a round
+that has begun or has results asks first, naming its state; a round that has been played
+is never cancelled (the hub refuses it as well)."""
 
 from __future__ import annotations
 
@@ -8,15 +13,16 @@ import time
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Button, DataTable, Input, Label
 
 from samoobsluha.hub.officiating import Slot, today_at
-from samoobsluha.hub.screens.base import DashScreen, countdown, fill_table, int_or_none
-from samoobsluha.hub.service import RoundRow
+from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
+from samoobsluha.hub.service import RoundGuard, RoundRow, ServiceError
+from samoobsluha.shared.countdown import countdown
 
 
 @dataclass
@@ -48,6 +54,7 @@ class RoundsScreen(DashScreen):
         self.data: RoundsData | None = None
         self._cancel_armed: tuple[int, float] | None = None
         self.gong_item: str | None = None
+        self._suggested: int | None = None  # the round the field last followed
 
     def compose_body(self) -> ComposeResult:
         yield Label("", id="round-big")
@@ -88,10 +95,7 @@ class RoundsScreen(DashScreen):
 
     def show(self, data: RoundsData) -> None:
         self.data = data
-        number = self.query_one("#round-no", Input)
-        if not number.value:
-            active = [r for r in data.rounds if r.phase not in ("ended", "cancelled")]
-            number.value = str(active[-1].number if active else max(data.current, 1))
+        self._follow(data)
         phases = [self.tr(f"dash.phase.{p}") for p in PHASES]
         longest_phase = max(len(p) for p in phases)  # the tick moves through them
         fill_table(
@@ -126,6 +130,24 @@ class RoundsScreen(DashScreen):
             ],
         )
         self._show_deliveries()
+
+    def _follow(self, data: RoundsData) -> None:
+        """Point the *Kolo* field at the tournament's round: the last planned round still
+        to be played or under way, else the last paired round. Typed numbers stay until
+        that suggestion changes (round 1 ended and round 2 was paired: the field says 2)."""
+        active = [
+            r.number
+            for r in data.rounds
+            if self._phase_now(r) not in ("ended", "cancelled") and r.number >= data.current
+        ]
+        suggested = max(active) if active else max(data.current, 1)
+        if suggested == self._suggested:
+            return
+        field = self.query_one("#round-no", Input)
+        if field.value and self._suggested is not None and field.value != str(suggested):
+            self.say(self.tr("dash.rounds.followed", n=suggested))
+        self._suggested = suggested
+        field.value = str(suggested)
 
     def _show_deliveries(self) -> None:
         row = self._selected_round()
@@ -220,9 +242,43 @@ class RoundsScreen(DashScreen):
         sent = result.get("sent_to") or []
         self.say(self.tr("dash.sent", stations=", ".join(sent) or self.tr("dash.nobody")))
 
+    def _restart_question(self, number: int) -> str | None:
+        """(worker) None when round ``number`` may simply start; else the question that
+        names what starting it again would throw away."""
+        guard = self.service.round_guard(number)
+        if not guard.needs_confirmation:
+            return None
+        return f"{self._state_text(guard)}\n{self.tr('dash.confirm.restart', n=number)}"
+
+    def _state_text(self, guard: RoundGuard) -> str:
+        parts = []
+        if guard.phase == "ended" and guard.end_at is not None:
+            parts.append(self.tr("dash.guard.ended", n=guard.number, at=_hm(guard.end_at)))
+        elif guard.begun:
+            parts.append(
+                self.tr("dash.guard.running", n=guard.number, left=countdown(guard.remaining))
+            )
+        if guard.results:
+            parts.append(self.tr("dash.guard.results", n=guard.number, count=guard.results))
+        return " ".join(parts)
+
+    def _start(self, number: int, at: float | None = None) -> None:
+        """Start round ``number`` (at ``at``): at once when it has not begun, after the
+        referee's yes when it has (then with ``force``: the hub asks for it too)."""
+        question: list[str | None] = [None]
+
+        def prepare() -> str | None:
+            question[0] = self._restart_question(number)
+            return question[0]
+
+        def call() -> dict[str, Any]:
+            return self.service.start_round(number, at=at, force=question[0] is not None)
+
+        self.confirm_then(prepare, call, self._sent)
+
     def action_start(self) -> None:
         if number := self._number():
-            self.act(lambda: self.service.start_round(number), self._sent)
+            self._start(number)
 
     def action_start_scheduled(self) -> None:
         """Start round N at the time typed in the *Čas* field, else at its time in the
@@ -245,7 +301,7 @@ class RoundsScreen(DashScreen):
         if at <= self.service.clock.now():
             self.say(self.tr("dash.at.past"), error=True)
             return
-        self.act(lambda: self.service.start_round(number, at=at), self._sent)
+        self._start(number, at)
 
     def action_gong(self) -> None:
         def rung(result: dict[str, Any]) -> None:
@@ -273,21 +329,41 @@ class RoundsScreen(DashScreen):
         self.act(lambda: self.service.change_round(number, action), self._sent)
 
     def action_cancel(self) -> None:
-        """Cancelling a round needs the key twice within 5 seconds."""
+        """Cancelling a round needs the key twice within 5 seconds; a round that has been
+        played (ended, or with results) is never cancelled."""
         number = self._number()
         if not number:
             return
-        now = time.monotonic()
+        self._cancel(number, time.monotonic())
+
+    @work(thread=True, group="act", exit_on_error=False)
+    def _cancel(self, number: int, pressed: float) -> None:
+        try:
+            guard = self.service.round_guard(number)
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, str(exc), error=True)
+            return
+        self.app.call_from_thread(self._cancel_decided, guard, pressed)
+
+    def _cancel_decided(self, guard: RoundGuard, pressed: float) -> None:
+        number = guard.number
+        if guard.played:
+            self._cancel_armed = None
+            self.say(
+                f"{self._state_text(guard)} {self.tr('dash.cancel.played', n=number)}", error=True
+            )
+            return
         if (
             self._cancel_armed
             and self._cancel_armed[0] == number
-            and (now - self._cancel_armed[1] < 5)
+            and (pressed - self._cancel_armed[1] < 5)
         ):
             self._cancel_armed = None
             self.act(lambda: self.service.change_round(number, "cancel"), self._sent)
             return
-        self._cancel_armed = (number, now)
-        self.say(self.tr("dash.cancel.again", n=number), error=True)
+        self._cancel_armed = (number, pressed)
+        state = self._state_text(guard)
+        self.say(f"{state} {self.tr('dash.cancel.again', n=number)}".strip(), error=True)
 
 
 def _hm(at: float) -> str:

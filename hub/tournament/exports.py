@@ -12,13 +12,69 @@ from __future__ import annotations
 import csv
 import html
 import io
+import json
 from collections.abc import Mapping, Sequence
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from samoobsluha.hub.tournament.model import Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
 from samoobsluha.hub.tournament.rules import RuleSet
 from samoobsluha.shared.i18n import t
+
+if TYPE_CHECKING:
+    from samoobsluha.hub.tournament.facade import Tournament
+
+EXPORTS = ("standings", "pairings", "stations", "scorecard")
+FORMATS = ("csv", "html", "json")
+
+
+def render(
+    tour: Tournament,
+    what: str,
+    fmt: str,
+    *,
+    round_no: int | None = None,
+    player: int | None = None,
+    lang: str = "cs",
+) -> str:
+    """The one way to turn a tournament into an export (``hub export``, the dashboard).
+
+    ``standings`` after ``round_no`` (default: every round played); ``pairings`` of
+    ``round_no`` (default: the last paired round); ``stations``: what the stations show for
+    ``round_no`` (JSON); ``scorecard`` of ``player``. ``fmt``: csv, html or json."""
+    if fmt not in FORMATS:
+        raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
+    players = {p.id: p for p in tour.players()}
+    title = tour.settings()["name"]
+    if what == "standings":
+        table = tour.standings(after_round=round_no)
+        rules = tour.rules
+        if fmt == "html":
+            after = round_no if round_no is not None else tour.last_scored_round()
+            return standings_html(table, rules, after_round=after, title=title, lang=lang)
+        if fmt == "json":
+            return json.dumps(standings_rows(table, rules), ensure_ascii=False, indent=1)
+        return standings_csv(table, rules)
+    if what in ("pairings", "stations"):
+        number = round_no if round_no is not None else tour.last_round()
+        pairing = tour.pairing(number)
+        if what == "stations" or fmt == "json":
+            table = tour.standings(after_round=number - 1)
+            return json.dumps(station_json(pairing, players, table), ensure_ascii=False, indent=1)
+        if fmt == "html":
+            return pairings_html(pairing, players, title=title, lang=lang)
+        return pairings_csv(pairing, players)
+    if what == "scorecard":
+        if player is None:
+            raise ValueError("a scorecard needs --player")
+        standing = {s.player.id: s for s in tour.standings(after_round=round_no)}.get(player)
+        if standing is None:
+            raise ValueError(f"no player {player}")
+        if fmt == "html":
+            return scorecard_html(standing, players, title=title, lang=lang)
+        return scorecard_csv(standing, players)
+    raise ValueError(f"cannot export {what!r} (one of {', '.join(EXPORTS)})")
+
 
 # --- standings -----------------------------------------------------------------------------
 
@@ -133,7 +189,8 @@ def pairings_html(
     # Second part for the notice board: every player by name, so nobody hunts for his table.
     by_name = []
     for b in pairing.boards:
-        for me, other, zh in ((b.first, b.second, "ZH"), (b.second, b.first, "DH")):
+        # the referee's terms on paper: ZH starts, DH replies (the column is "started")
+        for me, other, role in ((b.first, b.second, "ZH"), (b.second, b.first, "DH")):
             if me is None:
                 continue
             by_name.append(
@@ -141,18 +198,18 @@ def pairings_html(
                     "name": players[me].name,
                     "table": str(b.table),
                     "opponent": players[other].name if other is not None else t("tour.bye", lang),
-                    "zh": zh if other is not None else "",
+                    "started": role if other is not None else "",
                 }
             )
     by_name.sort(key=lambda row: _collate(row["name"]))
-    section = _table(["name", "table", "opponent", "zh"], by_name, lang)
+    section = _table(["name", "table", "opponent", "started"], by_name, lang)
     heading = f'<h2 class="break">{html.escape(t("tour.by_name", lang))}</h2>\n'
     return page.replace("</body>", heading + section + "</body>")
 
 
 # --- scorecard -----------------------------------------------------------------------------
 
-SCORECARD_COLUMNS = ["round", "table", "opponent", "zh", "own", "opp", "result", "wins"]
+SCORECARD_COLUMNS = ["round", "table", "opponent", "started", "own", "opp", "result", "wins"]
 
 
 def scorecard_rows(
@@ -174,7 +231,7 @@ def scorecard_rows(
                 "round": str(line.round),
                 "table": "" if line.table is None else str(line.table),
                 "opponent": opponent,
-                "zh": {True: "ZH", False: "DH", None: ""}[line.started],
+                "started": {True: "ZH", False: "DH", None: ""}[line.started],
                 "own": str(line.own),
                 "opp": str(line.opp),
                 "result": t(result, lang),

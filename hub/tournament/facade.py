@@ -8,8 +8,8 @@ Typical day::
         tour.import_players_csv(text)                     # name[,club][,rating]
         tour.check_in(3)                                  # prezence
         pairing = tour.pair(1, seed=42)                   # stored, seed recorded
-        tour.record_result(1, 4, 7, 12, 412, 389, first=7, source="station", who="st-02")
-        tour.record_result(1, 4, 7, 12, 412, 389, first=7, who="Jana")  # → confirmed
+        tour.record_result(1, 4, 7, 12, 412, 389, started=7, source="station", who="st-02")
+        tour.record_result(1, 4, 7, 12, 412, 389, started=7, who="Jana")  # → confirmed
         tour.missing_results(1)                           # tables still open
         tour.publish(1)                                   # protest window starts
         tour.finalise(1)                                  # after the window (or early=True)
@@ -44,6 +44,7 @@ from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.countdown import minutes_left
 from samoobsluha.shared.storage import Database
 
 SOURCES = ("operator", "station")
@@ -237,6 +238,7 @@ class Tournament:
         seed: int | None = None,
         force: bool = False,
         method: str | None = None,
+        allow_rematch: bool | None = None,
         who: str = "operator",
     ) -> Pairing:
         """Pair and store ``round_no`` (the next round; or re-pair the latest round while it
@@ -266,7 +268,15 @@ class Tournament:
         if seed is None:
             seed = secrets.randbelow(10**9)
         data = self.data(until_round=round_no - 1)
-        pairing = pair_round(data, self.rules, round_no, seed=seed, active=active, method=method)
+        pairing = pair_round(
+            data,
+            self.rules,
+            round_no,
+            seed=seed,
+            active=active,
+            method=method,
+            allow_rematch=allow_rematch,
+        )
         left_out = [p.name for p in players if p.id not in set(active) and not p.withdrawn]
         if left_out:
             pairing.notes.append("not paired (absent or not checked in): " + ", ".join(left_out))
@@ -324,11 +334,11 @@ class Tournament:
         self,
         round_no: int,
         table: int,
-        player1: int,
-        player2: int,
-        score1: int | None,
-        score2: int | None,
-        first: int | None = None,
+        player: int,
+        opponent: int,
+        score: int | None,
+        opponent_score: int | None,
+        started: int | None = None,
         *,
         source: str = "operator",
         who: str = "operator",
@@ -338,9 +348,11 @@ class Tournament:
     ) -> Outcome:
         """Enter the result of one table (tsh-style checks).
 
-        * the players must be the pairing of that table (in either order);
+        * ``player`` and ``opponent`` must be the pairing of that table (in either order),
+          ``score`` and ``opponent_score`` are theirs;
         * scores are 0..2000; under 100 or over 800 is accepted with a warning;
-        * ``first`` is who started (ZH), default the pairing's ZH (a warning if it differs);
+        * ``started`` is the id of who started the game, default the pairing's first
+          player (a warning if it differs);
         * ``kind`` "forfeit" (with ``forfeited``: the player it is forfeited against; the
           scores are the score at that moment, may be None) or "double_forfeit".
 
@@ -363,12 +375,12 @@ class Tournament:
         if board["second"] is None:
             raise TournamentError(f"round {round_no} table {table} is a bye")
         pf, ps = board["first"], board["second"]
-        if {player1, player2} != {pf, ps}:
+        if {player, opponent} != {pf, ps}:
             raise TournamentError(
                 f"round {round_no} table {table} is {self._name(pf)} – {self._name(ps)}, "
-                f"not {self._name(player1)} – {self._name(player2)}"
+                f"not {self._name(player)} – {self._name(opponent)}"
             )
-        s_first, s_second = (score1, score2) if player1 == pf else (score2, score1)
+        s_first, s_second = (score, opponent_score) if player == pf else (opponent_score, score)
         warnings = []
         if kind_ is Kind.PLAYED and (s_first is None or s_second is None):
             raise TournamentError("a played game needs both scores")
@@ -383,16 +395,16 @@ class Tournament:
             raise TournamentError("a forfeit names the player it is forfeited against")
         if kind_ is not Kind.FORFEIT:
             forfeited = None
-        if first is None:
-            first = pf
-        elif first not in (pf, ps):
+        if started is None:
+            started = pf
+        elif started not in (pf, ps):
             raise TournamentError("the starting player must be one of the two")
-        elif first != pf:
-            warnings.append(f"{self._name(first)} started, the pairing said {self._name(pf)}")
+        elif started != pf:
+            warnings.append(f"{self._name(started)} started, the pairing said {self._name(pf)}")
         value = {
             "s_first": s_first,
             "s_second": s_second,
-            "starter": first,
+            "starter": started,
             "kind": kind_.value,
             "forfeited": forfeited,
         }
@@ -402,7 +414,7 @@ class Tournament:
                 "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
                 " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
                 " AND forfeited IS ?",
-                [round_no, table, source, s_first, s_second, first, kind_.value, forfeited],
+                [round_no, table, source, s_first, s_second, started, kind_.value, forfeited],
             ).fetchone()
             existing = self._result_row(round_no, table)
             if duplicate and not correct:
@@ -559,7 +571,7 @@ class Tournament:
             raise TournamentError(f"round {round_no} results are not published")
         closes = row["published_at"] + self.settings()["protest_minutes"] * 60
         if not early and self.clock.now() < closes:
-            left = int(closes - self.clock.now() + 59) // 60
+            left = minutes_left(closes - self.clock.now())
             raise TournamentError(f"round {round_no}: protest window open for {left} more min")
         held = {p["table_no"] for p in self.open_protests(round_no)}
         done = 0
@@ -634,9 +646,10 @@ class Tournament:
     def standings(
         self, *, rules: RuleSet | None = None, after_round: int | None = None
     ) -> list[Standing]:
-        """Standings after ``after_round`` (default: the last paired round) by ``rules``
-        (default: the tournament's). Conflicting and missing results are left out."""
-        last = self.last_round() if after_round is None else after_round
+        """Standings after ``after_round`` (default: the last round with results — a
+        pending round is not counted) by ``rules`` (default: the tournament's).
+        Conflicting and missing results are left out."""
+        last = self.last_scored_round() if after_round is None else after_round
         data = self.data(until_round=last)
         return compute(data.players.values(), data.games, rules or self.rules, rounds=last)
 
@@ -655,11 +668,25 @@ class Tournament:
         return rows
 
     def import_tsh(self, path: Path | str, *, who: str = "operator") -> int:
-        """Load a tsh .t file into an empty tournament: players, pairings and results
-        (confirmed, source ``tsh``). Returns the number of players."""
+        """Load a tsh .t file into an empty tournament (see :meth:`import_tsh_file`).
+        Returns the number of players."""
+        return self.import_tsh_file(tshfile.read(path), file=str(path), who=who)
+
+    def import_tsh_file(
+        self, source: tshfile.TshFile, *, file: str = "", who: str = "operator"
+    ) -> int:
+        """Load a parsed tsh file into an empty tournament: players, pairings, results of
+        scored rounds (confirmed, source ``tsh``), byes and absences; a round paired but
+        not scored yet (a live file) is stored as a pairing without results, so it is
+        pending — not in standings, listed by :meth:`missing_results`. The file itself is
+        kept, so :meth:`export_tsh` gives back every token the hub did not change."""
         if self.players():
             raise TournamentError("import a tsh file only into an empty tournament")
-        data = tshfile.to_tournament(tshfile.read(path))
+        if not source.players:
+            raise TournamentError(tshfile.Notice("tsh.no_players", {"file": file}).text())
+        data = tshfile.to_tournament(source)
+        pend = tshfile.pending(source)
+        rounds = max([data.rounds, source.scored_rounds, *(g.round for g in pend)])
         now = self.clock.now()
         with self._tx():
             for p in data.players.values():
@@ -673,14 +700,21 @@ class Tournament:
                         "extra": json.dumps(p.extra, ensure_ascii=False),
                     }
                 )
-            for r in range(1, data.rounds + 1):
+            for r in range(1, rounds + 1):
                 games = [g for g in data.games if g.round == r]
+                waiting = [g for g in pend if g.round == r]
                 self.db.table("tour_rounds").insert(
-                    {"round": r, "seed": 0, "method": "tsh", "paired_at": now, "published_at": now}
+                    {
+                        "round": r,
+                        "seed": 0,
+                        "method": "tsh",
+                        "paired_at": now,
+                        "published_at": None if waiting else now,
+                    }
                 )
                 table = 0
-                for g in games:
-                    if g.kind in (Kind.LATE, Kind.ABSENT):
+                for g in games + waiting:
+                    if g.kind in (Kind.LATE, Kind.ABSENT) and g.p2 is None:
                         self.db.table("tour_absences").insert(
                             {"round": r, "player": g.p1, "kind": g.kind.value}
                         )
@@ -691,8 +725,8 @@ class Tournament:
                     self.db.table("tour_boards").insert(
                         {"round": r, "table_no": table, "first": first, "second": second}
                     )
-                    if g.p2 is None:
-                        continue
+                    if g.p2 is None or g.s1 is None:
+                        continue  # a bye, or a pending game
                     s_first, s_second = (g.s1, g.s2) if first == g.p1 else (g.s2, g.s1)
                     self.db.table("tour_results").insert(
                         {
@@ -708,8 +742,71 @@ class Tournament:
                             "updated_at": now,
                         }
                     )
-            self._audit(who, "import_tsh", None, None, None, {"file": str(path)})
+            self.db.table("tour_tsh_source").insert(
+                {
+                    "id": 1,
+                    "file": file,
+                    "encoding": source.encoding,
+                    "text": tshfile.format_file(source),
+                    "imported_at": now,
+                }
+            )
+            self._audit(who, "import_tsh", None, None, None, {"file": file})
         return len(data.players)
+
+    def tsh_source(self) -> tshfile.TshFile | None:
+        """The tsh file the tournament was imported from, if any."""
+        rows = list(self.db.query("SELECT * FROM tour_tsh_source WHERE id = 1"))
+        if not rows:
+            return None
+        return tshfile.parse(rows[0]["text"], rows[0]["encoding"])
+
+    def last_scored_round(self) -> int:
+        """The last round with at least one result, or published (a round of byes only);
+        what standings cover by default. A round paired but without results is pending."""
+        row = self.db.execute(
+            "SELECT MAX(round) FROM (SELECT round FROM tour_results"
+            " UNION SELECT round FROM tour_rounds WHERE published_at IS NOT NULL)"
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def pending_games(self) -> list[Game]:
+        """Pairings without an agreed result (pending rounds and open tables), as games
+        without scores; byes of rounds after the last scored one."""
+        scored = self.last_scored_round()
+        out = []
+        for b in self.db.query(
+            "SELECT b.round, b.table_no, b.first, b.second FROM tour_boards b"
+            " LEFT JOIN tour_results r USING (round, table_no)"
+            " WHERE (b.second IS NOT NULL AND (r.status IS NULL OR r.status = 'conflict'))"
+            " OR (b.second IS NULL AND b.round > ?) ORDER BY b.round, b.table_no",
+            [scored],
+        ):
+            kind = Kind.BYE if b["second"] is None else Kind.PLAYED
+            first = b["first"] if b["second"] is not None else None
+            out.append(
+                Game(
+                    b["round"],
+                    b["first"],
+                    b["second"],
+                    first=first,
+                    kind=kind,
+                    table=b["table_no"],
+                )
+            )
+        return out
+
+    def export_tsh(self) -> tshfile.TshFile:
+        """The tournament as a tsh file: scored rounds, pending pairings, and — for an
+        imported tournament — every token of the original file the hub did not change
+        (unchanged lines byte for byte, in the file's own encoding)."""
+        scored = self.last_scored_round()
+        return tshfile.from_tournament(
+            self.data(until_round=scored),
+            pending_games=self.pending_games(),
+            source=self.tsh_source(),
+            scored_rounds=scored,
+        )
 
     # --- helpers -------------------------------------------------------------------------
 

@@ -3,9 +3,9 @@
 Swiss rounds (:func:`swiss`):
 
 1. Rank the field by the rule set's standings after the previous round.
-2. Odd field: the bye goes to the lowest-ranked player who has not had one (fewest byes when
-   everybody has had one) — provided the rest can still be paired without a rematch;
-   otherwise the next one up.
+2. Odd field: the bye is part of the matching — a phantom node ranked below everybody in the
+   bottom score group (:func:`_bye_cost`): the lowest-ranked player with the fewest byes gets
+   it unless that costs the rest a rematch or clearly worse pairings.
 3. Build a candidate graph: each player is joined to the K nearest players *he has not met*
    above and below him in the ranking (K = 8 to start). Each edge costs::
 
@@ -15,20 +15,22 @@ Swiss rounds (:func:`swiss`):
 
    with GROUP ≫ STARTS ≫ any rank term, so the terms act almost lexicographically.
 4. Solve a maximum-cardinality, minimum-cost matching (networkx's blossom algorithm, as
-   maximum weight of BIG − cost). If it is not perfect, double K and solve again, up to the
-   full graph. Only when even the full graph without previous opponents has no perfect
-   matching are rematch edges added, at a cost that outweighs everything else — so a rematch
-   happens only when unavoidable, and then as few as possible.
+   maximum weight of BIG − cost). If it is not perfect, solve the complete graph once, rematch
+   edges included at a cost that outweighs everything else — so a rematch happens only when
+   unavoidable, then as few as possible, then with the smallest score gaps. The rule set's
+   ``rematches`` ("forbid" for SSS/PFS) refuses such a round unless the director allows it.
 5. Who starts: the player who started less (starts − seconds); then the one who did not start
    last round; then a coin toss from the seed.
 
-The restricted graph keeps 200 players well under a second (see ``bench/pairing.py``); the
+The restricted graph keeps 400 players under a second and a rematch-forced round of 61
+players under 0.1 s (see ``bench/pairing.py``); the
 result is deterministic for a given seed (the seed only decides the lot and coin tosses).
 Every board carries a plain-language reason for ``--explain``.
 """
 
 from __future__ import annotations
 
+import os
 import random
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -38,9 +40,15 @@ import networkx as nx
 from samoobsluha.hub.tournament.model import Game, Kind, TournamentData
 from samoobsluha.hub.tournament.rules import RuleSet
 from samoobsluha.hub.tournament.standings import Standing, compute, format_wins
+from samoobsluha.shared.i18n import DEFAULT, LANGUAGES, t
+
+
+def _lang() -> str:
+    lang = os.environ.get("SAMOOBSLUHA_LANG", DEFAULT)
+    return lang if lang in LANGUAGES else DEFAULT
+
 
 START_K = 8
-MAX_BYE_TRIES = 40  # bye candidates tried before accepting a rematch (small fields only)
 # Start-balance clash → cost in units of n²: pushing somebody to |starts − seconds| = 2 is
 # cheap; to 3 costs more than floating a whole win (64), to 4 more than 1½ wins (144).
 CLASH_COST = (0, 1, 100, 400)
@@ -87,8 +95,13 @@ def pair_round(
     seed: int = 0,
     active: Iterable[int] | None = None,
     method: str | None = None,
+    allow_rematch: bool | None = None,
 ) -> Pairing:
     """Pair ``round_no`` from the games of the earlier rounds.
+
+    ``allow_rematch`` overrides the rule set's rematch policy (the director's decision):
+    True lets a Swiss round under SSS/PFS rules pair with the fewest rematches when no
+    pairing without one exists; False refuses such a round under any rules.
 
     ``active`` are the ids to pair (default: everybody not withdrawn or paused).
     ``method`` forces "lot", "rating", "swiss", "koth" (King of the Hill: 1–2, 3–4 … by
@@ -116,7 +129,7 @@ def pair_round(
     if method == "rating":
         return _by_rating(data, ids, round_no, seed)
     if method == "swiss":
-        return swiss(data, rules, round_no, ids, games, seed)
+        return swiss(data, rules, round_no, ids, games, seed, allow_rematch=allow_rematch)
     if method == "koth":
         return king_of_the_hill(data, rules, round_no, ids, games, seed)
     if method == "roundrobin":
@@ -241,6 +254,8 @@ class _Costs:
         self.start_w = n * n
         self.group_w = 16 * n * n
         self.rematch_w = self.group_w * 400 * n
+        self.bye_w = self.rematch_w // 4  # a second bye only to avoid a rematch
+        self.bye_rank_w = self.start_w * CLASH_COST[2] + 1
 
     def cost(self, a: int, b: int) -> int:
         f = self.f
@@ -252,52 +267,93 @@ class _Costs:
         return c
 
 
+BYE = 0  # the phantom opponent of the bye in the matching (player ids start at 1)
+
+
+def _bye_cost(f: _Field, costs: _Costs, pid: int, fewest: int, bottom: float) -> int:
+    """The bye as a game against a phantom ranked below everybody in the bottom score
+    group. Passing over a lower-ranked player costs more than a ZH clash of 2 and about a
+    float of one win (so the lowest-ranked player gets it unless that costs the rest more);
+    a second bye costs more than anything but a rematch."""
+    below = sum(1 for i in f.order if f.rank[i] > f.rank[pid] and f.byes[i] <= f.byes[pid])
+    c = costs.group_w * _halves(f.score[pid], bottom) ** 2
+    c += costs.bye_rank_w * below
+    c += costs.bye_w * (f.byes[pid] - fewest)
+    return c
+
+
 def _match(
-    f: _Field, costs: _Costs, ids: list[int], k: int, allow_rematch: bool
+    f: _Field, costs: _Costs, ids: list[int], k: int | None, bye: bool
 ) -> list[tuple[int, int]] | None:
-    """Minimum-cost perfect matching on the K-nearest-unmet graph, or None."""
+    """Minimum-cost perfect matching, or None. ``k``: each player is joined to the K nearest
+    players he has not met each way (no rematch edge); None: the complete graph, rematch
+    edges included at their cost. ``bye``: a phantom node joined to everybody (odd field)."""
     graph = nx.Graph()
     graph.add_nodes_from(ids)
     n = len(ids)
     edges: dict[tuple[int, int], int] = {}
     for i, a in enumerate(ids):
+        met = f.met.get(a, ())
+        if k is None:
+            for b in ids[i + 1 :]:
+                edges[(a, b) if a < b else (b, a)] = costs.cost(a, b)
+            continue
         for step in (1, -1):
             found = 0
             j = i + step
-            while 0 <= j < n and (found < k or k >= n):
+            while 0 <= j < n and found < k:
                 b = ids[j]
-                if allow_rematch or b not in f.met.get(a, ()):
+                if b not in met:
                     key = (a, b) if a < b else (b, a)
                     if key not in edges:
                         edges[key] = costs.cost(a, b)
                     found += 1
                 j += step
+    if bye:
+        fewest = min(f.byes[i] for i in ids)
+        bottom = min(f.score[i] for i in ids)
+        candidates = ids
+        if k is not None:
+            # Like every other edge of the K graph: the 4K lowest-ranked players with the
+            # fewest byes are the bye's nearest neighbours; the complete graph has all.
+            candidates = [i for i in reversed(ids) if f.byes[i] == fewest][: 4 * k]
+        for a in candidates:
+            edges[(BYE, a)] = _bye_cost(f, costs, a, fewest, bottom)
     if not edges:
         return None
     big = max(edges.values()) + 1
-    for (a, b), c in edges.items():
-        graph.add_edge(a, b, weight=big - c)
+    graph.add_weighted_edges_from((a, b, big - c) for (a, b), c in edges.items())
     matching = nx.max_weight_matching(graph, maxcardinality=True)
-    if 2 * len(matching) != n:
+    if 2 * len(matching) != n + (1 if bye else 0):
         return None
-    return [(a, b) if f.rank[a] < f.rank[b] else (b, a) for a, b in matching]
+    out = []
+    for a, b in matching:
+        if BYE in (a, b):
+            out.append((a or b, BYE))
+        else:
+            out.append((a, b) if f.rank[a] < f.rank[b] else (b, a))
+    return out
 
 
-def _solve(f: _Field, costs: _Costs, ids: list[int]) -> tuple[list[tuple[int, int]], int, bool]:
-    """(pairs, K used, rematches allowed)."""
+def _solve(
+    f: _Field, costs: _Costs, ids: list[int]
+) -> tuple[list[tuple[int, int]], int | None, int]:
+    """(pairs — a bye as (player, BYE) —, K used or None for the complete graph, rematches).
+
+    First the K-nearest graph without previous opponents; if it has no perfect matching,
+    the complete graph with rematch edges at a cost above everything else: its optimum has
+    the fewest rematches possible (none if none is needed), then the smallest score gaps."""
     if not ids:
-        return [], 0, False
-    k = START_K
-    while True:
-        pairs = _match(f, costs, ids, k, allow_rematch=False)
+        return [], 0, 0
+    bye = len(ids) % 2 == 1
+    if len(ids) > 2 * START_K + 1:
+        pairs = _match(f, costs, ids, START_K, bye)
         if pairs is not None:
-            return pairs, k, False
-        if k >= len(ids):
-            break
-        k *= 2
-    pairs = _match(f, costs, ids, len(ids), allow_rematch=True)
-    assert pairs is not None  # the complete graph on an even number of nodes has one
-    return pairs, len(ids), True
+            return pairs, START_K, 0
+    pairs = _match(f, costs, ids, None, bye)
+    assert pairs is not None  # the complete graph (+ phantom when odd) has one
+    rematches = sum(1 for a, b in pairs if b != BYE and b in f.met.get(a, ()))
+    return pairs, None, rematches
 
 
 def swiss(
@@ -307,6 +363,8 @@ def swiss(
     ids: list[int],
     games: list[Game],
     seed: int = 0,
+    *,
+    allow_rematch: bool | None = None,
 ) -> Pairing:
     f = _field(data, rules, ids, games)
     costs = _Costs(f)
@@ -315,42 +373,40 @@ def swiss(
         f"round {round_no}: Swiss by {rules.name} standings after round {round_no - 1}, "
         f"{len(f.order)} players, seed {seed}"
     )
-    bye = None
     order = list(f.order)
-    if len(order) % 2:
+    pairs, k, rematches = _solve(f, costs, order)
+    allowed = rules.rematches != "forbid" if allow_rematch is None else allow_rematch
+    if rematches and not allowed:
+        raise PairingError(
+            t("pair.rematch_forbidden", _lang(), round=round_no, rules=rules.name.upper())
+        )
+    bye = next((a for a, b in pairs if b == BYE), None)
+    pairs = [(a, b) for a, b in pairs if b != BYE]
+    why = ""
+    if bye is not None:
         fewest = min(f.byes[i] for i in order)
-        # Fewest byes first, lowest-ranked first; a candidate whose bye would force a
-        # rematch among the others is skipped (no rematch while avoidable beats bye order).
-        candidates = sorted(order, key=lambda i: (f.byes[i], -f.rank[i]))
-        skipped = []
-        for candidate in candidates[:MAX_BYE_TRIES]:
-            rest = [i for i in order if i != candidate]
-            pairs, k, rematch = _solve(f, costs, rest)
-            if not rematch:
-                bye = candidate
-                break
-            skipped.append(candidate)
-        else:
-            bye = candidates[0]
-            rest = [i for i in order if i != bye]
-            pairs, k, rematch = _solve(f, costs, rest)
-            skipped = []
-        below = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] > f.byes[bye]]
+        skipped = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] <= f.byes[bye]]
         why = f"bye: {_who(f, bye)} — lowest-ranked player with {f.byes[bye]} bye(s)"
-        if below:
-            why += "; below him already had one: " + ", ".join(_name(f, i) for i in below)
         if skipped:
-            why += "; skipped (would force a rematch): " + ", ".join(_name(f, i) for i in skipped)
+            why = (
+                f"bye: {_who(f, bye)}, {f.byes[bye]} bye(s) — skipped (their bye would force "
+                "a rematch, a bigger score gap or a ZH clash for the rest): "
+                + ", ".join(_name(f, i) for i in skipped)
+            )
         if f.byes[bye] > fewest:
-            why += "; everybody with fewer byes would force a rematch"
+            why += "; everybody with fewer byes would force a rematch or a much worse pairing"
         result.notes.append(why)
-        order = rest
-    else:
-        pairs, k, rematch = _solve(f, costs, order)
-    result.k = k
-    if rematch:
-        result.notes.append("no pairing without a rematch exists: rematches kept to the minimum")
-    result.notes.append(f"candidate graph: {k} nearest unmet players each way")
+    result.k = k if k is not None else len(order)
+    if rematches:
+        who = "the director allowed them" if allow_rematch else f"{rules.name} allows them"
+        result.notes.append(
+            f"no pairing without a rematch exists: {rematches} rematch(es), the fewest "
+            f"possible, then the smallest score gaps ({who})"
+        )
+    result.notes.append(
+        "candidate graph: "
+        + (f"{k} nearest unmet players each way" if k is not None else "every pair")
+    )
     pairs.sort(key=lambda p: (f.rank[p[0]], f.rank[p[1]]))
     for table, (a, b) in enumerate(pairs, start=1):
         first, second, zh_reason = _who_starts(f, a, b, seed, round_no)

@@ -45,6 +45,10 @@ class RuleSet:
     absent_score: tuple[int, int] = (0, 200)
     # Pairing: round 1 "lot" (seeded random) or "rating" (the PFS scheme).
     first_round: str = "lot"
+    # Swiss rematches: "forbid" (SSS: nobody meets the same opponent twice; PFS swaps pairs
+    # to avoid them) refuses a round that needs one unless the director allows it;
+    # "minimise" pairs with the fewest rematches, then the smallest score gaps.
+    rematches: str = "minimise"
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.
@@ -72,12 +76,14 @@ class RuleSet:
                 changes[key] = tuple(int(p) for p in parts)
             else:
                 changes[key] = type(current)(raw)
+        if changes.get("rematches", self.rematches) not in ("forbid", "minimise"):
+            raise ValueError("rematches is 'forbid' or 'minimise'")
         return dataclasses.replace(self, **changes)
 
 
 CAS = RuleSet(name="cas", criteria=("wins", "turcas"))
-SSS = RuleSet(name="sss", criteria=("wins", "opp_wins", "spread"))
-PFS = RuleSet(name="pfs", criteria=("balance", "points"), first_round="rating")
+SSS = RuleSet(name="sss", criteria=("wins", "opp_wins", "spread"), rematches="forbid")
+PFS = RuleSet(name="pfs", criteria=("balance", "points"), first_round="rating", rematches="forbid")
 
 RULES: dict[str, RuleSet] = {r.name: r for r in (CAS, SSS, PFS)}
 

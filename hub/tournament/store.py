@@ -13,6 +13,8 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
   (entered / confirmed / conflict / final), scores in board order (first, second).
 * ``tour_protests``  protests lodged against a result; an open one holds it.
 * ``tour_audit``     who did what when, with the row before and after (JSON).
+* ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
+  encoding), so that an export gives back every token the hub did not change.
 """
 
 from __future__ import annotations
@@ -123,6 +125,15 @@ _SCHEMA = """
             after TEXT
         );
 """
+
+
+@migrations()
+def m002_tsh_source(db: sqlite_utils.Database) -> None:
+    db.execute(
+        "CREATE TABLE tour_tsh_source (id INTEGER PRIMARY KEY CHECK (id = 1),"
+        " file TEXT NOT NULL, encoding TEXT NOT NULL, text TEXT NOT NULL,"
+        " imported_at REAL NOT NULL)"
+    )
 
 
 def hub_db_path() -> Path:

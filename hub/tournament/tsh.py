@@ -1,48 +1,124 @@
 """tsh ``.t`` files (John Chew's tsh, the format most Scrabble directors exchange).
 
-One line per player, players numbered from 1 in file order::
+One line per player, players numbered from 1 in file order. The grammar is tsh's own
+(``TFile.pm``)::
 
-    NAME RATING opp1 opp2 …; score1 score2 …; key values; key values; …
+    ^(.+?\\S)\\s+(\\d+(?:[.+]\\d+)*)\\s*([\\d\\s]*);\\s*([-\\d\\s]*)((?:;[^;]*)*)$
+     NAME        RATING                OPPONENTS     SCORES       ; key values …
 
-Opponent 0 is "no opponent" (a bye, a forfeit loss or an unplayed round: the score is the
-spread, e.g. 50, −50 or 0). ``p12`` gives per round 1 (started), 2 (replied), 0 (neither),
-3 (unknown). ``off`` marks a withdrawn player. Every other key (``board``, ``newr``,
-``rtime`` …) is kept verbatim so that a file read and written back is unchanged.
+* NAME may contain digits and ends, optionally, with a cross-tables id (``:XT017175``); the
+  id is kept and written back, the name shown without it.
+* RATING is ``1500``, ``1500.5`` or ``0+0+0`` (team ratings) — kept as written.
+* ``#`` lines are comments, blank lines are kept, a leading BOM is dropped (and written back),
+  CRLF and tabs are kept, ``\\;`` inside a value is an escaped ``;``, not a separator.
+* Opponent 0 is "no opponent" (a bye, a forfeit loss or an unplayed round: the score is the
+  spread, e.g. 50, −50 or 0). ``p12`` gives per round 1 (started), 2 (replied), 0 (neither),
+  3 (unknown); ``off`` marks a withdrawn player. Every key — known or not — is kept verbatim,
+  values such as tsh's ``00`` (undefined) included.
+* Encoding: per file, UTF-8 when every line is valid UTF-8, else ISO-8859-1 (tsh's default).
+  A file whose lines are partly UTF-8 with accents and partly not is refused (it would be
+  garbled either way); the encoding is written back as read.
+* Reading streams line by line with a limit on the length of a line (:data:`MAX_LINE`), so a
+  corrupt or hostile file is refused before it costs memory.
 
-Reading is two steps: :func:`parse` gives the file as written (:class:`TshFile`, exact
-round-trip through :func:`format_file`); :func:`to_tournament` interprets it as games. How
-opponent-0 rounds are read:
+Reading is two steps: :func:`read`/:func:`parse` give the file as written (:class:`TshFile`;
+:func:`format_file` gives it back byte for byte); :func:`to_tournament` interprets it as games.
+
+**Live files.** tsh counts a round for a player only when his score is there: a round whose
+pairings are in the file but whose scores are not is *pending* — not a game, not in standings
+(:func:`pending` lists it). How scored opponent-0 rounds are read:
 
 * positive score → BYE;
 * negative score → ABSENT (a forfeit without an opponent — tsh's way of scoring a missed round);
 * zero score → LATE before the player's first game, ABSENT between games (temporary
   withdrawal, ČAS 14.4), nothing after his last game (withdrawn or not played yet).
 
-Files are UTF-8; tsh's older ISO-8859-1 files are read when they are not valid UTF-8.
+Every refusal (:class:`TshError`) and warning names the line (and the player and round) in
+the user's language (``shared.i18n``).
 """
 
 from __future__ import annotations
 
+import os
 import re
+from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import IO, Any
 
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
+from samoobsluha.shared.i18n import DEFAULT, LANGUAGES, t
 
-_HEAD = re.compile(r"^(\D+?)\s+(-?\d+)((?:\s+-?\d+)*)\s*$")
+MAX_LINE = 64 * 1024  # bytes; tsh lines are a few hundred bytes (long events: a few KB)
+MAX_LINES = 100_000  # players and comments; the biggest events have a few hundred players
+BOM = "\ufeff"
+
+_HEAD = re.compile(r"^(.+?\S)\s+(\d+(?:[.+]\d+)*)\s*([\d\s]*)$", re.DOTALL)
+_SCORE = re.compile(r"-?\d+$")
+_SPLIT = re.compile(r"(?<!\\);")
+_XTID = re.compile(r":X[A-Z]\d+$")
+
+
+def ui_lang() -> str:
+    """The language of command-line messages: ``SAMOOBSLUHA_LANG`` (cs, sk, en), else cs."""
+    lang = os.environ.get("SAMOOBSLUHA_LANG", DEFAULT)
+    return lang if lang in LANGUAGES else DEFAULT
+
+
+@dataclass(frozen=True)
+class Notice:
+    """A message with its catalogue key, rendered in the user's language when shown."""
+
+    key: str
+    values: dict[str, Any] = field(default_factory=dict)
+
+    def text(self, lang: str | None = None) -> str:
+        return t(self.key, lang or ui_lang(), **self.values)
+
+    def __str__(self) -> str:
+        return self.text()
 
 
 class TshError(ValueError):
-    """A line of a .t file that cannot be read; the message names the line."""
+    """A .t file that cannot be read; the message names the line (player, round)."""
+
+    def __init__(self, message_key: str, /, **values: Any) -> None:
+        self.notice = Notice(message_key, values)
+        super().__init__(message_key)
+
+    def text(self, lang: str | None = None) -> str:
+        return self.notice.text(lang)
+
+    def __str__(self) -> str:
+        return self.notice.text()
 
 
 @dataclass
 class TshPlayer:
-    name: str
-    rating: int
+    name: str  # as written, with its ``:XT…`` id if any
+    rating: str  # as written: 1500, 1500.5, 0+0+0
     opponents: list[int]
     scores: list[int]
     fields: list[tuple[str, str]] = field(default_factory=list)  # (key, raw values) in order
+    line: int = 0  # line number in the file (0: not read from a file)
+    raw: str | None = None  # the line as read (without its end); None once changed
+    eol: str = "\n"
+
+    @property
+    def display_name(self) -> str:
+        """The name without its cross-tables id."""
+        return _XTID.sub("", self.name)
+
+    @property
+    def xtid(self) -> str:
+        m = _XTID.search(self.name)
+        return m.group(0)[1:] if m else ""
+
+    @property
+    def rating_value(self) -> int:
+        """A number for pairing by rating: a team's ``a+b+c`` is their mean."""
+        parts = [float(x) for x in self.rating.split("+")]
+        return round(sum(parts) / len(parts))
 
     def get(self, key: str) -> str | None:
         for k, v in self.fields:
@@ -52,104 +128,293 @@ class TshPlayer:
 
     def ints(self, key: str) -> list[int]:
         raw = self.get(key)
-        return [int(x) for x in raw.split()] if raw else []
+        if not raw:
+            return []
+        out = []
+        for token in raw.split():
+            if not _SCORE.match(token):
+                raise TshError(
+                    "tsh.bad_key_number", line=self.line, name=self.name, key=key, value=token
+                )
+            out.append(int(token))
+        return out
+
+    def scored(self, r: int) -> bool:
+        return len(self.scores) >= r
+
+
+@dataclass
+class TshLine:
+    """A line that is not a player: a comment or a blank line, kept as written."""
+
+    text: str
+    eol: str = "\n"
 
 
 @dataclass
 class TshFile:
     players: list[TshPlayer]
     encoding: str = "utf-8"
+    lines: list[TshPlayer | TshLine] = field(default_factory=list)  # players and comments
+    bom: bool = False
+    warnings: list[Notice] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        if not self.lines:
+            self.lines = list(self.players)
+
+    def __eq__(self, other: object) -> bool:  # what tsh reads, not the warnings
+        if not isinstance(other, TshFile):
+            return NotImplemented
+        return (self.players, self.encoding) == (other.players, other.encoding)
 
     @property
     def rounds(self) -> int:
+        """Rounds in the file, paired or scored."""
         return max((max(len(p.opponents), len(p.scores)) for p in self.players), default=0)
 
-
-def read_text(path: Path | str) -> tuple[str, str]:
-    data = Path(path).read_bytes()
-    try:
-        return data.decode("utf-8"), "utf-8"
-    except UnicodeDecodeError:
-        return data.decode("iso-8859-1"), "iso-8859-1"
+    @property
+    def scored_rounds(self) -> int:
+        """The last round with a score (what tsh's standings cover)."""
+        return max((len(p.scores) for p in self.players), default=0)
 
 
-def parse(text: str, encoding: str = "utf-8") -> TshFile:
-    players: list[TshPlayer] = []
-    for number, line in enumerate(text.splitlines(), start=1):
-        if not line.strip() or line.lstrip().startswith("#"):
-            continue
-        parts = line.split(";")
-        head = _HEAD.match(parts[0].rstrip())
-        if head is None:
-            raise TshError(f"line {number}: expected 'NAME RATING opponents…', got {line[:60]!r}")
-        name = head.group(1).strip()
-        opponents = [int(x) for x in head.group(3).split()]
-        try:
-            scores = [int(x) for x in parts[1].split()] if len(parts) > 1 else []
-        except ValueError:
-            raise TshError(f"line {number} ({name}): scores are not numbers") from None
-        fields: list[tuple[str, str]] = []
-        for raw in parts[2:]:
-            raw = raw.strip()
-            key, _, values = raw.partition(" ")
-            fields.append((key, values.strip()))
-        players.append(TshPlayer(name, int(head.group(2)), opponents, scores, fields))
-    tsh = TshFile(players, encoding)
-    _check_opponents(tsh)
+# --- reading ------------------------------------------------------------------------------
+
+
+def _byte_lines(stream: IO[bytes], limit: int) -> Iterator[tuple[int, bytes]]:
+    number = 0
+    while True:
+        chunk = stream.readline(limit + 1)
+        if not chunk:
+            return
+        number += 1
+        if number > MAX_LINES:
+            raise TshError("tsh.too_many_lines", limit=MAX_LINES)
+        if len(chunk) > limit and not chunk.endswith(b"\n"):
+            raise TshError("tsh.line_too_long", line=number, limit=limit)
+        yield number, chunk
+
+
+def read_stream(stream: IO[bytes], *, limit: int = MAX_LINE) -> TshFile:
+    """Read a .t file from a binary stream, one line at a time (each at most ``limit``)."""
+    raw: list[tuple[int, bytes]] = []
+    first_utf8 = first_latin = 0
+    bom = False
+    for number, chunk in _byte_lines(stream, limit):
+        if number == 1 and chunk.startswith(b"\xef\xbb\xbf"):
+            chunk, bom = chunk[3:], True
+        if not chunk.isascii():
+            try:
+                chunk.decode("utf-8")
+                first_utf8 = first_utf8 or number
+            except UnicodeDecodeError:
+                first_latin = first_latin or number
+        raw.append((number, chunk))
+    if first_utf8 and first_latin:
+        raise TshError("tsh.mixed_encoding", utf8=first_utf8, latin=first_latin)
+    encoding = "iso-8859-1" if first_latin else "utf-8"
+    tsh = _parse_lines(((n, b.decode(encoding)) for n, b in raw), encoding, bom)
+    if encoding == "iso-8859-1":
+        for n, b in raw:
+            if any(0x80 <= c <= 0x9F for c in b):
+                # C1 controls are never text in ISO-8859-1: most likely Windows-1250/1252.
+                tsh.warnings.append(Notice("tsh.warn_c1", {"line": n}))
+                break
     return tsh
 
 
-def _check_opponents(tsh: TshFile) -> None:
+def read(path: Path | str, *, limit: int = MAX_LINE) -> TshFile:
+    with open(path, "rb") as stream:
+        return read_stream(stream, limit=limit)
+
+
+def read_text(path: Path | str) -> tuple[str, str]:
+    """The file as text and its encoding (UTF-8, else ISO-8859-1)."""
+    tsh = read(path)
+    return format_file(tsh), tsh.encoding
+
+
+def parse(text: str, encoding: str = "utf-8") -> TshFile:
+    """Parse a file already decoded (as stored in the hub database)."""
+    bom = text.startswith(BOM)
+    if bom:
+        text = text[1:]
+    return _parse_lines(enumerate(text.splitlines(keepends=True), start=1), encoding, bom)
+
+
+def _split_eol(text: str) -> tuple[str, str]:
+    for eol in ("\r\n", "\n", "\r"):
+        if text.endswith(eol):
+            return text[: -len(eol)], eol
+    return text, ""
+
+
+def _parse_lines(lines: Iterable[tuple[int, str]], encoding: str, bom: bool) -> TshFile:
+    tsh = TshFile([], encoding, bom=bom)
+    entries: list[TshPlayer | TshLine] = []
+    for number, full in lines:
+        text, eol = _split_eol(full)
+        if not text.strip() or text.lstrip().startswith("#"):
+            entries.append(TshLine(text, eol))
+            continue
+        player = _parse_player(number, text, tsh.warnings)
+        player.eol = eol
+        tsh.players.append(player)
+        entries.append(player)
+    tsh.lines = entries
+    _check(tsh)
+    return tsh
+
+
+def _parse_player(number: int, text: str, warnings: list[Notice]) -> TshPlayer:
+    parts = _SPLIT.split(text)
+    head = _HEAD.match(parts[0].rstrip())
+    if head is None:
+        raise TshError("tsh.bad_head", line=number, text=text[:60])
+    name = head.group(1)
+    opponents = [int(x) for x in head.group(3).split()]
+    scores = []
+    for token in parts[1].split() if len(parts) > 1 else []:
+        if not _SCORE.match(token):
+            raise TshError("tsh.bad_score", line=number, name=name, value=token)
+        scores.append(int(token))
+    fields: list[tuple[str, str]] = []
+    for fragment in parts[2:]:
+        key, _, values = fragment.strip().partition(" ")
+        fields.append((key, values.strip()))
+    player = TshPlayer(name, head.group(2), opponents, scores, fields, number, text)
+    if len(scores) > len(opponents):
+        warnings.append(
+            Notice(
+                "tsh.warn_extra_scores",
+                {"line": number, "name": name, "scores": len(scores), "pairings": len(opponents)},
+            )
+        )
+    keys = [k for k, _ in fields if k]
+    for key in sorted({k for k in keys if keys.count(k) > 1}):
+        warnings.append(
+            Notice("tsh.warn_duplicate_key", {"line": number, "name": name, "key": key})
+        )
+    if "p12" in keys:
+        codes = player.ints("p12")  # refuses a non-number with its line
+        if any(c not in (0, 1, 2, 3) for c in codes):
+            warnings.append(Notice("tsh.warn_p12", {"line": number, "name": name}))
+    return player
+
+
+def _check(tsh: TshFile) -> None:
     n = len(tsh.players)
     for index, player in enumerate(tsh.players, start=1):
         for r, opp in enumerate(player.opponents, start=1):
-            if opp < 0 or opp > n:
-                raise TshError(f"{player.name}: round {r} opponent {opp} is not a player number")
+            if opp > n:
+                raise TshError(
+                    "tsh.bad_opponent", line=player.line, name=player.name, round=r, opp=opp
+                )
             if opp == index:
-                raise TshError(f"{player.name}: round {r} paired with himself")
+                raise TshError("tsh.self_paired", line=player.line, name=player.name, round=r)
+            if opp:
+                back = tsh.players[opp - 1].opponents
+                if len(back) < r or back[r - 1] != index:
+                    raise TshError(
+                        "tsh.not_mutual",
+                        line=player.line,
+                        name=player.name,
+                        round=r,
+                        opp=tsh.players[opp - 1].name,
+                    )
+            if opp and player.scored(r) != tsh.players[opp - 1].scored(r) and opp > index:
+                tsh.warnings.append(
+                    Notice(
+                        "tsh.warn_half_scored",
+                        {
+                            "line": player.line,
+                            "name": player.name,
+                            "round": r,
+                            "opp": tsh.players[opp - 1].name,
+                        },
+                    )
+                )
 
 
-def read(path: Path | str) -> TshFile:
-    text, encoding = read_text(path)
-    return parse(text, encoding)
+# --- writing ------------------------------------------------------------------------------
 
 
 def format_player(p: TshPlayer) -> str:
-    head = f"{p.name:<26} {p.rating}"
+    """A player line in tsh's own layout (``%-22s %5s``, ``; key values`` per field)."""
+    head = f"{p.name:<22} {p.rating:>5}"
     if p.opponents:
         head += " " + " ".join(str(o) for o in p.opponents)
     out = [head, " " + " ".join(str(s) for s in p.scores)]
     for key, values in p.fields:
-        out.append(f" {key} {values}" if values else (f" {key}" if key else " "))
+        out.append(f" {key} {values}" if values else f" {key}")
     return ";".join(out)
 
 
-def format_file(tsh: TshFile) -> str:
-    return "".join(format_player(p) + "\n" for p in tsh.players)
+def format_file(tsh: TshFile, *, bom: bool = True) -> str:
+    out = [BOM] if tsh.bom and bom else []
+    for entry in tsh.lines:
+        if isinstance(entry, TshLine):
+            out.append(entry.text + entry.eol)
+        else:
+            out.append((entry.raw if entry.raw is not None else format_player(entry)) + entry.eol)
+    return "".join(out)
+
+
+def encode(tsh: TshFile) -> bytes:
+    """The file's bytes in its own encoding (a BOM read is written back)."""
+    for p in tsh.players:
+        if p.raw is None:
+            again = _HEAD.match(format_player(p).split(";")[0].rstrip())
+            if again is None or again.group(1) != p.name:
+                # tsh would read "Team 7 1500 …" as the name "Team" rated 7.
+                raise TshError("tsh.ambiguous_name", name=p.name)
+    text = format_file(tsh, bom=False)
+    try:
+        return (b"\xef\xbb\xbf" if tsh.bom else b"") + text.encode(tsh.encoding)
+    except UnicodeEncodeError as exc:
+        bad = text[exc.start : exc.end]
+        line = text.count("\n", 0, exc.start) + 1
+        raise TshError("tsh.unencodable", line=line, char=bad, encoding=tsh.encoding) from None
 
 
 def write(tsh: TshFile, path: Path | str) -> None:
-    Path(path).write_bytes(format_file(tsh).encode(tsh.encoding))
+    Path(path).write_bytes(encode(tsh))
 
 
 # --- interpretation -----------------------------------------------------------------------
 
 
+def _player(pid: int, tp: TshPlayer) -> Player:
+    extra = {k: v for k, v in tp.fields if k}
+    try:
+        rating = tp.rating_value
+    except ValueError:  # cannot happen after the grammar, kept for hand-built files
+        rating = 0
+    return Player(
+        id=pid, name=tp.display_name, rating=rating, withdrawn="off" in extra, extra=extra
+    )
+
+
 def to_tournament(tsh: TshFile, name: str = "") -> TournamentData:
-    """Players and games from a parsed file (see the module docstring for opponent 0)."""
+    """Players and the games of scored rounds (see the module docstring for opponent 0).
+    Pairings without scores (a live file) are not games: see :func:`pending`."""
     data = TournamentData(name=name)
     for pid, tp in enumerate(tsh.players, start=1):
-        extra = {k: v for k, v in tsh.players[pid - 1].fields}
-        data.players[pid] = Player(
-            id=pid, name=tp.name, rating=tp.rating, withdrawn="off" in extra, extra=extra
-        )
+        data.players[pid] = _player(pid, tp)
     for pid, tp in enumerate(tsh.players, start=1):
         p12 = tp.ints("p12")
-        real = [r for r, o in enumerate(tp.opponents, start=1) if o or _score(tp, r) != 0]
+        real = [
+            r
+            for r, o in enumerate(tp.opponents, start=1)
+            if tp.scored(r) and (o or tp.scores[r - 1] != 0)
+        ]
         first_real = min(real, default=0)
         last_real = max(real, default=0)
         for r, opp in enumerate(tp.opponents, start=1):
-            own = _score(tp, r)
+            if not tp.scored(r):
+                continue
+            own = tp.scores[r - 1]
             if opp == 0:
                 if own > 0:
                     data.games.append(Game(r, pid, None, own, None, kind=Kind.BYE))
@@ -160,15 +425,37 @@ def to_tournament(tsh: TshFile, name: str = "") -> TournamentData:
                 elif r < last_real:
                     data.games.append(Game(r, pid, None, 0, None, kind=Kind.ABSENT))
                 continue
-            back = tsh.players[opp - 1].opponents
-            if len(back) < r or back[r - 1] != pid:
-                raise TshError(
-                    f"{tp.name}: round {r} opponent {tsh.players[opp - 1].name} "
-                    "does not list him back"
-                )
-            if opp < pid:
-                continue  # already added from the opponent's line
-            opp_score = _score(tsh.players[opp - 1], r)
+            other = tsh.players[opp - 1]
+            if opp < pid or not other.scored(r):
+                continue  # added from the opponent's line, or pending (half-scored)
+            theirs = other.ints("p12")
+            first = _starter(
+                pid,
+                opp,
+                p12[r - 1] if len(p12) >= r else 3,
+                theirs[r - 1] if len(theirs) >= r else 3,
+            )
+            data.games.append(Game(r, pid, opp, own, other.scores[r - 1], first=first))
+    data.games.sort(key=lambda g: (g.round, g.p1))
+    return data
+
+
+def pending(tsh: TshFile) -> list[Game]:
+    """Pairings whose scores are not in yet (a live file): ``Game`` without scores, ``p2``
+    None for a bye; ``first`` from p12 when known. Sorted by round and player."""
+    out = []
+    last_scored = tsh.scored_rounds
+    for pid, tp in enumerate(tsh.players, start=1):
+        p12 = tp.ints("p12")
+        for r, opp in enumerate(tp.opponents, start=1):
+            if tp.scored(r) and (not opp or tsh.players[opp - 1].scored(r)):
+                continue
+            if opp == 0:
+                if r > last_scored:
+                    out.append(Game(r, pid, None, kind=Kind.BYE))
+                continue
+            if opp < pid and tsh.players[opp - 1].opponents[r - 1] == pid:
+                continue
             theirs = tsh.players[opp - 1].ints("p12")
             first = _starter(
                 pid,
@@ -176,9 +463,9 @@ def to_tournament(tsh: TshFile, name: str = "") -> TournamentData:
                 p12[r - 1] if len(p12) >= r else 3,
                 theirs[r - 1] if len(theirs) >= r else 3,
             )
-            data.games.append(Game(r, pid, opp, own, opp_score, first=first))
-    data.games.sort(key=lambda g: (g.round, g.p1))
-    return data
+            out.append(Game(r, pid, opp, first=first))
+    out.sort(key=lambda g: (g.round, g.p1))
+    return out
 
 
 def _starter(pid: int, opp: int, mine: int, theirs: int) -> int | None:
@@ -192,27 +479,62 @@ def _starter(pid: int, opp: int, mine: int, theirs: int) -> int | None:
     return None
 
 
-def _score(tp: TshPlayer, r: int) -> int:
-    return tp.scores[r - 1] if len(tp.scores) >= r else 0
+# --- export -------------------------------------------------------------------------------
+
+_Sig = tuple[Any, ...] | None
 
 
-def from_tournament(data: TournamentData, rounds: int | None = None) -> TshFile:
-    """A .t file for ``data``; keys in ``Player.extra`` other than p12/off are kept."""
-    rounds = data.rounds if rounds is None else rounds
+def _signatures(games: Iterable[Game], pend: Iterable[Game]) -> dict[tuple[int, int], _Sig]:
+    """What each (player, round) is, as tsh and the engine read it."""
+    sig: dict[tuple[int, int], _Sig] = {}
+    for g in games:
+        if g.p2 is None:
+            sig[(g.p1, g.round)] = (g.kind.value,)
+            continue
+        for me, other in ((g.p1, g.p2), (g.p2, g.p1)):
+            own, theirs = g.score_of(me)
+            sig[(me, g.round)] = (g.kind.value, other, own, theirs, g.first, g.forfeited)
+    for g in pend:
+        for me in g.players():
+            sig[(me, g.round)] = ("pending", g.opponent(me))
+    return sig
+
+
+def from_tournament(
+    data: TournamentData,
+    rounds: int | None = None,
+    *,
+    pending_games: Iterable[Game] = (),
+    source: TshFile | None = None,
+    scored_rounds: int = 0,
+) -> TshFile:
+    """A .t file for ``data`` (scored games) and ``pending_games`` (pairings without scores).
+
+    With ``source`` (the file the tournament was imported from), every round that still
+    means what it meant there is written with the source's own tokens (bye and absence
+    scores, unplayed rounds, p12 codes), every key is kept verbatim and unchanged lines are
+    written byte for byte; only what changed in the hub is written anew. Without a source,
+    keys in ``Player.extra`` other than p12/off are kept and lines use tsh's layout.
+    ``scored_rounds``: rounds that are over even if nobody played in the last ones."""
+    pend = [g for g in pending_games if rounds is None or g.round <= rounds]
+    games = [g for g in data.games if rounds is None or g.round <= rounds]
+    scored = max([scored_rounds, *(g.round for g in games)])
+    last = max([scored, *(g.round for g in pend)])
     ids = sorted(data.players)
     number = {pid: i for i, pid in enumerate(ids, start=1)}
-    opps = {pid: [0] * rounds for pid in ids}
-    scores = {pid: [0] * rounds for pid in ids}
-    p12 = {pid: [0] * rounds for pid in ids}
-    for g in data.games:
-        if g.round > rounds:
-            continue
-        i = g.round - 1
+    cells: dict[int, dict[int, tuple[int, int | None, int]]] = {pid: {} for pid in ids}
+    derived: tuple[int, int | None, int]
+    score: int | None
+    tables = {(pid, g.round): g.table for g in (*games, *pend) for pid in g.players()}
+    for g in games:
         if g.p2 is None:
             if g.kind is Kind.BYE:
-                scores[g.p1][i] = g.s1 if g.s1 is not None else 50
+                score = g.s1 if g.s1 is not None else 50
             elif g.kind is Kind.ABSENT:
-                scores[g.p1][i] = g.s1 if g.s1 is not None else -50
+                score = g.s1 if g.s1 is not None else -50
+            else:
+                score = 0
+            cells[g.p1][g.round] = (0, score, 0)
             continue
         s1, s2 = g.s1, g.s2
         if g.kind is Kind.FORFEIT and (s1 is None or s2 is None):
@@ -220,16 +542,110 @@ def from_tournament(data: TournamentData, rounds: int | None = None) -> TshFile:
         elif g.kind is Kind.DOUBLE_FORFEIT:
             s1, s2 = 0, 0
         for me, other, own in ((g.p1, g.p2, s1), (g.p2, g.p1, s2)):
-            opps[me][i] = number[other]
-            scores[me][i] = own or 0
-            p12[me][i] = 3 if g.first is None else 1 if g.first == me else 2
+            code = 3 if g.first is None else 1 if g.first == me else 2
+            cells[me][g.round] = (number[other], own or 0, code)
+    for g in pend:
+        for me in g.players():
+            rival = g.opponent(me)
+            code = 0 if rival is None else 3 if g.first is None else 1 if g.first == me else 2
+            cells[me][g.round] = (0 if rival is None else number[rival], None, code)
+    src_sig: dict[tuple[int, int], _Sig] = {}
+    if source is not None:
+        src_sig = _signatures(to_tournament(source).games, pending(source))
+    db_sig = _signatures(games, pend)
+
     players = []
     for pid in ids:
         p = data.players[pid]
-        fields = [(k, v) for k, v in p.extra.items() if k not in ("p12", "off")]
-        if p.withdrawn:
-            fields.append(("off", p.extra.get("off") or "0"))
-        fields.append(("p12", " ".join(str(x) for x in p12[pid])))
-        fields.sort(key=lambda kv: kv[0])
-        players.append(TshPlayer(p.name, p.rating, opps[pid], scores[pid], fields))
-    return TshFile(players)
+        src = source.players[pid - 1] if source is not None and pid <= len(source.players) else None
+        mine = cells[pid]
+        length = max([scored, *mine]) if src is None else last
+        opps: list[int] = []
+        scores: list[int] = []
+        p12: list[int] = []
+        same = src is not None
+        src_p12 = src.ints("p12") if src is not None else []
+        rewritten: list[int] = []  # rounds written from the database, not the source
+        for r in range(1, length + 1):
+            derived = mine.get(r, (0, 0 if r <= scored else None, 0))
+            if src is not None and src_sig.get((pid, r)) == db_sig.get((pid, r)):
+                in_src = r <= max(len(src.opponents), len(src.scores))
+                opp = src.opponents[r - 1] if r <= len(src.opponents) else 0
+                score = src.scores[r - 1] if src.scored(r) else None
+                code = src_p12[r - 1] if r <= len(src_p12) else derived[2]
+                if not in_src:
+                    opp, score, code = derived
+                    same = False
+                    rewritten.append(r)
+            else:
+                opp, score, code = derived
+                same = False
+                rewritten.append(r)
+            opps.append(opp)
+            p12.append(code)
+            if score is not None:
+                scores.append(score)
+        if src is not None:
+            # Anything the source had beyond what the hub knows of (never scored, no game).
+            same = same and len(src.opponents) <= length and len(src.scores) <= length
+            while len(opps) > len(src.opponents) and opps[-1] == 0 and len(opps) > len(scores):
+                opps.pop()
+                p12.pop()
+                same = False
+            fields = list(src.fields)
+            was_off = src.get("off") is not None
+            if p.withdrawn != was_off:
+                same = False
+                fields = [(k, v) for k, v in fields if k != "off"]
+                if p.withdrawn:
+                    fields.append(("off", "0"))
+            board = src.get("board")
+            if not same and board is not None:
+                # tsh's table numbers: a round the hub re-paired gets the hub's table.
+                tokens = board.split()
+                for r in rewritten:
+                    table = tables.get((pid, r))
+                    if table is None:
+                        continue
+                    if r <= len(tokens):
+                        tokens[r - 1] = str(table)
+                    elif r == len(tokens) + 1:
+                        tokens.append(str(table))
+                fields = [(k, " ".join(tokens) if k == "board" else v) for k, v in fields]
+            if not same:
+                codes = " ".join(str(c) for c in p12)
+                if any(k == "p12" for k, _ in fields):
+                    if src.get("p12") is None or src.ints("p12") != p12:
+                        fields = [(k, codes if k == "p12" else v) for k, v in fields]
+                elif any(c for c in p12):
+                    fields.append(("p12", codes))
+            line = TshPlayer(
+                src.name,
+                src.rating,
+                opps,
+                scores,
+                fields,
+                src.line,
+                src.raw if same else None,
+                src.eol,
+            )
+        else:
+            fields = [(k, v) for k, v in p.extra.items() if k not in ("p12", "off")]
+            if p.withdrawn:
+                fields.append(("off", p.extra.get("off") or "0"))
+            fields.append(("p12", " ".join(str(x) for x in p12)))
+            fields.sort(key=lambda kv: kv[0])
+            line = TshPlayer(p.name, str(p.rating), opps, scores, fields)
+        players.append(line)
+    if source is None:
+        return TshFile(players)
+    entries: list[TshPlayer | TshLine] = []
+    index = 0
+    for entry in source.lines:
+        if isinstance(entry, TshLine):
+            entries.append(entry)
+        elif index < len(players):
+            entries.append(players[index])
+            index += 1
+    entries += players[index:]
+    return TshFile(players, source.encoding, entries, bom=source.bom)

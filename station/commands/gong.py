@@ -16,6 +16,7 @@ import sys
 from collections.abc import Callable
 
 from samoobsluha.shared.clock import SystemClock
+from samoobsluha.shared.countdown import countdown
 from samoobsluha.shared.i18n import LANGUAGES, t
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import config as station_config
@@ -127,11 +128,6 @@ def _schedule(
     return cfg, gong, schedule
 
 
-def _clock_text(seconds: float) -> str:
-    seconds = max(0, int(seconds + 0.999))
-    return f"{seconds // 60:d}:{seconds % 60:02d}"
-
-
 @_errors
 def _round_status(args: argparse.Namespace) -> int:
     cfg, _, schedule = _schedule(args)
@@ -143,7 +139,7 @@ def _round_status(args: argparse.Namespace) -> int:
         return EXIT_OK
     line = f"{t('round.number', ui, number=status.number)}: {t(f'round.phase.{status.phase}', ui)}"
     if status.phase.value in ("scheduled", "running", "warning"):
-        line += f" {_clock_text(status.remaining)}"
+        line += f" {countdown(status.remaining)}"
     if status.paused:
         line += f" ({t('round.paused', ui)})"
     print(line)

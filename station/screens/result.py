@@ -113,11 +113,12 @@ class ResultScreen(KioskScreen):
         if pairing is None:
             names.update(self.tr("kiosk.result.no_pairing"))
         else:
-            names.update(self.tr("kiosk.result.players", a=pairing.player_a, b=pairing.player_b))
+            names.update(self.tr("kiosk.result.players", a=pairing.first, b=pairing.second))
         if existing is not None:
-            self.query_one("#res-score-a", Input).value = str(existing.score_a)
-            self.query_one("#res-score-b", Input).value = str(existing.score_b)
-            self.query_one("#res-starter", Input).value = existing.starter.upper()
+            self.query_one("#res-score-a", Input).value = str(existing.score_first)
+            self.query_one("#res-score-b", Input).value = str(existing.score_second)
+            started = {"first": "A", "second": "B"}.get(existing.started, "")
+            self.query_one("#res-starter", Input).value = started
 
     def action_save(self) -> None:
         round_no, table_no = self._numbers()
@@ -137,9 +138,10 @@ class ResultScreen(KioskScreen):
                 self.query_one(f"#{field_id}", Input).focus()
                 return
             scores.append(int(text))
-        starter_text = self.query_one("#res-starter", Input).value.strip().lower()
-        starter = {"a": "a", "1": "a", "b": "b", "2": "b"}.get(starter_text)
-        if starter is None:
+        started_text = self.query_one("#res-starter", Input).value.strip().lower()
+        # the screen says A/B (or 1/2); the record says first/second
+        started = {"a": "first", "1": "first", "b": "second", "2": "second"}.get(started_text)
+        if started is None:
             self._error(self.tr("kiosk.result.bad_starter"))
             self.query_one("#res-starter", Input).focus()
             return
@@ -149,9 +151,9 @@ class ResultScreen(KioskScreen):
             table_no or 0,
             scores[0],
             scores[1],
-            starter,
-            pairing.player_a if pairing and pairing.table_no == table_no else "",
-            pairing.player_b if pairing and pairing.table_no == table_no else "",
+            started,
+            pairing.first if pairing and pairing.table_no == table_no else "",
+            pairing.second if pairing and pairing.table_no == table_no else "",
         )
         for field in self.query(Input):
             field.disabled = True
@@ -179,8 +181,8 @@ class ResultScreen(KioskScreen):
                 "kiosk.result.locked",
                 round=existing.round_no,
                 table=existing.table_no,
-                a=existing.score_a,
-                b=existing.score_b,
+                a=existing.score_first,
+                b=existing.score_second,
             )
         )
 
@@ -191,8 +193,8 @@ class ResultScreen(KioskScreen):
             "kiosk.result.saved",
             round=stored.round_no,
             table=stored.table_no,
-            a=stored.score_a,
-            b=stored.score_b,
+            a=stored.score_first,
+            b=stored.score_second,
         )
         if self.by_referee:
             self.app.pop_screen()

@@ -68,7 +68,7 @@ class WhereScreen(KioskScreen):
             return
         lines = [self.tr("kiosk.where.round", round=round_no)]
         for name, pairing in found:
-            opponent = pairing.player_b if name == pairing.player_a else pairing.player_a
+            opponent = pairing.second if name == pairing.first else pairing.first
             lines.append(
                 self.tr(
                     "kiosk.where.row",

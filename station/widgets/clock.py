@@ -3,23 +3,16 @@ the round, the time left in large digits, and after the end signal "DOHRÁVKA"."
 
 from __future__ import annotations
 
-import math
-
 from textual.app import ComposeResult
 from textual.containers import Vertical
 from textual.widgets import Label
 
+from samoobsluha.shared.countdown import countdown
 from samoobsluha.shared.i18n import t
 from samoobsluha.shared.rounds import Phase, RoundStatus
 from samoobsluha.station.widgets.bigtext import BigText
 
-
-def format_remaining(seconds: float) -> str:
-    """``39:59``; ``1:05:00`` above an hour. Rounded up, so 0:00 means the time is over."""
-    total = max(0, math.ceil(seconds))
-    hours, rest = divmod(total, 3600)
-    minutes, secs = divmod(rest, 60)
-    return f"{hours}:{minutes:02d}:{secs:02d}" if hours else f"{minutes:02d}:{secs:02d}"
+format_remaining = countdown  # the kiosk's name for it (shared.countdown)
 
 
 def describe(status: RoundStatus | None, lang: str) -> tuple[str, str, str]:

@@ -7,6 +7,8 @@ paired, and its pairings and the standings delivered to both stations."""
 
 from __future__ import annotations
 
+import csv
+import io
 import json
 import os
 import shutil
@@ -207,15 +209,26 @@ def test_a_full_round_between_the_hub_and_two_stations(
             for table in tables:
                 a, b = names[table]
                 stores[name].store_result(
-                    Result(1, table, *scores[table], "a", a, b), at=time.time()
+                    Result(1, table, *scores[table], "first", a, b), at=time.time()
                 )
+        # no dashboard and no ``hub pull-results``: the server enters each result as it
+        # stores it, so ``hub standings`` (another process, reading the file) counts them
+        wait_for(
+            "station results in the tournament",
+            lambda: svc.round_results(1).count("pending") == 3,
+        )
+        standings = subprocess.run(
+            [str(BIN / "hub"), "standings", "--format", "csv"],
+            env=dict(os.environ, SAMOOBSLUHA_DATA=str(hall["root"] / "hub")),
+            capture_output=True,
+            text=True,
+            check=True,
+        ).stdout
+        wins = {row["name"]: row["wins"] for row in csv.DictReader(io.StringIO(standings))}
+        for table in (1, 2, 3):
+            won, lost = names[table] if scores[table][0] > scores[table][1] else names[table][::-1]
+            assert (wins[won], wins[lost]) == ("1", "0"), (table, wins)
         svc.enter_result(1, Entry(4, *scores[4]))
-
-        def pulled() -> bool:
-            svc.apply_station_results()
-            return svc.round_results(1).count("pending") == 3
-
-        wait_for("station results on the hub", pulled)
         # the scoresheets arrive: the operator confirms the stations' entries
         for table in (1, 2, 3):
             assert svc.enter_result(1, Entry(table, *scores[table])).outcome == "confirmed"
@@ -293,7 +306,7 @@ def test_the_linked_kiosk_joins_the_hub_and_stores_published_pairings(
             conn = sqlite3.connect(f"file:{folder / 'station.db'}?mode=ro", uri=True)
             try:
                 return conn.execute(
-                    "SELECT table_no, player_a, player_b FROM pairings WHERE round_no = 1"
+                    "SELECT table_no, first, second FROM pairings WHERE round_no = 1"
                 ).fetchall()
             except sqlite3.OperationalError:
                 return []

@@ -195,17 +195,44 @@ async def test_challenges_screen_marks_appeals_and_acknowledges(
         assert not screen.query_one("#sss", DataTable).display  # ČAS tournament
 
         table.move_cursor(row=2)  # the check of table 1 (kůň, valid)
+        first, second = (served.pairing_table(1)[0][0][k] for k in ("first", "second"))
         await pilot.press("2")
         await settle(pilot)
-        first, second = (served.pairing_table(1)[0][0][k] for k in ("first", "second"))
+        # nothing yet: the question names the check and the player first
+        question = label_text(app.screen, "#confirm-question")
+        assert "stůl 1" in question and "KŮŇ" in question and second in question
+        assert cells(table)[2][8] == ""
+        await pilot.press("escape")  # no: nothing changes
+        await settle(pilot)
+        assert cells(table)[2][8] == ""
+        assert "Nic se nezměnilo" in label_text(screen, "#message")
+        await pilot.press("2")
+        await settle(pilot)
+        await pilot.press("enter")
+        for _ in range(25):  # dismiss, act, reload: count loop rounds, not seconds
+            if cells(table)[2][8] == second:
+                break
+            await settle(pilot)
         assert cells(table)[2][8] == second
-        table.move_cursor(row=2)
         await pilot.press("n")  # appeal: the word is not valid after all
         await settle(pilot)
+        question = label_text(app.screen, "#confirm-question")
+        assert "stůl 1" in question and "NEPLATNÉ?" in question
+        await pilot.press("y")
+        for _ in range(25):
+            if cells(table)[2][5] == "PLATNÉ → NEPLATNÉ":
+                break
+            await settle(pilot)
         assert cells(table)[2][5] == "PLATNÉ → NEPLATNÉ"
 
         await pilot.press("a")
         await settle(pilot)
+        assert "stanice st-1 · stůl 3" in label_text(app.screen, "#confirm-question")
+        await pilot.press("enter")
+        for _ in range(25):
+            if "Žádné volání" in label_text(screen, "#requests"):
+                break
+            await settle(pilot)
         assert "Žádné volání" in label_text(screen, "#requests")
         screen._blink()
         assert not requests.classes
@@ -329,7 +356,7 @@ async def test_english_screens_and_footer(service: HubService) -> None:
         assert "SERVER NOT RUNNING" in label_text(app.screen, "#topbar")
 
 
-async def test_results_screen_enters_station_results_and_lists_refusals(
+async def test_results_screen_shows_station_results_and_lists_refusals(
     service: HubService, clock: FakeClock, tmp_path: Path
 ) -> None:
     from samoobsluha.station.log import Result
@@ -337,15 +364,13 @@ async def test_results_screen_enters_station_results_and_lists_refusals(
     rows, _ = service.pairing_table(1)
     st = station_store(tmp_path, "st-1")
     st.store_result(
-        Result(1, 2, 410, 380, "a", rows[1]["first"], rows[1]["second"]), at=clock.now()
+        Result(1, 2, 410, 380, "first", rows[1]["first"], rows[1]["second"]), at=clock.now()
     )
-    st.store_result(Result(1, 9, 400, 300, "a", "X", "Y"), at=clock.now())
+    st.store_result(Result(1, 9, 400, 300, "first", "X", "Y"), at=clock.now())
     deliver(service, st, clock.now())
     app = app_for(service, serve=False)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("f4")
-        await settle(pilot)
-        app.action_reload()  # the summary enters the stations' results, then the screen
         await settle(pilot)
         states = [r[4] for r in cells(app.screen.query_one("#tables", DataTable))]
         assert states == ["chybí", "čeká na partiář", "chybí", "chybí"]

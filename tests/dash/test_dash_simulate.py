@@ -71,5 +71,5 @@ def test_simulated_results_only_after_the_end_and_only_its_share(
     assert sim.enter_results(hub_now=170.0) == [1, 3]
     assert sim.enter_results(hub_now=171.0) == []  # once
     result = store.result(1, 3)
-    assert result is not None and result.player_a == "A3" and result.score_a != result.score_b
+    assert result is not None and result.first == "A3" and result.score_first != result.score_second
     store.close()

@@ -34,7 +34,12 @@ def hall(
         "clock_synced": True,
         "clock_offset": 0.003,
         "backlog": 0,
-        "last_signal": {"signal": "start", "hub_time": clock.now() - 600},
+        "last_signal": {
+            "signal": "start",
+            "hub_time": clock.now() - 600,
+            "local_time": clock.now() - 600,
+            "synced": True,
+        },
     }
     sync_store.save_status(db, "st-1", "e1", "127.0.0.1:1", base, clock.now() - 2)
     sync_store.save_status(

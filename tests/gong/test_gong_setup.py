@@ -170,13 +170,13 @@ def test_cli_round_lifecycle(toml, capsys):
     assert cli.main(["round", "start", "--in", "60", "--config", conf]) == 0
     assert "round 1 starts in 60 s" in capsys.readouterr().out
     assert cli.main(["round", "status", "--config", conf]) == 0
-    assert capsys.readouterr().out.strip() == "1. kolo: Začátek za 1:00"
+    assert capsys.readouterr().out.strip() == "1. kolo: Začátek za 01:00"
     assert cli.main(["round", "pause", "--config", conf]) == 1
     assert "use `station round delay`" in capsys.readouterr().err
     assert cli.main(["round", "delay", "5", "--config", conf]) == 0
     assert "revision 1" in capsys.readouterr().out
     assert cli.main(["round", "status", "--ui", "en", "--config", conf]) == 0
-    assert capsys.readouterr().out.strip() == "Round 1: Starts in 6:00"
+    assert capsys.readouterr().out.strip() == "Round 1: Starts in 06:00"
     assert cli.main(["round", "start", "--config", conf]) == 1
     assert "round 1 is scheduled" in capsys.readouterr().err
     assert cli.main(["round", "cancel", "--config", conf]) == 0

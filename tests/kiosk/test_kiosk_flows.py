@@ -508,8 +508,8 @@ async def test_result_entry_and_only_referee_changes_it(make_app, store, clock):
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
     result = store.result(2, 5)
-    assert (result.score_a, result.score_b, result.starter) == (412, 398, "b")
-    assert (result.entered_by, result.revision, result.player_a) == ("referee", 2, "Novák Jan")
+    assert (result.score_first, result.score_second, result.started) == (412, 398, "second")
+    assert (result.entered_by, result.revision, result.first) == ("referee", 2, "Novák Jan")
     assert store.db["result_history"].count == 2
     assert [p["kind"] for p in outbox.pending(store.db)] == ["result", "result"]
 

@@ -16,6 +16,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.hub import store
+from samoobsluha.shared.payloads import CheckPayload
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
 
@@ -27,6 +28,29 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+def check_payload(i: int, station_id: str = "st", at: float = 1_767_225_600.0) -> dict[str, Any]:
+    """A kiosk's check row (the station's challenge id ``i``), as the hub accepts it."""
+    return CheckPayload(
+        id=i,
+        at=at + i,
+        station_id=station_id,
+        table_no=1 + i % 30,
+        round_no=1,
+        instance="first",
+        status="valid" if i % 2 == 0 else "invalid",
+        words=("SLOVO",),
+        canonical=("slovo",),
+        failed=() if i % 2 == 0 else ("slovo",),
+        too_long=(),
+        refused_reason=None,
+        lexicon_sha256="0" * 64,
+        lexicon_variant="cs",
+        ui_language="cs",
+        appeal_of=None,
+        note="",
+    ).to_dict()
 
 
 def wait_for(cond: Callable[[], Any], timeout: float = 15.0, what: str = "condition") -> Any:
@@ -195,7 +219,7 @@ class Station:
         outbox.set_station_id(db, self.station_id)
         with db.atomic():
             for i in range(start, start + n):
-                outbox.enqueue(db, kind, {"i": i, "words": ["slovo"], "valid": i % 2 == 0})
+                outbox.enqueue(db, kind, check_payload(i, self.station_id))
         db.close()
 
     def kill(self) -> None:

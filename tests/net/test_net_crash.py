@@ -14,7 +14,7 @@ def _assert_exactly_once(hub: Hub, station: str, total: int) -> None:
     rows = [r for r in hub.rows() if r["station_id"] == station]
     seqs = [r["seq"] for r in rows]
     assert seqs == list(range(1, total + 1)), (len(seqs), total)
-    payload_ids = [r["payload"]["i"] for r in rows]
+    payload_ids = [r["payload"]["id"] for r in rows]
     assert payload_ids == list(range(total))  # each kiosk record once, in order
 
 

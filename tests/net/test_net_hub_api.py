@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from net_procs import check_payload
 
 from samoobsluha.hub import control, store
 from samoobsluha.hub.server import HubServer
@@ -302,7 +303,7 @@ async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
         db = open_db(tmp_path / "s.db", outbox.migrations)
         with db.atomic():
             for i in range(10):
-                outbox.enqueue(db, "challenge", {"i": i})
+                outbox.enqueue(db, "challenge", check_payload(i, "s"))
         db.close()
         sync.nudge()
         await _until(lambda: sync.status.acked_seq == 10, 15)

@@ -4,11 +4,12 @@ serving an honest station meanwhile (real hub and station processes, raw sockets
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import struct
 from pathlib import Path
 
-from net_procs import Hub, Station, running, wait_for
+from net_procs import Hub, Station, check_payload, running, wait_for
 
 from samoobsluha.shared import protocol
 
@@ -34,7 +35,24 @@ async def _raw(port: int, payload: bytes) -> bool:
 
 
 def _rows(start: int, n: int) -> list[dict]:
-    return [[i, "challenge", '{"evil": true}', 1.0] for i in range(start, start + n)]
+    return [
+        [i, "challenge", json.dumps(check_payload(i, "eve")), 1.0] for i in range(start, start + n)
+    ]
+
+
+# what a station reports first (the hub checks it: an empty status is refused)
+STATUS = {
+    "name": "eve",
+    "version": "0",
+    "lexicon_sha256": None,
+    "clock_synced": False,
+    "clock_offset": 0.0,
+    "clock_delay": None,
+    "backlog": 0,
+    "acked_seq": 0,
+    "last_signal": None,
+    "local_time": 1.0,
+}
 
 
 class Recorder:
@@ -75,7 +93,7 @@ async def _attacks(hub: Hub, good_key: bytes) -> None:
         reader, rec, good_key, tournament=tid, station="eve", epoch="e1"
     )
     channel.writer = rec
-    await channel.send({"t": "status", "status": {}})
+    await channel.send({"t": "status", "status": STATUS})
     await channel.send({"t": "rows", "rows": _rows(1, 3)})
     ack = await channel.recv()
     while ack["t"] != "ack":
@@ -92,7 +110,7 @@ async def _attacks(hub: Hub, good_key: bytes) -> None:
         reader, writer, good_key, tournament=tid, station="eve", epoch="e1"
     )
     assert welcome["acked"] == 3
-    await channel.send({"t": "status", "status": {}})
+    await channel.send({"t": "status", "status": STATUS})
     writer.write(recorded[2])
     assert await _closed_by_hub(reader)
 
@@ -101,9 +119,17 @@ async def _attacks(hub: Hub, good_key: bytes) -> None:
     channel, _ = await protocol.client_handshake(
         reader, writer, good_key, tournament=tid, station="eve", epoch="e1"
     )
-    first = channel.session.seal({"t": "status", "status": {}})
+    first = channel.session.seal({"t": "status", "status": STATUS})
     second = channel.session.seal({"t": "rows", "rows": _rows(4, 2)})
     writer.write(second + first)
+    assert await _closed_by_hub(reader)
+
+    # 3b. right key, but a status that is not a station's status: refused, nothing stored
+    reader, writer = await asyncio.open_connection("127.0.0.1", port)
+    channel, _ = await protocol.client_handshake(
+        reader, writer, good_key, tournament=tid, station="eve", epoch="e1"
+    )
+    await channel.send({"t": "status", "status": STATUS | {"backlog": "lots"}})
     assert await _closed_by_hub(reader)
 
     # 4. a frame altered in flight (one bit of the payload flipped)
@@ -111,7 +137,7 @@ async def _attacks(hub: Hub, good_key: bytes) -> None:
     channel, _ = await protocol.client_handshake(
         reader, writer, good_key, tournament=tid, station="eve", epoch="e1"
     )
-    await channel.send({"t": "status", "status": {}})
+    await channel.send({"t": "status", "status": STATUS})
     frame = bytearray(channel.session.seal({"t": "rows", "rows": _rows(4, 2)}))
     frame[-3] ^= 0x01
     writer.write(bytes(frame))
@@ -173,5 +199,6 @@ def test_hub_refuses_bad_frames_and_keeps_serving(tmp_path: Path) -> None:
         assert "mallory" not in hub.ctl("stations")
         log = hub.log()
         for reason in ("bad MAC on hello", "bad MAC (wrong key", "exceeds the limit",
-                       "truncated frame", "tournament 't-other'"):  # fmt: skip
+                       "truncated frame", "tournament 't-other'",
+                       "bad status: status.backlog"):  # fmt: skip
             assert reason in log, (reason, log[-3000:])

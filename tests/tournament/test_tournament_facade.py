@@ -103,8 +103,8 @@ def test_entry_checks(tour: Tournament) -> None:
     with pytest.raises(TournamentError, match="outside"):
         tour.record_result(1, b.table, b.first, b.second, 4000, 300)
     with pytest.raises(TournamentError, match="starting player"):
-        tour.record_result(1, b.table, b.first, b.second, 400, 300, first=other.first)
-    out = tour.record_result(1, b.table, b.first, b.second, 850, 90, first=b.second)
+        tour.record_result(1, b.table, b.first, b.second, 400, 300, started=other.first)
+    out = tour.record_result(1, b.table, b.first, b.second, 850, 90, started=b.second)
     assert len(out.warnings) == 3  # 850 high, 90 low, starter differs from the pairing
     assert tour.results(1)[0]["starter"] == b.second
 
@@ -219,7 +219,7 @@ def test_exports_html_json_scorecard(tour: Tournament) -> None:
     st = tour.standings(after_round=1)[0]
     card = exports.scorecard_html(st, players)
     assert "Karta hráče" in card and st.player.name in card
-    assert exports.scorecard_csv(st, players).startswith("round,table,opponent,zh,own,opp")
+    assert exports.scorecard_csv(st, players).startswith("round,table,opponent,started,own,opp")
     doc = exports.station_json(tour.pairing(2), players, tour.standings(after_round=1))
     json.dumps(doc)
     assert doc["round"] == 2 and len(doc["tables"]) == 3

@@ -106,7 +106,11 @@ def check_round(data, pairing, active, before, r) -> None:  # type: ignore[no-un
         assert byes[pairing.bye] == fewest, f"round {r}: bye to somebody with more byes"
         order = [s.player.id for s in before if s.player.id in set(active)]
         below = order[order.index(pairing.bye) + 1 :]
-        assert all(byes[p] > fewest for p in below), f"round {r}: bye not to the lowest"
+        # The matching chooses the bye: the lowest-ranked player with the fewest byes,
+        # unless his bye costs the rest more — then the reason names who was skipped.
+        if not all(byes[p] > fewest for p in below):
+            (note,) = [n for n in pairing.notes if n.startswith("bye:")]
+            assert "skipped" in note, f"round {r}: bye not to the lowest, and no reason"
 
 
 def balance_report(data: TournamentData, rules: RuleSet) -> list[int]:
@@ -153,8 +157,12 @@ def test_fifteen_rounds_thirty_seven_players(seed: int) -> None:
 
 @pytest.mark.parametrize("rules", [CAS, SSS, PFS], ids=lambda r: r.name)
 def test_odd_field_byes_rotate(rules: RuleSet) -> None:
+    # A Swiss cannot see ahead: in 7 players / 6 rounds some lots corner the field so that
+    # a second bye is the only way to avoid a rematch (seed 5 under PFS, 2 and 8 under
+    # ČAS; the old bye-first search had the same corners at other seeds) — that is what a
+    # round robin is for. Seed 6 is an ordinary lot.
     data = field_of(7)
-    sim = play(data, rules, 6, seed=5)
+    sim = play(data, rules, 6, seed=6)
     assert sorted(sim.byes.values()) == [1] * 6  # six different players had the bye
 
 
@@ -340,3 +348,4 @@ def test_no_rematch_outranks_bye_order() -> None:
     assert pairing.bye != 5
     assert pairing.rematches == 0
     assert any("fewer byes would force a rematch" in n for n in pairing.notes)
+    assert len({g.p1 for g in data.games if g.kind is Kind.BYE}) == 4

@@ -109,16 +109,31 @@ def test_iso_8859_1_and_utf8_names(tmp_path: Path) -> None:
 @pytest.mark.parametrize(
     ("text", "message"),
     [
-        ("Adam 1500 2; 400\nBob 1400 3; 350\nCyril 0 0; 0\n", "does not list him back"),
-        ("Adam 1500 5; 400\nBob 1400 1; 350\n", "not a player number"),
-        ("Adam 1500 1; 400\n", "paired with himself"),
-        ("no rating here; 400\n", "expected 'NAME RATING"),
-        ("Adam 1500 0; four\n", "scores are not numbers"),
+        (
+            "Adam 1500 2; 400\nBob 1400 3; 350\nCyril 0 0; 0\n",
+            "line 1 (Adam): round 1 opponent Bob does not list him back",
+        ),
+        (
+            "Adam 1500 5; 400\nBob 1400 1; 350\n",
+            "line 1 (Adam): round 1 opponent 5 is not a player number",
+        ),
+        ("Adam 1500 1; 400\n", "line 1 (Adam): round 1 paired with himself"),
+        ("Adam 1500 0; 50\n# comment\nno rating here; 400\n", "line 3: expected 'NAME RATING"),
+        ("Adam 1500 0; four\n", "line 1 (Adam): score 'four' is not a number"),
+        ("Adam 1500 0; 50; p12 x\n", "line 1 (Adam): p12 has 'x', which is not a number"),
     ],
 )
-def test_broken_files_are_refused_with_the_reason(text: str, message: str) -> None:
-    with pytest.raises(tsh.TshError, match=message):
+def test_broken_files_are_refused_with_the_reason(
+    text: str, message: str, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
+    with pytest.raises(tsh.TshError) as caught:
         tsh.to_tournament(tsh.parse(text))
+    assert message in str(caught.value)
+    # The same refusal in Czech and Slovak names the same line.
+    line = message.split(":")[0].split()[1]
+    assert f"řádek {line}" in caught.value.text("cs")
+    assert f"riadok {line}" in caught.value.text("sk")
 
 
 def test_contradictory_p12_means_unknown_starter() -> None:

@@ -1,0 +1,404 @@
+"""What a station tells the hub, as typed records: one dataclass per outbox kind and one for
+the ``status`` frame.
+
+The station builds each row with these classes (``to_dict`` is what its outbox stores as
+JSON) and the hub reads each row back with ``from_dict``, which checks every field: a
+missing key, an unknown key, a wrong type or an impossible value raises
+:class:`PayloadError`, and the hub refuses the row (it keeps it aside, see
+``hub.store``) instead of guessing what the station meant.
+
+One vocabulary throughout (see docs/glossary.md): the two players of a table are
+``first`` and ``second`` — the order of the pairing sheet — and ``started`` says which of
+them started the game (``"first"`` or ``"second"``).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+import math
+from collections.abc import Callable
+from dataclasses import dataclass
+from types import SimpleNamespace
+from typing import Any, ClassVar, TypeVar, get_type_hints
+
+# The outbox kinds a station writes (``station.outbox.enqueue``).
+CHALLENGE = "challenge"  # a first-instance check at the kiosk (including refused ones)
+APPEAL = "appeal"  # a second-instance check by the referee at the station
+REFEREE_REQUEST = "referee_request"
+RESULT = "result"
+SIGNAL = "signal"  # a round signal given (or missed) by the station's bell
+REHEARSE = "rehearse"  # a station's answer to ``hub rehearse`` (station/rehearse.py)
+
+CHECK_STATUSES = ("valid", "invalid", "referee", "refused")
+INSTANCES = ("first", "appeal")
+REFEREE_REASONS = ("too_long", "rate_interval", "rate_cap")
+STARTED = ("first", "second")  # which player of the pairing started the game
+ENTERED_BY = ("players", "referee")
+SIGNALS = ("start", "warning", "end")
+SIGNAL_OUTCOMES = ("given", "missed")
+MAX_TEXT = 200  # names, notes, ids: a station never sends longer ones
+MAX_WORDS = 20
+
+
+class PayloadError(ValueError):
+    """A row (or status) that does not match its record: the message says what is wrong."""
+
+
+P = TypeVar("P", bound="Payload")
+
+
+@dataclass(frozen=True)
+class Payload:
+    """Base of every record: strict ``from_dict`` over the dataclass fields."""
+
+    KIND: ClassVar[str] = ""
+
+    def to_dict(self) -> dict[str, Any]:
+        out = dataclasses.asdict(self)
+        for key, value in out.items():
+            if isinstance(value, tuple):
+                out[key] = list(value)
+        return out
+
+    def __post_init__(self) -> None:
+        self._rules()
+
+    def _rules(self) -> None:
+        """The rules beyond each field's type (allowed values, ranges); raise
+        :class:`PayloadError`."""
+
+    @classmethod
+    def from_dict(cls: type[P], data: Any) -> P:
+        return cls(**cls.checked(data))
+
+    @classmethod
+    def checked(cls, data: Any) -> dict[str, Any]:
+        """``data``'s fields, checked (types and rules) without building the record: what
+        the hub does with every row it receives."""
+        values = cls._typed(data)
+        cls._rules(SimpleNamespace(KIND=cls.KIND, **values))  # type: ignore[arg-type]
+        return values
+
+    @classmethod
+    def _typed(cls, data: Any) -> dict[str, Any]:
+        what = cls.KIND or cls.__name__
+        if not isinstance(data, dict):
+            raise PayloadError(f"{what}: expected an object")
+        names, required, checkers = _spec(cls)  # type: ignore[arg-type]
+        unknown, missing = data.keys() - names, required - data.keys()
+        if unknown or missing:
+            problems = [f"unknown fields {sorted(unknown)}"] if unknown else []
+            problems += [f"missing fields {sorted(missing)}"] if missing else []
+            raise PayloadError(f"{what}: {'; '.join(problems)}")
+        return {name: checkers[name](what, name, value) for name, value in data.items()}
+
+
+Checker = Callable[[str, str, Any], Any]
+
+
+@functools.cache
+def _spec(cls: type[Payload]) -> tuple[frozenset[str], frozenset[str], dict[str, Checker]]:
+    """(field names, required names, a checker per field), worked out once per class."""
+    hints = get_type_hints(cls)
+    fields = dataclasses.fields(cls)
+    required = {
+        f.name
+        for f in fields
+        if f.default is dataclasses.MISSING and f.default_factory is dataclasses.MISSING
+    }
+    return (
+        frozenset(f.name for f in fields),
+        frozenset(required),
+        {f.name: _checker(hints[f.name]) for f in fields},
+    )
+
+
+def _strings(value: Any) -> bool:
+    return (type(value) is list or type(value) is tuple) and all(type(v) is str for v in value)
+
+
+# per field type: (accepts, converts, what it expects, a further limit or None)
+_TYPES: dict[str, tuple[Callable[[Any], bool], Callable[[Any], Any], str, Any]] = {
+    "int": (lambda v: type(v) is int, int, "a whole number", None),
+    "bool": (lambda v: type(v) is bool, bool, "true or false", None),
+    "dict": (lambda v: type(v) is dict, dict, "an object", None),
+    "float": (
+        lambda v: type(v) is float or type(v) is int,
+        float,
+        "a number",
+        lambda name, v: None if math.isfinite(v) else "not a finite number",
+    ),
+    "str": (
+        lambda v: type(v) is str,
+        str,
+        "text",
+        lambda name, v: (
+            None if len(v) <= MAX_TEXT or name == "note" else f"longer than {MAX_TEXT} characters"
+        ),
+    ),
+    "tuple": (
+        _strings,
+        tuple,
+        "a list of strings",
+        lambda name, v: None if len(v) <= MAX_WORDS else f"more than {MAX_WORDS} items",
+    ),
+}
+
+
+def _checker(hint: Any) -> Checker:
+    """A function checking a value against a field's type; no conversion between kinds
+    of value (a score sent as "412" is refused, not read). The hub runs these for every
+    row it receives, so the accepting path builds no strings."""
+    text = str(hint)
+    optional = text.endswith("| None")
+    base = text.removesuffix(" | None").removeprefix("<class '").removesuffix("'>")
+    base = base.split("[", 1)[0]
+    if base not in _TYPES:  # pragma: no cover - a field type this module does not know
+        raise TypeError(f"unsupported payload field type {text}")
+    accepts, convert, expected, limit = _TYPES[base]
+
+    def check(what: str, name: str, value: Any) -> Any:
+        if accepts(value):
+            problem = limit(name, value) if limit is not None else None
+            if problem is None:
+                return convert(value) if base in ("float", "tuple") else value
+        elif value is None:
+            if optional:
+                return None
+            problem = "must not be empty"
+        else:
+            problem = f"expected {expected}, not {value!r}"
+        raise PayloadError(f"{what}.{name}: {problem}")
+
+    return check
+
+
+def _one_of(kind: str, name: str, value: Any, allowed: tuple[Any, ...]) -> None:
+    if value not in allowed:
+        raise PayloadError(f"{kind}.{name}: {value!r} is not one of {list(allowed)}")
+
+
+def _positive(kind: str, name: str, value: int | None) -> None:
+    if value is not None and value < 1:
+        raise PayloadError(f"{kind}.{name}: must be 1 or more, not {value}")
+
+
+# -- outbox rows ----------------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class CheckPayload(Payload):
+    """One judged check (kind ``challenge``, or ``appeal`` when ``instance`` is "appeal").
+    ``id`` is the station's own challenge id; ``appeal_of`` the id it reviews."""
+
+    KIND: ClassVar[str] = CHALLENGE
+
+    id: int
+    at: float
+    station_id: str
+    table_no: int
+    round_no: int | None
+    instance: str
+    status: str
+    words: tuple[str, ...]
+    canonical: tuple[str, ...]
+    failed: tuple[str, ...]
+    too_long: tuple[str, ...]
+    refused_reason: str | None
+    lexicon_sha256: str | None
+    lexicon_variant: str | None
+    ui_language: str
+    appeal_of: int | None
+    note: str
+
+    def _rules(self) -> None:
+        kind = self.KIND
+        _one_of(kind, "instance", self.instance, INSTANCES)
+        _one_of(kind, "status", self.status, CHECK_STATUSES)
+        _positive(kind, "table_no", self.table_no)
+        _positive(kind, "round_no", self.round_no)
+        if self.status == "refused":
+            _one_of(kind, "refused_reason", self.refused_reason, ("rate_interval", "rate_cap"))
+        elif self.refused_reason is not None:
+            raise PayloadError(f"{kind}.refused_reason: only a refused check has one")
+
+    @property
+    def kind(self) -> str:
+        return APPEAL if self.instance == "appeal" else CHALLENGE
+
+
+@dataclass(frozen=True)
+class RefereeRequestPayload(Payload):
+    """The station asks for the referee at a table (``challenge_id``: the check behind it)."""
+
+    KIND: ClassVar[str] = REFEREE_REQUEST
+
+    id: int
+    at: float
+    station_id: str
+    table_no: int
+    round_no: int | None
+    reason: str
+    challenge_id: int | None
+
+    def _rules(self) -> None:
+        _one_of(self.KIND, "reason", self.reason, REFEREE_REASONS)
+        _positive(self.KIND, "table_no", self.table_no)
+        _positive(self.KIND, "round_no", self.round_no)
+
+
+@dataclass(frozen=True)
+class ResultPayload(Payload):
+    """A game's result as entered at the station. ``first``/``second`` are the players'
+    names as the station's pairing lists them ("" when the station had no pairing), the
+    scores are in the same order, and ``started`` says which of the two started."""
+
+    KIND: ClassVar[str] = RESULT
+
+    station_id: str
+    round_no: int
+    table_no: int
+    first: str
+    second: str
+    score_first: int
+    score_second: int
+    started: str
+    entered_at: float
+    entered_by: str
+    revision: int
+
+    def _rules(self) -> None:
+        kind = self.KIND
+        _positive(kind, "round_no", self.round_no)
+        _positive(kind, "table_no", self.table_no)
+        _positive(kind, "revision", self.revision)
+        _one_of(kind, "started", self.started, STARTED)
+        _one_of(kind, "entered_by", self.entered_by, ENTERED_BY)
+        for name in ("score_first", "score_second"):
+            if getattr(self, name) < 0:  # the range is the tournament's to judge
+                raise PayloadError(f"{kind}.{name}: a score is never negative")
+
+
+@dataclass(frozen=True)
+class SignalPayload(Payload):
+    """A round signal the station's bell gave (or found missed), at hub time."""
+
+    KIND: ClassVar[str] = SIGNAL
+
+    tournament: str
+    round: int
+    signal: str
+    outcome: str
+    scheduled_at: float
+    actual_at: float
+    revision: int
+
+    def _rules(self) -> None:
+        _positive(self.KIND, "round", self.round)
+        _one_of(self.KIND, "signal", self.signal, SIGNALS)
+        _one_of(self.KIND, "outcome", self.outcome, SIGNAL_OUTCOMES)
+
+
+@dataclass(frozen=True)
+class RehearsePayload(Payload):
+    """A station's answer to a hall rehearsal (issue 18: station/rehearse.py writes it,
+    hub/rehearse.py judges it). ``gong``, ``keyboard`` and ``button`` are the measured
+    parts; the hub reads them as data, never as instructions."""
+
+    KIND: ClassVar[str] = REHEARSE
+
+    id: str
+    station: str
+    simulated: bool
+    pin_set: bool
+    tables: str
+    min_free_bytes: int
+    clock_synced: bool
+    clock_offset: float
+    gong: dict[str, Any]
+    bell: str | None = None
+    sound: str | None = None
+    lamp: str | None = None
+    free_bytes: int | None = None
+    root_read_only: bool | None = None
+    watchdog: bool | None = None
+    clock_delay: float | None = None
+    keyboard: dict[str, Any] | None = None
+    button: dict[str, Any] | None = None
+
+
+ROW_TYPES: dict[str, type[Payload]] = {
+    CHALLENGE: CheckPayload,
+    APPEAL: CheckPayload,
+    REFEREE_REQUEST: RefereeRequestPayload,
+    RESULT: ResultPayload,
+    SIGNAL: SignalPayload,
+    REHEARSE: RehearsePayload,
+}
+
+
+def parse_row(kind: str, payload: Any) -> Payload:
+    """The record of one outbox row (``payload``: its dict), or :class:`PayloadError`."""
+    return _row_type(kind, payload).from_dict(payload)
+
+
+def check_row(kind: str, payload: Any) -> None:
+    """Raise :class:`PayloadError` unless ``payload`` is a valid record of ``kind`` (the
+    same checks as :func:`parse_row`, without building the record)."""
+    _row_type(kind, payload).checked(payload)
+
+
+def _row_type(kind: str, payload: Any) -> type[Payload]:
+    cls = ROW_TYPES.get(kind)
+    if cls is None:
+        raise PayloadError(f"unknown row kind {kind!r}")
+    if cls is CheckPayload and isinstance(payload, dict):
+        instance = payload.get("instance")
+        expected = APPEAL if instance == "appeal" else CHALLENGE
+        if instance in INSTANCES and expected != kind:
+            raise PayloadError(f"{kind}: a check of instance {instance!r} is sent as {expected!r}")
+    return cls
+
+
+# -- the status frame -----------------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class RungSignal(Payload):
+    """The last stroke of the station's bell: which signal, at hub and local time."""
+
+    KIND: ClassVar[str] = "last_signal"
+
+    signal: str
+    hub_time: float
+    local_time: float
+    synced: bool
+
+
+@dataclass(frozen=True)
+class StationStatus(Payload):
+    """What a station reports about itself in every ``status`` frame."""
+
+    KIND: ClassVar[str] = "status"
+
+    name: str | None
+    version: str
+    lexicon_sha256: str | None
+    clock_synced: bool
+    clock_offset: float
+    clock_delay: float | None
+    backlog: int
+    acked_seq: int
+    last_signal: dict[str, Any] | None
+    local_time: float
+
+    def _rules(self) -> None:
+        if self.last_signal is not None:
+            RungSignal.from_dict(self.last_signal)
+        if self.backlog < 0 or self.acked_seq < 0:
+            raise PayloadError("status: backlog and acked_seq are never negative")
+
+    @property
+    def rung(self) -> RungSignal | None:
+        return None if self.last_signal is None else RungSignal.from_dict(self.last_signal)
