@@ -516,12 +516,12 @@ class Day:
             other = next(s for s in up if s is not owner)
             res = owner.store.result(n, table)
             assert res is not None
-            sa, sb = res.score_a, res.score_b
+            sa, sb = res.score_first, res.score_second
             if table == conflict_table:
                 sb += 10  # the opponent misread the scoresheet
             try:
                 other.store.store_result(
-                    Result(n, table, sa, sb, "a", res.player_a, res.player_b), at=time.time()
+                    Result(n, table, sa, sb, "first", res.first, res.second), at=time.time()
                 )
             except (ResultLocked, sqlite3.OperationalError):
                 continue
@@ -566,7 +566,8 @@ class Day:
                 f"closed by the chief referee ({final} final)"
             )
         self.note(
-            f"round {n}: {len(applied)} station rows applied, results published, {final} final"
+            f"round {n}: station results in (entered as the hub received them; "
+            f"{len(applied)} caught up by the operator), published, {final} final"
         )
 
     def wait_results_synced(self) -> None:
@@ -601,7 +602,8 @@ def stored_results(store: KioskStore, round_no: int) -> list[tuple[int, int, int
         return [
             (int(t), int(a), int(b))
             for t, a, b in store.db.execute(
-                "SELECT table_no, score_a, score_b FROM results WHERE round_no = ?", [round_no]
+                "SELECT table_no, score_first, score_second FROM results WHERE round_no = ?",
+                [round_no],
             )
         ]
 
