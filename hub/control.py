@@ -31,6 +31,7 @@ OPS = (
     "deliveries",
     "revoke",
     "info",
+    "rehearse",
 )
 
 
@@ -106,6 +107,16 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
         return await server.gong(str(req.get("signal", "start")))
     if op == "publish":
         return await server.publish(str(req["kind"]), req["data"])
+    if op == "rehearse":  # hub rehearse: the hall check (hub/rehearse.py)
+        from . import rehearse
+
+        return await rehearse.broadcast(
+            server,
+            lead=float(req.get("lead", rehearse.DEFAULT_LEAD)),
+            wait=float(req.get("wait", rehearse.DEFAULT_WAIT)),
+            keyboard=bool(req.get("keyboard", True)),
+            button=bool(req.get("button", True)),
+        )
     if op == "push_lexicon":
         # "file", not "path": request()'s own path= is the control socket's
         return await server.push_lexicon(str(req.get("file") or req["path"]))

@@ -1287,6 +1287,296 @@ MESSAGES.update(
 )
 
 
+# -- hub rehearse: the hall check (issue 18; hub/rehearse.py, station/rehearse.py) -----------
+def _r(cs: str, sk: str, en: str) -> dict[str, Text]:
+    return {"cs": cs, "sk": sk, "en": en}
+
+
+MESSAGES.update(
+    {
+        "rehearse.title": _r(
+            "Zkouška sálu {when}", "Skúška sály {when}", "Hall rehearsal of {when}"
+        ),
+        "rehearse.html_title": _r(
+            "Protokol o zkoušce sálu", "Protokol o skúške sály", "Hall rehearsal record"
+        ),
+        "rehearse.meta": _r(
+            "Zkouška {id}, verze hubu {version}",
+            "Skúška {id}, verzia hubu {version}",
+            "Rehearsal {id}, hub version {version}",
+        ),
+        "rehearse.signature": _r(
+            "Zkontroloval(a): ____________________   Hlavní rozhodčí: ____________________",
+            "Skontroloval(a): ____________________   Hlavný rozhodca: ____________________",
+            "Checked by: ____________________   Chief referee: ____________________",
+        ),
+        "rehearse.verdict.go": _r(
+            "SÁL JE PŘIPRAVEN", "SÁLA JE PRIPRAVENÁ", "THE HALL IS READY"
+        ),
+        "rehearse.verdict.nogo": _r(
+            "SÁL NENÍ PŘIPRAVEN", "SÁLA NIE JE PRIPRAVENÁ", "THE HALL IS NOT READY"
+        ),
+        "rehearse.go": _r("PŘIPRAVENA", "PRIPRAVENÁ", "GO"),
+        "rehearse.nogo": _r("NEPŘIPRAVENA", "NEPRIPRAVENÁ", "NO-GO"),
+        "rehearse.none_stored": _r(
+            "Žádná zkouška sálu zatím neproběhla.",
+            "Žiadna skúška sály zatiaľ neprebehla.",
+            "No hall rehearsal has been run yet.",
+        ),
+        "rehearse.progress.asked": _r(
+            "Zkouška odeslána, stanic: {n}. Na stanicích teď napište zkušební řádek"
+            " (čekám nejvýše {wait} s).",
+            "Skúška odoslaná, staníc: {n}. Na staniciach teraz napíšte skúšobný riadok"
+            " (čakám najviac {wait} s).",
+            "Rehearsal sent to {n} station(s). Type the test line at each station now"
+            " (waiting up to {wait} s).",
+        ),
+        "rehearse.spread": _r(
+            "Rozptyl gongu: {spread} ms mezi stanicemi ({n}), cíl nejvýše {target} ms",
+            "Rozptyl gongu: {spread} ms medzi stanicami ({n}), cieľ najviac {target} ms",
+            "Gong spread: {spread} ms across {n} station(s), target at most {target} ms",
+        ),
+        "rehearse.spread.none": _r(
+            "Rozptyl gongu: žádná stanice nezazvonila",
+            "Rozptyl gongu: žiadna stanica nezazvonila",
+            "Gong spread: no station rang",
+        ),
+        "rehearse.cas": _r(
+            "ČAS 15.8e: hráčů {players}, potřeba stanic {required}; připraveno {go},"
+            " připojeno {online}",
+            "ČAS 15.8e: hráčov {players}, treba staníc {required}; pripravených {go},"
+            " pripojených {online}",
+            "ČAS 15.8e: {players} players need {required} station(s); {go} ready,"
+            " {online} connected",
+        ),
+        "rehearse.sit_hint": _r(
+            "Chybí-li na klávesnici písmena s diakritikou, hráči mohou psát v zápisu SIT:"
+            " Č=C+ Š=S+ Ž=Z+ Ť=T+ Ď=D+ Ň=N+, Á=A- É=E- Í=I- Ý=Y- Ú=U-; Ě, Ř, Ů opravte"
+            " nastavením klávesnice.",
+            "Ak na klávesnici chýbajú písmená s diakritikou, hráči môžu písať v zápise SIT:"
+            " Č=C+ Š=S+ Ž=Z+ Ť=T+ Ď=D+ Ň=N+ Ä=A+ Ô=O+ Ľ=L+, Á=A- É=E- Í=I- Ý=Y- Ú=U-.",
+            "Where accented letters are missing, players can type SIT notation:"
+            " Č=C+ Š=S+ Ž=Z+ Ť=T+ Ď=D+ Ň=N+, Á=A- É=E- Í=I- Ý=Y- Ú=U-; fix Ě, Ř, Ů in the"
+            " keyboard layout.",
+        ),
+        "rehearse.check.link": _r("Spojení a klíč", "Spojenie a kľúč", "Link and key"),
+        "rehearse.check.answer": _r("Odpověď", "Odpoveď", "Answer"),
+        "rehearse.check.version": _r("Verze programu", "Verzia programu", "Software version"),
+        "rehearse.check.lexicon": _r("Slovník", "Slovník", "Lexicon"),
+        "rehearse.check.clock": _r("Hodiny", "Hodiny", "Clock"),
+        "rehearse.check.gong": _r("Zkušební gong", "Skúšobný gong", "Test gong"),
+        "rehearse.check.keyboard": _r("Klávesnice", "Klávesnica", "Keyboard"),
+        "rehearse.check.bell": _r("Zvonek", "Zvonček", "Bell"),
+        "rehearse.check.lamp": _r("Kontrolka", "Kontrolka", "Lamp"),
+        "rehearse.check.button": _r("Tlačítko rozhodčího", "Tlačidlo rozhodcu", "Referee button"),
+        "rehearse.check.pin": _r("PIN rozhodčího", "PIN rozhodcu", "Referee PIN"),
+        "rehearse.check.tables": _r("Stoly", "Stoly", "Tables"),
+        "rehearse.check.disk": _r("Volné místo", "Voľné miesto", "Free space"),
+        "rehearse.check.root": _r(
+            "Systém jen pro čtení", "Systém len na čítanie", "Read-only root"
+        ),
+        "rehearse.check.watchdog": _r("Watchdog", "Watchdog", "Watchdog"),
+        "rehearse.link.ok": _r(
+            "připojena ({address}), klíč turnaje platí",
+            "pripojená ({address}), kľúč turnaja platí",
+            "connected ({address}), tournament key accepted",
+        ),
+        "rehearse.link.down": _r(
+            "není připojena k hubu (síť, napájení nebo klíč turnaje)",
+            "nie je pripojená k hubu (sieť, napájanie alebo kľúč turnaja)",
+            "not connected to the hub (network, power or tournament key)",
+        ),
+        "rehearse.answer.none": _r(
+            "na zkoušku neodpověděla", "na skúšku neodpovedala", "did not answer the rehearsal"
+        ),
+        "rehearse.version.ok": _r(
+            "verze {version} jako hub", "verzia {version} ako hub", "version {version}, as the hub"
+        ),
+        "rehearse.version.bad": _r(
+            "verze {version}, hub má {hub}",
+            "verzia {version}, hub má {hub}",
+            "version {version}, the hub runs {hub}",
+        ),
+        "rehearse.lexicon.ok": _r(
+            "slovník shodný s hubem (SHA-256 {sha}…)",
+            "slovník zhodný s hubom (SHA-256 {sha}…)",
+            "lexicon equal to the hub's (SHA-256 {sha}…)",
+        ),
+        "rehearse.lexicon.bad": _r(
+            "jiný slovník než hub (SHA-256 {sha}…)",
+            "iný slovník ako hub (SHA-256 {sha}…)",
+            "lexicon differs from the hub's (SHA-256 {sha}…)",
+        ),
+        "rehearse.lexicon.none": _r(
+            "stanice nemá slovník", "stanica nemá slovník", "the station has no lexicon"
+        ),
+        "rehearse.lexicon.unknown": _r(
+            "slovník hubu neznámý, stanice má {sha}…",
+            "slovník hubu neznámy, stanica má {sha}…",
+            "the hub's lexicon is unknown; the station has {sha}…",
+        ),
+        "rehearse.clock.ok": _r(
+            "odchylka {offset} ms, nejistota ±{unc} ms",
+            "odchýlka {offset} ms, neistota ±{unc} ms",
+            "offset {offset} ms, uncertainty ±{unc} ms",
+        ),
+        "rehearse.clock.unsynced": _r(
+            "hodiny nejsou seřízené podle hubu",
+            "hodiny nie sú zosúladené s hubom",
+            "clock not synced to the hub",
+        ),
+        "rehearse.gong.ok": _r(
+            "výstup ({output}) sepnul {late} ms po určeném okamžiku",
+            "výstup ({output}) zopol {late} ms po určenom okamihu",
+            "output ({output}) switched {late} ms after the instant",
+        ),
+        "rehearse.output.bell": _r("zvonek", "zvonček", "bell"),
+        "rehearse.output.sound": _r("reproduktor", "reproduktor", "speaker"),
+        "rehearse.gong.none": _r(
+            "stanice nemá čím zvonit", "stanica nemá čím zvoniť", "nothing to ring on"
+        ),
+        "rehearse.gong.error": _r(
+            "zvonění selhalo: {error}", "zvonenie zlyhalo: {error}", "ringing failed: {error}"
+        ),
+        "rehearse.keyboard.ok": _r(
+            "všechna písmena ěščřžýáíéúůďťň došla",
+            "všetky písmená ěščřžýáíéúůďťň prišli",
+            "every letter of ěščřžýáíéúůďťň arrived",
+        ),
+        "rehearse.keyboard.missing": _r(
+            "nedošla písmena: {letters}",
+            "neprišli písmená: {letters}",
+            "letters that did not arrive: {letters}",
+        ),
+        "rehearse.keyboard.none": _r(
+            "zkušební řádek nikdo nenapsal",
+            "skúšobný riadok nikto nenapísal",
+            "nobody typed the test line",
+        ),
+        "rehearse.keyboard.error": _r(
+            "zkouška klávesnice selhala: {error}",
+            "skúška klávesnice zlyhala: {error}",
+            "keyboard test failed: {error}",
+        ),
+        "rehearse.bell.ok": _r("zvonek na {bell}", "zvonček na {bell}", "bell on {bell}"),
+        "rehearse.bell.simulated": _r(
+            "zvonek na {bell} jen simulovaný (bez GPIO)",
+            "zvonček na {bell} len simulovaný (bez GPIO)",
+            "bell on {bell} simulated only (no GPIO)",
+        ),
+        "rehearse.bell.sound_only": _r(
+            "bez zvonku, zvoní jen reproduktor počítače",
+            "bez zvončeka, zvoní len reproduktor počítača",
+            "no bell, only the computer's speaker rings",
+        ),
+        "rehearse.bell.none": _r(
+            "žádný zvonek ani zvuk", "žiadny zvonček ani zvuk", "no bell and no sound"
+        ),
+        "rehearse.lamp.ok": _r(
+            "kontrolka na {lamp}", "kontrolka na {lamp}", "lamp on {lamp}"
+        ),
+        "rehearse.lamp.none": _r(
+            "kontrolka není zapojena", "kontrolka nie je zapojená", "no lamp fitted"
+        ),
+        "rehearse.button.pressed": _r(
+            "stisk tlačítka došel", "stlačenie tlačidla prišlo", "the press arrived"
+        ),
+        "rehearse.button.not_pressed": _r(
+            "tlačítko nebylo stisknuto (nebo nefunguje)",
+            "tlačidlo nebolo stlačené (alebo nefunguje)",
+            "the button was not pressed (or does not work)",
+        ),
+        "rehearse.button.not_asked": _r(
+            "tlačítko rozhodčího nezkoušeno (--no-button)",
+            "tlačidlo rozhodcu neskúšané (--no-button)",
+            "referee button not tested (--no-button)",
+        ),
+        "rehearse.button.none": _r(
+            "tlačítko rozhodčího není zapojeno",
+            "tlačidlo rozhodcu nie je zapojené",
+            "no referee button fitted",
+        ),
+        "rehearse.pin.ok": _r("nastaven", "nastavený", "set"),
+        "rehearse.pin.none": _r(
+            "PIN rozhodčího není nastaven (station pin set)",
+            "PIN rozhodcu nie je nastavený (station pin set)",
+            "referee PIN not set (station pin set)",
+        ),
+        "rehearse.tables": _r("stoly {tables}", "stoly {tables}", "tables {tables}"),
+        "rehearse.disk.ok": _r(
+            "volno {free} MB", "voľných {free} MB", "{free} MB free"
+        ),
+        "rehearse.disk.low": _r(
+            "volno jen {free} MB, potřeba {need} MB",
+            "voľných len {free} MB, treba {need} MB",
+            "only {free} MB free, {need} MB needed",
+        ),
+        "rehearse.disk.unknown": _r(
+            "volné místo nezjištěno", "voľné miesto nezistené", "free space unknown"
+        ),
+        "rehearse.root.ro": _r(
+            "systém je jen pro čtení", "systém je len na čítanie", "root is read-only"
+        ),
+        "rehearse.root.rw": _r(
+            "systém je zapisovatelný (vytažení zástrčky může poškodit kartu)",
+            "systém je zapisovateľný (vytiahnutie zástrčky môže poškodiť kartu)",
+            "root is writable (a pulled plug may damage the card)",
+        ),
+        "rehearse.root.unknown": _r(
+            "stav systému nezjištěn", "stav systému nezistený", "root state unknown"
+        ),
+        "rehearse.watchdog.ok": _r("aktivní", "aktívny", "armed"),
+        "rehearse.watchdog.off": _r(
+            "watchdog je, ale není aktivní",
+            "watchdog je, ale nie je aktívny",
+            "a watchdog exists but is not armed",
+        ),
+        "rehearse.watchdog.none": _r(
+            "bez hardwarového watchdogu",
+            "bez hardvérového watchdogu",
+            "no hardware watchdog",
+        ),
+        "rehearse.station.no_request": _r(
+            "Hub o zkoušku nepožádal (spusťte na hubu: hub rehearse).",
+            "Hub o skúšku nepožiadal (spustite na hube: hub rehearse).",
+            "The hub has not asked for a rehearsal (run hub rehearse on the hub).",
+        ),
+        "rehearse.station.type_prompt": _r(
+            "Zkouška klávesnice: napište {letters} a stiskněte Enter",
+            "Skúška klávesnice: napíšte {letters} a stlačte Enter",
+            "Keyboard test: type {letters} and press Enter",
+        ),
+        "rehearse.station.typed": _r(
+            "Děkujeme, odesláno hubu.", "Ďakujeme, odoslané hubu.", "Thank you, sent to the hub."
+        ),
+        "rehearse.kiosk.title": _r(
+            "Zkouška sálu: klávesnice", "Skúška sály: klávesnica", "Hall rehearsal: keyboard"
+        ),
+        "rehearse.kiosk.hint": _r(
+            "Napište přesně tato písmena a stiskněte Enter:",
+            "Napíšte presne tieto písmená a stlačte Enter:",
+            "Type exactly these letters and press Enter:",
+        ),
+        "rehearse.kiosk.button": _r(
+            "Potom stiskněte tlačítko rozhodčího.",
+            "Potom stlačte tlačidlo rozhodcu.",
+            "Then press the referee button.",
+        ),
+        "rehearse.dash.key": _r("Zkouška sálu", "Skúška sály", "Rehearse hall"),
+        "rehearse.dash.running": _r(
+            "Zkouška sálu běží: napište na každé stanici zkušební řádek…",
+            "Skúška sály beží: napíšte na každej stanici skúšobný riadok…",
+            "Hall rehearsal running: type the test line at every station…",
+        ),
+        "rehearse.dash.done": _r(
+            "{verdict} — protokol: {path}",
+            "{verdict} — protokol: {path}",
+            "{verdict} — record: {path}",
+        ),
+    }
+)
+
+
 # tsh .t files, live rounds and pairing refusals (hub.tournament.tsh, hub pair) — issue 13.
 MESSAGES.update(
     {

@@ -28,6 +28,7 @@ APPEAL = "appeal"  # a second-instance check by the referee at the station
 REFEREE_REQUEST = "referee_request"
 RESULT = "result"
 SIGNAL = "signal"  # a round signal given (or missed) by the station's bell
+REHEARSE = "rehearse"  # a station's answer to ``hub rehearse`` (station/rehearse.py)
 
 CHECK_STATUSES = ("valid", "invalid", "referee", "refused")
 INSTANCES = ("first", "appeal")
@@ -306,12 +307,41 @@ class SignalPayload(Payload):
         _one_of(self.KIND, "outcome", self.outcome, SIGNAL_OUTCOMES)
 
 
+@dataclass(frozen=True)
+class RehearsePayload(Payload):
+    """A station's answer to a hall rehearsal (issue 18: station/rehearse.py writes it,
+    hub/rehearse.py judges it). ``gong``, ``keyboard`` and ``button`` are the measured
+    parts; the hub reads them as data, never as instructions."""
+
+    KIND: ClassVar[str] = REHEARSE
+
+    id: str
+    station: str
+    simulated: bool
+    pin_set: bool
+    tables: str
+    min_free_bytes: int
+    clock_synced: bool
+    clock_offset: float
+    gong: dict[str, Any]
+    bell: str | None = None
+    sound: str | None = None
+    lamp: str | None = None
+    free_bytes: int | None = None
+    root_read_only: bool | None = None
+    watchdog: bool | None = None
+    clock_delay: float | None = None
+    keyboard: dict[str, Any] | None = None
+    button: dict[str, Any] | None = None
+
+
 ROW_TYPES: dict[str, type[Payload]] = {
     CHALLENGE: CheckPayload,
     APPEAL: CheckPayload,
     REFEREE_REQUEST: RefereeRequestPayload,
     RESULT: ResultPayload,
     SIGNAL: SignalPayload,
+    REHEARSE: RehearsePayload,
 }
 
 

@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "samoobsluha.station.commands.gong",
     "samoobsluha.station.commands.daemon",
     "samoobsluha.station.commands.simulate",
+    "samoobsluha.station.commands.rehearse",
 )
 # Which module registers each command: running one imports only that module.
 COMMANDS = {

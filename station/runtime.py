@@ -132,6 +132,7 @@ class StationRuntime:
         self.runner_started = False
         self._stop: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
+        self.rehearsal: Any = None
 
     # -- configuration ------------------------------------------------------------------
     def _network(self) -> NetworkConfig:
@@ -260,6 +261,7 @@ class StationRuntime:
             sync.on("gong", self._gong_now)
             sync.on("clock", self._clock_changed)
             sync.on("show", self._show)
+            self._attach_rehearsal(sync, outputs)
             self._spawn(sync.run())
             log.info("signals wait for the hub clock")
         if self.options.kiosk:
@@ -277,6 +279,18 @@ class StationRuntime:
             grace=gong.grace,
             playout_display=gong.playout_display_minutes * 60,
         )
+
+    def _attach_rehearsal(self, sync: StationSync, outputs: GongOutputs) -> None:
+        """``hub rehearse``: the station's answers (station/rehearse.py); the kiosk asks
+        for the keyboard test line when there is one."""
+        from samoobsluha.station import rehearse
+
+        keyboard = None
+        if self.options.kiosk:
+            from samoobsluha.station.screens.rehearse import ask
+
+            keyboard = lambda text, wait, button: ask(self.app, text, wait, button)  # noqa: E731
+        self.rehearsal = rehearse.attach(sync, outputs, self.cfg, self.db_path, keyboard)
 
     def _start_runner(self) -> None:
         if self.runner_started or self.bell is None:
@@ -316,6 +330,8 @@ class StationRuntime:
             await asyncio.to_thread(self.bell.stop)
 
     def _close(self) -> None:
+        if self.rehearsal is not None:
+            self.rehearsal.close()
         if self.app is not None:
             self.app.store.close()
         if self.schedule is not None:

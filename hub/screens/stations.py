@@ -80,6 +80,7 @@ class StationsScreen(DashScreen):
         Binding("r", "revoke", "dash.act.revoke"),
         Binding("p", "referee_pin", "dash.act.pin"),
         Binding("q", "qr", show=False),
+        Binding("z", "rehearse", "rehearse.dash.key"),  # hub rehearse (hub/rehearse.py)
     ]
     _armed: str | None = None
     screen_urls: list[str] | None = None  # the hall screen's addresses (None: no server)
@@ -111,11 +112,29 @@ class StationsScreen(DashScreen):
         sent = result.get("sent_to") or []
         self.say(self.tr("pin.sent", stations=", ".join(sent) or self.tr("dash.nobody")))
 
+    def action_rehearse(self) -> None:
+        from samoobsluha.hub.rehearse import rehearse_for_dashboard
+
+        self.say(self.tr("rehearse.dash.running"))
+        self.act(lambda: rehearse_for_dashboard(self.service, self.lang), self._rehearsed)
+
+    def _rehearsed(self, done: dict[str, Any]) -> None:
+        """The verdict under the table, one line per station, and the A4 page's path."""
+        label = self.query_one("#rehearsal", Label)
+        label.update("\n".join([*done["lines"], self.tr("dash.saved", path=done["path"])]))
+        label.display = True
+        self.say(done["verdict"], error=not done["go"])
+
     def compose_body(self) -> ComposeResult:
         yield Label("", id="stations-summary")
         yield Label("", id="screen-address")
         yield Label("", id="stations-warnings")
         yield DataTable(id="stations", cursor_type="row", zebra_stripes=True)
+        yield Label("", id="rehearsal")
+
+    def on_mount(self) -> None:
+        self.query_one("#rehearsal", Label).display = False
+        super().on_mount()
 
     def fetch(self) -> tuple[StationReport, list[str] | None]:
         from samoobsluha.hub.web.qr import screen_urls
