@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "samoobsluha.hub.commands.run",
     "samoobsluha.hub.commands.dashboard",
     "samoobsluha.hub.commands.provision",
+    "samoobsluha.hub.commands.hubtime",
 )
 
 

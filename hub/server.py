@@ -28,7 +28,7 @@ from samoobsluha.shared.lexicon import read_info
 from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, RoundPlan
 
-from . import store
+from . import hubtime, store
 
 log = logging.getLogger("hub.server")
 
@@ -72,6 +72,7 @@ class HubServer:
         self.mdns_interfaces = mdns_interfaces
         self.dbw = DbWorker(db_path, store.migrations)
         self.published_dir = Path(db_path).parent / "published"
+        self.data_dir = Path(db_path).parent
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
         self.conns: dict[str, StationConn] = {}
         self._server: asyncio.Server | None = None
@@ -376,6 +377,8 @@ class HubServer:
             raise ValueError("round numbers start at 1")
         if warning_seconds >= basic_seconds:
             raise ValueError("the warning must come before the end of basic time")
+        # Never on a clock guessed after a restart (hub.hubtime): every gong would be off.
+        hubtime.require_confirmed(self.data_dir)
         old = await self.dbw.run(store.load_plan, number)
         start_at = at if at is not None else self.clock.now() + lead
         plan = RoundPlan(

@@ -31,6 +31,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from samoobsluha.hub import hubtime
 from samoobsluha.hub import store as sync_store
 from samoobsluha.hub.entry import Entry
 from samoobsluha.hub.officiating import (
@@ -45,6 +46,7 @@ from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.i18n import t
 from samoobsluha.shared.paths import data_dir, default_lexicon_path
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.shared.storage import open_db
@@ -220,8 +222,12 @@ class HubService:
         clock: Clock | None = None,
         control_path: Path | str | None = None,
         who: str = "operator",
+        boot_id: str | None = None,
+        lang: str = "cs",
     ) -> None:
         self.data = Path(data) if data is not None else data_dir()
+        self.boot_id = boot_id  # None: the kernel's (tests inject one)
+        self.lang = lang
         self.db_path = self.data / "hub.db"
         self.control_path = Path(control_path) if control_path else self.data / "hub.sock"
         self.clock: Clock = clock or SystemClock()
@@ -286,6 +292,14 @@ class HubService:
     def player_names(self) -> dict[int, str]:
         with self._tour() as tour:
             return {p.id: p.name for p in tour.players()}
+
+    # -- the hub's own clock after a restart (hub.hubtime) --------------------------------
+    def time_status(self) -> hubtime.TimeStatus:
+        return hubtime.status(self.data, self.boot_id)
+
+    def confirm_time(self) -> hubtime.TimeStatus:
+        """The operator checked the hub's clock against a watch: rounds may start."""
+        return hubtime.confirm(self.data, self.clock, self.who, self.boot_id)
 
     # -- stations (ČAS 15.8e) --------------------------------------------------------------
     def stations(self) -> StationReport:
@@ -411,7 +425,10 @@ class HubService:
         warning_seconds: float | None = None,
     ) -> dict[str, Any]:
         """Plan round ``number`` on every station, ``lead`` seconds from now or ``at``.
-        Basic time and warning default to the day's settings (40 and 10 minutes)."""
+        Basic time and warning default to the day's settings (40 and 10 minutes).
+        Refused while the hub's time is unconfirmed after a restart (:mod:`hub.hubtime`)."""
+        if not self.time_status().confirmed:
+            raise ServiceError(t("hubtime.refused", self.lang))
         settings = self.schedule_settings()
         if basic_seconds is None:
             basic_seconds = float(settings["basic_minutes"]) * 60
