@@ -49,7 +49,8 @@ def _serve(args: argparse.Namespace) -> int:
             f"    [network]\n"
             f'    tournament_id = "{tournament}"\n'
             f'    psk_file = "/etc/samoobsluha/tournament.key"   # a copy of {key_file.name}\n\n'
-            f"    key: {psk.hex()}\n",
+            # Never the key itself: this goes to the terminal and the journal.
+            f"    (hub provision station --psk-file {key_file} ... copies it)\n",
             flush=True,
         )
 

@@ -43,14 +43,17 @@ def _serve(data: Path, port: int) -> tuple[str, str]:
 
 def test_first_run_creates_tournament_and_key(tmp_path: Path) -> None:
     data = tmp_path / "hub"
-    out, _ = _serve(data, free_port())
+    out, err = _serve(data, free_port())
     key_file = data / "tournament.key"
     assert stat.S_IMODE(key_file.stat().st_mode) == 0o600
     key = parse_psk(key_file.read_text())
-    assert key.hex() in out and "tournament_id = " in out and "[network]" in out
+    # says where the key is and how to hand it on, never the key itself (issue 14: the
+    # terminal and the journal are not for secrets)
+    assert str(key_file) in out and "tournament_id = " in out and "[network]" in out
+    assert key.hex() not in out + err
     # second run: same tournament, the key is not printed again
-    out2, _ = _serve(data, free_port())
-    assert key.hex() not in out2
+    out2, err2 = _serve(data, free_port())
+    assert key.hex() not in out2 + err2
     assert parse_psk(key_file.read_text()) == key
 
 
