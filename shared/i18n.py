@@ -855,15 +855,15 @@ MESSAGES.update(
             "en": "The lexicon is missing or damaged.",
         },
         "fallback.do.lexicon": {
-            "cs": "Vyměňte kartu za náhradní kartu stanice se stejným názvem, nebo na hubu "
-            "spusťte hall-check.sh a nahrajte slovník znovu (docs/hall-setup.md, "
+            "cs": "Na hubu pošlete slovník znovu („hub push-lexicon cs.lex“), nebo vyměňte "
+            "kartu za náhradní kartu stanice se stejným názvem (docs/hall-setup.md, "
             "„Stanice umřela uprostřed kola“).",
-            "sk": "Vymeňte kartu za náhradnú kartu stanice s rovnakým názvom, alebo na hube "
-            "spustite hall-check.sh a nahrajte slovník znova (docs/hall-setup.md, "
+            "sk": "Na hube pošlite slovník znova („hub push-lexicon cs.lex“), alebo vymeňte "
+            "kartu za náhradnú kartu stanice s rovnakým názvom (docs/hall-setup.md, "
             "„Stanica zlyhala uprostred kola“).",
-            "en": "Swap the card for the spare station card with the same name, or run "
-            "hall-check.sh on the hub and copy the lexicon again (docs/hall-setup.md, "
-            "'A station died mid-round').",
+            "en": "Send the lexicon again from the hub ('hub push-lexicon cs.lex'), or swap "
+            "the card for the spare station card with the same name (docs/hall-setup.md, "
+            "„Stanice umřela uprostřed kola“).",
         },
         "fallback.why.config": {
             "cs": "Nastavení stanice (/etc/samoobsluha/station.toml) je chybné.",

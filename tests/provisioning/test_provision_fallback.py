@@ -32,7 +32,7 @@ def test_screen_fits_80x24_in_czech_and_shows_text_as_text() -> None:
     assert len(lines) == 24 and all(len(line) <= 80 for line in lines)
     text = "\n".join(lines)
     assert "STANICE SE NESPUSTILA" in text and "Chybí slovník" in text
-    assert "Rozhodčí:" in text and "náhradní kartu" in text
+    assert "Rozhodčí:" in text and "náhradní kartu" in text and "push-lexicon" in text
     assert "zkusí znovu za 60 s" in text
     assert "Reason" not in text and "referee" not in text.lower()  # no English on a Czech screen
     slovak = "\n".join(fallback.render("config", [], "sk", 5, 80, 24))

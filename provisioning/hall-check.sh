@@ -1,0 +1,1 @@
+../hub/provision/payload/hall-check
