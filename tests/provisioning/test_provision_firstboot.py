@@ -236,3 +236,21 @@ def test_hub_chrony_serves_only_after_confirmation_stations_only_slew_later() ->
     assert not re.search(r"^local\b", hub, re.M) and "\nallow\n" in hub
     station = render(spec())["samoobsluha/files/chrony.conf"]
     assert re.search(r"^makestep 0\.5 3$", station, re.M)
+
+
+def test_station_check_uses_the_lexicon_the_card_carried(
+    tmp_path: Path, small_lexicon_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """On a provisioned station station.toml names the carried lexicon (not cs.lex), and
+    `station check kůň` from the admin shell must use it (the dry run found this)."""
+    from samoobsluha.station.cli import main as station_main
+
+    toml = tmp_path / "station.toml"
+    text = render(spec(lexicon_file="cs-carried.lex"))["samoobsluha/station.toml"]
+    toml.write_text(
+        text.replace("/srv/samoobsluha/lexicons/cs-carried.lex", str(small_lexicon_path))
+    )
+    monkeypatch.setenv("SAMOOBSLUHA_CONFIG", str(toml))
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "empty-data"))
+    assert station_main(["check", "kůň"]) == 0
+    assert station_main(["check", "xqzwy"]) == 1
