@@ -9,7 +9,8 @@
 #     the Pi). Slow (see provisioning/README.md for the figures), nothing skipped.
 #   --arch amd64: the same on this machine's architecture, for speed.
 #   WORKDIR (default /tmp/samoobsluha-dry-run-ARCH-RELEASE): debootstrap's base root is
-#     cached there and reused.
+#     cached there and reused; the installed roots are removed at the end unless
+#     KEEP_ROOTS=1 (they need ~2 GB free while the run lasts).
 #
 # 1. debootstrap a minimal Debian root of the release (+ systemd-timesyncd, which Raspberry
 #    Pi OS Lite has and chrony must replace offline);
@@ -42,6 +43,7 @@ while [ $# -gt 0 ]; do
 done
 HOST_ARCH=$(dpkg --print-architecture)
 ARCH=${ARCH:-arm64}
+MODE=$([ "$ARCH" = "$HOST_ARCH" ] && echo native || echo "emulated $ARCH")
 WORK=${WORK:-/tmp/samoobsluha-dry-run-$ARCH-$SUITE}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 HUB=${HUB:-$REPO/.venv/bin/hub}
@@ -88,8 +90,8 @@ fi
 # kernel for the dry run and put the original back at exit (nothing on disk changes).
 binfmt_restore=""
 with_setuid_emulation() {
-    local entry=/proc/sys/fs/binfmt_misc/$qemu magic mask interp flags
     [ "$ARCH" != "$HOST_ARCH" ] || return 0
+    local entry=/proc/sys/fs/binfmt_misc/$qemu magic mask interp flags
     grep -qs '^flags:.*C' "$entry" && return 0
     magic=$(sed -n 's/^magic //p' "$entry" | sed 's/../\\x&/g')
     mask=$(sed -n 's/^mask //p' "$entry" | sed 's/../\\x&/g')
@@ -214,6 +216,8 @@ run_role() {
         exit 1
     fi
     lap "$role install.sh" "$t0"
+    # The card's copy of the bundle has done its job (disk: ~70-120 MB per role).
+    rm -rf "$boot/samoobsluha/debs" "$boot/samoobsluha/wheelhouse"
     t0=$(date +%s)
     check_role "$role" "$root"
     lap "$role checks" "$t0"
@@ -302,8 +306,11 @@ SH
         SAMOOBSLUHA_DATE=/usr/local/lib/samoobsluha/fake-date /usr/local/lib/samoobsluha/samoobsluha-time restore
         test -s /tmp/fake-date-set                         # the restore did set "the clock"
         run() { runuser -u samoobsluha -- env SAMOOBSLUHA_DATA=/srv/samoobsluha "$@"; }
-        run /usr/local/bin/hub serve --host 127.0.0.1 --port 7310 --no-mdns > /tmp/serve.log 2>&1 &
+        # its own process group, so that the kill below ends hub serve and not just runuser
+        setsid runuser -u samoobsluha -- env SAMOOBSLUHA_DATA=/srv/samoobsluha \
+            /usr/local/bin/hub serve --host 127.0.0.1 --port 7310 --no-mdns > /tmp/serve.log 2>&1 &
         pid=$!
+        trap "kill -- -$pid 2>/dev/null" EXIT
         for i in $(seq 120); do run /usr/local/bin/hub stations > /dev/null 2>&1 && break; sleep 1; done
         run /usr/local/bin/hub stations > /dev/null
         echo "hub serve answers"
@@ -318,7 +325,7 @@ SH
         run /usr/local/bin/hub time status
         run /usr/local/bin/hub round start 1 --in 60 > /dev/null
         echo "round start accepted after the confirmation"
-        kill $pid; wait $pid || true
+        kill -- -$pid; wait $pid || true
         ! grep -qi "$(cat /srv/samoobsluha/tournament.key | tr -d "\n")" /tmp/serve.log
         echo "hub serve did not print the key"
     '
@@ -430,10 +437,10 @@ check_role() {
         check "kiosk scripts installed" test -x "$root/usr/local/lib/samoobsluha/kiosk-session"
         check "systemd-analyze verify (kiosk)" chroot "$root" systemd-analyze verify --man=no samoobsluha-kiosk.service
         check "lexicon copied and readable" chroot "$root" /usr/local/bin/hub lexicon info "/srv/samoobsluha/lexicons/$(basename "$LEXICON")"
-        check "emulated: station check kůň (exit 0)" as_service "$root" /usr/local/bin/station check kůň
-        check "emulated: station check xqzwy (exit 1, not valid)" invalid_word "$root"
-        check "emulated: station run --headless keeps running for 20 s, offline" headless_station "$root"
-        check "emulated: lexicon error -> the Czech start-up failure screen" fallback_screen "$root"
+        check "$MODE: station check kůň (exit 0)" as_service "$root" /usr/local/bin/station check kůň
+        check "$MODE: station check xqzwy (exit 1, not valid)" invalid_word "$root"
+        check "$MODE: station run --headless keeps running for 20 s, offline" headless_station "$root"
+        check "$MODE: lexicon error -> the Czech start-up failure screen" fallback_screen "$root"
     else
         check "hub service enabled" state "$root" samoobsluha-hub.service enabled
         check "hub unit: LimitNOFILE" grep -q '^LimitNOFILE=' "$root/etc/systemd/system/samoobsluha-hub.service"
@@ -442,7 +449,7 @@ check_role() {
         check "kiosk not enabled on the hub" state "$root" samoobsluha-kiosk.service disabled
         check "hub's lexicon ($HUB_LEXICON)" chroot "$root" /usr/local/bin/hub lexicon info /srv/samoobsluha/lexicons/cs.lex
         check "systemd-analyze verify (hub)" chroot "$root" systemd-analyze verify --man=no samoobsluha-hub.service samoobsluha-time.service samoobsluha-time-serve.path
-        check "emulated: hub serve answers; time rule; key never printed" hub_session "$root"
+        check "$MODE: hub serve answers; time rule; key never printed" hub_session "$root"
     fi
 }
 
@@ -459,6 +466,17 @@ if [ -d "$WORK/hub" ] && [ -d "$WORK/station" ]; then
     lap "hall-check" "$t0"
 fi
 for role in hub station; do [ -d "$WORK/$role" ] && unmount_api "$WORK/$role"; done
+cleanup
+mounted=()
+# The installed roots take ~0.6-1 GB each: kept only with KEEP_ROOTS=1 (logs stay).
+if [ "${KEEP_ROOTS:-0}" != 1 ]; then
+    for role in hub station; do
+        if [ -d "$WORK/$role" ] && ! findmnt -rno TARGET | grep -q "^$WORK/$role/"; then
+            rm -rf "${WORK:?}/$role"
+        fi
+    done
+    rm -rf "${bundle:?}/debs"
+fi
 say "dry run ($ARCH, $SUITE) finished in $(stamp) with $fails failed checks (logs in $WORK)"
 printf '  %s\n' "${timings[@]}" "bundle: $(sed -n 's/^\(wheels\|debs\): /\1 /p' "$bundle/BUNDLE.txt" | tr '\n' ' ')"
 [ "$fails" -eq 0 ]
