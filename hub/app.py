@@ -180,6 +180,12 @@ class HubApp(App[None], inherit_bindings=False):
 
     def topbar_text(self) -> str:
         s = self.summary
+        now = time.strftime("%H:%M:%S", time.localtime(self.service.clock.now()))
+        if s.get("time_confirmed") is False:
+            # First, with the time to compare: the rest of the line may be cut off at 80 columns.
+            return " · ".join(
+                [t("hubtime.unconfirmed", self.lang, time=now), t("dash.title", self.lang)]
+            )
         parts = [t("dash.title", self.lang)]
         if s.get("name"):
             parts.append(str(s["name"]))
@@ -190,7 +196,5 @@ class HubApp(App[None], inherit_bindings=False):
         )
         if s.get("server") is not None:
             parts.append(t("dash.server.on" if s["server"] else "dash.server.off", self.lang))
-        if s.get("time_confirmed") is False:
-            parts.append(t("hubtime.unconfirmed", self.lang))
-        parts.append(time.strftime("%H:%M:%S", time.localtime(self.service.clock.now())))
+        parts.append(now)
         return " · ".join(parts)

@@ -810,9 +810,9 @@ MESSAGES.update(
 MESSAGES.update(
     {
         "hubtime.unconfirmed": {
-            "cs": "ČAS HUBU NEPOTVRZEN (zkontrolujte hodiny, Ctrl+T potvrdí)",
-            "sk": "ČAS HUBU NEPOTVRDENÝ (skontrolujte hodiny, Ctrl+T potvrdí)",
-            "en": "HUB TIME NOT CONFIRMED (check the clock, Ctrl+T confirms)",
+            "cs": "ČAS HUBU NEPOTVRZEN: {time} – sedí? Ctrl+T potvrdí",
+            "sk": "ČAS HUBU NEPOTVRDENÝ: {time} – sedí? Ctrl+T potvrdí",
+            "en": "HUB TIME NOT CONFIRMED: {time} – right? Ctrl+T confirms",
         },
         "hubtime.refused": {
             "cs": "Kolo nelze spustit: čas hubu po restartu není potvrzen. Porovnejte hodiny "
