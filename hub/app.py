@@ -10,6 +10,7 @@ screen reloads (and station results that arrived are entered into the tournament
 from __future__ import annotations
 
 import sqlite3
+import time
 from typing import Any, ClassVar
 
 from textual import work
@@ -45,6 +46,7 @@ class HubApp(App[None], inherit_bindings=False):
         Binding("f4", "switch_mode('results')", "dash.tab.results", priority=True),
         Binding("f5", "switch_mode('standings')", "dash.tab.standings", priority=True),
         Binding("ctrl+r", "reload", "dash.refresh", show=False, priority=True),
+        Binding("ctrl+t", "confirm_time", "dash.act.confirm_time", show=False, priority=True),
         Binding("ctrl+q", "quit", "dash.quit", priority=True),
         Binding("tab", "focus_next", show=False),
         Binding("shift+tab", "focus_previous", show=False),
@@ -156,6 +158,7 @@ class HubApp(App[None], inherit_bindings=False):
         try:
             info = self.service.info()
             running = self.service.server_running()
+            time_status = self.service.time_status()
         except ServiceError as exc:
             self.call_from_thread(self.notify, str(exc), severity="error")
             return
@@ -165,8 +168,19 @@ class HubApp(App[None], inherit_bindings=False):
             "server": running,
             "rules": info["rules"],
             "info": info,
+            "time_confirmed": time_status.confirmed,
         }
         self.call_from_thread(self._set_summary, summary)
+
+    @work(thread=True, exclusive=True, group="time", exit_on_error=False)
+    def action_confirm_time(self) -> None:
+        """Ctrl+T: the operator checked the hub's clock against a watch (hub.hubtime)."""
+        if self.service.time_status().confirmed:
+            return
+        done = self.service.confirm_time()
+        now = time.strftime("%H:%M:%S", time.localtime(done.confirmed_at or 0))
+        self.call_from_thread(self.notify, t("hubtime.confirmed", self.lang, time=now))
+        self.call_from_thread(self.action_reload)
 
     def _set_summary(self, summary: dict[str, Any]) -> None:
         self.summary = summary
@@ -174,6 +188,12 @@ class HubApp(App[None], inherit_bindings=False):
 
     def topbar_text(self) -> str:
         s = self.summary
+        now = time.strftime("%H:%M:%S", time.localtime(self.service.clock.now()))
+        if s.get("time_confirmed") is False:
+            # First, with the time to compare: the rest of the line may be cut off at 80 columns.
+            return " · ".join(
+                [t("hubtime.unconfirmed", self.lang, time=now), t("dash.title", self.lang)]
+            )
         parts = [t("dash.title", self.lang)]
         if s.get("name"):
             parts.append(str(s["name"]))
@@ -184,7 +204,5 @@ class HubApp(App[None], inherit_bindings=False):
         )
         if s.get("server") is not None:
             parts.append(t("dash.server.on" if s["server"] else "dash.server.off", self.lang))
-        import time
-
-        parts.append(time.strftime("%H:%M:%S", time.localtime(self.service.clock.now())))
+        parts.append(now)
         return " · ".join(parts)

@@ -17,6 +17,7 @@ COMMAND_MODULES = (
     "samoobsluha.hub.commands.dashboard",
     "samoobsluha.hub.commands.provision",
     "samoobsluha.hub.commands.rehearse",
+    "samoobsluha.hub.commands.hubtime",
 )
 
 

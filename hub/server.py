@@ -30,7 +30,7 @@ from samoobsluha.shared.payloads import PayloadError, StationStatus
 from samoobsluha.shared.protocol import Channel, HallKeys, PeerLog, ProtocolError
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
 
-from . import auth, store
+from . import auth, hubtime, store
 
 log = logging.getLogger("hub.server")
 
@@ -117,6 +117,7 @@ class HubServer:
         self.broadcast_deadline = BROADCAST_DEADLINE
         self.stall_after = STALL_AFTER
         self.published_dir = Path(db_path).parent / "published"
+        self.data_dir = Path(db_path).parent
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
         # results stored before the hub entered them on receipt (an older hub): now
         for key, _, error in self.dbw.call(store.apply_results, self.clock.now()):
@@ -517,6 +518,8 @@ class HubServer:
             raise ValueError("round numbers start at 1")
         if warning_seconds >= basic_seconds:
             raise ValueError("the warning must come before the end of basic time")
+        # Never on a clock guessed after a restart (hub.hubtime): every gong would be off.
+        hubtime.require_confirmed(self.data_dir)
         old = await self.dbw.run(store.load_plan, number)
         if not force:
             results = await self.dbw.run(store.round_results_count, number)

@@ -32,6 +32,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from samoobsluha.hub import hubtime
 from samoobsluha.hub import store as sync_store
 from samoobsluha.hub.entry import Entry
 from samoobsluha.hub.officiating import (
@@ -250,8 +251,12 @@ class HubService:
         clock: Clock | None = None,
         control_path: Path | str | None = None,
         who: str = "operator",
+        boot_id: str | None = None,
+        lang: str = "cs",
     ) -> None:
         self.data = Path(data) if data is not None else data_dir()
+        self.boot_id = boot_id  # None: the kernel's (tests inject one)
+        self.lang = lang
         self.db_path = self.data / "hub.db"
         self.control_path = Path(control_path) if control_path else self.data / "hub.sock"
         self.clock: Clock = clock or SystemClock()
@@ -316,6 +321,14 @@ class HubService:
     def player_names(self) -> dict[int, str]:
         with self._tour() as tour:
             return {p.id: p.name for p in tour.players()}
+
+    # -- the hub's own clock after a restart (hub.hubtime) --------------------------------
+    def time_status(self) -> hubtime.TimeStatus:
+        return hubtime.status(self.data, self.boot_id)
+
+    def confirm_time(self) -> hubtime.TimeStatus:
+        """The operator checked the hub's clock against a watch: rounds may start."""
+        return hubtime.confirm(self.data, self.clock, self.who, self.boot_id)
 
     # -- stations (ČAS 15.8e) --------------------------------------------------------------
     def revoke_station(self, station: str) -> Any:
@@ -458,7 +471,10 @@ class HubService:
         """Plan round ``number`` on every station, ``lead`` seconds from now or ``at``.
         Basic time and warning default to the day's settings (40 and 10 minutes). A round
         that has begun or has results starts again only with ``force`` (the referee
-        confirmed it, see :meth:`round_guard`)."""
+        confirmed it, see :meth:`round_guard`). Refused while the hub's time is unconfirmed
+        after a restart (:mod:`hub.hubtime`)."""
+        if not self.time_status().confirmed:
+            raise ServiceError(t("hubtime.refused", self.lang))
         settings = self.schedule_settings()
         if basic_seconds is None:
             basic_seconds = float(settings["basic_minutes"]) * 60

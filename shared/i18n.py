@@ -1788,3 +1788,117 @@ MESSAGES.update(
         "screen.qr.binding": {"cs": "QR kód", "sk": "QR kód", "en": "QR code"},
     }
 )
+# The hub's clock after a restart (hub.hubtime) and the station's start-up failure screen
+# (station.fallback).
+MESSAGES.update(
+    {
+        "hubtime.unconfirmed": {
+            "cs": "ČAS HUBU NEPOTVRZEN: {time} – sedí? Ctrl+T potvrdí",
+            "sk": "ČAS HUBU NEPOTVRDENÝ: {time} – sedí? Ctrl+T potvrdí",
+            "en": "HUB TIME NOT CONFIRMED: {time} – right? Ctrl+T confirms",
+        },
+        "hubtime.refused": {
+            "cs": "Kolo nelze spustit: čas hubu po restartu není potvrzen. Porovnejte hodiny "
+            "hubu s hodinkami a potvrďte je (Ctrl+T nebo „hub time confirm“).",
+            "sk": "Kolo nie je možné spustiť: čas hubu po reštarte nie je potvrdený. Porovnajte "
+            "hodiny hubu s hodinkami a potvrďte ich (Ctrl+T alebo „hub time confirm“).",
+            "en": "The round cannot start: the hub's time is not confirmed since its restart. "
+            "Compare the hub's clock with a watch and confirm it (Ctrl+T or "
+            "'hub time confirm').",
+        },
+        "hubtime.confirmed": {
+            "cs": "Čas hubu potvrzen ({time}). Kola lze spouštět.",
+            "sk": "Čas hubu potvrdený ({time}). Kolá je možné spúšťať.",
+            "en": "Hub time confirmed ({time}). Rounds may start.",
+        },
+        "dash.act.confirm_time": {"cs": "potvrdit čas", "sk": "potvrdiť čas", "en": "confirm time"},
+        "fallback.title": {
+            "cs": "STANICE SE NESPUSTILA",
+            "sk": "STANICA SA NESPUSTILA",
+            "en": "THE STATION DID NOT START",
+        },
+        "fallback.players": {
+            "cs": "Hráči: tato stanice teď slova neověří. Použijte jinou stanici a zavolejte "
+            "rozhodčího.",
+            "sk": "Hráči: táto stanica teraz slová neoverí. Použite inú stanicu a zavolajte "
+            "rozhodcu.",
+            "en": "Players: this station cannot check words now. Use another station and call "
+            "the referee.",
+        },
+        "fallback.reason": {"cs": "Důvod", "sk": "Dôvod", "en": "Reason"},
+        "fallback.todo": {"cs": "Rozhodčí", "sk": "Rozhodca", "en": "Referee"},
+        "fallback.retry": {
+            "cs": "Stanice to zkusí znovu za {seconds} s.",
+            "sk": "Stanica to skúsi znova o {seconds} s.",
+            "en": "The station tries again in {seconds} s.",
+        },
+        "fallback.why.lexicon": {
+            "cs": "Chybí slovník nebo je poškozený.",
+            "sk": "Chýba slovník alebo je poškodený.",
+            "en": "The lexicon is missing or damaged.",
+        },
+        "fallback.do.lexicon": {
+            "cs": "Na hubu pošlete slovník znovu („hub push-lexicon cs.lex“), nebo vyměňte "
+            "kartu za náhradní kartu stanice se stejným názvem (docs/hall-setup.md, "
+            "„Stanice umřela uprostřed kola“).",
+            "sk": "Na hube pošlite slovník znova („hub push-lexicon cs.lex“), alebo vymeňte "
+            "kartu za náhradnú kartu stanice s rovnakým názvom (docs/hall-setup.md, "
+            "„Stanica zlyhala uprostred kola“).",
+            "en": "Send the lexicon again from the hub ('hub push-lexicon cs.lex'), or swap "
+            "the card for the spare station card with the same name (docs/hall-setup.md, "
+            "„Stanice umřela uprostřed kola“).",
+        },
+        "fallback.why.config": {
+            "cs": "Nastavení stanice (/etc/samoobsluha/station.toml) je chybné.",
+            "sk": "Nastavenie stanice (/etc/samoobsluha/station.toml) je chybné.",
+            "en": "The station's settings (/etc/samoobsluha/station.toml) are wrong.",
+        },
+        "fallback.do.config": {
+            "cs": "Vyměňte kartu za náhradní kartu stanice se stejným názvem; vadnou kartu "
+            "po turnaji znovu připravte („hub provision station“).",
+            "sk": "Vymeňte kartu za náhradnú kartu stanice s rovnakým názvom; chybnú kartu "
+            "po turnaji znova pripravte („hub provision station“).",
+            "en": "Swap the card for the spare station card with the same name; re-provision "
+            "the faulty card after the event ('hub provision station').",
+        },
+        "fallback.why.hardware": {
+            "cs": "Zvonek, tlačítko nebo kontrolka (GPIO) nejdou ovládat.",
+            "sk": "Zvonček, tlačidlo alebo kontrolka (GPIO) sa nedajú ovládať.",
+            "en": "The bell, button or lamp (GPIO) cannot be driven.",
+        },
+        "fallback.do.hardware": {
+            "cs": "Odpojte zvonek od stanice (kolo odzvoní ostatní stanice) a vypněte a "
+            "zapněte ji; pomůže-li to, zkontrolujte zapojení (hardware/README.md).",
+            "sk": "Odpojte zvonček od stanice (kolo odzvonia ostatné stanice) a vypnite a "
+            "zapnite ju; ak to pomôže, skontrolujte zapojenie (hardware/README.md).",
+            "en": "Unplug the bell from the station (the other stations ring the round), then "
+            "switch it off and on; if that helps, check the wiring (hardware/README.md).",
+        },
+        "fallback.why.data": {
+            "cs": "Chybí datový oddíl (SAMODATA): záznamy by se při výpadku proudu ztratily.",
+            "sk": "Chýba dátový oddiel (SAMODATA): záznamy by sa pri výpadku prúdu stratili.",
+            "en": "The data partition (SAMODATA) is missing: records would be lost in a power cut.",
+        },
+        "fallback.do.data": {
+            "cs": "Vypněte stanici, zkontrolujte, že je karta (nebo USB disk SAMODATA) "
+            "zasunutá, a zapněte ji. Jinak náhradní karta se stejným názvem.",
+            "sk": "Vypnite stanicu, skontrolujte, či je karta (alebo USB disk SAMODATA) "
+            "zasunutá, a zapnite ju. Inak náhradná karta s rovnakým názvom.",
+            "en": "Switch the station off, check that the card (or the SAMODATA USB disk) is "
+            "in, and switch it on. Otherwise the spare card with the same name.",
+        },
+        "fallback.why.unknown": {
+            "cs": "Neznámá chyba při spuštění.",
+            "sk": "Neznáma chyba pri spustení.",
+            "en": "An unknown error at start-up.",
+        },
+        "fallback.do.unknown": {
+            "cs": "Vypněte a zapněte stanici. Když se chyba opakuje, vyměňte kartu za "
+            "náhradní se stejným názvem.",
+            "sk": "Vypnite a zapnite stanicu. Keď sa chyba opakuje, vymeňte kartu za "
+            "náhradnú s rovnakým názvom.",
+            "en": "Switch the station off and on. If the error comes back, swap the card for "
+            "the spare with the same name.",
+        },
+    }
+)

@@ -44,16 +44,38 @@ PAYLOAD_FILES = (
     "kiosk-inner",
     "kiosk-lockdown",
     "kiosk-lockdown.kmap",
+    "samoobsluha-time",
+    "samoobsluha-time.service",
+    "samoobsluha-time-save.service",
+    "samoobsluha-time-save.timer",
+    "samoobsluha-time-serve.path",
+    "samoobsluha-time-serve.service",
+    "samoobsluha-admin",
+    "wipe-secrets",
+    "hall-check",
 )
 EXECUTABLE = frozenset(
-    {"install.sh", "firstrun.sh", "kiosk-session", "kiosk-inner", "kiosk-lockdown"}
+    {
+        "install.sh",
+        "firstrun.sh",
+        "kiosk-session",
+        "kiosk-inner",
+        "kiosk-lockdown",
+        "samoobsluha-time",
+        "samoobsluha-admin",
+        "wipe-secrets",
+        "hall-check",
+    }
 )
 
-# Debian packages each role needs beyond Raspberry Pi OS Lite. python3-lgpio comes from the
-# Raspberry Pi archive: lgpio and RPi.GPIO have no aarch64 wheels on PyPI (sdist only, they
-# need a compiler and liblgpio), so the venv sees Debian's build (--system-site-packages).
+# Debian packages each role needs beyond Raspberry Pi OS Lite; provisioning/build-bundle.sh
+# fetches them with their dependency closure from Debian's archive. python3-lgpio is not
+# among them: it is on every Raspberry Pi OS Lite image (pi-gen stage2 installs
+# python3-rpi-lgpio, which depends on it, on Bookworm and Trixie), and it exists only in
+# Raspberry Pi's archive, which a build machine cannot reach. lgpio has no aarch64 wheels
+# on PyPI either, so the venv sees the image's copy (--system-site-packages).
 APT_COMMON = ("chrony", "python3-venv", "overlayroot", "console-setup", "kbd")
-APT_STATION = ("python3-lgpio",)
+APT_STATION: tuple[str, ...] = ()
 APT_CAGE = ("cage", "foot", "fonts-dejavu-core")
 APT_HUB = ("hunspell-cs", "hunspell-sk")
 
@@ -466,9 +488,17 @@ def firstrun_sh(spec: ProvisionSpec) -> str:
         "ln -sf /etc/systemd/system/samoobsluha-firstboot.service "
         "/etc/systemd/system/multi-user.target.wants/samoobsluha-firstboot.service",
         "",
-        'rm -f "$BOOT/firstrun.sh"',
-        "sed -i 's| systemd.run.*||g' \"$BOOT/cmdline.txt\"",
-        "exit 0",
+        "# This file holds the password hash and Wi-Fi passphrase: overwrite it, then delete",
+        "# it (FAT keeps deleted data). One brace group: bash has read all of it before the",
+        "# overwrite, so it never executes the random bytes.",
+        "{",
+        "    sed -i 's| systemd.run.*||g' \"$BOOT/cmdline.txt\"",
+        '    head -c "$(stat -c %s "$BOOT/firstrun.sh")" /dev/urandom \\',
+        '        | dd of="$BOOT/firstrun.sh" conv=notrunc,fsync status=none',
+        '    rm -f "$BOOT/firstrun.sh"',
+        "    sync",
+        "    exit 0",
+        "}",
         "",
     ]
     return "\n".join(out)
@@ -519,7 +549,10 @@ def chrony_conf(spec: ProvisionSpec) -> str:
             + "# The hub is the hall's time server. With internet it follows the pool; without\n"
             "# it, it serves its own clock: stations need the same time, not the exact one.\n"
             "pool 2.debian.pool.ntp.org iburst\n"
-            "local stratum 8\n"
+            "# No 'local stratum' here: after a reboot the hub's clock is only the time saved on\n"
+            "# the data partition (samoobsluha-time restore), and stations must not step to\n"
+            "# that guess. Once the operator confirms it (hub time confirm), the path unit\n"
+            "# samoobsluha-time-serve runs 'chronyc local stratum 8' for this boot.\n"
             "# Any station on the hall LAN may ask (the LAN is trusted; see docs).\n"
             "allow\n"
             "# Step freely in the first updates after boot (no RTC on most Pis).\n"
@@ -528,9 +561,11 @@ def chrony_conf(spec: ProvisionSpec) -> str:
     return (
         head + "# A station follows the hub only: the gongs ring on hub time.\n"
         f"server {spec.time_server} iburst minpoll 2 maxpoll 6\n"
-        "# Step whenever the clock is more than half a second off: the Pi has no battery\n"
-        "# clock, and a station that boots mid-round must catch up at once.\n"
-        "makestep 0.5 -1\n" + common
+        "# Step in the first three updates after the hub answers (a station that boots\n"
+        "# mid-round catches up at once; its own saved time was restored before chrony\n"
+        "# started), then only slew: the clock never runs backwards past what the station\n"
+        "# has already logged, even if the hub's time is corrected later.\n"
+        "makestep 0.5 3\n" + common
     )
 
 
@@ -584,16 +619,20 @@ def render(spec: ProvisionSpec) -> dict[str, str]:
     spec.validate()
     p = PAYLOAD_DIR
     files: dict[str, str] = {
-        "user-data": user_data(spec),
-        "network-config": network_config(spec),
-        "meta-data": meta_data(spec),
         f"{p}/install.sh": _payload("install.sh"),
         f"{p}/setup.env": setup_env(spec),
         f"{p}/{KEY_NAME}": card_key(spec),
         f"{p}/files/chrony.conf": chrony_conf(spec),
     }
+    # Only what the chosen image reads: cloud-init files on Trixie, firstrun.sh on Bookworm
+    # (a card must not carry a password hash or Wi-Fi passphrase nothing will read - and
+    # install.sh then wipes what was read, see payload/wipe-secrets).
     if spec.image == "bookworm":
         files["firstrun.sh"] = firstrun_sh(spec)
+    else:
+        files["user-data"] = user_data(spec)
+        files["network-config"] = network_config(spec)
+        files["meta-data"] = meta_data(spec)
     if spec.role == "station":
         files[f"{p}/station.toml"] = station_toml(spec)
         files[f"{p}/kiosk.env"] = kiosk_env(spec)

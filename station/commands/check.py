@@ -10,20 +10,38 @@ from typing import TYPE_CHECKING
 from samoobsluha.shared.i18n import LANGUAGES, refusal, t
 
 if TYPE_CHECKING:  # imported when judging: `station --help` builds this parser too
+    from pathlib import Path
+
     from samoobsluha.shared.lexicon import Lexicon
 
 EXIT_VALID, EXIT_INVALID, EXIT_REFUSED = 0, 1, 2
 
 
+def _configured_lexicon() -> Path | None:
+    """The station's own lexicon (station.toml's [station] lexicon), if this machine has a
+    station config: on a provisioned station that is the carried file, not cs.lex."""
+    from samoobsluha.station import config as station_config
+
+    if station_config.config_path() is None:
+        return None
+    return station_config.load().lexicon
+
+
 def _check(args: argparse.Namespace) -> int:
     from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
+    from samoobsluha.station.config import ConfigError
 
     ui = args.ui
     try:
-        path = args.lexicon or ensure_default_lexicon(
-            args.lang, log=lambda msg: print(msg, file=sys.stderr)
+        path = (
+            args.lexicon
+            or _configured_lexicon()
+            or ensure_default_lexicon(args.lang, log=lambda msg: print(msg, file=sys.stderr))
         )
         lexicon = Lexicon.open(path)
+    except ConfigError as exc:
+        print(f"station check: {exc}", file=sys.stderr)
+        return EXIT_REFUSED
     except LexiconError as exc:
         print(t("lexicon.unusable", ui, error=exc), file=sys.stderr)
         return EXIT_REFUSED
@@ -88,7 +106,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument(
         "words", nargs="*", metavar="WORD", help="words of one play; none: read plays from stdin"
     )
-    check.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
+    check.add_argument(
+        "--lexicon",
+        metavar="FILE",
+        help="lexicon file (default: station.toml's, else the built-in Czech)",
+    )
     check.add_argument(
         "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
     )

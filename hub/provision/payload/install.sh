@@ -6,6 +6,8 @@
 #   firstrun.sh images (Bookworm): samoobsluha-firstboot.service runs it once.
 #
 # It reads setup.env (written by "hub provision"), then:
+#   0. moves the secrets off the card into /etc (root only); whatever happens next, at exit
+#      files/wipe-secrets overwrites and deletes them on the card (FAT: no permissions),
 #   1. installs the Debian packages it lacks from debs/ (a local apt repository, offline),
 #   2. creates the samoobsluha user, a virtualenv in /opt/samoobsluha and installs the
 #      samoobsluha wheel from wheelhouse/ (pip --no-index),
@@ -28,12 +30,15 @@ ETC=/etc/samoobsluha
 STATUS=$HERE/STATUS.txt
 BOOT=$(dirname "$HERE")
 
-# setup.env is generated: ROLE, HOSTNAME_, KEYBOARD, KIOSK_DISPLAY, KIOSK_COLS, KIOSK_ROWS,
-# HEADLESS, LEXICON_LANG, LEXICON_FILE, DATA_LABEL, OVERLAY, TOURNAMENT_ID, APT_PACKAGES.
-# shellcheck source=/dev/null
-. "$HERE/setup.env"
-
 log() { printf 'samoobsluha-install: %s\n' "$*" | tee -a "$HERE/install.log" >&2; }
+# The card's secrets go whether the install succeeds or fails (step 0 copied them first).
+wipe_secrets() {
+    if [ -x "$HERE/files/wipe-secrets" ]; then
+        "$HERE/files/wipe-secrets" "$BOOT" >> "$HERE/install.log" 2>&1 \
+            || printf 'samoobsluha-install: WARNING: wipe-secrets failed\n' >> "$HERE/install.log"
+    fi
+}
+trap wipe_secrets EXIT
 fail() {
     log "FAILED: $*"
     printf 'FAILED %s\n%s\n' "$(date -Is)" "$*" > "$STATUS"
@@ -41,7 +46,24 @@ fail() {
 }
 trap 'fail "line $LINENO: $BASH_COMMAND"' ERR
 
+# setup.env is generated: ROLE, HOSTNAME_, KEYBOARD, KIOSK_DISPLAY, KIOSK_COLS, KIOSK_ROWS,
+# HEADLESS, LEXICON_LANG, LEXICON_FILE, DATA_LABEL, OVERLAY, TOURNAMENT_ID, APT_PACKAGES.
+# shellcheck source=/dev/null
+. "$HERE/setup.env"
+
 log "start $(date -Is) role=$ROLE host=$HOSTNAME_ dry_run=$DRY_RUN"
+
+# --- 0. secrets off the card -------------------------------------------------------------
+# Root-only copies in /etc before anything can fail, so a second run (after a failure, the
+# card already wiped) still has them. Other secret files a newer "hub provision" writes
+# (samoobsluha/*.key, samoobsluha/secrets/) are staged here the same way.
+install -d -m 0755 "$ETC"
+install -d -m 0700 "$ETC/staged"
+for f in "$HERE"/*.key "$HERE"/secrets/*; do
+    if [ -f "$f" ]; then
+        install -m 0600 "$f" "$ETC/staged/$(basename "$f")"
+    fi
+done
 
 # --- 1. Debian packages -----------------------------------------------------------------
 missing=()
@@ -86,6 +108,12 @@ if [ ! -x "$VENV/bin/python" ]; then
 fi
 "$VENV/bin/python" -m pip install --quiet --no-index --find-links "$HERE/wheelhouse" \
     --upgrade samoobsluha
+# --- hook: bytecode. Compile the venv here (into the image, before the read-only root) ---
+if [ "$ROLE" = station ] && ! "$VENV/bin/python" -c 'import lgpio' 2>/dev/null; then
+    # On Raspberry Pi OS Lite python3-lgpio is preinstalled (Raspberry Pi's archive only).
+    log "WARNING: python3-lgpio is missing (not a stock Raspberry Pi OS image?): the bell," \
+        "button and lamp are simulated until it is installed"
+fi
 for cmd in station hub; do
     ln -sfn "$VENV/bin/$cmd" "/usr/local/bin/$cmd"
 done
@@ -120,10 +148,9 @@ install -d -m 0755 /usr/local/share/doc/samoobsluha
 if [ -f "$HERE/station.toml" ]; then
     install -m 0644 "$HERE/station.toml" "$ETC/station.toml"
 fi
-if [ "$ROLE" = station ] && [ -f "$HERE/tournament.key" ]; then
-    install -m 0640 -g samoobsluha "$HERE/tournament.key" "$ETC/tournament.key"
-    # The boot partition is FAT and readable by anyone holding the card.
-    rm -f "$HERE/tournament.key"
+if [ "$ROLE" = station ] && [ -f "$ETC/staged/tournament.key" ]; then
+    install -m 0640 -g samoobsluha "$ETC/staged/tournament.key" "$ETC/tournament.key"
+    rm -f "$ETC/staged/tournament.key"
 fi
 [ "$ROLE" = hub ] || [ -f "$ETC/tournament.key" ] || log "WARNING: no tournament key in $ETC"
 [ -f "$HERE/kiosk.env" ] && install -m 0644 "$HERE/kiosk.env" "$ETC/kiosk.env"
@@ -147,19 +174,35 @@ VIDEOMODE=
 CON
 
 install -m 0644 "$HERE/files/chrony.conf" /etc/chrony/chrony.conf
+install -m 0755 "$HERE/files/samoobsluha-time" "$LIB/samoobsluha-time"
+install -m 0755 "$HERE/files/samoobsluha-admin" /usr/local/sbin/samoobsluha-admin
+# The pre-round check of every station (provisioning/hall-check.sh), run on the hub.
+install -m 0755 "$HERE/files/hall-check" /usr/local/bin/hall-check
 install -D -m 0644 "$HERE/files/system-samoobsluha.conf" /etc/systemd/system.conf.d/samoobsluha.conf
 install -D -m 0644 "$HERE/files/journald-samoobsluha.conf" /etc/systemd/journald.conf.d/samoobsluha.conf
 install -D -m 0644 "$HERE/files/sysctl-samoobsluha.conf" /etc/sysctl.d/90-samoobsluha.conf
-if [ -f "$BOOT/config.txt" ] && ! grep -q '^dtparam=watchdog=on' "$BOOT/config.txt"; then
-    printf '\n# Samoobsluha: hardware watchdog\ndtparam=watchdog=on\n' >> "$BOOT/config.txt"
+if [ -f "$BOOT/config.txt" ]; then
+    if [ "$ROLE" = station ] && [ -f "$ETC/station.toml" ]; then
+        # The watchdog and the bell pin's level from power-on (gpio=5=op,dh for the default
+        # active-low relay): the relay must not click on while the Pi boots.
+        log "config.txt: $("$VENV/bin/python" -m samoobsluha.station.bootconfig \
+            "$ETC/station.toml" "$BOOT/config.txt")"
+    elif ! grep -q '^dtparam=watchdog=on' "$BOOT/config.txt"; then
+        printf '\n# Samoobsluha: hardware watchdog\ndtparam=watchdog=on\n' >> "$BOOT/config.txt"
+    fi
 fi
 
 for unit in samoobsluha-kiosk.service samoobsluha-station.service samoobsluha-hub.service \
-    samoobsluha-firstboot.service; do
+    samoobsluha-firstboot.service samoobsluha-time.service samoobsluha-time-save.service \
+    samoobsluha-time-save.timer samoobsluha-time-serve.path samoobsluha-time-serve.service; do
     install -m 0644 "$HERE/files/$unit" "/etc/systemd/system/$unit"
 done
 systemctl mask ctrl-alt-del.target
 systemctl enable chrony.service
+# The clock survives reboots on the data partition (fake-hwclock's file would be in RAM
+# under the read-only root, and Trixie has no fake-hwclock).
+systemctl enable samoobsluha-time.service samoobsluha-time-save.timer
+systemctl disable fake-hwclock.service 2>/dev/null || true
 if [ "$ROLE" = station ]; then
     install -m 0644 "$HERE/files/samoobsluha-kiosk.pam" /etc/pam.d/samoobsluha-kiosk
     install -D -m 0644 "$HERE/files/logind-kiosk.conf" /etc/systemd/logind.conf.d/samoobsluha.conf
@@ -175,6 +218,8 @@ if [ "$ROLE" = station ]; then
     fi
 else
     systemctl enable samoobsluha-hub.service
+    # chrony serves the hub's clock only once the operator has confirmed it (hub.hubtime).
+    systemctl enable samoobsluha-time-serve.path
 fi
 systemctl disable samoobsluha-firstboot.service
 
@@ -226,10 +271,10 @@ install -d -o samoobsluha -g samoobsluha -m 0750 "$DATA" "$DATA/run" "$DATA/lexi
 # <data>/tournament.key and names its tournament in hub.db on the first run): give it the
 # ones the station cards carry.
 if [ "$ROLE" = hub ]; then
-    if [ -f "$HERE/tournament.key" ] && [ ! -f "$DATA/tournament.key" ]; then
-        install -o samoobsluha -g samoobsluha -m 0600 "$HERE/tournament.key" "$DATA/tournament.key"
+    if [ -f "$ETC/staged/tournament.key" ] && [ ! -f "$DATA/tournament.key" ]; then
+        install -o samoobsluha -g samoobsluha -m 0600 "$ETC/staged/tournament.key" "$DATA/tournament.key"
     fi
-    rm -f "$HERE/tournament.key"
+    rm -f "$ETC/staged/tournament.key"
     if [ -n "$TOURNAMENT_ID" ]; then
         runuser -u samoobsluha -- env SAMOOBSLUHA_DATA="$DATA" TOURNAMENT_ID="$TOURNAMENT_ID" \
             "$VENV/bin/python" - <<'PY' || log "WARNING: tournament id not recorded in hub.db"
@@ -275,15 +320,12 @@ fi
 overlay_state="off"
 if [ "$DRY_RUN" != 1 ] && [ "$OVERLAY" = 1 ]; then
     if mountpoint -q "$DATA"; then
-        # cloud-init must never rewrite the network again behind a read-only root.
-        mkdir -p /etc/cloud && touch /etc/cloud/cloud-init.disabled
         # A swap file on an overlay root would live in RAM: no swap file (zram is fine).
         systemctl disable dphys-swapfile.service 2>/dev/null || true
-        # Newer raspi-config: enable_overlayfs; older (early Bookworm): do_overlayfs 0.
-        raspi-config nonint enable_overlayfs || raspi-config nonint do_overlayfs 0
-        # overlayroot's default (recurse=1) would put /srv/samoobsluha in RAM too.
-        sed -i 's/overlayroot=tmpfs\(:[^ ]*\)\?/overlayroot=tmpfs:recurse=0/' "$BOOT/cmdline.txt"
-        grep -q 'overlayroot=tmpfs:recurse=0' "$BOOT/cmdline.txt" \
+        # raspi-config's enable_overlayfs (initramfs) and then overlayroot=tmpfs:recurse=0
+        # (the default recurse=1 would put /srv/samoobsluha in RAM too); the same command
+        # switches it off and on again later: samoobsluha-admin rw|ro.
+        /usr/local/sbin/samoobsluha-admin ro \
             || fail "overlayroot=tmpfs:recurse=0 is not in $BOOT/cmdline.txt"
         overlay_state="on (next boot)"
     else
@@ -292,6 +334,10 @@ if [ "$DRY_RUN" != 1 ] && [ "$OVERLAY" = 1 ]; then
 fi
 
 # --- 6. done -----------------------------------------------------------------------------
+# cloud-init must never run again (it would rewrite the network, and its files on the card
+# are stubs now: wipe-secrets).
+mkdir -p /etc/cloud && touch /etc/cloud/cloud-init.disabled
+rmdir "$ETC/staged" 2>/dev/null || true
 mkdir -p /var/lib/samoobsluha
 date -Is > /var/lib/samoobsluha/installed
 {
