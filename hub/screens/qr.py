@@ -13,6 +13,7 @@ from textual.widgets import Label, Static
 
 from samoobsluha.hub.web.qr import terminal
 from samoobsluha.shared.i18n import t
+from samoobsluha.shared.textsafe import literal
 
 
 class QrScreen(ModalScreen[None]):
@@ -36,10 +37,10 @@ class QrScreen(ModalScreen[None]):
 
     def compose(self) -> ComposeResult:
         with Vertical():
-            yield Label(t("screen.qr.caption", self.lang), id="qr-caption")
-            yield Static(terminal(self.url), id="qr-code")
-            yield Label(self.url, id="qr-url")
-            yield Label(t("screen.qr.close", self.lang), id="qr-close")
+            yield Label(literal(t("screen.qr.caption", self.lang)), id="qr-caption")
+            yield Static(literal(terminal(self.url)), id="qr-code")
+            yield Label(literal(self.url), id="qr-url")
+            yield Label(literal(t("screen.qr.close", self.lang)), id="qr-close")
 
     def action_dismiss(self) -> None:  # type: ignore[override]
         self.dismiss(None)

@@ -121,7 +121,9 @@ class StationsScreen(DashScreen):
     def _rehearsed(self, done: dict[str, Any]) -> None:
         """The verdict under the table, one line per station, and the A4 page's path."""
         label = self.query_one("#rehearsal", Label)
-        label.update("\n".join([*done["lines"], self.tr("dash.saved", path=done["path"])]))
+        label.update(
+            literal("\n".join([*done["lines"], self.tr("dash.saved", path=done["path"])]))
+        )
         label.display = True
         self.say(done["verdict"], error=not done["go"])
 
@@ -146,12 +148,14 @@ class StationsScreen(DashScreen):
         address = self.query_one("#screen-address", Label)
         if self.screen_urls:
             address.update(
-                self.tr("screen.address", url="  ".join(self.screen_urls))
-                + " · "
-                + self.tr("screen.address.qr_key")
+                literal(
+                    self.tr("screen.address", url="  ".join(self.screen_urls))
+                    + " · "
+                    + self.tr("screen.address.qr_key")
+                )
             )
         else:
-            address.update(self.tr("screen.address.off"))
+            address.update(literal(self.tr("screen.address.off")))
         address.display = self.screen_urls is not None  # nothing to say without a server
         self.query_one("#stations-summary", Label).update(
             literal(

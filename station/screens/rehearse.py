@@ -18,6 +18,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.widgets import Input, Label
 
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.screens.base import KioskScreen
 
 
@@ -40,12 +41,12 @@ class KeyboardTestScreen(KioskScreen):
 
     def compose(self) -> ComposeResult:
         with Vertical(id="rehearse-keyboard"):
-            yield Label(self.tr("rehearse.kiosk.title"), id="rehearse-title")
-            yield Label(self.tr("rehearse.kiosk.hint"), id="rehearse-hint")
-            yield Label(self.letters, id="rehearse-letters")
+            yield Label(literal(self.tr("rehearse.kiosk.title")), id="rehearse-title")
+            yield Label(literal(self.tr("rehearse.kiosk.hint")), id="rehearse-hint")
+            yield Label(literal(self.letters), id="rehearse-letters")
             yield Input(id="rehearse-typed", max_length=200)
             if self.button:
-                yield Label(self.tr("rehearse.kiosk.button"), id="rehearse-button")
+                yield Label(literal(self.tr("rehearse.kiosk.button")), id="rehearse-button")
 
     def on_mount(self) -> None:
         self.query_one("#rehearse-typed", Input).focus()
