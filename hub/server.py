@@ -156,7 +156,9 @@ class HubServer:
             kwargs["interfaces"] = interfaces
         self._zc = AsyncZeroconf(**kwargs)
         if self.host in ("0.0.0.0", ""):
-            addresses = [socket.inet_aton(a) for a in _local_ipv4_addresses()]
+            from samoobsluha.hub.web.config import local_addresses
+
+            addresses = [socket.inet_aton(a) for a in local_addresses()]
         else:
             addresses = [socket.inet_aton(self.host)]
         self._zc_info = AsyncServiceInfo(
@@ -648,16 +650,3 @@ class HubServer:
 
 def _plan_msg(plan: RoundPlan) -> dict[str, Any]:
     return {"t": "plan", "id": f"plan:{plan.number}:{plan.revision}", "plan": plan.to_dict()}
-
-
-def _local_ipv4_addresses() -> list[str]:
-    """Addresses to advertise when listening on all interfaces (ifaddr comes with zeroconf)."""
-    import ifaddr
-
-    found = {
-        str(ip.ip)
-        for adapter in ifaddr.get_adapters()
-        for ip in adapter.ips
-        if ip.is_IPv4 and not str(ip.ip).startswith("127.")
-    }
-    return sorted(found) or ["127.0.0.1"]

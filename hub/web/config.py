@@ -100,7 +100,9 @@ def interface_address(name: str) -> str:
 
 
 def local_addresses() -> list[str]:
-    """This machine's IPv4 addresses other than loopback (for 0.0.0.0)."""
+    """This machine's IPv4 addresses other than loopback, for a server listening on all
+    interfaces (0.0.0.0): what the hall screen prints and what mDNS advertises. ifaddr
+    comes with zeroconf."""
     import ifaddr
 
     found = {
