@@ -130,6 +130,7 @@ class StationRuntime:
         self.app: KioskApp | None = None
         self.ready = asyncio.Event()  # every part is up (tests wait for it)
         self.runner_started = False
+        self._clock_known = asyncio.Event()  # set when the hub's clock is first known
         self._stop: asyncio.Event | None = None
         self._tasks: set[asyncio.Task[Any]] = set()
         self.rehearsal: Any = None
@@ -266,6 +267,10 @@ class StationRuntime:
             log.info("signals wait for the hub clock")
         if self.options.kiosk:
             self.app = self._build_kiosk()
+            if sync is not None:  # the pairings the hub published before this start
+                from samoobsluha.station.sync import load_item
+
+                self._show("pairings", sync.dbw.call(load_item, "pairings"))
 
     def _open_bell_schedule(self) -> RoundSchedule:
         """The bell thread's own connection to the rounds (called on that thread)."""
@@ -375,8 +380,7 @@ class StationRuntime:
         a gong that can only be rung more than the grace period late is dropped."""
 
         async def ring_at() -> None:
-            while not self.synced:
-                await asyncio.sleep(0.05)
+            await self._clock_known.wait()
             delay = at - self.clock.now()
             if delay < -self.gong_config.grace:
                 log.warning("gong %s dropped: %.1f s late", name, -delay)
@@ -392,6 +396,7 @@ class StationRuntime:
         if self.outputs is not None and self.outputs.lamp is not None:
             self.outputs.lamp.show(synced=bool(status.clock_synced))
         if status.clock_known:
+            self._clock_known.set()
             self._start_runner()
 
     def _plan_received(self, plan: Any) -> None:
@@ -424,15 +429,6 @@ class StationRuntime:
             gong_test=lambda: self.ring("start"),
             app_class=self.app_class,
         )
-        if sync is not None:
-            from samoobsluha.station.sync import load_item
-
-            last = sync.dbw.call(load_item, "pairings")
-            if isinstance(last, dict) and "tables" in last:
-                from samoobsluha.station.log import pairings_rows
-
-                round_no, rows = pairings_rows(last)
-                app.store.replace_pairings(round_no, rows, at=self.clock.now())
         return app
 
 
