@@ -12,6 +12,7 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from testkit import free_port, until
 from textual.widgets import Input
 
 from samoobsluha.hub import rehearse as hub_rehearse
@@ -24,30 +25,13 @@ from samoobsluha.station.screens.rehearse import KeyboardTestScreen
 from samoobsluha.station.sync import SkewedClock
 
 
-async def _until(cond: Any, timeout: float = 30.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.02)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
-
-
 async def test_kiosk_station_answers_a_rehearsal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
 ) -> None:
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
     psk = new_psk()
     (tmp_path / "tournament.key").write_text(psk.hex())
-    port = _free_port()
+    port = free_port()
     hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=port, advertise=False)
     await hub.start()
     conf = tmp_path / "station.toml"
@@ -63,7 +47,7 @@ async def test_kiosk_station_answers_a_rehearsal(
     )
     main = asyncio.create_task(runtime.main())
     try:
-        await _until(lambda: runtime.ready.is_set() and runtime.synced and "st-1" in hub.conns)
+        await until(lambda: runtime.ready.is_set() and runtime.synced and "st-1" in hub.conns)
         assert runtime.outputs is not None and runtime.outputs.bell is not None
         assert runtime.outputs.button is not None
         bell, button = runtime.outputs.bell.pin, runtime.outputs.button.pin
@@ -72,8 +56,8 @@ async def test_kiosk_station_answers_a_rehearsal(
         assert asked["sent_to"] == ["st-1"]
         app = runtime.app
         assert app is not None
-        await _until(lambda: isinstance(app.screen, KeyboardTestScreen))
-        await _until(lambda: bool(app.screen.query("#rehearse-button")))  # "press the button"
+        await until(lambda: isinstance(app.screen, KeyboardTestScreen))
+        await until(lambda: bool(app.screen.query("#rehearse-button")))  # "press the button"
         # the referee presses the button when asked (pull-up: pressed is low)
         await asyncio.sleep(0.3)
         button.drive_low()
@@ -87,7 +71,7 @@ async def test_kiosk_station_answers_a_rehearsal(
             rows = [r for r in hub.dbw.call(store.inbox_rows, "rehearse")]
             return rows[0]["payload"] if rows else None
 
-        await _until(lambda: answer() is not None)
+        await until(lambda: answer() is not None)
         got = answer()
         assert got is not None and got["id"] == asked["id"] and got["station"] == "st-1"
         assert got["keyboard"] == {

@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from testkit import until
 
 from samoobsluha.hub.server import HubServer
 from samoobsluha.shared import protocol
@@ -63,14 +64,6 @@ def _spy(monkeypatch: pytest.MonkeyPatch) -> _Seen:
     return seen
 
 
-async def _until(cond: Any, timeout: float = 20.0) -> None:
-    for _ in range(int(timeout / 0.05)):
-        if cond():
-            return
-        await asyncio.sleep(0.05)
-    raise AssertionError("timed out")
-
-
 async def test_every_connection_commits_with_synchronous_full(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch
 ) -> None:
@@ -88,7 +81,7 @@ async def test_every_connection_commits_with_synchronous_full(
     sync = StationSync(tmp_path / "st.db", net, psk=secret)
     task = asyncio.create_task(sync.run())
     try:
-        await _until(lambda: sync.status.acked_seq == 5)
+        await until(lambda: sync.status.acked_seq == 5)
     finally:
         sync.stop()
         task.cancel()

@@ -11,6 +11,7 @@ from typing import Any
 
 import pytest
 from net_procs import check_payload
+from testkit import until
 
 from samoobsluha.hub import control, store
 from samoobsluha.hub.server import HubServer
@@ -20,14 +21,6 @@ from samoobsluha.shared.protocol import new_psk
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station.rounds import load_plans
 from samoobsluha.station.sync import NetworkConfig, StationSync, load_item
-
-
-async def _until(cond: Any, timeout: float = 10.0) -> None:
-    deadline = asyncio.get_running_loop().time() + timeout
-    while not cond():
-        if asyncio.get_running_loop().time() > deadline:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.02)
 
 
 @pytest.fixture
@@ -44,7 +37,7 @@ async def link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     for name in ("plan", "gong", "config", "show", "lexicon"):
         sync.on(name, lambda *a, _n=name: events.setdefault(_n, []).append(a))
     task = asyncio.create_task(sync.run())
-    await _until(lambda: "s1" in hub.conns and sync.clock.synced)
+    await until(lambda: "s1" in hub.conns and sync.clock.synced)
     yield hub, sync, events, tmp_path
     sync.stop()
     task.cancel()
@@ -57,15 +50,15 @@ async def test_round_changes_reach_the_station_and_are_confirmed(link) -> None:
     hub, sync, events, _ = link
     started = await hub.start_round(3, lead=60, basic_seconds=600, warning_seconds=60)
     assert started["sent_to"] == ["s1"]
-    await _until(lambda: len(events.get("plan", [])) == 1)
+    await until(lambda: len(events.get("plan", [])) == 1)
     for action, seconds in (("delay", 30), ("extend", 120), ("pause", 0), ("resume", 0)):
         await hub.change_round(3, action, seconds)
     await hub.change_round(3, "cancel")
-    await _until(lambda: len(events.get("plan", [])) == 6)
+    await until(lambda: len(events.get("plan", [])) == 6)
     plans = sync.plans()
     assert len(plans) == 1 and plans[0].revision == 5 and plans[0].cancelled
     assert plans[0].start_at == pytest.approx(started["plan"]["start_at"] + 30)
-    await _until(lambda: len(hub.dbw.call(store.load_deliveries, "plan:3:5")) == 1)
+    await until(lambda: len(hub.dbw.call(store.load_deliveries, "plan:3:5")) == 1)
     assert (await hub.deliveries("plan:3:5"))["s1"]["ok"] is True
     with pytest.raises(ValueError):
         await hub.change_round(9, "delay", 5)
@@ -74,7 +67,7 @@ async def test_round_changes_reach_the_station_and_are_confirmed(link) -> None:
 async def test_manual_gong_carries_an_instant_ahead(link) -> None:
     hub, sync, events, _ = link
     result = await hub.gong("end")
-    await _until(lambda: "gong" in events)
+    await until(lambda: "gong" in events)
     signal, at = events["gong"][0]
     assert signal == "end" and at == result["at"]
     assert at > sync.clock.now()  # arrives before it is due: every station rings together
@@ -84,7 +77,7 @@ async def test_published_items_are_stored_on_the_station(link) -> None:
     hub, sync, events, _ = link
     await hub.publish("config", {"tables": [1, 2], "limits": {"words": 6}})
     await hub.publish("pairings", {"round": 2, "tables": [[1, "Novák", "Dvořák"]]})
-    await _until(lambda: len(events.get("config", [])) == 1 and "show" in events)
+    await until(lambda: len(events.get("config", [])) == 1 and "show" in events)
     assert sync.dbw.call(load_item, "config")["tables"] == [1, 2]
     assert sync.dbw.call(load_item, "pairings")["tables"][0][1] == "Novák"
     with pytest.raises(ValueError):
@@ -105,7 +98,7 @@ async def test_referee_pin_from_the_hub_is_the_kiosk_pin(link) -> None:
     hub, sync, _, tmp = link
     result = await hub.publish("referee_pin", {"hash": hash_pin("86429753")})
     assert result["sent_to"] == ["s1"]
-    await _until(lambda: sync.dbw.call(load_item, "referee_pin") is not None)
+    await until(lambda: sync.dbw.call(load_item, "referee_pin") is not None)
     kiosk = KioskStore.open(tmp / "station.db", "s1")
     try:
         assert verify_pin("86429753", kiosk.referee_pin())
@@ -129,15 +122,15 @@ async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> Non
     info = read_info(lex)
     result = await hub.push_lexicon(lex)
     assert result["sent_to"] == ["s1"]
-    await _until(lambda: "lexicon" in events, 20)
+    await until(lambda: "lexicon" in events, 20)
     target = events["lexicon"][0][0]
     assert target == tmp / "st" / "cs.lex"
     assert hashlib.sha256(target.read_bytes()).digest() == hashlib.sha256(lex.read_bytes()).digest()
     assert Lexicon.open(target).info.sha256 == info.sha256
     assert sync.status.lexicon_sha256 == info.sha256
-    await _until(lambda: "s1" in hub.dbw.call(store.load_deliveries, result["id"]))
+    await until(lambda: "s1" in hub.dbw.call(store.load_deliveries, result["id"]))
     # the hub now knows the station has it and does not push it again
-    await _until(lambda: hub.conns["s1"].status.get("lexicon_sha256") == info.sha256)
+    await until(lambda: hub.conns["s1"].status.get("lexicon_sha256") == info.sha256)
     assert (await hub.push_lexicon(lex))["sent_to"] == []
     with pytest.raises(Exception):  # noqa: B017 - whatever read_info raises for junk
         await hub.push_lexicon(words)
@@ -198,8 +191,8 @@ async def test_station_catches_up_on_connect(tmp_path: Path) -> None:
         )
         sync = StationSync(tmp_path / "st.db", net, psk=psk)
         task = asyncio.create_task(sync.run())
-        await _until(lambda: sync.dbw.call(load_item, "standings") is not None)
-        await _until(lambda: len(sync.plans()) == 1)
+        await until(lambda: sync.dbw.call(load_item, "standings") is not None)
+        await until(lambda: len(sync.plans()) == 1)
         sync.stop()
         task.cancel()
         await asyncio.gather(task, return_exceptions=True)
@@ -227,9 +220,9 @@ async def test_two_machines_with_one_name_do_not_knock_each_other_off(tmp_path: 
     await hub.start()
     try:
         first, t1 = await _start_station(hub, psk, tmp_path / "a.db", "raspberrypi")
-        await _until(lambda: first.status.connected)
+        await until(lambda: first.status.connected)
         second, t2 = await _start_station(hub, psk, tmp_path / "b.db", "raspberrypi")
-        await _until(lambda: second.status.last_error is not None)
+        await until(lambda: second.status.last_error is not None)
         await asyncio.sleep(0.3)
         assert first.status.connected and not second.status.connected
         assert hub.conns["raspberrypi"].epoch == first.epoch
@@ -253,13 +246,13 @@ async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
             hub, psk, tmp_path / "s.db", "s", local_clock=SkewedClock(420.0)
         )
         assert not sync.clock.synced
-        await _until(lambda: sync.clock.synced)
+        await until(lambda: sync.clock.synced)
         await asyncio.sleep(0.4)  # the burst of six exchanges
         # hub time, not the station's 7 minutes; how close is bench/sync.py's figure
         assert abs(sync.clock.now() - time.time()) < 0.5
         assert sync.clock.offset == pytest.approx(-420.0, abs=0.5)
         assert len(sync.estimator.samples) >= 3
-        await _until(lambda: hub.conns["s"].status.get("clock_synced") is True)
+        await until(lambda: hub.conns["s"].status.get("clock_synced") is True)
         await _stop_station(sync, task)
     finally:
         await hub.close()
@@ -289,7 +282,7 @@ async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
     await hub.start()
     try:
         sync, task = await _start_station(hub, new_psk(), tmp_path / "s.db", "s")
-        await _until(lambda: sync.status.last_error is not None)
+        await until(lambda: sync.status.last_error is not None)
         assert "hung up during the handshake" in sync.status.last_error
         assert not sync.status.connected and hub.conns == {}
         await _stop_station(sync, task)
@@ -316,7 +309,7 @@ async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
     monkeypatch.setattr(store, "ingest", flaky_ingest)
     try:
         sync, task = await _start_station(hub, psk, tmp_path / "s.db", "s")
-        await _until(lambda: sync.status.connected)
+        await until(lambda: sync.status.connected)
         from samoobsluha.shared.storage import open_db
         from samoobsluha.station import outbox
 
@@ -326,7 +319,7 @@ async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
                 outbox.enqueue(db, "challenge", check_payload(i, "s"))
         db.close()
         sync.nudge()
-        await _until(lambda: sync.status.acked_seq == 10, 15)
+        await until(lambda: sync.status.acked_seq == 10, 15)
         assert failures["left"] == 0
         assert len(hub.dbw.call(store.inbox_rows)) == 10
         await _stop_station(sync, task)
@@ -377,7 +370,7 @@ async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path
             reader, writer, creds, tournament=hub.tournament, station="s", epoch="e"
         )
         await channel.send({"t": "status", "status": _status(5)})
-        await _until(lambda: "s" in hub.conns)
+        await until(lambda: "s" in hub.conns)
 
         async def stalled() -> bool:
             (row,) = await hub.stations()
@@ -387,10 +380,10 @@ async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path
         clock.advance(hub.stall_after + 1)
         assert await stalled()
         await channel.send({"t": "status", "status": _status(5)})  # no progress
-        await _until(lambda: hub.conns["s"].status.get("backlog") == 5)
+        await until(lambda: hub.conns["s"].status.get("backlog") == 5)
         assert await stalled()
         await channel.send({"t": "status", "status": _status(3)})  # it moves again
-        await _until(lambda: hub.conns["s"].status.get("backlog") == 3)
+        await until(lambda: hub.conns["s"].status.get("backlog") == 3)
         assert not await stalled()
         await channel.close()
     finally:

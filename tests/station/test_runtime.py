@@ -17,6 +17,7 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
+from testkit import free_port, until
 
 from samoobsluha.hub.server import HubServer
 from samoobsluha.shared.protocol import new_psk
@@ -28,22 +29,6 @@ from samoobsluha.station.sync import SkewedClock
 
 SKEW = 3.0  # the station's own clock runs 3 s fast: unsynced, it would ring too early
 
-
-async def _until(cond: Any, timeout: float = 20.0) -> None:
-    loop = asyncio.get_running_loop()
-    deadline = loop.time() + timeout
-    while not cond():
-        if loop.time() > deadline:
-            raise AssertionError("timed out")
-        await asyncio.sleep(0.02)
-
-
-def _free_port() -> int:
-    import socket
-
-    with socket.socket() as sock:
-        sock.bind(("127.0.0.1", 0))
-        return int(sock.getsockname()[1])
 
 
 async def _make_hub(folder: Path, psk: bytes, port: int) -> HubServer:
@@ -87,7 +72,7 @@ async def test_a_linked_station_rings_nothing_until_its_clock_is_synced(
     psk = new_psk()
     psk_file = tmp_path / "tournament.key"
     psk_file.write_text(psk.hex())
-    port = _free_port()
+    port = free_port()
     hub = await _make_hub(tmp_path, psk, port)
     await hub.start()  # creates the tournament, then goes away: the station boots alone
     tournament = hub.tournament
@@ -107,18 +92,18 @@ async def test_a_linked_station_rings_nothing_until_its_clock_is_synced(
     main = asyncio.create_task(runtime.main())
     hub = await _make_hub(tmp_path, psk, port)
     try:
-        await _until(runtime.ready.is_set)
+        await until(runtime.ready.is_set)
         pin, active = _bell_pin(runtime), runtime.gong_config.bell_active_high
         # The start passes on the station's own clock (and then on the true one) with no hub.
-        await _until(lambda: time.time() + SKEW > start_at + 1.0)
+        await until(lambda: time.time() + SKEW > start_at + 1.0)
         await asyncio.sleep(0.3)
         assert _bell_on_edges(pin, active) == 0
         assert runtime.schedule is not None and runtime.schedule.signals(1) == []
         assert not runtime.synced and not runtime.runner_started
 
         await hub.start()  # the hub comes up: the link syncs the clock, then the round rings
-        await _until(lambda: runtime.synced)
-        await _until(lambda: len(runtime.schedule.signals(1)) == 3 if runtime.schedule else False)
+        await until(lambda: runtime.synced)
+        await until(lambda: len(runtime.schedule.signals(1)) == 3 if runtime.schedule else False)
         records = runtime.schedule.signals(1)
         assert [r.outcome for r in records] == [GIVEN] * 3
         # each rung on the hub's clock: never at the station's clock 3 s early
@@ -155,7 +140,7 @@ async def test_a_signal_rings_while_the_kiosks_loop_is_busy(
     )
     main = asyncio.create_task(runtime.main())
     try:
-        await _until(lambda: runtime.ready.is_set() and runtime.runner_started)
+        await until(lambda: runtime.ready.is_set() and runtime.runner_started)
         assert runtime.schedule is not None
         start_at = time.time() + 0.5
         runtime.schedule.apply(RoundPlan(1, start_at, basic_seconds=60, warning_seconds=30))
@@ -180,7 +165,7 @@ async def test_a_late_gong_from_the_hub_is_dropped_and_a_timely_one_rings(
     psk = new_psk()
     psk_file = tmp_path / "tournament.key"
     psk_file.write_text(psk.hex())
-    port = _free_port()
+    port = free_port()
     hub = await _make_hub(tmp_path, psk, port)
     await hub.start()
     cfg = station_config.load(_station_config(tmp_path, hub.tournament, port, psk_file))
@@ -191,11 +176,11 @@ async def test_a_late_gong_from_the_hub_is_dropped_and_a_timely_one_rings(
     )
     main = asyncio.create_task(runtime.main())
     try:
-        await _until(lambda: runtime.ready.is_set() and runtime.synced)
+        await until(lambda: runtime.ready.is_set() and runtime.synced)
         pin, active = _bell_pin(runtime), runtime.gong_config.bell_active_high
         runtime._gong_now("end", runtime.clock.now() - 60.0)  # the link delivered it late
         runtime._gong_now("warning", runtime.clock.now() + 0.2)
-        await _until(lambda: _bell_on_edges(pin, active) >= 2)  # the warning: two strokes
+        await until(lambda: _bell_on_edges(pin, active) >= 2)  # the warning: two strokes
         await asyncio.sleep(1.0)
         assert _bell_on_edges(pin, active) == 2  # and never the end's three
     finally:
