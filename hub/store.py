@@ -45,17 +45,13 @@ from samoobsluha.shared.payloads import (
     PayloadError,
     RefereeRequestPayload,
     ResultPayload,
-    check_row,
     parse_row,
+    row_json_error,
 )
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.shared.storage import Database
 
 log = logging.getLogger("hub.store")
-
-# the C scanner behind json.loads without its Python layers (the hub reads every row;
-# the protocol layer already made sure each payload is one JSON object)
-_SCAN_JSON = json.JSONDecoder().scan_once  # type: ignore[attr-defined]
 
 migrations = Migrations("hub.sync")
 
@@ -209,13 +205,7 @@ _inserted_since_start = 0
 
 def row_error(kind: str, payload: str) -> str:
     """Why a station row is refused ("" when it is a valid record of its kind)."""
-    try:
-        check_row(kind, _SCAN_JSON(payload, 0)[0])
-    except StopIteration:
-        return "not JSON"
-    except (PayloadError, ValueError, TypeError) as exc:  # JSONDecodeError is a ValueError
-        return str(exc) or type(exc).__name__
-    return ""
+    return row_json_error(kind, payload)
 
 
 def ingest(

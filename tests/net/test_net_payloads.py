@@ -11,6 +11,8 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from samoobsluha.hub import store
 from samoobsluha.hub.sample import sample_csv
@@ -26,7 +28,9 @@ from samoobsluha.shared.payloads import (
     ResultPayload,
     SignalPayload,
     StationStatus,
+    check_row,
     parse_row,
+    row_json_error,
 )
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
@@ -112,6 +116,104 @@ GOOD_RESULT = {
 def test_a_bad_result_is_refused_with_the_reason(change: dict[str, Any], message: str) -> None:
     with pytest.raises(PayloadError, match=message.replace("[", r"\[").replace("]", r"\]")):
         ResultPayload.from_dict(GOOD_RESULT | change)
+
+
+@pytest.mark.parametrize(
+    ("change", "message"),
+    [
+        ({"started": "a"}, "started: 'a' is not one of"),
+        ({"score_first": "410"}, "expected a whole number"),
+        ({"score_first": 410.0}, "expected a whole number"),
+        ({"score_first": 2**64}, "out of range"),
+        ({"score_second": -1}, "never negative"),
+        ({"round_no": None}, "round_no: must not be empty"),
+        ({"entered_at": float("nan")}, "not a finite number"),
+        ({"entered_at": float("inf")}, "not a finite number"),
+        ({"player_a": "Novák"}, "unknown fields ['player_a']"),
+        ({"first": "x" * 500}, "longer than"),
+    ],
+)
+def test_the_hubs_json_check_words_a_refusal_as_the_record_does(
+    change: dict[str, Any], message: str
+) -> None:
+    """The hub checks a row's JSON text in one C pass (msgspec); a refusal still gives the
+    record's own reason, so the operator reads the same words either way."""
+    assert row_json_error("result", json.dumps(GOOD_RESULT)) == ""
+    assert message in row_json_error("result", json.dumps(GOOD_RESULT | change))
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("no", "not JSON"),
+        ("{not json", "not JSON"),
+        ('{"a": 1}{}', "not JSON"),
+        ("", "not JSON"),
+        ("[1]", "expected an object"),
+        ("{}", "missing fields"),
+    ],
+)
+def test_a_payload_that_is_not_one_json_object_is_one_refused_row(
+    hub_db: Any, text: str, message: str
+) -> None:
+    """Not a frame refused (the station would resend it forever): the row is kept aside
+    with its reason and the rows after it are stored."""
+    rows = [[1, "result", text, NOW], [2, "result", json.dumps(GOOD_RESULT), NOW]]
+    assert store.ingest(hub_db, [("s", "e", rows)], NOW) == {("s", "e"): 2}
+    [refused] = store.rejected_rows(hub_db)
+    assert message in refused["error"]
+    assert [r["seq"] for r in store.inbox_rows(hub_db)] == [2]
+
+
+_JSON_VALUES = st.recursive(
+    st.none()
+    | st.booleans()
+    | st.integers(min_value=-(2**70), max_value=2**70)
+    | st.floats()
+    | st.text(max_size=220),
+    lambda inner: st.lists(inner, max_size=22) | st.dictionaries(st.text(max_size=5), inner),
+    max_leaves=30,
+)
+
+
+def _kiosk_check_row() -> dict[str, Any]:
+    return CheckPayload(
+        id=7, at=NOW, station_id="st-1", table_no=3, round_no=1, instance="first",
+        status="refused", words=("KŮŇ",), canonical=("kůň",), failed=(), too_long=(),
+        refused_reason="rate_cap", lexicon_sha256="0" * 64, lexicon_variant="cs",
+        ui_language="cs", appeal_of=None, note="",
+    ).to_dict()  # fmt: skip
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.sampled_from(["result", "challenge", "appeal", "signal", "referee_request"]),
+    st.data(),
+)
+def test_the_fast_and_the_python_check_accept_the_same_rows(kind: str, data: Any) -> None:
+    """Random changes to valid rows (values of every JSON type, unknown and missing keys):
+    msgspec's check and the record's Python check refuse exactly the same ones."""
+    good = {
+        "result": GOOD_RESULT,
+        "challenge": _kiosk_check_row(),
+        "appeal": _kiosk_check_row() | {"instance": "appeal"},
+        "signal": SignalPayload("t-1", 1, "start", "given", NOW, NOW, 1).to_dict(),
+        "referee_request": RefereeRequestPayload(1, NOW, "st-1", 3, 1, "too_long", 7).to_dict(),
+    }[kind]
+    row = dict(good)
+    for key in data.draw(st.lists(st.sampled_from(sorted(good)), max_size=3)):
+        row[key] = data.draw(_JSON_VALUES)
+    for key in data.draw(st.lists(st.sampled_from(sorted(good)), max_size=1)):
+        row.pop(key, None)
+    if data.draw(st.booleans()):
+        row[data.draw(st.text(max_size=8))] = data.draw(_JSON_VALUES)
+    text = json.dumps(row, ensure_ascii=data.draw(st.booleans()))
+    try:
+        check_row(kind, json.loads(text))
+        python = ""
+    except PayloadError as exc:
+        python = str(exc)
+    assert row_json_error(kind, text) == python
 
 
 def test_missing_keys_are_named_never_guessed() -> None:
