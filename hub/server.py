@@ -77,7 +77,7 @@ class StationConn:
     address: str
     channel: Channel
     status: dict[str, Any] = field(default_factory=dict)
-    rows_queue: asyncio.Queue[list[dict[str, Any]]] = field(default_factory=asyncio.Queue)
+    rows_queue: asyncio.Queue[list[list[Any]]] = field(default_factory=asyncio.Queue)
     sender: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_rx: float = 0.0  # hub monotonic time of the last frame
     progress_at: float = 0.0  # hub monotonic time the backlog last shrank (or was empty)
@@ -126,7 +126,7 @@ class HubServer:
         self._server: asyncio.Server | None = None
         self._zc: Any = None
         self._zc_info: Any = None
-        self._pending: list[tuple[str, str, list[dict[str, Any]], asyncio.Future[int]]] = []
+        self._pending: list[tuple[str, str, list[list[Any]], asyncio.Future[int]]] = []
         self._flushing = False
         self._gong_counter = 0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -297,7 +297,8 @@ class HubServer:
                     )
                 elif kind == "rows":
                     if msg["rows"]:
-                        conn.rows_queue.put_nowait(msg["rows"])
+                        # checked here, outside the database thread's transaction
+                        conn.rows_queue.put_nowait(store.check_rows(msg["rows"]))
                 elif kind == "status":
                     await self._on_status(conn, msg["status"])
                 elif kind == "done":
@@ -357,7 +358,7 @@ class HubServer:
                 with contextlib.suppress(ConnectionError, OSError):
                     await conn.channel.send({"t": "ack", "seq": acked})
 
-    async def _ingest(self, station: str, epoch: str, rows: list[dict[str, Any]]) -> int:
+    async def _ingest(self, station: str, epoch: str, rows: list[list[Any]]) -> int:
         """Group commit: batches from every station waiting meanwhile share one transaction."""
         fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
         self._pending.append((station, epoch, rows, fut))

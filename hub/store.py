@@ -208,6 +208,16 @@ def row_error(kind: str, payload: str) -> str:
     return row_json_error(kind, payload)
 
 
+def check_rows(rows: list[list[Any]]) -> list[list[Any]]:
+    """Append to each wire row ``[seq, kind, payload, created_at]`` its refusal reason
+    ("" for a good row), in place. The server does this as a frame arrives, on its event
+    loop, so the database thread's transaction only stores (the two overlap on two cores);
+    :func:`ingest` checks any row that arrives without its reason."""
+    for row in rows:
+        row.append(row_error(row[1], row[2]))
+    return rows
+
+
 def ingest(
     db: Database,
     batches: list[tuple[str, str, list[Any]]],
@@ -217,7 +227,8 @@ def ingest(
     return the new contiguous seq per (station_id, epoch). Rows already stored are
     ignored, so a resend after a lost ack changes nothing.
 
-    Each row is checked against its record (:mod:`shared.payloads`): a bad one goes to
+    Each row is checked against its record (:mod:`shared.payloads`; a row that carries
+    its reason from :func:`check_rows` is not checked again): a bad one goes to
     ``rejected`` (logged once, counted per station) and still counts as received, so it
     never blocks the rows after it. A ``result`` row enters the tournament in this same
     transaction (:func:`apply_results`)."""
@@ -227,8 +238,9 @@ def ingest(
     with db.atomic():
         for station, epoch, rows in batches:
             good, bad, results = [], [], []
-            for seq, kind, payload, created in rows:
-                error = row_error(kind, payload)
+            for item in rows:
+                seq, kind, payload, created = item[0], item[1], item[2], item[3]
+                error = item[4] if len(item) == 5 else row_error(kind, payload)
                 if error:
                     bad.append((station, epoch, seq, kind, payload, created, now, error))
                 else:

@@ -242,6 +242,14 @@ class Station:
                 outbox.enqueue(db, kind, check_payload(i, self.station_id))
         db.close()
 
+    def backlog(self) -> int:
+        """Rows in the station's outbox the hub has not acknowledged."""
+        db = open_db(self.db_path, outbox.migrations)
+        try:
+            return outbox.backlog(db)
+        finally:
+            db.close()
+
     def kill(self) -> None:
         if self.proc and self.proc.poll() is None:
             self.proc.send_signal(signal.SIGCONT)  # a frozen one too

@@ -13,6 +13,8 @@ from net_procs import Hub, Station, check_payload, running, wait_for
 
 from samoobsluha.hub import control
 from samoobsluha.shared import protocol
+from samoobsluha.shared.storage import open_db
+from samoobsluha.station import outbox
 
 
 async def _closed_by_hub(reader: asyncio.StreamReader) -> bool:
@@ -199,3 +201,34 @@ def test_hub_refuses_bad_frames_and_keeps_serving(tmp_path: Path) -> None:
         log = hub.log()
         assert "refused 127.0.0.1:" in log and "bad MAC on hello" in log, log[-3000:]
         assert log.count("refused 127.0.0.1:") == 1, log[-3000:]
+
+
+def test_bad_rows_from_a_station_are_kept_aside_and_never_hold_back_the_rest(
+    tmp_path: Path,
+) -> None:
+    """Real processes: a station's outbox with a row that is not JSON and a check missing
+    its fields between good rows. The hub checks each row as its frame arrives, stores the
+    good ones, keeps the bad ones aside with their reasons (``hub rejected``) and acks past
+    them: the station's backlog empties, and rows written later still arrive."""
+    hub = Hub(tmp_path / "hub").start()
+    st = Station(tmp_path / "st", hub, "st")
+    st.enqueue(3)
+    db = open_db(st.db_path, outbox.migrations)
+    with db.atomic():
+        db.execute(
+            "INSERT INTO outbox (kind, payload, created_at) VALUES"
+            " ('challenge', '{not json', 1.0), ('challenge', '{\"id\": 4}', 1.0)"
+        )
+    db.close()
+    st.enqueue(3, start=5)
+    with running(hub, st):
+        st.start()
+        wait_for(lambda: hub.count("st") == 6, 15, "the good rows")
+        rejected = json.loads(hub.ctl("rejected", "--json"))
+        assert [(int(r["key"].rsplit("/", 1)[1]), r["error"]) for r in rejected] == [
+            (4, "not JSON"),
+            (5, "challenge: missing fields " + str(sorted(set(check_payload(0)) - {"id"}))),
+        ]
+        wait_for(lambda: st.backlog() == 0, 15, "the station's backlog emptied")
+        st.enqueue(2, start=8)
+        wait_for(lambda: hub.count("st") == 8, 15, "later rows")
