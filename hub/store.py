@@ -150,6 +150,17 @@ def m002_rejected_and_intake(db: sqlite_utils.Database) -> None:
         )
 
 
+@migrations()
+def m003_resent(db: sqlite_utils.Database) -> None:
+    # Rows a station sent again under a new epoch after its database was restored from an
+    # older copy (station/sync.py): already in the inbox under ``original_epoch``, so they
+    # count as received for the new epoch but are not stored (or entered) twice.
+    db.table("resent").create(
+        {"station_id": str, "station_epoch": str, "seq": int, "original_epoch": str},
+        pk=("station_id", "station_epoch", "seq"),
+    )
+
+
 def db_path() -> Path:
     return data_dir() / "hub.db"
 
@@ -237,7 +248,7 @@ def ingest(
     result: dict[tuple[str, str], int] = {}
     with db.atomic():
         for station, epoch, rows in batches:
-            good, bad, results = [], [], []
+            good, bad = [], []
             for item in rows:
                 seq, kind, payload, created = item[0], item[1], item[2], item[3]
                 error = item[4] if len(item) == 5 else row_error(kind, payload)
@@ -245,8 +256,8 @@ def ingest(
                     bad.append((station, epoch, seq, kind, payload, created, now, error))
                 else:
                     good.append((station, epoch, seq, kind, payload, created, now))
-                    if kind == RESULT:
-                        results.append(seq)
+            if good:
+                good = _drop_resent(db, station, epoch, good)
             db.conn.executemany(
                 "INSERT OR IGNORE INTO inbox (station_id, station_epoch, seq, kind, payload,"
                 " created_at, received_at) VALUES (?, ?, ?, ?, ?, ?, ?)",
@@ -272,9 +283,62 @@ def ingest(
             if kill_at and _inserted_since_start >= kill_at:
                 os.kill(os.getpid(), signal.SIGKILL)  # pragma: no cover - test hook
             result[(station, epoch)] = _advance(db, station, epoch, rows)
+            results = [row[2] for row in good if row[3] == RESULT]
             if results:
                 apply_results(db, now, keys=[f"{station}/{epoch}/{seq}" for seq in results])
     return result
+
+
+def _drop_resent(
+    db: sqlite_utils.Database, station: str, epoch: str, good: list[tuple[Any, ...]]
+) -> list[tuple[Any, ...]]:
+    """``good`` without the rows the hub already holds under another epoch of ``station``:
+    the same seq, kind, payload and creation time, sent again after the station's database
+    was restored from an older copy and it started a new epoch. Those are recorded in
+    ``resent`` (they count as received) and neither stored nor entered a second time. Free
+    for a station with one epoch, the usual case: one indexed lookup per batch."""
+    others = [
+        e
+        for (e,) in db.execute(
+            "SELECT station_epoch FROM progress WHERE station_id = ? AND station_epoch != ?",
+            [station, epoch],
+        )
+    ]
+    if not others:
+        return good
+    lo, hi = min(r[2] for r in good), max(r[2] for r in good)
+    held: dict[tuple[Any, ...], str] = {}
+    for other in others:
+        for seq, kind, payload, created in db.execute(
+            "SELECT seq, kind, payload, created_at FROM inbox WHERE station_id = ?"
+            " AND station_epoch = ? AND seq BETWEEN ? AND ?",
+            [station, other, lo, hi],
+        ):
+            held[(seq, kind, payload, created)] = other
+    if not held:
+        return good
+    fresh, again = [], []
+    for r in good:
+        original = held.get((r[2], r[3], r[4], r[5]))
+        if original is None:
+            fresh.append(r)
+        else:
+            again.append((station, epoch, r[2], original))
+    if again:
+        db.conn.executemany(
+            "INSERT OR IGNORE INTO resent (station_id, station_epoch, seq, original_epoch)"
+            " VALUES (?, ?, ?, ?)",
+            again,
+        )
+        log.info(
+            "station %s sent %d rows again under epoch %s that the hub holds under epoch %s"
+            " (a restored database); not stored twice",
+            station,
+            len(again),
+            epoch,
+            again[0][3],
+        )
+    return fresh
 
 
 def _advance(
@@ -294,8 +358,9 @@ def _advance(
     for (seq,) in db.execute(
         "SELECT seq FROM inbox WHERE station_id = ? AND station_epoch = ? AND seq > ?"
         " UNION SELECT seq FROM rejected WHERE station_id = ? AND station_epoch = ? AND seq > ?"
+        " UNION SELECT seq FROM resent WHERE station_id = ? AND station_epoch = ? AND seq > ?"
         " ORDER BY seq",
-        [station, epoch, current, station, epoch, current],
+        [station, epoch, current] * 3,
     ):
         if seq != current + 1:
             break

@@ -172,9 +172,12 @@ def test_a_restored_station_database_loses_nothing(tmp_path: Path) -> None:
 
         wait_for(arrived, 30, "every row written after the restore")
         assert "restored from an older copy" in st.log()
-        # the hub's earlier rows are all still there too
-        got = {r["payload"]["id"] for r in hub.rows() if r["station_id"] == "st"}
-        assert set(range(50)) <= got
+        wait_for(lambda: st.backlog() == 0, 30, "the new epoch acknowledged to its end")
+        # the hub's earlier rows are all still there too, and the copy's rows the hub
+        # already held (ids 0..19, sent again under the new epoch) are not stored twice
+        ids = sorted(r["payload"]["id"] for r in hub.rows() if r["station_id"] == "st")
+        assert ids == [*range(50), *range(1000, 1050)]
+        assert "not stored twice" in hub.log()
 
 
 # -- a copied station key used as a hub ------------------------------------------------------

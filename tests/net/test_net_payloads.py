@@ -486,3 +486,21 @@ def test_every_refusal_and_pin_lock_the_kiosk_reports_reads_at_the_hub() -> None
         assert "table_no" in str(exc)
     else:
         raise AssertionError("a table's referee call without a table was accepted")
+
+
+def test_a_result_sent_again_under_a_new_epoch_is_not_entered_twice(paired: Any) -> None:
+    """A station restored from an older copy sends its rows again under a new epoch: the
+    ones the hub holds under the old epoch count as received (the ack moves) but are
+    neither stored nor entered again; a row that differs is new and is stored."""
+    db, boards = paired
+    first, second = boards[1]
+    row = [1, "result", _result(1, first, second), NOW]
+    store.ingest(db, [("st-1", "old", [row])], NOW)
+    other = [2, "result", _result(2, *boards[2]), NOW + 5]
+    acked = store.ingest(db, [("st-1", "new", [list(row), other])], NOW + 10)
+    assert acked == {("st-1", "new"): 2}
+    assert sorted((r["station_epoch"], r["seq"]) for r in store.inbox_rows(db)) == [
+        ("new", 2),
+        ("old", 1),
+    ]
+    assert len(list(db.query("SELECT * FROM tour_entries"))) == 2  # tables 1 and 2, once each
