@@ -64,9 +64,10 @@ def run(cmd: list[str], data: Path, **kwargs: Any) -> subprocess.CompletedProces
 
 def setup(fresh: bool) -> dict[str, str]:
     """Create (or reuse) the demo's hub and stations; returns what the processes need."""
-    from samoobsluha.hub import store
+    from samoobsluha.hub import auth, store
     from samoobsluha.hub.sample import sample_csv
     from samoobsluha.shared.lexicon import ensure_default_lexicon
+    from samoobsluha.shared.protocol import HallKeys
     from samoobsluha.shared.storage import open_db
 
     if fresh and DEMO.exists():
@@ -113,16 +114,28 @@ def setup(fresh: bool) -> dict[str, str]:
     db = open_db(store.db_path(), store.migrations)
     tournament, _, _ = store.ensure_identity(db)
     db.close()
-    store.ensure_key(store.key_path())
+    secret, _ = store.ensure_key(store.key_path())
+    keys = HallKeys(secret)
     port = free_port()
     for name in STATIONS:
         folder = DEMO / name
         folder.mkdir(parents=True, exist_ok=True)
+        # like a provisioned card: a key derived for this one station, never the hall
+        # secret (a copy of it would be the whole hall)
+        db = open_db(store.db_path(), auth.migrations)
+        try:
+            key_id = auth.next_key_id(db, name, time.time())
+        finally:
+            db.close()
+        key_file = folder / "station.key"
+        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(keys.credentials(name, key_id).to_text())
         (folder / "station.toml").write_text(
             f'[station]\nname = "{name}"\nlexicon = "{lexicon}"\n\n'
             f'[kiosk]\ntables = "1-16"\n\n'
             f'[network]\ntournament_id = "{tournament}"\n'
-            f'psk_file = "{store.key_path()}"\nhub = "127.0.0.1:{port}"\n'
+            f'psk_file = "{key_file}"\nhub = "127.0.0.1:{port}"\n'
             f'station_id = "{name}"\n',
             encoding="utf-8",
         )

@@ -133,8 +133,8 @@ class NetworkConfig:
 
     def psk(self) -> bytes | protocol.StationKey:
         """The station's key file: a station key (what provisioning writes: this station's
-        own key and the hub's pinned public key) or, on the hub's own machine only (the
-        demo kiosk), the hall secret itself."""
+        own key and the hub's pinned public key, as the demo's stations get too) or the
+        hall secret itself (a kiosk on the hub's own machine, tests)."""
         try:
             text = self.psk_file.read_text()
         except FileNotFoundError:

@@ -16,6 +16,7 @@ import pytest
 
 import samoobsluha.hub.demo as demo
 from samoobsluha.hub.service import HubService
+from samoobsluha.shared.protocol import StationKey
 from samoobsluha.station import config as station_config
 from samoobsluha.station.sync import NetworkConfig
 
@@ -50,7 +51,11 @@ def test_demo_sets_up_a_hall_and_its_simulated_station_reaches_the_hub(
         cfg = station_config.load(demo_dir / name / "station.toml")
         net = NetworkConfig.from_config(cfg)
         assert (cfg.name, net.station_id) == (name, name)
-        assert net.hub == f"127.0.0.1:{info['port']}" and net.psk()
+        assert net.hub == f"127.0.0.1:{info['port']}"
+        # each station has its own derived key, as a provisioned card: never the hall secret
+        key = net.psk()
+        assert isinstance(key, StationKey) and key.station == name
+        assert net.psk_file.stat().st_mode & 0o777 == 0o600
         assert cfg.lexicon == demo_dir / "hub" / "lexicons" / "cs.lex"
     procs = demo.start_background(info["port"], info["screen_port"])
     try:
