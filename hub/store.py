@@ -224,8 +224,9 @@ def check_rows(rows: list[list[Any]]) -> list[list[Any]]:
     ("" for a good row), in place. The server does this as a frame arrives, on its event
     loop, so the database thread's transaction only stores (the two overlap on two cores);
     :func:`ingest` checks any row that arrives without its reason."""
+    check = row_json_error
     for row in rows:
-        row.append(row_error(row[1], row[2]))
+        row.append(check(row[1], row[2]))
     return rows
 
 
