@@ -46,8 +46,9 @@ from samoobsluha.hub.officiating import (
 from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.pairing import PairingError
 from samoobsluha.shared.clock import Clock, SystemClock
-from samoobsluha.shared.i18n import Phrase, t
+from samoobsluha.shared.i18n import Phrase, error_text, localize, t
 from samoobsluha.shared.paths import data_dir, default_lexicon_path
 from samoobsluha.shared.payloads import PayloadError, RungSignal
 from samoobsluha.shared.rounds import RoundPlan
@@ -282,8 +283,8 @@ class HubService:
         with self._db() as db:
             try:
                 yield Tournament(db, self.clock)
-            except TournamentError as exc:
-                raise ServiceError(str(exc)) from exc
+            except (TournamentError, PairingError) as exc:
+                raise ServiceError(error_text(exc, self.lang)) from exc
 
     def control(self, op: str, timeout: float = 10.0, **args: Any) -> Any:
         """One request to the running ``hub serve``."""
@@ -905,8 +906,12 @@ class HubService:
             table = tour.standings(after_round=after_round)
             return exports.standings_columns(rules), exports.standings_rows(table, rules)
 
-    def pairing_table(self, round_no: int) -> tuple[list[dict[str, str]], list[str]]:
-        """(rows with table/first/second/reason, notes) of a stored pairing."""
+    def pairing_table(
+        self, round_no: int, lang: str | None = None
+    ) -> tuple[list[dict[str, str]], list[str]]:
+        """(rows with table/first/second/reason, notes) of a stored pairing; the reasons
+        and notes in ``lang`` (default: the service's)."""
+        lang = lang or self.lang
         with self._tour() as tour:
             pairing = tour.pairing(round_no)
             names = {p.id: p.name for p in tour.players()}
@@ -915,11 +920,11 @@ class HubService:
                 "table": str(b.table),
                 "first": names.get(b.first, f"#{b.first}"),
                 "second": names.get(b.second, "") if b.second is not None else "—",
-                "reason": b.reason,
+                "reason": b.explain(lang),
             }
             for b in pairing.boards
         ]
-        return rows, list(pairing.notes)
+        return rows, [localize(note, lang) for note in pairing.notes]
 
     def pair(self, round_no: int, *, seed: int | None = None, force: bool = False) -> int:
         with self._tour() as tour:

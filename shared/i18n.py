@@ -525,23 +525,83 @@ class Phrase(str):
     """A catalogue message that is also its English text: code that logs or prints it
     gets English as before, and a screen shows it in its own language with
     :func:`localize` (for messages made where the language is not known, e.g. a
-    service's warnings)."""
+    service's warnings, or stored to be shown later, e.g. why a pair was paired).
+
+    Values may themselves be phrases, or lists of values (shown joined by ", "); both
+    are rendered in the language of the whole. :meth:`to_data` / :meth:`from_data` keep a
+    phrase as JSON-able data (its key and values), never as text in one language."""
 
     key: str
     values: dict[str, Any]
 
     def __new__(cls, key: str, /, **values: Any) -> Phrase:
-        obj = super().__new__(cls, t(key, "en", **values))
+        obj = super().__new__(cls, _render(key, "en", values))
         obj.key = key
         obj.values = values
         return obj
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"key": …, "values": {…}}`` with nested phrases as the same kind of dict."""
+        return {"key": self.key, "values": {k: _encode(v) for k, v in self.values.items()}}
+
+    @classmethod
+    def from_data(cls, data: Any) -> str:
+        """The phrase :meth:`to_data` made; a plain string as it is (text stored before
+        it was a phrase); a key this version does not know as its key and values, so a
+        reader never fails on data written by another version."""
+        if isinstance(data, str):
+            return data
+        if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+            return str(data)
+        values = {str(k): _decode(v) for k, v in dict(data.get("values") or {}).items()}
+        if data["key"] not in MESSAGES:
+            return f"{data['key']} {values}"
+        try:
+            return cls(data["key"], **values)
+        except (KeyError, IndexError, ValueError):  # a value the message no longer has
+            return f"{data['key']} {values}"
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Phrase):
+        return value.to_data()
+    if isinstance(value, list | tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Phrase.from_data(value)
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+def _shown(value: Any, lang: str) -> Any:
+    if isinstance(value, Phrase):
+        return _render(value.key, lang, value.values)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_shown(v, lang)) for v in value)
+    return value
+
+
+def _render(key: str, lang: str, values: dict[str, Any]) -> str:
+    return t(key, lang, **{k: _shown(v, lang) for k, v in values.items()})
 
 
 def localize(text: str, lang: str) -> str:
     """``text`` in ``lang`` when it is a :class:`Phrase`, else as it is."""
     if isinstance(text, Phrase):
-        return t(text.key, lang, **text.values)
+        return _render(text.key, lang, text.values)
     return str(text)
+
+
+def error_text(exc: BaseException, lang: str) -> str:
+    """An exception's message in ``lang`` when it was raised with a :class:`Phrase`
+    (``raise SomeError(Phrase(key, …))``), else its text as it is."""
+    arg = exc.args[0] if len(exc.args) == 1 else None
+    return localize(arg, lang) if isinstance(arg, Phrase) else str(exc)
 
 
 def cli_language() -> str:
@@ -589,6 +649,8 @@ MESSAGES.update(
         "tour.col.opp_wins": {"cs": "Výhry soupeřů", "sk": "Výhry súperov", "en": "Opp. wins"},
         "tour.col.balance": {"cs": "Bilance", "sk": "Bilancia", "en": "Balance"},
         "tour.col.starts": {"cs": "Začínal", "sk": "Začínal", "en": "Started"},
+        "tour.col.seconds": {"cs": "Jako DH", "sk": "Ako DH", "en": "Second"},
+        "tour.col.games": {"cs": "Partie", "sk": "Partie", "en": "Games"},
         "tour.col.table": {"cs": "Stůl", "sk": "Stôl", "en": "Table"},
         "tour.col.first": {"cs": "Začíná (ZH)", "sk": "Začína (ZH)", "en": "Starts"},
         "tour.col.second": {"cs": "Soupeř (DH)", "sk": "Súper (DH)", "en": "Second"},
@@ -1251,11 +1313,6 @@ MESSAGES.update(
         "dash.outcome.unchanged": {"cs": "beze změny", "sk": "bez zmeny", "en": "unchanged"},
         "dash.source.station": {"cs": "stanice", "sk": "stanica", "en": "station"},
         "dash.source.operator": {"cs": "operátor", "sk": "operátor", "en": "operator"},
-        "dash.second_started": {
-            "cs": "začínal DH",
-            "sk": "začínal DH",
-            "en": "DH started",
-        },
         "warn.unusual_score": {
             "cs": "neobvyklé skóre {score} (mimo {low}..{high})",
             "sk": "neobvyklé skóre {score} (mimo {low}..{high})",
@@ -1719,6 +1776,222 @@ MESSAGES.update(
             "en": "round {round} cannot be paired without a rematch ({rules} forbids "
             "rematches); the director may allow them with --allow-rematch",
         },
+    }
+)
+
+
+# -- why this pair (hub/tournament/pairing.py): stored with the pairing as keys and values,
+# shown on the dashboard (F5, e) and by --explain in the reader's language.
+MESSAGES.update(
+    {
+        "pair.who": _r(
+            "{name} ({rank}. místo, {score})",
+            "{name} ({rank}. miesto, {score})",
+            "{name} (#{rank}, {score})",
+        ),
+        "pair.why.same_group": _r(
+            "{a} – {b}: stejná výsledková skupina ({score})",
+            "{a} – {b}: rovnaká výsledková skupina ({score})",
+            "{a} – {b}: same score group ({score})",
+        ),
+        "pair.why.floated": _r(
+            "{a} – {b}: výsledkové skupiny {score_a} a {score_b} (přesun do jiné skupiny)",
+            "{a} – {b}: výsledkové skupiny {score_a} a {score_b} (presun do inej skupiny)",
+            "{a} – {b}: score groups {score_a} and {score_b} (floated)",
+        ),
+        "pair.why.avoided": _r(
+            "opakovanému zápasu se předešlo: {name} – dřívější soupeři {met}",
+            "opakovanému zápasu sa predišlo: {name} – predchádzajúci súperi {met}",
+            "rematch avoided: {name} already met {met}",
+        ),
+        "pair.why.rematch": _r(
+            "OPAKOVANÝ ZÁPAS (nelze se mu vyhnout)",
+            "OPAKOVANÝ ZÁPAS (nedá sa mu vyhnúť)",
+            "REMATCH (unavoidable)",
+        ),
+        "pair.why.starts_of": {
+            "cs": {
+                "one": "{started} z {games} známé partie",
+                "other": "{started} z {games} známých partií",
+            },
+            "sk": {
+                "one": "{started} z {games} známej partie",
+                "other": "{started} z {games} známych partií",
+            },
+            "en": {
+                "one": "{started} of {games} known game",
+                "other": "{started} of {games} known games",
+            },
+        },
+        "pair.why.zh_balance": _r(
+            "začíná {first} (ZH): začínal(a) {first_starts}, {second} {second_starts}",
+            "začína {first} (ZH): začínal(a) {first_starts}, {second} {second_starts}",
+            "{first} starts: started {first_starts}, {second} started {second_starts}",
+        ),
+        "pair.why.zh_last": _r(
+            "začíná {first} (ZH): začínali stejně často, {second} začínal(a) v minulém kole",
+            "začína {first} (ZH): začínali rovnako často, {second} začínal(a) v minulom kole",
+            "{first} starts: equal start balance, {second} started last round",
+        ),
+        "pair.why.zh_lot": _r(
+            "začíná {first} (ZH): začínali stejně často, rozhodl los",
+            "začína {first} (ZH): začínali rovnako často, rozhodol žreb",
+            "{first} starts: equal start balance, drawn by lot",
+        ),
+        "pair.why.zh_lot_only": _r("ZH určil los", "ZH určil žreb", "who starts drawn by lot"),
+        "pair.why.lot": _r(
+            "losem (klíč losování {seed})",
+            "žrebom (kľúč žrebovania {seed})",
+            "drawn by lot (seed {seed})",
+        ),
+        "pair.why.rating": _r(
+            "podle ratingu (1. kolo podle PFS)",
+            "podľa ratingu (1. kolo podľa PFS)",
+            "by rating (PFS round 1)",
+        ),
+        "pair.why.bye_odd": _r(
+            "volný los (lichý počet hráčů)",
+            "voľný žreb (nepárny počet hráčov)",
+            "bye (odd number of players)",
+        ),
+        "pair.why.bye_lowest": {
+            "cs": "volný los: {who} – nejníže postavený hráč, dosavadní volné losy: {byes}",
+            "sk": "voľný žreb: {who} – najnižšie postavený hráč, doterajšie voľné žreby: {byes}",
+            "en": {
+                "one": "bye: {who} — lowest-ranked player with {byes} bye",
+                "other": "bye: {who} — lowest-ranked player with {byes} byes",
+            },
+        },
+        "pair.why.bye_skipped": {
+            "cs": "volný los: {who}, dosavadní volné losy: {byes} – přeskočeni (jejich volný "
+            "los by ostatním vynutil opakovaný zápas, větší rozdíl výsledků nebo horší "
+            "střídání ZH): {skipped}",
+            "sk": "voľný žreb: {who}, doterajšie voľné žreby: {byes} – preskočení (ich voľný "
+            "žreb by ostatným vynútil opakovaný zápas, väčší rozdiel výsledkov alebo horšie "
+            "striedanie ZH): {skipped}",
+            "en": {
+                "one": "bye: {who}, {byes} bye — skipped (their bye would force a rematch, a "
+                "bigger score gap or a ZH clash for the rest): {skipped}",
+                "other": "bye: {who}, {byes} byes — skipped (their bye would force a rematch, "
+                "a bigger score gap or a ZH clash for the rest): {skipped}",
+            },
+        },
+        "pair.why.bye_fewer": _r(
+            "každý s menším počtem volných losů by vynutil opakovaný zápas nebo mnohem "
+            "horší rozlosování",
+            "každý s menším počtom voľných žrebov by vynútil opakovaný zápas alebo oveľa "
+            "horšie žrebovanie",
+            "everybody with fewer byes would force a rematch or a much worse pairing",
+        ),
+        "pair.why.bye_fewest": _r(
+            "volný los: {who} – nejníže postavený z hráčů s nejmenším počtem volných losů",
+            "voľný žreb: {who} – najnižšie postavený z hráčov s najmenším počtom voľných "
+            "žrebov",
+            "bye: {who} — lowest-ranked player with the fewest byes",
+        ),
+        "pair.why.bye_sits_out": _r(
+            "volný los: v tomto kole nehraje",
+            "voľný žreb: v tomto kole nehrá",
+            "bye: sits out this round",
+        ),
+        "pair.why.koth": _r(
+            "{a} – {b}: král hory (podle pořadí 1.–2., 3.–4. …)",
+            "{a} – {b}: kráľ hory (podľa poradia 1.–2., 3.–4. …)",
+            "{a} – {b}: King of the Hill",
+        ),
+        "pair.why.roundrobin": _r("každý s každým", "každý s každým", "round robin"),
+        "pair.note.lot": _r(
+            "{round}. kolo: losem, klíč losování {seed}",
+            "{round}. kolo: žrebom, kľúč žrebovania {seed}",
+            "round {round} drawn by lot with seed {seed}",
+        ),
+        "pair.note.rating": _r(
+            "{round}. kolo podle ratingu: s ratingem {rated}, bez ratingu {unrated}, "
+            "klíč losování {seed}",
+            "{round}. kolo podľa ratingu: s ratingom {rated}, bez ratingu {unrated}, "
+            "kľúč žrebovania {seed}",
+            "round {round} by rating: {rated} rated, {unrated} unrated, seed {seed}",
+        ),
+        "pair.note.swiss": _r(
+            "{round}. kolo: švýcarský systém podle pořadí {rules} po {previous}. kole, "
+            "hráčů: {players}, klíč losování {seed}",
+            "{round}. kolo: švajčiarsky systém podľa poradia {rules} po {previous}. kole, "
+            "hráčov: {players}, kľúč žrebovania {seed}",
+            "round {round}: Swiss by {rules} standings after round {previous}, "
+            "{players} players, seed {seed}",
+        ),
+        "pair.note.rematches": {
+            "cs": "rozlosování bez opakovaného zápasu neexistuje: opakované zápasy: "
+            "{rematches}, nejméně možných, pak nejmenší rozdíly výsledků ({who})",
+            "sk": "žrebovanie bez opakovaného zápasu neexistuje: opakované zápasy: "
+            "{rematches}, najmenej možných, potom najmenšie rozdiely výsledkov ({who})",
+            "en": {
+                "one": "no pairing without a rematch exists: {rematches} rematch, the fewest "
+                "possible, then the smallest score gaps ({who})",
+                "other": "no pairing without a rematch exists: {rematches} rematches, the "
+                "fewest possible, then the smallest score gaps ({who})",
+            },
+        },
+        "pair.note.allowed_director": _r(
+            "povolil je rozhodčí", "povolil ich rozhodca", "the director allowed them"
+        ),
+        "pair.note.allowed_rules": _r(
+            "pravidla {rules} je povolují",
+            "pravidlá {rules} ich povoľujú",
+            "{rules} allows them",
+        ),
+        "pair.note.graph_k": _r(
+            "graf kandidátů: pro každého {k} nejbližších dosud nepotkaných hráčů nad ním "
+            "i pod ním",
+            "graf kandidátov: pre každého {k} najbližších doteraz nestretnutých hráčov nad "
+            "ním aj pod ním",
+            "candidate graph: {k} nearest unmet players each way",
+        ),
+        "pair.note.graph_all": _r(
+            "graf kandidátů: všechny dvojice",
+            "graf kandidátov: všetky dvojice",
+            "candidate graph: every pair",
+        ),
+        "pair.note.koth": _r(
+            "{round}. kolo: král hory podle pořadí {rules}, opakované zápasy povoleny",
+            "{round}. kolo: kráľ hory podľa poradia {rules}, opakované zápasy povolené",
+            "round {round}: King of the Hill by {rules} standings, rematches allowed",
+        ),
+        "pair.note.roundrobin": _r(
+            "{round}. kolo: každý s každým, {cycle}. kolo cyklu z {rounds}",
+            "{round}. kolo: každý s každým, {cycle}. kolo cyklu z {rounds}",
+            "round {round}: round robin, cycle round {cycle} of {rounds}",
+        ),
+        "pair.note.left_out": _r(
+            "nerozlosováni (nepřítomní nebo bez prezence): {names}",
+            "nežrebovaní (neprítomní alebo bez prezentácie): {names}",
+            "not paired (absent or not checked in): {names}",
+        ),
+        "pair.explain.table": _r(
+            "stůl {table}: {why}", "stôl {table}: {why}", "table {table}: {why}"
+        ),
+        "pair.err.round_from_1": _r(
+            "kola se číslují od 1", "kolá sa číslujú od 1", "rounds are numbered from 1"
+        ),
+        "pair.err.unknown_players": _r(
+            "neznámí hráči: {ids}", "neznámi hráči: {ids}", "unknown players: {ids}"
+        ),
+        "pair.err.nobody": _r(
+            "není koho rozlosovat", "nie je koho žrebovať", "nobody to pair"
+        ),
+        "pair.err.method": _r(
+            "neznámý způsob rozlosování „{method}“",
+            "neznámy spôsob žrebovania „{method}“",
+            "unknown pairing method '{method}'",
+        ),
+    }
+)
+PLURAL_COUNTS.update(
+    {
+        "pair.why.starts_of": "games",
+        "pair.why.bye_lowest": "byes",
+        "pair.why.bye_skipped": "byes",
+        "pair.note.rematches": "rematches",
     }
 )
 

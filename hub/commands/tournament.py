@@ -27,7 +27,7 @@ from samoobsluha.hub.tournament.model import Kind
 from samoobsluha.hub.tournament.pairing import PairingError, pair_round
 from samoobsluha.hub.tournament.rules import RULES, get_rules
 from samoobsluha.hub.tournament.standings import compute
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import error_text, t
 
 
 def _overrides(values: list[str] | None) -> dict[str, str]:
@@ -94,7 +94,7 @@ def _standings(args: argparse.Namespace) -> int:
                     raise TournamentError(t("tour.no_players", tsh.ui_lang()))
                 table = tour.standings(rules=rules, after_round=args.round)
     except (OSError, ValueError, TournamentError) as exc:
-        print(f"hub standings: {exc}", file=sys.stderr)
+        print(f"hub standings: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
         return 2
     if args.format == "text":
         sys.stdout.write(exports.standings_text(table, rules))
@@ -126,11 +126,11 @@ def _pair(args: argparse.Namespace) -> int:
             allow_rematch=args.allow_rematch,
         )
     except (OSError, ValueError, PairingError) as exc:
-        print(f"hub pair: {exc}", file=sys.stderr)
+        print(f"hub pair: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
         return 2
     sys.stdout.write(exports.pairings_csv(pairing, data.players))
     if args.explain:
-        sys.stderr.write(exports.pairings_explain(pairing, data.players))
+        sys.stderr.write(exports.pairings_explain(pairing, data.players, tsh.ui_lang()))
     return 0
 
 
@@ -205,7 +205,7 @@ def _run(fn):
             with Tournament.open(args.db) as tour:
                 return int(fn(tour, args) or 0)
         except (OSError, ValueError, TournamentError, PairingError) as exc:
-            print(f"hub {args.command}: {exc}", file=sys.stderr)
+            print(f"hub {args.command}: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
             return 2
 
     return wrapper
@@ -284,7 +284,7 @@ def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
     players = {p.id: p for p in tour.players()}
     sys.stdout.write(exports.pairings_csv(pairing, players))
     if args.explain:
-        sys.stderr.write(exports.pairings_explain(pairing, players))
+        sys.stderr.write(exports.pairings_explain(pairing, players, tsh.ui_lang()))
 
 
 @_run

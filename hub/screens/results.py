@@ -202,7 +202,11 @@ class ResultsScreen(DashScreen):
             f"{name} {decimal(float(w), self.lang)} ({spread:+d})"
             for name, (w, spread) in echo.totals.items()
         )
-        started = f" [{self.tr('dash.second_started')}]" if echo.entry.second_started else ""
+        started = (
+            f" [{self.tr('dash.entry.started', name=echo.second_name)}]"
+            if echo.entry.second_started
+            else ""
+        )
         return (
             f"{echo.entry.table}: {echo.first_name} {echo.entry.score_first} – "
             f"{echo.entry.score_second} {echo.second_name}{started} · "

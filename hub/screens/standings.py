@@ -75,7 +75,7 @@ class StandingsScreen(DashScreen):
         notes: list[str] = []
         if number:
             try:
-                pairing, notes = self.service.pairing_table(number)
+                pairing, notes = self.service.pairing_table(number, self.lang)
             except ServiceError:
                 pairing = None
         return StandingsData(number, after, columns, rows, pairing, notes)

@@ -225,11 +225,13 @@ class Tournament:
         if not rows:
             raise TournamentError(f"round {round_no} is not paired")
         meta = rows[0]
-        result = Pairing(round_no, meta["seed"], meta["method"], notes=json.loads(meta["notes"]))
+        result = Pairing(round_no, meta["seed"], meta["method"], notes=_read_notes(meta["notes"]))
         for b in self.db.query(
             "SELECT * FROM tour_boards WHERE round = ? ORDER BY table_no", [round_no]
         ):
-            result.boards.append(Board(b["table_no"], b["first"], b["second"], b["reason"]))
+            result.boards.append(
+                Board(b["table_no"], b["first"], b["second"], _read_why(b["reason"]))
+            )
         return result
 
     def pair(
@@ -280,7 +282,7 @@ class Tournament:
         )
         left_out = [p.name for p in players if p.id not in set(active) and not p.withdrawn]
         if left_out:
-            pairing.notes.append("not paired (absent or not checked in): " + ", ".join(left_out))
+            pairing.notes.append(Phrase("pair.note.left_out", names=left_out))
         now = self.clock.now()
         with self._tx():
             if round_no == last:
@@ -291,7 +293,7 @@ class Tournament:
                     "round": round_no,
                     "seed": seed,
                     "method": pairing.method,
-                    "notes": json.dumps(pairing.notes, ensure_ascii=False),
+                    "notes": _dump_reasons(pairing.notes),
                     "paired_at": now,
                 }
             )
@@ -301,7 +303,7 @@ class Tournament:
                     "table_no": b.table,
                     "first": b.first,
                     "second": b.second,
-                    "reason": b.reason,
+                    "reason": _dump_reasons(b.why),
                 }
                 for b in pairing.boards
             )
@@ -878,6 +880,43 @@ class Tournament:
                 "after": None if after is None else json.dumps(after, ensure_ascii=False),
             }
         )
+
+
+# Why a pair was paired, and the pairing's notes, are kept as catalogue phrases (a key and
+# its values, JSON) so every screen and printout shows them in its own language. Pairings
+# stored before that hold English sentences: they are read as they are and shown as stored
+# (no migration: a sentence cannot be turned back into a key and values reliably, and a
+# re-pairing of the round stores phrases).
+
+
+def _dump_reasons(clauses: list[str]) -> str:
+    return json.dumps(
+        [c.to_data() if isinstance(c, Phrase) else str(c) for c in clauses], ensure_ascii=False
+    )
+
+
+def _read_notes(text: str) -> list[str]:
+    """A round's notes: a JSON list of phrases or (older pairings) English strings."""
+    try:
+        items = json.loads(text or "[]")
+    except ValueError:
+        return [text]
+    if not isinstance(items, list):
+        return [str(items)]
+    return [Phrase.from_data(item) for item in items]
+
+
+def _read_why(text: str) -> list[str]:
+    """A board's reasons: a JSON list of phrases, or (older pairings) one English sentence
+    — kept whole, whatever it looks like."""
+    if text.startswith("["):
+        try:
+            items = json.loads(text)
+        except ValueError:
+            items = None
+        if isinstance(items, list) and all(isinstance(i, dict | str) for i in items):
+            return [Phrase.from_data(item) for item in items]
+    return [text] if text else []
 
 
 def _player(row: dict[str, Any]) -> Player:
