@@ -16,6 +16,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.paths import data_dir
 
 from .server import HubServer
@@ -135,7 +136,7 @@ def request(op: str, path: Path | None = None, timeout: float = 10.0, **args: An
         try:
             sock.connect(str(path))
         except (FileNotFoundError, ConnectionRefusedError):
-            raise ControlError(f"the hub is not running (no control socket at {path})") from None
+            raise ControlError(Phrase("err.hub_not_running", path=str(path))) from None
         sock.sendall(json.dumps({"op": op, **args}).encode() + b"\n")
         data = b""
         while not data.endswith(b"\n"):
@@ -144,7 +145,7 @@ def request(op: str, path: Path | None = None, timeout: float = 10.0, **args: An
                 break
             data += chunk
     if not data:
-        raise ControlError("the hub closed the control connection")
+        raise ControlError(Phrase("err.hub_closed"))
     reply = json.loads(data)
     if not reply.get("ok"):
         raise ControlError(reply.get("error", "refused"))

@@ -1311,6 +1311,11 @@ MESSAGES.update(
         "dash.outcome.corrected": {"cs": "opraveno", "sk": "opravené", "en": "corrected"},
         "dash.outcome.conflict": {"cs": "ROZPOR", "sk": "ROZPOR", "en": "CONFLICT"},
         "dash.outcome.unchanged": {"cs": "beze změny", "sk": "bez zmeny", "en": "unchanged"},
+        "dash.outcome.duplicate": {
+            "cs": "už zapsáno (beze změny)",
+            "sk": "už zapísané (bez zmeny)",
+            "en": "duplicate",
+        },
         "dash.source.station": {"cs": "stanice", "sk": "stanica", "en": "station"},
         "dash.source.operator": {"cs": "operátor", "sk": "operátor", "en": "operator"},
         "warn.unusual_score": {
@@ -1986,12 +1991,397 @@ MESSAGES.update(
         ),
     }
 )
+# -- refusals of the hub (hub/service.py, hub/control.py, hub/tournament/facade.py): raised
+# as Phrases, shown by the dashboard and the `hub` commands in their language.
+MESSAGES.update(
+    {
+        "err.hub_not_running": _r(
+            "server hubu neběží (hub serve; žádný řídicí soket v {path})",
+            "server hubu nebeží (hub serve; žiadny riadiaci soket v {path})",
+            "the hub is not running (no control socket at {path})",
+        ),
+        "err.hub_closed": _r(
+            "server hubu ukončil řídicí spojení",
+            "server hubu ukončil riadiace spojenie",
+            "the hub closed the control connection",
+        ),
+        "err.no_answer": _r(
+            "server hubu neodpovídá: {error}",
+            "server hubu neodpovedá: {error}",
+            "the hub server does not answer: {error}",
+        ),
+        "err.schedule.unknown": _r(
+            "neznámá nastavení rozpisu: {names}",
+            "neznáme nastavenia rozpisu: {names}",
+            "unknown schedule settings: {names}",
+        ),
+        "err.schedule.warning": _r(
+            "varování musí přijít po začátku a před koncem kola",
+            "upozornenie musí prísť po začiatku a pred koncom kola",
+            "the warning must come after the start and before the end",
+        ),
+        "err.schedule.bad": _r(
+            "chybný rozpis: {error}", "chybný rozpis: {error}", "bad schedule: {error}"
+        ),
+        "err.no_table": _r(
+            "{round}. kolo nemá stůl {table}",
+            "{round}. kolo nemá stôl {table}",
+            "round {round} has no table {table}",
+        ),
+        "err.appeal_verdict": _r(
+            "odvolání rozhoduje jen PLATNÉ nebo NEPLATNÉ (valid / invalid)",
+            "odvolanie rozhoduje len PLATNÉ alebo NEPLATNÉ (valid / invalid)",
+            "an appeal decides valid or invalid",
+        ),
+        "err.no_check": _r("kontrola {key} neexistuje", "kontrola {key} neexistuje",
+                           "no check {key}"),
+        "err.export": _r(
+            "„{what}“ nelze exportovat", "„{what}“ nie je možné exportovať",
+            "cannot export '{what}'",
+        ),
+        "err.tour.negative": _r(
+            "počet kol a minuty na protest nemohou být záporné",
+            "počet kôl a minúty na protest nemôžu byť záporné",
+            "rounds and protest minutes cannot be negative",
+        ),
+        "err.tour.no_player": _r(
+            "hráč č. {id} neexistuje", "hráč č. {id} neexistuje", "no player #{id}"
+        ),
+        "err.tour.no_name": _r(
+            "hráč musí mít jméno", "hráč musí mať meno", "a player needs a name"
+        ),
+        "err.tour.not_paired": _r(
+            "{round}. kolo není rozlosováno",
+            "{round}. kolo nie je vyžrebované",
+            "round {round} is not paired",
+        ),
+        "err.tour.next_round": _r(
+            "rozlosovat lze jen další kolo, tj. {next}.",
+            "žrebovať sa dá len ďalšie kolo, t. j. {next}.",
+            "the next round to pair is {next}",
+        ),
+        "err.tour.has_results": _r(
+            "{round}. kolo už má výsledky; znovu se nerozlosuje",
+            "{round}. kolo už má výsledky; znova sa nežrebuje",
+            "round {round} already has results; not re-paired",
+        ),
+        "err.tour.incomplete": _r(
+            "{round}. kolo není úplné (stoly {tables}); jinak jen s volbou --force",
+            "{round}. kolo nie je úplné (stoly {tables}); inak len s voľbou --force",
+            "round {round} is not complete (tables {tables}); use force",
+        ),
+        "err.tour.source": _r(
+            "zdroj musí být jeden z: {sources}",
+            "zdroj musí byť jeden z: {sources}",
+            "source must be one of {sources}",
+        ),
+        "err.tour.correct_operator": _r(
+            "výsledek může opravit jen operátor",
+            "výsledok môže opraviť len operátor",
+            "only the operator can correct a result",
+        ),
+        "err.tour.kind": _r(
+            "neznámý druh výsledku „{kind}“",
+            "neznámy druh výsledku „{kind}“",
+            "unknown result kind '{kind}'",
+        ),
+        "err.tour.bye_entry": _r(
+            "volné losy a nepřítomnost určuje rozlosování, ne zápis výsledku",
+            "voľné žreby a neprítomnosť určuje žrebovanie, nie zápis výsledku",
+            "byes and absences come from the pairing, not from entries",
+        ),
+        "err.tour.table_bye": _r(
+            "{round}. kolo, stůl {table}: volný los",
+            "{round}. kolo, stôl {table}: voľný žreb",
+            "round {round} table {table} is a bye",
+        ),
+        "err.tour.wrong_players": _r(
+            "{round}. kolo, stůl {table}: hrají {first} – {second}, ne {player} – {opponent}",
+            "{round}. kolo, stôl {table}: hrajú {first} – {second}, nie {player} – {opponent}",
+            "round {round} table {table} is {first} – {second}, not {player} – {opponent}",
+        ),
+        "err.tour.both_scores": _r(
+            "odehraná partie potřebuje obě skóre",
+            "odohraná partia potrebuje obe skóre",
+            "a played game needs both scores",
+        ),
+        "err.tour.score_range": _r(
+            "skóre {score} není v rozmezí 0..{max}",
+            "skóre {score} nie je v rozmedzí 0..{max}",
+            "score {score} is outside 0..{max}",
+        ),
+        "err.tour.forfeit_whom": _r(
+            "u kontumace musí být uvedeno, v čí neprospěch je",
+            "pri kontumácii musí byť uvedené, v koho neprospech je",
+            "a forfeit names the player it is forfeited against",
+        ),
+        "err.tour.starter": _r(
+            "začínat mohl jen jeden z těch dvou hráčů",
+            "začínať mohol len jeden z tých dvoch hráčov",
+            "the starting player must be one of the two",
+        ),
+        "err.tour.final": _r(
+            "{round}. kolo, stůl {table}: výsledek je konečný; změní ho jen oprava",
+            "{round}. kolo, stôl {table}: výsledok je konečný; zmení ho len oprava",
+            "round {round} table {table} is final; only a correction changes it",
+        ),
+        "err.tour.operator_result": _r(
+            "{round}. kolo, stůl {table}: výsledek už zapsal operátor; změňte ho opravou",
+            "{round}. kolo, stôl {table}: výsledok už zapísal operátor; zmeňte ho opravou",
+            "round {round} table {table} already has a result from the operator; "
+            "correct it explicitly",
+        ),
+        "err.tour.unagreed": {
+            "cs": {
+                "one": "{round}. kolo: {tables} stůl bez shodného výsledku",
+                "few": "{round}. kolo: {tables} stoly bez shodného výsledku",
+                "other": "{round}. kolo: {tables} stolů bez shodného výsledku",
+            },
+            "sk": {
+                "one": "{round}. kolo: {tables} stôl bez zhodného výsledku",
+                "few": "{round}. kolo: {tables} stoly bez zhodného výsledku",
+                "other": "{round}. kolo: {tables} stolov bez zhodného výsledku",
+            },
+            "en": {
+                "one": "round {round}: {tables} table without an agreed result",
+                "other": "round {round}: {tables} tables without an agreed result",
+            },
+        },
+        "err.tour.protest_closed": _r(
+            "{round}. kolo: lhůta pro protesty skončila",
+            "{round}. kolo: lehota na protesty skončila",
+            "round {round}: the protest window has closed",
+        ),
+        "err.tour.no_protest": _r(
+            "{round}. kolo, stůl {table}: žádný otevřený protest",
+            "{round}. kolo, stôl {table}: žiadny otvorený protest",
+            "round {round} table {table} has no open protest",
+        ),
+        "err.tour.unpublished": _r(
+            "výsledky {round}. kola nejsou schválené",
+            "výsledky {round}. kola nie sú schválené",
+            "round {round} results are not published",
+        ),
+        "err.tour.protest_open": _r(
+            "{round}. kolo: lhůta pro protesty běží ještě {minutes} min",
+            "{round}. kolo: lehota na protesty beží ešte {minutes} min",
+            "round {round}: protest window open for {minutes} more min",
+        ),
+        "err.tour.import_nonempty": _r(
+            "soubor tsh lze načíst jen do prázdného turnaje",
+            "súbor tsh sa dá načítať len do prázdneho turnaja",
+            "import a tsh file only into an empty tournament",
+        ),
+        "err.tour.rating": _r(
+            "řádek {row} ({name}): rating „{rating}“ není číslo",
+            "riadok {row} ({name}): rating „{rating}“ nie je číslo",
+            "row {row} ({name}): rating '{rating}' is not a number",
+        ),
+    }
+)
+# -- the `hub` commands' own lines (hub/commands/): what the operator reads in a terminal,
+# in the command line's language (SAMOOBSLUHA_LANG, else the locale, else Czech).
+MESSAGES.update(
+    {
+        "cli.challenger": _r(
+            "{key}: namítal hráč {who}", "{key}: namietal hráč {who}", "{key}: challenger {who}"
+        ),
+        "cli.challenger_unknown": _r(
+            "{key}: kdo namítal, není známo",
+            "{key}: kto namietal, nie je známe",
+            "{key}: challenger unknown",
+        ),
+        "cli.appeal": _r(
+            "{key}: odvolání – {verdict}", "{key}: odvolanie – {verdict}", "{key}: appeal {verdict}"
+        ),
+        "cli.penalty": _r(
+            "{round}. kolo, stůl {table}, {name}: neoprávněné námitky: {unjustified}, "
+            "pokuta {penalty}",
+            "{round}. kolo, stôl {table}, {name}: neoprávnené námietky: {unjustified}, "
+            "pokuta {penalty}",
+            "round {round} table {table} {name}: {unjustified} unjustified, penalty {penalty}",
+        ),
+        "cli.request.acked": _r("potvrzeno", "potvrdené", "acknowledged"),
+        "cli.request.waiting": _r("ČEKÁ", "ČAKÁ", "WAITING"),
+        "cli.by": _r("namítal {name}", "namietal {name}", "by {name}"),
+        "cli.penalised": _r("POKUTA 20", "POKUTA 20", "PENALTY 20"),
+        "cli.round_table": _r(
+            "kolo {round} stůl {table}", "kolo {round} stôl {table}", "R{round} T{table}"
+        ),
+        "cli.rejected.none": _r(
+            "žádné odmítnuté záznamy", "žiadne odmietnuté záznamy", "no refused rows"
+        ),
+        "cli.not_a_time": _r(
+            "„{text}“ není čas (HH:MM)", "„{text}“ nie je čas (HH:MM)",
+            "'{text}' is not a time (HH:MM)",
+        ),
+        "cli.time_passed": _r("ten čas už minul", "ten čas už minul", "that time has passed"),
+        "cli.pull.refused": _r(
+            "{key}: odmítnuto ({error})", "{key}: odmietnuté ({error})", "{key}: refused ({error})"
+        ),
+        "cli.wrote": _r("zapsáno do {path}", "zapísané do {path}", "wrote {path}"),
+        "cli.players.imported": {
+            "cs": {
+                "one": "načten {n} hráč",
+                "few": "načteni {n} hráči",
+                "other": "načteno {n} hráčů",
+            },
+            "sk": {
+                "one": "načítaný {n} hráč",
+                "few": "načítaní {n} hráči",
+                "other": "načítaných {n} hráčov",
+            },
+            "en": {"one": "imported {n} player", "other": "imported {n} players"},
+        },
+        "cli.players.imported_tsh": {
+            "cs": {
+                "one": "načten {n} hráč i s výsledky",
+                "few": "načteni {n} hráči i s výsledky",
+                "other": "načteno {n} hráčů i s výsledky",
+            },
+            "sk": {
+                "one": "načítaný {n} hráč aj s výsledkami",
+                "few": "načítaní {n} hráči aj s výsledkami",
+                "other": "načítaných {n} hráčov aj s výsledkami",
+            },
+            "en": {
+                "one": "imported {n} player with the results",
+                "other": "imported {n} players with their results",
+            },
+        },
+        "cli.players.added": _r(
+            "přidán hráč č. {id}: {name}", "pridaný hráč č. {id}: {name}", "added #{id} {name}"
+        ),
+        "cli.player.active": _r("hraje", "hrá", "active"),
+        "cli.player.paused": _r("dočasně nehraje", "dočasne nehrá", "paused"),
+        "cli.player.withdrawn": _r("odstoupil(a)", "odstúpil(a)", "withdrawn"),
+        "cli.finalised": {
+            "cs": {
+                "one": "{round}. kolo: {n} výsledek je konečný",
+                "few": "{round}. kolo: {n} výsledky jsou konečné",
+                "other": "{round}. kolo: {n} výsledků je konečných",
+            },
+            "sk": {
+                "one": "{round}. kolo: {n} výsledok je konečný",
+                "few": "{round}. kolo: {n} výsledky sú konečné",
+                "other": "{round}. kolo: {n} výsledkov je konečných",
+            },
+            "en": {
+                "one": "round {round}: {n} result final",
+                "other": "round {round}: {n} results final",
+            },
+        },
+        "cli.time.now": _r("čas hubu teď:    {time}", "čas hubu teraz:  {time}",
+                           "hub time now:   {time}"),
+        "cli.time.not_restored": _r(
+            "potvrzeno:       ano (v tomto startu nebyl obnoven z uloženého času)",
+            "potvrdené:       áno (pri tomto štarte nebol obnovený z uloženého času)",
+            "confirmed:      yes (not restored from a saved time in this boot)",
+        ),
+        "cli.time.restored": _r(
+            "nastaven při startu: {time} ({source})",
+            "nastavený pri štarte: {time} ({source})",
+            "set at boot:    {time} (from the {source})",
+        ),
+        "cli.time.source.saved": _r(
+            "podle času uloženého před vypnutím",
+            "podľa času uloženého pred vypnutím",
+            "saved time",
+        ),
+        "cli.time.source.rtc": _r(
+            "podle hodin reálného času (RTC)",
+            "podľa hodín reálneho času (RTC)",
+            "RTC time",
+        ),
+        "cli.time.source.system": _r(
+            "podle systémového času", "podľa systémového času", "system time"
+        ),
+        "cli.time.confirmed": _r(
+            "potvrzeno:       ano, {time}, {who}",
+            "potvrdené:       áno, {time}, {who}",
+            "confirmed:      yes, {time} by {who}",
+        ),
+        "cli.time.unconfirmed": _r(
+            "potvrzeno:       NE – {why}",
+            "potvrdené:       NIE – {why}",
+            "confirmed:      NO - {why}",
+        ),
+        "cli.time.no_need": _r(
+            "čas hubu není v tomto startu třeba potvrzovat (teď {time})",
+            "čas hubu netreba pri tomto štarte potvrdzovať (teraz {time})",
+            "the hub's time needs no confirmation in this boot (now {time})",
+        ),
+        "cli.time.ask": _r(
+            "Je teď {time} (podívejte se na hodinky)? [a/N] ",
+            "Je teraz {time} (pozrite sa na hodinky)? [a/N] ",
+            "Is it {time} now (check a watch)? [y/N] ",
+        ),
+        "cli.bell_off": _r("zvonek vypnut", "zvonček vypnutý", "bell off"),
+        "cli.round.starts": _r(
+            "{round}. kolo začne za {lead} s (zvoní ho kiosk, „station run“ nebo "
+            "„station gong run“)",
+            "{round}. kolo začne za {lead} s (zvoní ho kiosk, „station run“ alebo "
+            "„station gong run“)",
+            "round {round} starts in {lead} s (the kiosk, `station run`, or "
+            "`station gong run` rings it)",
+        ),
+        "cli.round.changed": _r(
+            "{round}. kolo (verze {revision}): {phase}, konec v {ends}",
+            "{round}. kolo (verzia {revision}): {phase}, koniec o {ends}",
+            "round {round} (revision {revision}): {phase}, ends at {ends}",
+        ),
+        "err.round.hub_runs": _r(
+            "{round}. kolo řídí hub; změňte ho tam",
+            "{round}. kolo riadi hub; zmeňte ho tam",
+            "round {round} is run by the hub; change it there",
+        ),
+        "err.round.busy": _r(
+            "{round}. kolo je naplánované nebo běží; nejdřív ho dokončete nebo zrušte",
+            "{round}. kolo je naplánované alebo beží; najprv ho dokončite alebo zrušte",
+            "round {round} is {phase}; finish it first",
+        ),
+        "err.round.planned": _r(
+            "{round}. kolo už je naplánované",
+            "{round}. kolo už je naplánované",
+            "round {round} already has a plan",
+        ),
+        "err.round.warning": _r(
+            "varování musí přijít před koncem základního času",
+            "upozornenie musí prísť pred koncom základného času",
+            "the warning must come before the end of the basic time",
+        ),
+        "err.round.none": _r(
+            "žádné kolo neběží ani není naplánované",
+            "žiadne kolo nebeží ani nie je naplánované",
+            "no round on the clock",
+        ),
+        "err.round.not_planned": _r(
+            "{round}. kolo není naplánované",
+            "{round}. kolo nie je naplánované",
+            "round {round} is not planned",
+        ),
+        "err.round.not_started": _r(
+            "kolo ještě nezačalo; použijte „station round delay“",
+            "kolo ešte nezačalo; použite „station round delay“",
+            "the round has not started; use `station round delay` instead",
+        ),
+        "cli.time.declined": _r(
+            "nepotvrzeno; nejdřív nastavte hodiny: sudo date -s 'RRRR-MM-DD HH:MM:SS'",
+            "nepotvrdené; najprv nastavte hodiny: sudo date -s 'RRRR-MM-DD HH:MM:SS'",
+            "not confirmed; set the clock first: sudo date -s 'YYYY-MM-DD HH:MM:SS'",
+        ),
+    }
+)
 PLURAL_COUNTS.update(
     {
         "pair.why.starts_of": "games",
         "pair.why.bye_lowest": "byes",
         "pair.why.bye_skipped": "byes",
         "pair.note.rematches": "rematches",
+        "err.tour.unagreed": "tables",
+        "cli.players.imported": "n",
+        "cli.players.imported_tsh": "n",
+        "cli.finalised": "n",
     }
 )
 

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared import protocol
-from samoobsluha.shared.i18n import cli_language, t
+from samoobsluha.shared.i18n import cli_language, error_text, t
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.protocol import HallKeys
 
@@ -95,7 +95,7 @@ def _call(op: str, **args: Any) -> Any:
     try:
         return request(op, **args)
     except ControlError as exc:
-        print(f"hub: {exc}", file=sys.stderr)
+        print(f"hub: {error_text(exc, cli_language())}", file=sys.stderr)
         raise SystemExit(2) from None
 
 

@@ -22,6 +22,7 @@ from samoobsluha.hub.cli import main as hub_main
 from samoobsluha.hub.server import HubServer
 from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.i18n import error_text
 
 T0 = 1_780_000_000  # 2026-05-28
 PAYLOAD = resources.files("samoobsluha.hub.provision").joinpath("payload")
@@ -175,12 +176,13 @@ def test_service_refuses_a_round_until_confirmed(tmp_path: Path) -> None:
     clock = FakeClock(T0)
     svc = HubService(tmp_path, clock=clock, boot_id="b1", control_path=tmp_path / "none.sock")
     restored(tmp_path, "b1")
-    with pytest.raises(ServiceError, match="není potvrzen"):
+    with pytest.raises(ServiceError) as refused:
         svc.start_round(1)
+    assert "není potvrzen" in error_text(refused.value, "cs")  # the screen's language
     clock.advance(20)
     assert svc.confirm_time().confirmed_at == T0 + 20
     # now it goes on to the (absent) server: a different refusal
-    with pytest.raises(ServiceError, match="not running"):
+    with pytest.raises(ServiceError, match="not running"):  # English where logged
         svc.start_round(1)
 
 
@@ -197,7 +199,10 @@ def test_hub_time_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path))
     restored(tmp_path, hubtime.current_boot_id())
     assert hub_main(["time", "status"]) == 1
-    assert "NO" in capsys.readouterr().out
+    assert "potvrzeno:       NE – " in capsys.readouterr().out
     assert hub_main(["time", "confirm", "--yes", "--who", "Eva"]) == 0
+    assert hub_main(["time", "status"]) == 0
+    assert ", Eva\n" in capsys.readouterr().out
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
     assert hub_main(["time", "status"]) == 0
     assert "by Eva" in capsys.readouterr().out
