@@ -916,7 +916,7 @@ class HubService:
         self, round_no: int, lang: str | None = None
     ) -> tuple[list[dict[str, str]], list[str]]:
         """(rows with table/first/second/reason, notes) of a stored pairing; the reasons
-        and notes in ``lang`` (default: the service's)."""
+        (one clause a line) and notes in ``lang`` (default: the service's)."""
         lang = lang or self.lang
         with self._tour() as tour:
             pairing = tour.pairing(round_no)
@@ -926,7 +926,7 @@ class HubService:
                 "table": str(b.table),
                 "first": names.get(b.first, f"#{b.first}"),
                 "second": names.get(b.second, "") if b.second is not None else "—",
-                "reason": b.explain(lang),
+                "reason": "\n".join(localize(c, lang) for c in b.why),
             }
             for b in pairing.boards
         ]

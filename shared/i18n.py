@@ -2211,11 +2211,6 @@ MESSAGES.update(
         "cli.rejected.none": _r(
             "žádné odmítnuté záznamy", "žiadne odmietnuté záznamy", "no refused rows"
         ),
-        "cli.not_a_time": _r(
-            "„{text}“ není čas (HH:MM)", "„{text}“ nie je čas (HH:MM)",
-            "'{text}' is not a time (HH:MM)",
-        ),
-        "cli.time_passed": _r("ten čas už minul", "ten čas už minul", "that time has passed"),
         "cli.pull.refused": _r(
             "{key}: odmítnuto ({error})", "{key}: odmietnuté ({error})", "{key}: refused ({error})"
         ),

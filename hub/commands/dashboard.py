@@ -233,7 +233,7 @@ def _schedule(args: argparse.Namespace) -> int:
 
             at = today_at(args.at, svc.clock.now())
             if at is None:
-                print("hub: " + t("cli.not_a_time", lang, text=args.at), file=sys.stderr)
+                print("hub: " + t("dash.at.bad", lang, at=args.at), file=sys.stderr)
                 return 2
         else:
             slots = [s for s in svc.schedule() if s.round_no == args.number]
@@ -242,7 +242,7 @@ def _schedule(args: argparse.Namespace) -> int:
                 return 2
             at = slots[0].start.timestamp()
         if at <= svc.clock.now():
-            print("hub: " + t("cli.time_passed", lang), file=sys.stderr)
+            print("hub: " + t("dash.at.past", lang), file=sys.stderr)
             return 2
         print(json.dumps(svc.start_round(args.number, at=at, force=args.force), indent=1))
         return 0

@@ -110,9 +110,9 @@ def test_schedule_show_and_set(service: HubService, capsys: pytest.CaptureFixtur
         "10:55-11:40  kolo 2",
     ]
     code, _, err = run(capsys, "schedule", "start", "1")  # 10:00 on the real clock
-    assert code == 2 and ("server hubu neběží" in err or "ten čas už minul" in err)
+    assert code == 2 and ("server hubu neběží" in err or "Ten čas už minul" in err)
     code, _, err = run(capsys, "schedule", "start", "1", "--at", "25:61")
-    assert code == 2 and err == "hub: „25:61“ není čas (HH:MM)\n"
+    assert code == 2 and err == "hub: „25:61“ není čas (HH:MM).\n"
 
 
 def test_network_commands_need_the_running_hub(
