@@ -2360,6 +2360,28 @@ MESSAGES.update(
             "kolo ešte nezačalo; použite „station round delay“",
             "the round has not started; use `station round delay` instead",
         ),
+        "cli.stations.row": _r(
+            "{station} {state} {ago}  záznamů {rows}  k odeslání {backlog}{flags}  "
+            "hodiny {clock}, posun {offset}  v{version} slovník {lexicon}",
+            "{station} {state} {ago}  záznamov {rows}  na odoslanie {backlog}{flags}  "
+            "hodiny {clock}, posun {offset}  v{version} slovník {lexicon}",
+            "{station} {state} seen {ago}  rows {rows}  backlog {backlog}{flags}  "
+            "clock {clock} offset {offset}  v{version} lex {lexicon}",
+        ),
+        "cli.stations.stalled": _r("VÁZNE", "VIAZNE", "STALLED"),
+        "cli.stations.revoked": _r("KLÍČ ZNEPLATNĚN", "KĽÚČ ZNEPLATNENÝ", "REVOKED"),
+        "cli.stations.synced": _r("seřízené", "zosynchronizované", "synced"),
+        "cli.stations.unsynced": _r("NESEŘÍZENÉ", "NEZOSYNCHRONIZOVANÉ", "NOT SYNCED"),
+        "cli.stations.refused": _r(
+            "ODMÍTNUTO {n} („hub rejected“)",
+            "ODMIETNUTÉ {n} („hub rejected“)",
+            "REFUSED {n} (hub rejected)",
+        ),
+        "cli.key.written": _r(
+            "klíč stanice {station} zapsán do {path} (na té stanici psk_file)",
+            "kľúč stanice {station} zapísaný do {path} (na tej stanici psk_file)",
+            "wrote the key of station {station} to {path} (psk_file on that station)",
+        ),
         "cli.time.declined": _r(
             "nepotvrzeno; nejdřív nastavte hodiny: sudo date -s 'RRRR-MM-DD HH:MM:SS'",
             "nepotvrdené; najprv nastavte hodiny: sudo date -s 'RRRR-MM-DD HH:MM:SS'",

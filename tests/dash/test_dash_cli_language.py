@@ -87,3 +87,32 @@ def test_the_same_commands_speak_english_when_asked(
     assert "the next round to pair is 2" in capsys.readouterr().err
     assert main(["hall"]) == 1
     assert "needs 1 station; 0 of 0 online" in capsys.readouterr().out
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk"])
+def test_hub_stations_speaks_the_language(
+    capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str
+) -> None:
+    """``hub stations`` (the running server's view; its reply stood in for here)."""
+    import time
+
+    from samoobsluha.hub.commands import serve
+
+    row = {
+        "station_id": "st-01",
+        "connected": True,
+        "last_seen": time.time() - 3,
+        "contiguous": 120,
+        "stalled": True,
+        "revoked": True,
+        "rejected": 2,
+        "status": {"backlog": 4, "clock_synced": False, "clock_offset": -0.0123,
+                   "clock_uncertainty": 0.0021, "version": "0.1.0"},
+    }  # fmt: skip
+    monkeypatch.setattr(serve, "_call", lambda op, **args: [row])
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", lang)
+    assert main(["stations"]) == 0
+    out = capsys.readouterr().out
+    assert "−0,012 s ±2,1 ms" in out  # decimal commas
+    leaks = english_on_screen(out, allowed={"hub", "rejected"})  # „hub rejected“: a command
+    assert not leaks, f"{lang}: English {leaks} in:\n{out}"

@@ -194,6 +194,37 @@ def test_server_refuses_a_round_until_confirmed(tmp_path: Path) -> None:
         asyncio.run(server.start_round(1))
 
 
+def test_the_servers_refusal_reaches_the_dashboard_in_its_language(tmp_path: Path) -> None:
+    """Through the control socket the refusal travels as a catalogue phrase: the operator
+    reads it in the dashboard's language, a log gets English."""
+    import shutil
+    import tempfile
+
+    from samoobsluha.hub import control
+
+    server = HubServer(tmp_path / "hub.db", b"k" * 32, advertise=False, clock=FakeClock(T0))
+    restored(tmp_path, hubtime.current_boot_id())
+    folder = Path(tempfile.mkdtemp(prefix="hs"))  # AF_UNIX paths are short
+
+    async def refused() -> control.ControlError:
+        srv = await control.start_control(server, folder / "hub.sock")
+        try:
+            await asyncio.to_thread(control.request, "start_round", folder / "hub.sock", number=1)
+        except control.ControlError as exc:
+            return exc
+        finally:
+            srv.close()
+        raise AssertionError("the round started on an unconfirmed clock")
+
+    try:
+        exc = asyncio.run(refused())
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert "není potvrzen" in error_text(exc, "cs")
+    assert "nie je potvrdený" in error_text(exc, "sk")
+    assert "not confirmed" in str(exc)
+
+
 def test_hub_time_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path))
