@@ -993,7 +993,7 @@ MESSAGES.update(
         },
         "dash.protest.open": {
             "cs": "Lhůta pro protesty končí za {left}",
-            "sk": "Lehota na protesty končí o {left}",
+            "sk": "Lehota na protesty končí za {left}",
             "en": "Protest window closes in {left}",
         },
         "dash.protest.closed": {
