@@ -1683,8 +1683,8 @@ MESSAGES.update(
             "en": "line {line} ({name}): round {round} opponent {opp} is not a player number",
         },
         "tsh.self_paired": {
-            "cs": "řádek {line} ({name}): v {round}. kole nasazen sám proti sobě",
-            "sk": "riadok {line} ({name}): v {round}. kole nasadený sám proti sebe",
+            "cs": "řádek {line} ({name}): v {round}. kole rozlosován sám proti sobě",
+            "sk": "riadok {line} ({name}): v {round}. kole vyžrebovaný sám proti sebe",
             "en": "line {line} ({name}): round {round} paired with himself",
         },
         "tsh.not_mutual": {
@@ -1716,9 +1716,9 @@ MESSAGES.update(
             "Windows-1250/1252? Names may be garbled",
         },
         "tsh.warn_extra_scores": {
-            "cs": "řádek {line} ({name}): {scores} skóre, ale jen {pairings} nasazení; "
-            "skóre navíc se nepočítají",
-            "sk": "riadok {line} ({name}): {scores} skóre, ale len {pairings} nasadení; "
+            "cs": "řádek {line} ({name}): {scores} skóre, ale jen {pairings} soupeřů "
+            "v rozlosování; skóre navíc se nepočítají",
+            "sk": "riadok {line} ({name}): {scores} skóre, ale len {pairings} súperov v žrebovaní; "
             "skóre navyše sa nepočítajú",
             "en": "line {line} ({name}): {scores} scores but only {pairings} pairings; "
             "the extra scores are ignored",
@@ -1753,18 +1753,18 @@ MESSAGES.update(
             "en": "warning: {text}",
         },
         "tsh.pending": {
-            "cs": "{round}. kolo je nasazené, ale výsledky chybí (stolů bez výsledku: {games}) "
+            "cs": "{round}. kolo je rozlosované, ale výsledky chybí (stolů bez výsledku: {games}) "
             "— do pořadí se nepočítá",
-            "sk": "{round}. kolo je nasadené, ale výsledky chýbajú (stolov bez výsledku: "
+            "sk": "{round}. kolo je vyžrebované, ale výsledky chýbajú (stolov bez výsledku: "
             "{games}) — do poradia sa nepočíta",
             "en": "round {round} is paired but has no results (tables without a result: "
             "{games}) — not in the standings",
         },
         "tsh.pair_too_far": {
-            "cs": "{round}. kolo nelze nasadit: výsledky jsou jen do {scored}. kola; "
-            "další k nasazení je {next}. kolo",
-            "sk": "{round}. kolo nemožno nasadiť: výsledky sú len do {scored}. kola; "
-            "ďalšie na nasadenie je {next}. kolo",
+            "cs": "{round}. kolo nelze rozlosovat: výsledky jsou jen do {scored}. kola; "
+            "další k rozlosování je {next}. kolo",
+            "sk": "{round}. kolo nemožno vyžrebovať: výsledky sú len do {scored}. kola; "
+            "ďalšie na žrebovanie je {next}. kolo",
             "en": "round {round} cannot be paired: results go up to round {scored} only; "
             "the next round to pair is {next}",
         },
@@ -1774,9 +1774,9 @@ MESSAGES.update(
             "en": "the tournament has no players",
         },
         "pair.rematch_forbidden": {
-            "cs": "{round}. kolo nelze nasadit bez opakovaného zápasu ({rules} opakování "
+            "cs": "{round}. kolo nelze rozlosovat bez opakovaného zápasu ({rules} opakování "
             "zakazují); rozhodčí je může povolit volbou --allow-rematch",
-            "sk": "{round}. kolo nemožno nasadiť bez opakovaného zápasu ({rules} opakovanie "
+            "sk": "{round}. kolo nemožno vyžrebovať bez opakovaného zápasu ({rules} opakovanie "
             "zakazujú); rozhodca ho môže povoliť voľbou --allow-rematch",
             "en": "round {round} cannot be paired without a rematch ({rules} forbids "
             "rematches); the director may allow them with --allow-rematch",
