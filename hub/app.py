@@ -23,7 +23,7 @@ from samoobsluha.hub.screens.rounds import RoundsScreen
 from samoobsluha.hub.screens.standings import StandingsScreen
 from samoobsluha.hub.screens.stations import StationsScreen
 from samoobsluha.hub.service import HubService, ServiceError
-from samoobsluha.shared.i18n import LANGUAGES, t
+from samoobsluha.shared.i18n import LANGUAGES, error_text, t
 
 
 class HubApp(App[None], inherit_bindings=False):
@@ -160,7 +160,7 @@ class HubApp(App[None], inherit_bindings=False):
             running = self.service.server_running()
             time_status = self.service.time_status()
         except ServiceError as exc:
-            self.call_from_thread(self.notify, str(exc), severity="error")
+            self.call_from_thread(self.notify, error_text(exc, self.lang), severity="error")
             return
         summary = {
             "name": info["name"],

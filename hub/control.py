@@ -4,7 +4,9 @@
 own user on the hub's own machine) so that ``hub round start 3``, ``hub gong`` … act on
 the server that is connected to the stations. One JSON object a line each way:
 ``{"op": "start_round", "number": 3}`` → ``{"ok": true, "result": {...}}`` or
-``{"ok": false, "error": "..."}``.
+``{"ok": false, "error": "..."}`` — with ``"phrase": {"key": …, "values": {…}}`` when the
+refusal is a catalogue :class:`~shared.i18n.Phrase`, so each client shows it in its own
+language.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import os
 from pathlib import Path
 from typing import Any
 
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.paths import data_dir
 
 from .server import HubServer
@@ -58,6 +61,9 @@ async def start_control(server: HubServer, path: Path | None = None) -> asyncio.
                     reply: dict[str, Any] = {"ok": True, "result": result}
                 except (ValueError, TypeError, KeyError, OSError) as exc:
                     reply = {"ok": False, "error": str(exc)}
+                    if len(exc.args) == 1 and isinstance(exc.args[0], Phrase):
+                        # the client shows it in its own language (error_text)
+                        reply["phrase"] = exc.args[0].to_data()
                 writer.write(json.dumps(reply, ensure_ascii=False).encode() + b"\n")
                 await writer.drain()
         finally:
@@ -135,7 +141,7 @@ def request(op: str, path: Path | None = None, timeout: float = 10.0, **args: An
         try:
             sock.connect(str(path))
         except (FileNotFoundError, ConnectionRefusedError):
-            raise ControlError(f"the hub is not running (no control socket at {path})") from None
+            raise ControlError(Phrase("err.hub_not_running", path=str(path))) from None
         sock.sendall(json.dumps({"op": op, **args}).encode() + b"\n")
         data = b""
         while not data.endswith(b"\n"):
@@ -144,8 +150,10 @@ def request(op: str, path: Path | None = None, timeout: float = 10.0, **args: An
                 break
             data += chunk
     if not data:
-        raise ControlError("the hub closed the control connection")
+        raise ControlError(Phrase("err.hub_closed"))
     reply = json.loads(data)
     if not reply.get("ok"):
+        if "phrase" in reply:
+            raise ControlError(Phrase.from_data(reply["phrase"]))
         raise ControlError(reply.get("error", "refused"))
     return reply["result"]

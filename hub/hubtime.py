@@ -27,6 +27,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from samoobsluha.shared.clock import Clock
+from samoobsluha.shared.i18n import Phrase
 
 BOOT_FILE = "time-boot.json"
 CONFIRMED_FILE = "time-confirmed.json"
@@ -104,7 +105,4 @@ def confirm(data: Path, clock: Clock, who: str, boot_id: str | None = None) -> T
 def require_confirmed(data: Path, boot_id: str | None = None) -> None:
     """Raise :class:`TimeNotConfirmed` while the hub's time is unconfirmed."""
     if not status(data, boot_id).confirmed:
-        raise TimeNotConfirmed(
-            "the hub's time is not confirmed since its restart: check it against a watch, "
-            "then 'hub time confirm' (or the dashboard's button); no round starts before that"
-        )
+        raise TimeNotConfirmed(Phrase("hubtime.refused"))

@@ -46,8 +46,9 @@ from samoobsluha.hub.officiating import (
 from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.pairing import PairingError
 from samoobsluha.shared.clock import Clock, SystemClock
-from samoobsluha.shared.i18n import Phrase, t
+from samoobsluha.shared.i18n import MESSAGES, Phrase, decimal, localize, t
 from samoobsluha.shared.paths import data_dir, default_lexicon_path
 from samoobsluha.shared.payloads import PayloadError, RungSignal
 from samoobsluha.shared.rounds import RoundPlan
@@ -218,9 +219,13 @@ class EntryEcho:
     totals: dict[str, tuple[float, int]]  # name -> (wins, spread) after the entry
 
     def line(self, lang: str = "cs") -> str:
+        """The echo in ``lang``: the outcome in words, wins with the decimal comma."""
         totals = ", ".join(
-            f"{name} {_wins(w)} ({spread:+d})" for name, (w, spread) in self.totals.items()
+            f"{name} {decimal(float(w), lang)} ({spread:+d})"
+            for name, (w, spread) in self.totals.items()
         )
+        key = f"dash.outcome.{self.outcome}"
+        outcome = t(key, lang) if key in MESSAGES else self.outcome
         started = (
             " [" + t("dash.entry.started", lang, name=self.second_name) + "]"
             if self.entry.second_started
@@ -228,12 +233,8 @@ class EntryEcho:
         )
         return (
             f"{self.entry.table}: {self.first_name} {self.entry.score_first} – "
-            f"{self.entry.score_second} {self.second_name}{started} · {self.outcome} · {totals}"
+            f"{self.entry.score_second} {self.second_name}{started} · {outcome} · {totals}"
         )
-
-
-def _wins(value: float) -> str:
-    return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
 # -- the facade -------------------------------------------------------------------------------
@@ -282,8 +283,8 @@ class HubService:
         with self._db() as db:
             try:
                 yield Tournament(db, self.clock)
-            except TournamentError as exc:
-                raise ServiceError(str(exc)) from exc
+            except (TournamentError, PairingError) as exc:
+                raise ServiceError(*exc.args) from exc  # a Phrase stays one
 
     def control(self, op: str, timeout: float = 10.0, **args: Any) -> Any:
         """One request to the running ``hub serve``."""
@@ -292,9 +293,9 @@ class HubService:
         try:
             return request(op, path=self.control_path, timeout=timeout, **args)
         except ControlError as exc:
-            raise ServiceError(str(exc)) from exc
+            raise ServiceError(*exc.args) from exc
         except OSError as exc:
-            raise ServiceError(f"the hub server does not answer: {exc}") from exc
+            raise ServiceError(Phrase("err.no_answer", error=str(exc))) from exc
 
     def server_running(self) -> bool:
         try:
@@ -474,7 +475,7 @@ class HubService:
         confirmed it, see :meth:`round_guard`). Refused while the hub's time is unconfirmed
         after a restart (:mod:`hub.hubtime`)."""
         if not self.time_status().confirmed:
-            raise ServiceError(t("hubtime.refused", self.lang))
+            raise ServiceError(Phrase("hubtime.refused"))
         settings = self.schedule_settings()
         if basic_seconds is None:
             basic_seconds = float(settings["basic_minutes"]) * 60
@@ -541,11 +542,11 @@ class HubService:
         merged = self.schedule_settings()
         unknown = set(settings) - set(merged)
         if unknown:
-            raise ServiceError(f"unknown schedule settings: {', '.join(sorted(unknown))}")
+            raise ServiceError(Phrase("err.schedule.unknown", names=sorted(unknown)))
         merged.update({k: v for k, v in settings.items() if v is not None})
         slots = self._slots(merged)  # validates
         if not 0 < float(merged["warning_minutes"]) < float(merged["basic_minutes"]):
-            raise ServiceError("the warning must come after the start and before the end")
+            raise ServiceError(Phrase("err.schedule.warning"))
         with self._db() as db, db.atomic():
             db.table("dash_settings").upsert(
                 {"key": "schedule", "value": json.dumps(merged)}, pk="key"
@@ -571,7 +572,7 @@ class HubService:
                 refreshment_minutes=int(s["refreshment_minutes"]),
             )
         except (ValueError, TypeError) as exc:
-            raise ServiceError(f"bad schedule: {exc}") from exc
+            raise ServiceError(Phrase("err.schedule.bad", error=str(exc))) from exc
 
     # -- challenges ------------------------------------------------------------------------------
     def challenges(
@@ -707,7 +708,7 @@ class HubService:
             for b in tour.pairing(round_no).boards:
                 if b.table == table_no:
                     return b.first, b.second
-        raise ServiceError(f"round {round_no} has no table {table_no}")
+        raise ServiceError(Phrase("err.no_table", round=round_no, table=table_no))
 
     def mark_challenger(self, key: str, which: int | None) -> int | None:
         """Say who challenged: ``which`` 1 (the table's first player) or 2 (its second),
@@ -719,11 +720,11 @@ class HubService:
                 db.execute("DELETE FROM dash_marks WHERE key = ?", [key])
             return None
         if check.round_no is None:
-            raise ServiceError("the check has no round; cannot tell the players")
+            raise ServiceError(Phrase("dash.mark.no_round"))
         first, second = self.table_players(check.round_no, check.table_no)
         player = first if which == 1 else second
         if player is None:
-            raise ServiceError("that table has a bye")
+            raise ServiceError(Phrase("dash.mark.bye"))
         with self._db() as db, db.atomic():
             db.table("dash_marks").upsert(
                 {"key": key, "challenger": player, "at": self.clock.now(), "who": self.who},
@@ -734,7 +735,7 @@ class HubService:
     def record_appeal(self, key: str, verdict: str, note: str = "") -> None:
         """The chief referee's second-instance decision (final, ČAS 9.5–9.8)."""
         if verdict not in ("valid", "invalid"):
-            raise ServiceError("an appeal decides valid or invalid")
+            raise ServiceError(Phrase("err.appeal_verdict"))
         self._check(key)
         with self._db() as db, db.atomic():
             db.table("dash_appeals").insert(
@@ -751,7 +752,7 @@ class HubService:
         for c in self._all_checks():
             if c.key == key:
                 return c
-        raise ServiceError(f"no check {key}")
+        raise ServiceError(Phrase("err.no_check", key=key))
 
     def referee_requests(self, pending_only: bool = False) -> list[RequestRow]:
         with self._db() as db:
@@ -784,25 +785,31 @@ class HubService:
             )
 
     # -- results -----------------------------------------------------------------------------------
-    def apply_station_results(self) -> list[str]:
+    def apply_station_results(self, lang: str | None = None) -> list[str]:
         """Enter station results (inbox kind ``result``) not entered yet into the
         tournament. The hub server does this as it receives them; this catches up rows
-        stored by an older hub. Returns one line per row handled (refusals included)."""
+        stored by an older hub. Returns one line per row handled (refusals included), in
+        ``lang`` (default: the service's)."""
+        lang = lang or self.lang
         with self._db() as db:
             done = sync_store.apply_results(db, self.clock.now())
-        return [
-            f"{key}: {outcome}" if not error else f"{key}: refused ({error})"
-            for key, outcome, error in done
-        ]
+        lines = []
+        for key, outcome, error in done:
+            if error:
+                lines.append(t("cli.pull.refused", lang, key=key, error=error))
+            else:
+                known = f"dash.outcome.{outcome}"
+                lines.append(f"{key}: {t(known, lang) if known in MESSAGES else outcome}")
+        return lines
 
     @staticmethod
     def _board(tour: Tournament, round_no: int, table: int) -> tuple[int, int]:
         for b in tour.pairing(round_no).boards:
             if b.table == table:
                 if b.second is None:
-                    raise ServiceError(f"round {round_no} table {table} is a bye")
+                    raise ServiceError(Phrase("err.tour.table_bye", round=round_no, table=table))
                 return b.first, b.second
-        raise ServiceError(f"round {round_no} has no table {table}")
+        raise ServiceError(Phrase("err.no_table", round=round_no, table=table))
 
     def has_results(self, round_no: int) -> bool:
         with self._db() as db:
@@ -905,8 +912,12 @@ class HubService:
             table = tour.standings(after_round=after_round)
             return exports.standings_columns(rules), exports.standings_rows(table, rules)
 
-    def pairing_table(self, round_no: int) -> tuple[list[dict[str, str]], list[str]]:
-        """(rows with table/first/second/reason, notes) of a stored pairing."""
+    def pairing_table(
+        self, round_no: int, lang: str | None = None
+    ) -> tuple[list[dict[str, str]], list[str]]:
+        """(rows with table/first/second/reason, notes) of a stored pairing; the reasons
+        (one clause a line) and notes in ``lang`` (default: the service's)."""
+        lang = lang or self.lang
         with self._tour() as tour:
             pairing = tour.pairing(round_no)
             names = {p.id: p.name for p in tour.players()}
@@ -915,11 +926,11 @@ class HubService:
                 "table": str(b.table),
                 "first": names.get(b.first, f"#{b.first}"),
                 "second": names.get(b.second, "") if b.second is not None else "—",
-                "reason": b.reason,
+                "reason": "\n".join(localize(c, lang) for c in b.why),
             }
             for b in pairing.boards
         ]
-        return rows, list(pairing.notes)
+        return rows, [localize(note, lang) for note in pairing.notes]
 
     def pair(self, round_no: int, *, seed: int | None = None, force: bool = False) -> int:
         with self._tour() as tour:
@@ -956,7 +967,7 @@ class HubService:
         try:
             stored = hash_pin(pin)
         except SettingsError as exc:
-            raise ServiceError(str(exc)) from exc
+            raise ServiceError(*exc.args) from exc
         return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
 
     def _screen_url(self) -> str | None:
@@ -967,7 +978,7 @@ class HubService:
         """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``
         (the same text as ``hub export``)."""
         if what not in ("standings", "pairings"):
-            raise ServiceError(f"cannot export {what!r}")
+            raise ServiceError(Phrase("err.export", what=what))
         with self._tour() as tour:
             last = round_no if round_no is not None else tour.last_round()
             try:

@@ -525,23 +525,83 @@ class Phrase(str):
     """A catalogue message that is also its English text: code that logs or prints it
     gets English as before, and a screen shows it in its own language with
     :func:`localize` (for messages made where the language is not known, e.g. a
-    service's warnings)."""
+    service's warnings, or stored to be shown later, e.g. why a pair was paired).
+
+    Values may themselves be phrases, or lists of values (shown joined by ", "); both
+    are rendered in the language of the whole. :meth:`to_data` / :meth:`from_data` keep a
+    phrase as JSON-able data (its key and values), never as text in one language."""
 
     key: str
     values: dict[str, Any]
 
     def __new__(cls, key: str, /, **values: Any) -> Phrase:
-        obj = super().__new__(cls, t(key, "en", **values))
+        obj = super().__new__(cls, _render(key, "en", values))
         obj.key = key
         obj.values = values
         return obj
+
+    def to_data(self) -> dict[str, Any]:
+        """``{"key": …, "values": {…}}`` with nested phrases as the same kind of dict."""
+        return {"key": self.key, "values": {k: _encode(v) for k, v in self.values.items()}}
+
+    @classmethod
+    def from_data(cls, data: Any) -> str:
+        """The phrase :meth:`to_data` made; a plain string as it is (text stored before
+        it was a phrase); a key this version does not know as its key and values, so a
+        reader never fails on data written by another version."""
+        if isinstance(data, str):
+            return data
+        if not isinstance(data, dict) or not isinstance(data.get("key"), str):
+            return str(data)
+        values = {str(k): _decode(v) for k, v in dict(data.get("values") or {}).items()}
+        if data["key"] not in MESSAGES:
+            return f"{data['key']} {values}"
+        try:
+            return cls(data["key"], **values)
+        except (KeyError, IndexError, ValueError):  # a value the message no longer has
+            return f"{data['key']} {values}"
+
+
+def _encode(value: Any) -> Any:
+    if isinstance(value, Phrase):
+        return value.to_data()
+    if isinstance(value, list | tuple):
+        return [_encode(v) for v in value]
+    return value
+
+
+def _decode(value: Any) -> Any:
+    if isinstance(value, dict):
+        return Phrase.from_data(value)
+    if isinstance(value, list):
+        return [_decode(v) for v in value]
+    return value
+
+
+def _shown(value: Any, lang: str) -> Any:
+    if isinstance(value, Phrase):
+        return _render(value.key, lang, value.values)
+    if isinstance(value, list | tuple):
+        return ", ".join(str(_shown(v, lang)) for v in value)
+    return value
+
+
+def _render(key: str, lang: str, values: dict[str, Any]) -> str:
+    return t(key, lang, **{k: _shown(v, lang) for k, v in values.items()})
 
 
 def localize(text: str, lang: str) -> str:
     """``text`` in ``lang`` when it is a :class:`Phrase`, else as it is."""
     if isinstance(text, Phrase):
-        return t(text.key, lang, **text.values)
+        return _render(text.key, lang, text.values)
     return str(text)
+
+
+def error_text(exc: BaseException, lang: str) -> str:
+    """An exception's message in ``lang`` when it was raised with a :class:`Phrase`
+    (``raise SomeError(Phrase(key, …))``), else its text as it is."""
+    arg = exc.args[0] if len(exc.args) == 1 else None
+    return localize(arg, lang) if isinstance(arg, Phrase) else str(exc)
 
 
 def cli_language() -> str:
@@ -589,6 +649,8 @@ MESSAGES.update(
         "tour.col.opp_wins": {"cs": "Výhry soupeřů", "sk": "Výhry súperov", "en": "Opp. wins"},
         "tour.col.balance": {"cs": "Bilance", "sk": "Bilancia", "en": "Balance"},
         "tour.col.starts": {"cs": "Začínal", "sk": "Začínal", "en": "Started"},
+        "tour.col.seconds": {"cs": "Jako DH", "sk": "Ako DH", "en": "Second"},
+        "tour.col.games": {"cs": "Partie", "sk": "Partie", "en": "Games"},
         "tour.col.table": {"cs": "Stůl", "sk": "Stôl", "en": "Table"},
         "tour.col.first": {"cs": "Začíná (ZH)", "sk": "Začína (ZH)", "en": "Starts"},
         "tour.col.second": {"cs": "Soupeř (DH)", "sk": "Súper (DH)", "en": "Second"},
@@ -931,7 +993,7 @@ MESSAGES.update(
         },
         "dash.protest.open": {
             "cs": "Lhůta pro protesty končí za {left}",
-            "sk": "Lehota na protesty končí o {left}",
+            "sk": "Lehota na protesty končí za {left}",
             "en": "Protest window closes in {left}",
         },
         "dash.protest.closed": {
@@ -1249,13 +1311,13 @@ MESSAGES.update(
         "dash.outcome.corrected": {"cs": "opraveno", "sk": "opravené", "en": "corrected"},
         "dash.outcome.conflict": {"cs": "ROZPOR", "sk": "ROZPOR", "en": "CONFLICT"},
         "dash.outcome.unchanged": {"cs": "beze změny", "sk": "bez zmeny", "en": "unchanged"},
+        "dash.outcome.duplicate": {
+            "cs": "už zapsáno (beze změny)",
+            "sk": "už zapísané (bez zmeny)",
+            "en": "duplicate",
+        },
         "dash.source.station": {"cs": "stanice", "sk": "stanica", "en": "station"},
         "dash.source.operator": {"cs": "operátor", "sk": "operátor", "en": "operator"},
-        "dash.second_started": {
-            "cs": "začínal DH",
-            "sk": "začínal DH",
-            "en": "DH started",
-        },
         "warn.unusual_score": {
             "cs": "neobvyklé skóre {score} (mimo {low}..{high})",
             "sk": "neobvyklé skóre {score} (mimo {low}..{high})",
@@ -1621,8 +1683,8 @@ MESSAGES.update(
             "en": "line {line} ({name}): round {round} opponent {opp} is not a player number",
         },
         "tsh.self_paired": {
-            "cs": "řádek {line} ({name}): v {round}. kole nasazen sám proti sobě",
-            "sk": "riadok {line} ({name}): v {round}. kole nasadený sám proti sebe",
+            "cs": "řádek {line} ({name}): v {round}. kole rozlosován sám proti sobě",
+            "sk": "riadok {line} ({name}): v {round}. kole vyžrebovaný sám proti sebe",
             "en": "line {line} ({name}): round {round} paired with himself",
         },
         "tsh.not_mutual": {
@@ -1654,9 +1716,9 @@ MESSAGES.update(
             "Windows-1250/1252? Names may be garbled",
         },
         "tsh.warn_extra_scores": {
-            "cs": "řádek {line} ({name}): {scores} skóre, ale jen {pairings} nasazení; "
-            "skóre navíc se nepočítají",
-            "sk": "riadok {line} ({name}): {scores} skóre, ale len {pairings} nasadení; "
+            "cs": "řádek {line} ({name}): {scores} skóre, ale jen {pairings} soupeřů "
+            "v rozlosování; skóre navíc se nepočítají",
+            "sk": "riadok {line} ({name}): {scores} skóre, ale len {pairings} súperov v žrebovaní; "
             "skóre navyše sa nepočítajú",
             "en": "line {line} ({name}): {scores} scores but only {pairings} pairings; "
             "the extra scores are ignored",
@@ -1691,18 +1753,18 @@ MESSAGES.update(
             "en": "warning: {text}",
         },
         "tsh.pending": {
-            "cs": "{round}. kolo je nasazené, ale výsledky chybí (stolů bez výsledku: {games}) "
+            "cs": "{round}. kolo je rozlosované, ale výsledky chybí (stolů bez výsledku: {games}) "
             "— do pořadí se nepočítá",
-            "sk": "{round}. kolo je nasadené, ale výsledky chýbajú (stolov bez výsledku: "
+            "sk": "{round}. kolo je vyžrebované, ale výsledky chýbajú (stolov bez výsledku: "
             "{games}) — do poradia sa nepočíta",
             "en": "round {round} is paired but has no results (tables without a result: "
             "{games}) — not in the standings",
         },
         "tsh.pair_too_far": {
-            "cs": "{round}. kolo nelze nasadit: výsledky jsou jen do {scored}. kola; "
-            "další k nasazení je {next}. kolo",
-            "sk": "{round}. kolo nemožno nasadiť: výsledky sú len do {scored}. kola; "
-            "ďalšie na nasadenie je {next}. kolo",
+            "cs": "{round}. kolo nelze rozlosovat: výsledky jsou jen do {scored}. kola; "
+            "další k rozlosování je {next}. kolo",
+            "sk": "{round}. kolo nemožno vyžrebovať: výsledky sú len do {scored}. kola; "
+            "ďalšie na žrebovanie je {next}. kolo",
             "en": "round {round} cannot be paired: results go up to round {scored} only; "
             "the next round to pair is {next}",
         },
@@ -1712,13 +1774,631 @@ MESSAGES.update(
             "en": "the tournament has no players",
         },
         "pair.rematch_forbidden": {
-            "cs": "{round}. kolo nelze nasadit bez opakovaného zápasu ({rules} opakování "
+            "cs": "{round}. kolo nelze rozlosovat bez opakovaného zápasu ({rules} opakování "
             "zakazují); rozhodčí je může povolit volbou --allow-rematch",
-            "sk": "{round}. kolo nemožno nasadiť bez opakovaného zápasu ({rules} opakovanie "
+            "sk": "{round}. kolo nemožno vyžrebovať bez opakovaného zápasu ({rules} opakovanie "
             "zakazujú); rozhodca ho môže povoliť voľbou --allow-rematch",
             "en": "round {round} cannot be paired without a rematch ({rules} forbids "
             "rematches); the director may allow them with --allow-rematch",
         },
+    }
+)
+
+
+# -- why this pair (hub/tournament/pairing.py): stored with the pairing as keys and values,
+# shown on the dashboard (F5, e) and by --explain in the reader's language.
+MESSAGES.update(
+    {
+        "pair.who": _r(
+            "{name} ({rank}. místo, {score})",
+            "{name} ({rank}. miesto, {score})",
+            "{name} (#{rank}, {score})",
+        ),
+        "pair.why.same_group": _r(
+            "{a} – {b}: stejná výsledková skupina ({score})",
+            "{a} – {b}: rovnaká výsledková skupina ({score})",
+            "{a} – {b}: same score group ({score})",
+        ),
+        "pair.why.floated": _r(
+            "{a} – {b}: výsledkové skupiny {score_a} a {score_b} (přesun do jiné skupiny)",
+            "{a} – {b}: výsledkové skupiny {score_a} a {score_b} (presun do inej skupiny)",
+            "{a} – {b}: score groups {score_a} and {score_b} (floated)",
+        ),
+        "pair.why.avoided": _r(
+            "opakovanému zápasu se předešlo: {name} – dřívější soupeři {met}",
+            "opakovanému zápasu sa predišlo: {name} – predchádzajúci súperi {met}",
+            "rematch avoided: {name} already met {met}",
+        ),
+        "pair.why.rematch": _r(
+            "OPAKOVANÝ ZÁPAS (nelze se mu vyhnout)",
+            "OPAKOVANÝ ZÁPAS (nedá sa mu vyhnúť)",
+            "REMATCH (unavoidable)",
+        ),
+        "pair.why.starts_of": {
+            "cs": {
+                "one": "{started} z {games} známé partie",
+                "other": "{started} z {games} známých partií",
+            },
+            "sk": {
+                "one": "{started} z {games} známej partie",
+                "other": "{started} z {games} známych partií",
+            },
+            "en": {
+                "one": "{started} of {games} known game",
+                "other": "{started} of {games} known games",
+            },
+        },
+        "pair.why.zh_balance": _r(
+            "začíná {first} (ZH): začínal(a) {first_starts}, {second} {second_starts}",
+            "začína {first} (ZH): začínal(a) {first_starts}, {second} {second_starts}",
+            "{first} starts: started {first_starts}, {second} started {second_starts}",
+        ),
+        "pair.why.zh_last": _r(
+            "začíná {first} (ZH): začínali stejně často, {second} začínal(a) v minulém kole",
+            "začína {first} (ZH): začínali rovnako často, {second} začínal(a) v minulom kole",
+            "{first} starts: equal start balance, {second} started last round",
+        ),
+        "pair.why.zh_lot": _r(
+            "začíná {first} (ZH): začínali stejně často, rozhodl los",
+            "začína {first} (ZH): začínali rovnako často, rozhodol žreb",
+            "{first} starts: equal start balance, drawn by lot",
+        ),
+        "pair.why.zh_lot_only": _r("ZH určil los", "ZH určil žreb", "who starts drawn by lot"),
+        "pair.why.lot": _r(
+            "losem (klíč losování {seed})",
+            "žrebom (kľúč žrebovania {seed})",
+            "drawn by lot (seed {seed})",
+        ),
+        "pair.why.rating": _r(
+            "podle ratingu (1. kolo podle PFS)",
+            "podľa ratingu (1. kolo podľa PFS)",
+            "by rating (PFS round 1)",
+        ),
+        "pair.why.bye_odd": _r(
+            "volný los (lichý počet hráčů)",
+            "voľný žreb (nepárny počet hráčov)",
+            "bye (odd number of players)",
+        ),
+        "pair.why.bye_lowest": {
+            "cs": "volný los: {who} – nejníže postavený hráč, dosavadní volné losy: {byes}",
+            "sk": "voľný žreb: {who} – najnižšie postavený hráč, doterajšie voľné žreby: {byes}",
+            "en": {
+                "one": "bye: {who} — lowest-ranked player with {byes} bye",
+                "other": "bye: {who} — lowest-ranked player with {byes} byes",
+            },
+        },
+        "pair.why.bye_skipped": {
+            "cs": "volný los: {who}, dosavadní volné losy: {byes} – přeskočeni (jejich volný "
+            "los by ostatním vynutil opakovaný zápas, větší rozdíl výsledků nebo horší "
+            "střídání ZH): {skipped}",
+            "sk": "voľný žreb: {who}, doterajšie voľné žreby: {byes} – preskočení (ich voľný "
+            "žreb by ostatným vynútil opakovaný zápas, väčší rozdiel výsledkov alebo horšie "
+            "striedanie ZH): {skipped}",
+            "en": {
+                "one": "bye: {who}, {byes} bye — skipped (their bye would force a rematch, a "
+                "bigger score gap or a ZH clash for the rest): {skipped}",
+                "other": "bye: {who}, {byes} byes — skipped (their bye would force a rematch, "
+                "a bigger score gap or a ZH clash for the rest): {skipped}",
+            },
+        },
+        "pair.why.bye_fewer": _r(
+            "každý s menším počtem volných losů by vynutil opakovaný zápas nebo mnohem "
+            "horší rozlosování",
+            "každý s menším počtom voľných žrebov by vynútil opakovaný zápas alebo oveľa "
+            "horšie žrebovanie",
+            "everybody with fewer byes would force a rematch or a much worse pairing",
+        ),
+        "pair.why.bye_fewest": _r(
+            "volný los: {who} – nejníže postavený z hráčů s nejmenším počtem volných losů",
+            "voľný žreb: {who} – najnižšie postavený z hráčov s najmenším počtom voľných "
+            "žrebov",
+            "bye: {who} — lowest-ranked player with the fewest byes",
+        ),
+        "pair.why.bye_sits_out": _r(
+            "volný los: v tomto kole nehraje",
+            "voľný žreb: v tomto kole nehrá",
+            "bye: sits out this round",
+        ),
+        "pair.why.koth": _r(
+            "{a} – {b}: král hory (podle pořadí 1.–2., 3.–4. …)",
+            "{a} – {b}: kráľ hory (podľa poradia 1.–2., 3.–4. …)",
+            "{a} – {b}: King of the Hill",
+        ),
+        "pair.why.roundrobin": _r("každý s každým", "každý s každým", "round robin"),
+        "pair.note.lot": _r(
+            "{round}. kolo: losem, klíč losování {seed}",
+            "{round}. kolo: žrebom, kľúč žrebovania {seed}",
+            "round {round} drawn by lot with seed {seed}",
+        ),
+        "pair.note.rating": _r(
+            "{round}. kolo podle ratingu: s ratingem {rated}, bez ratingu {unrated}, "
+            "klíč losování {seed}",
+            "{round}. kolo podľa ratingu: s ratingom {rated}, bez ratingu {unrated}, "
+            "kľúč žrebovania {seed}",
+            "round {round} by rating: {rated} rated, {unrated} unrated, seed {seed}",
+        ),
+        "pair.note.swiss": _r(
+            "{round}. kolo: švýcarský systém podle pořadí {rules} po {previous}. kole, "
+            "hráčů: {players}, klíč losování {seed}",
+            "{round}. kolo: švajčiarsky systém podľa poradia {rules} po {previous}. kole, "
+            "hráčov: {players}, kľúč žrebovania {seed}",
+            "round {round}: Swiss by {rules} standings after round {previous}, "
+            "{players} players, seed {seed}",
+        ),
+        "pair.note.rematches": {
+            "cs": "rozlosování bez opakovaného zápasu neexistuje: opakované zápasy: "
+            "{rematches}, nejméně možných, pak nejmenší rozdíly výsledků ({who})",
+            "sk": "žrebovanie bez opakovaného zápasu neexistuje: opakované zápasy: "
+            "{rematches}, najmenej možných, potom najmenšie rozdiely výsledkov ({who})",
+            "en": {
+                "one": "no pairing without a rematch exists: {rematches} rematch, the fewest "
+                "possible, then the smallest score gaps ({who})",
+                "other": "no pairing without a rematch exists: {rematches} rematches, the "
+                "fewest possible, then the smallest score gaps ({who})",
+            },
+        },
+        "pair.note.allowed_director": _r(
+            "povolil je rozhodčí", "povolil ich rozhodca", "the director allowed them"
+        ),
+        "pair.note.allowed_rules": _r(
+            "pravidla {rules} je povolují",
+            "pravidlá {rules} ich povoľujú",
+            "{rules} allows them",
+        ),
+        "pair.note.graph_k": _r(
+            "graf kandidátů: pro každého {k} nejbližších dosud nepotkaných hráčů nad ním "
+            "i pod ním",
+            "graf kandidátov: pre každého {k} najbližších doteraz nestretnutých hráčov nad "
+            "ním aj pod ním",
+            "candidate graph: {k} nearest unmet players each way",
+        ),
+        "pair.note.graph_all": _r(
+            "graf kandidátů: všechny dvojice",
+            "graf kandidátov: všetky dvojice",
+            "candidate graph: every pair",
+        ),
+        "pair.note.koth": _r(
+            "{round}. kolo: král hory podle pořadí {rules}, opakované zápasy povoleny",
+            "{round}. kolo: kráľ hory podľa poradia {rules}, opakované zápasy povolené",
+            "round {round}: King of the Hill by {rules} standings, rematches allowed",
+        ),
+        "pair.note.roundrobin": _r(
+            "{round}. kolo: každý s každým, {cycle}. kolo cyklu z {rounds}",
+            "{round}. kolo: každý s každým, {cycle}. kolo cyklu z {rounds}",
+            "round {round}: round robin, cycle round {cycle} of {rounds}",
+        ),
+        "pair.note.left_out": _r(
+            "nerozlosováni (nepřítomní nebo bez prezence): {names}",
+            "nežrebovaní (neprítomní alebo bez prezentácie): {names}",
+            "not paired (absent or not checked in): {names}",
+        ),
+        "pair.explain.table": _r(
+            "stůl {table}: {why}", "stôl {table}: {why}", "table {table}: {why}"
+        ),
+        "pair.err.round_from_1": _r(
+            "kola se číslují od 1", "kolá sa číslujú od 1", "rounds are numbered from 1"
+        ),
+        "pair.err.unknown_players": _r(
+            "neznámí hráči: {ids}", "neznámi hráči: {ids}", "unknown players: {ids}"
+        ),
+        "pair.err.nobody": _r(
+            "není koho rozlosovat", "nie je koho žrebovať", "nobody to pair"
+        ),
+        "pair.err.method": _r(
+            "neznámý způsob rozlosování „{method}“",
+            "neznámy spôsob žrebovania „{method}“",
+            "unknown pairing method '{method}'",
+        ),
+    }
+)
+# -- refusals of the hub (hub/service.py, hub/control.py, hub/tournament/facade.py): raised
+# as Phrases, shown by the dashboard and the `hub` commands in their language.
+MESSAGES.update(
+    {
+        "err.hub_not_running": _r(
+            "server hubu neběží (hub serve; žádný řídicí soket v {path})",
+            "server hubu nebeží (hub serve; žiadny riadiaci soket v {path})",
+            "the hub is not running (no control socket at {path})",
+        ),
+        "err.hub_closed": _r(
+            "server hubu ukončil řídicí spojení",
+            "server hubu ukončil riadiace spojenie",
+            "the hub closed the control connection",
+        ),
+        "err.no_answer": _r(
+            "server hubu neodpovídá: {error}",
+            "server hubu neodpovedá: {error}",
+            "the hub server does not answer: {error}",
+        ),
+        "err.schedule.unknown": _r(
+            "neznámá nastavení rozpisu: {names}",
+            "neznáme nastavenia rozpisu: {names}",
+            "unknown schedule settings: {names}",
+        ),
+        "err.schedule.warning": _r(
+            "varování musí přijít po začátku a před koncem kola",
+            "upozornenie musí prísť po začiatku a pred koncom kola",
+            "the warning must come after the start and before the end",
+        ),
+        "err.schedule.bad": _r(
+            "chybný rozpis: {error}", "chybný rozpis: {error}", "bad schedule: {error}"
+        ),
+        "err.no_table": _r(
+            "{round}. kolo nemá stůl {table}",
+            "{round}. kolo nemá stôl {table}",
+            "round {round} has no table {table}",
+        ),
+        "err.appeal_verdict": _r(
+            "odvolání rozhoduje jen PLATNÉ nebo NEPLATNÉ (valid / invalid)",
+            "odvolanie rozhoduje len PLATNÉ alebo NEPLATNÉ (valid / invalid)",
+            "an appeal decides valid or invalid",
+        ),
+        "err.no_check": _r("kontrola {key} neexistuje", "kontrola {key} neexistuje",
+                           "no check {key}"),
+        "err.export": _r(
+            "„{what}“ nelze exportovat", "„{what}“ nie je možné exportovať",
+            "cannot export '{what}'",
+        ),
+        "err.tour.negative": _r(
+            "počet kol a minuty na protest nemohou být záporné",
+            "počet kôl a minúty na protest nemôžu byť záporné",
+            "rounds and protest minutes cannot be negative",
+        ),
+        "err.tour.no_player": _r(
+            "hráč č. {id} neexistuje", "hráč č. {id} neexistuje", "no player #{id}"
+        ),
+        "err.tour.no_name": _r(
+            "hráč musí mít jméno", "hráč musí mať meno", "a player needs a name"
+        ),
+        "err.tour.not_paired": _r(
+            "{round}. kolo není rozlosováno",
+            "{round}. kolo nie je vyžrebované",
+            "round {round} is not paired",
+        ),
+        "err.tour.next_round": _r(
+            "rozlosovat lze jen další kolo, tj. {next}.",
+            "žrebovať sa dá len ďalšie kolo, t. j. {next}.",
+            "the next round to pair is {next}",
+        ),
+        "err.tour.has_results": _r(
+            "{round}. kolo už má výsledky; znovu se nerozlosuje",
+            "{round}. kolo už má výsledky; znova sa nežrebuje",
+            "round {round} already has results; not re-paired",
+        ),
+        "err.tour.incomplete": _r(
+            "{round}. kolo není úplné (stoly {tables}); jinak jen s volbou --force",
+            "{round}. kolo nie je úplné (stoly {tables}); inak len s voľbou --force",
+            "round {round} is not complete (tables {tables}); use force",
+        ),
+        "err.tour.source": _r(
+            "zdroj musí být jeden z: {sources}",
+            "zdroj musí byť jeden z: {sources}",
+            "source must be one of {sources}",
+        ),
+        "err.tour.correct_operator": _r(
+            "výsledek může opravit jen operátor",
+            "výsledok môže opraviť len operátor",
+            "only the operator can correct a result",
+        ),
+        "err.tour.kind": _r(
+            "neznámý druh výsledku „{kind}“",
+            "neznámy druh výsledku „{kind}“",
+            "unknown result kind '{kind}'",
+        ),
+        "err.tour.bye_entry": _r(
+            "volné losy a nepřítomnost určuje rozlosování, ne zápis výsledku",
+            "voľné žreby a neprítomnosť určuje žrebovanie, nie zápis výsledku",
+            "byes and absences come from the pairing, not from entries",
+        ),
+        "err.tour.table_bye": _r(
+            "{round}. kolo, stůl {table}: volný los",
+            "{round}. kolo, stôl {table}: voľný žreb",
+            "round {round} table {table} is a bye",
+        ),
+        "err.tour.wrong_players": _r(
+            "{round}. kolo, stůl {table}: hrají {first} – {second}, ne {player} – {opponent}",
+            "{round}. kolo, stôl {table}: hrajú {first} – {second}, nie {player} – {opponent}",
+            "round {round} table {table} is {first} – {second}, not {player} – {opponent}",
+        ),
+        "err.tour.both_scores": _r(
+            "odehraná partie potřebuje obě skóre",
+            "odohraná partia potrebuje obe skóre",
+            "a played game needs both scores",
+        ),
+        "err.tour.score_range": _r(
+            "skóre {score} není v rozmezí 0..{max}",
+            "skóre {score} nie je v rozmedzí 0..{max}",
+            "score {score} is outside 0..{max}",
+        ),
+        "err.tour.forfeit_whom": _r(
+            "u kontumace musí být uvedeno, v čí neprospěch je",
+            "pri kontumácii musí byť uvedené, v koho neprospech je",
+            "a forfeit names the player it is forfeited against",
+        ),
+        "err.tour.starter": _r(
+            "začínat mohl jen jeden z těch dvou hráčů",
+            "začínať mohol len jeden z tých dvoch hráčov",
+            "the starting player must be one of the two",
+        ),
+        "err.tour.final": _r(
+            "{round}. kolo, stůl {table}: výsledek je konečný; změní ho jen oprava",
+            "{round}. kolo, stôl {table}: výsledok je konečný; zmení ho len oprava",
+            "round {round} table {table} is final; only a correction changes it",
+        ),
+        "err.tour.operator_result": _r(
+            "{round}. kolo, stůl {table}: výsledek už zapsal operátor; změňte ho opravou",
+            "{round}. kolo, stôl {table}: výsledok už zapísal operátor; zmeňte ho opravou",
+            "round {round} table {table} already has a result from the operator; "
+            "correct it explicitly",
+        ),
+        "err.tour.unagreed": {
+            "cs": {
+                "one": "{round}. kolo: {tables} stůl bez shodného výsledku",
+                "few": "{round}. kolo: {tables} stoly bez shodného výsledku",
+                "other": "{round}. kolo: {tables} stolů bez shodného výsledku",
+            },
+            "sk": {
+                "one": "{round}. kolo: {tables} stôl bez zhodného výsledku",
+                "few": "{round}. kolo: {tables} stoly bez zhodného výsledku",
+                "other": "{round}. kolo: {tables} stolov bez zhodného výsledku",
+            },
+            "en": {
+                "one": "round {round}: {tables} table without an agreed result",
+                "other": "round {round}: {tables} tables without an agreed result",
+            },
+        },
+        "err.tour.protest_closed": _r(
+            "{round}. kolo: lhůta pro protesty skončila",
+            "{round}. kolo: lehota na protesty skončila",
+            "round {round}: the protest window has closed",
+        ),
+        "err.tour.no_protest": _r(
+            "{round}. kolo, stůl {table}: žádný otevřený protest",
+            "{round}. kolo, stôl {table}: žiadny otvorený protest",
+            "round {round} table {table} has no open protest",
+        ),
+        "err.tour.unpublished": _r(
+            "výsledky {round}. kola nejsou schválené",
+            "výsledky {round}. kola nie sú schválené",
+            "round {round} results are not published",
+        ),
+        "err.tour.protest_open": _r(
+            "{round}. kolo: lhůta pro protesty běží ještě {minutes} min",
+            "{round}. kolo: lehota na protesty beží ešte {minutes} min",
+            "round {round}: protest window open for {minutes} more min",
+        ),
+        "err.tour.import_nonempty": _r(
+            "soubor tsh lze načíst jen do prázdného turnaje",
+            "súbor tsh sa dá načítať len do prázdneho turnaja",
+            "import a tsh file only into an empty tournament",
+        ),
+        "err.tour.rating": _r(
+            "řádek {row} ({name}): rating „{rating}“ není číslo",
+            "riadok {row} ({name}): rating „{rating}“ nie je číslo",
+            "row {row} ({name}): rating '{rating}' is not a number",
+        ),
+    }
+)
+# -- the `hub` commands' own lines (hub/commands/): what the operator reads in a terminal,
+# in the command line's language (SAMOOBSLUHA_LANG, else the locale, else Czech).
+MESSAGES.update(
+    {
+        "cli.challenger": _r(
+            "{key}: namítal hráč {who}", "{key}: namietal hráč {who}", "{key}: challenger {who}"
+        ),
+        "cli.challenger_unknown": _r(
+            "{key}: kdo namítal, není známo",
+            "{key}: kto namietal, nie je známe",
+            "{key}: challenger unknown",
+        ),
+        "cli.appeal": _r(
+            "{key}: odvolání – {verdict}", "{key}: odvolanie – {verdict}", "{key}: appeal {verdict}"
+        ),
+        "cli.penalty": _r(
+            "{round}. kolo, stůl {table}, {name}: neoprávněné námitky: {unjustified}, "
+            "pokuta {penalty}",
+            "{round}. kolo, stôl {table}, {name}: neoprávnené námietky: {unjustified}, "
+            "pokuta {penalty}",
+            "round {round} table {table} {name}: {unjustified} unjustified, penalty {penalty}",
+        ),
+        "cli.request.acked": _r("potvrzeno", "potvrdené", "acknowledged"),
+        "cli.request.waiting": _r("ČEKÁ", "ČAKÁ", "WAITING"),
+        "cli.by": _r("namítal {name}", "namietal {name}", "by {name}"),
+        "cli.penalised": _r("POKUTA 20", "POKUTA 20", "PENALTY 20"),
+        "cli.round_table": _r(
+            "kolo {round} stůl {table}", "kolo {round} stôl {table}", "R{round} T{table}"
+        ),
+        "cli.rejected.none": _r(
+            "žádné odmítnuté záznamy", "žiadne odmietnuté záznamy", "no refused rows"
+        ),
+        "cli.pull.refused": _r(
+            "{key}: odmítnuto ({error})", "{key}: odmietnuté ({error})", "{key}: refused ({error})"
+        ),
+        "cli.wrote": _r("zapsáno do {path}", "zapísané do {path}", "wrote {path}"),
+        "cli.players.imported": {
+            "cs": {
+                "one": "načten {n} hráč",
+                "few": "načteni {n} hráči",
+                "other": "načteno {n} hráčů",
+            },
+            "sk": {
+                "one": "načítaný {n} hráč",
+                "few": "načítaní {n} hráči",
+                "other": "načítaných {n} hráčov",
+            },
+            "en": {"one": "imported {n} player", "other": "imported {n} players"},
+        },
+        "cli.players.imported_tsh": {
+            "cs": {
+                "one": "načten {n} hráč i s výsledky",
+                "few": "načteni {n} hráči i s výsledky",
+                "other": "načteno {n} hráčů i s výsledky",
+            },
+            "sk": {
+                "one": "načítaný {n} hráč aj s výsledkami",
+                "few": "načítaní {n} hráči aj s výsledkami",
+                "other": "načítaných {n} hráčov aj s výsledkami",
+            },
+            "en": {
+                "one": "imported {n} player with the results",
+                "other": "imported {n} players with their results",
+            },
+        },
+        "cli.players.added": _r(
+            "přidán hráč č. {id}: {name}", "pridaný hráč č. {id}: {name}", "added #{id} {name}"
+        ),
+        "cli.player.active": _r("hraje", "hrá", "active"),
+        "cli.player.paused": _r("dočasně nehraje", "dočasne nehrá", "paused"),
+        "cli.player.withdrawn": _r("odstoupil(a)", "odstúpil(a)", "withdrawn"),
+        "cli.finalised": {
+            "cs": {
+                "one": "{round}. kolo: {n} výsledek je konečný",
+                "few": "{round}. kolo: {n} výsledky jsou konečné",
+                "other": "{round}. kolo: {n} výsledků je konečných",
+            },
+            "sk": {
+                "one": "{round}. kolo: {n} výsledok je konečný",
+                "few": "{round}. kolo: {n} výsledky sú konečné",
+                "other": "{round}. kolo: {n} výsledkov je konečných",
+            },
+            "en": {
+                "one": "round {round}: {n} result final",
+                "other": "round {round}: {n} results final",
+            },
+        },
+        "cli.time.now": _r("čas hubu teď:    {time}", "čas hubu teraz:  {time}",
+                           "hub time now:   {time}"),
+        "cli.time.not_restored": _r(
+            "potvrzeno:       ano (v tomto startu nebyl obnoven z uloženého času)",
+            "potvrdené:       áno (pri tomto štarte nebol obnovený z uloženého času)",
+            "confirmed:      yes (not restored from a saved time in this boot)",
+        ),
+        "cli.time.restored": _r(
+            "nastaven při startu: {time} ({source})",
+            "nastavený pri štarte: {time} ({source})",
+            "set at boot:    {time} (from the {source})",
+        ),
+        "cli.time.source.saved": _r(
+            "podle času uloženého před vypnutím",
+            "podľa času uloženého pred vypnutím",
+            "saved time",
+        ),
+        "cli.time.source.rtc": _r(
+            "podle hodin reálného času (RTC)",
+            "podľa hodín reálneho času (RTC)",
+            "RTC time",
+        ),
+        "cli.time.source.system": _r(
+            "podle systémového času", "podľa systémového času", "system time"
+        ),
+        "cli.time.confirmed": _r(
+            "potvrzeno:       ano, {time}, {who}",
+            "potvrdené:       áno, {time}, {who}",
+            "confirmed:      yes, {time} by {who}",
+        ),
+        "cli.time.unconfirmed": _r(
+            "potvrzeno:       NE – {why}",
+            "potvrdené:       NIE – {why}",
+            "confirmed:      NO - {why}",
+        ),
+        "cli.time.no_need": _r(
+            "čas hubu není v tomto startu třeba potvrzovat (teď {time})",
+            "čas hubu netreba pri tomto štarte potvrdzovať (teraz {time})",
+            "the hub's time needs no confirmation in this boot (now {time})",
+        ),
+        "cli.time.ask": _r(
+            "Je teď {time} (podívejte se na hodinky)? [a/N] ",
+            "Je teraz {time} (pozrite sa na hodinky)? [a/N] ",
+            "Is it {time} now (check a watch)? [y/N] ",
+        ),
+        "cli.bell_off": _r("zvonek vypnut", "zvonček vypnutý", "bell off"),
+        "cli.round.starts": _r(
+            "{round}. kolo začne za {lead} s (zvoní ho kiosk, „station run“ nebo "
+            "„station gong run“)",
+            "{round}. kolo začne za {lead} s (zvoní ho kiosk, „station run“ alebo "
+            "„station gong run“)",
+            "round {round} starts in {lead} s (the kiosk, `station run`, or "
+            "`station gong run` rings it)",
+        ),
+        "cli.round.changed": _r(
+            "{round}. kolo (verze {revision}): {phase}, konec v {ends}",
+            "{round}. kolo (verzia {revision}): {phase}, koniec o {ends}",
+            "round {round} (revision {revision}): {phase}, ends at {ends}",
+        ),
+        "err.round.hub_runs": _r(
+            "{round}. kolo řídí hub; změňte ho tam",
+            "{round}. kolo riadi hub; zmeňte ho tam",
+            "round {round} is run by the hub; change it there",
+        ),
+        "err.round.busy": _r(
+            "{round}. kolo je naplánované nebo běží; nejdřív ho dokončete nebo zrušte",
+            "{round}. kolo je naplánované alebo beží; najprv ho dokončite alebo zrušte",
+            "round {round} is {phase}; finish it first",
+        ),
+        "err.round.planned": _r(
+            "{round}. kolo už je naplánované",
+            "{round}. kolo už je naplánované",
+            "round {round} already has a plan",
+        ),
+        "err.round.warning": _r(
+            "varování musí přijít před koncem základního času",
+            "upozornenie musí prísť pred koncom základného času",
+            "the warning must come before the end of the basic time",
+        ),
+        "err.round.none": _r(
+            "žádné kolo neběží ani není naplánované",
+            "žiadne kolo nebeží ani nie je naplánované",
+            "no round on the clock",
+        ),
+        "err.round.not_planned": _r(
+            "{round}. kolo není naplánované",
+            "{round}. kolo nie je naplánované",
+            "round {round} is not planned",
+        ),
+        "err.round.not_started": _r(
+            "kolo ještě nezačalo; použijte „station round delay“",
+            "kolo ešte nezačalo; použite „station round delay“",
+            "the round has not started; use `station round delay` instead",
+        ),
+        "cli.stations.row": _r(
+            "{station} {state} {ago}  záznamů {rows}  k odeslání {backlog}{flags}  "
+            "hodiny {clock}, posun {offset}  v{version} slovník {lexicon}",
+            "{station} {state} {ago}  záznamov {rows}  na odoslanie {backlog}{flags}  "
+            "hodiny {clock}, posun {offset}  v{version} slovník {lexicon}",
+            "{station} {state} seen {ago}  rows {rows}  backlog {backlog}{flags}  "
+            "clock {clock} offset {offset}  v{version} lex {lexicon}",
+        ),
+        "cli.stations.stalled": _r("VÁZNE", "VIAZNE", "STALLED"),
+        "cli.stations.revoked": _r("KLÍČ ZNEPLATNĚN", "KĽÚČ ZNEPLATNENÝ", "REVOKED"),
+        "cli.stations.synced": _r("seřízené", "zosynchronizované", "synced"),
+        "cli.stations.unsynced": _r("NESEŘÍZENÉ", "NEZOSYNCHRONIZOVANÉ", "NOT SYNCED"),
+        "cli.stations.refused": _r(
+            "ODMÍTNUTO {n} („hub rejected“)",
+            "ODMIETNUTÉ {n} („hub rejected“)",
+            "REFUSED {n} (hub rejected)",
+        ),
+        "cli.key.written": _r(
+            "klíč stanice {station} zapsán do {path} (na té stanici psk_file)",
+            "kľúč stanice {station} zapísaný do {path} (na tej stanici psk_file)",
+            "wrote the key of station {station} to {path} (psk_file on that station)",
+        ),
+        "cli.time.declined": _r(
+            "nepotvrzeno; nejdřív nastavte hodiny: sudo date -s 'RRRR-MM-DD HH:MM:SS'",
+            "nepotvrdené; najprv nastavte hodiny: sudo date -s 'RRRR-MM-DD HH:MM:SS'",
+            "not confirmed; set the clock first: sudo date -s 'YYYY-MM-DD HH:MM:SS'",
+        ),
+    }
+)
+PLURAL_COUNTS.update(
+    {
+        "pair.why.starts_of": "games",
+        "pair.why.bye_lowest": "byes",
+        "pair.why.bye_skipped": "byes",
+        "pair.note.rematches": "rematches",
+        "err.tour.unagreed": "tables",
+        "cli.players.imported": "n",
+        "cli.players.imported_tsh": "n",
+        "cli.finalised": "n",
     }
 )
 

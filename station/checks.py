@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared.alphabet import Alphabet
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.normalize import Word, WordRefused, normalize_word
 
 MAX_WORDS = 8  # as in Zyzzyva's Word Judge: one play forms at most 8 words in practice
@@ -303,7 +304,7 @@ _SCRYPT = {"n": 2**14, "r": 8, "p": 1}
 def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
     """A salted scrypt hash of ``pin`` as ``scrypt$n$r$p$salt$hash`` (hex)."""
     if len(pin) < PIN_MIN_LENGTH or not pin.isascii():
-        raise SettingsError(f"the PIN must have at least {PIN_MIN_LENGTH} ASCII characters")
+        raise SettingsError(Phrase("pin.too_short", min=PIN_MIN_LENGTH))
     salt = salt or secrets.token_bytes(16)
     digest = hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **_SCRYPT)
     return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"

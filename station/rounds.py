@@ -45,6 +45,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.rounds import (
     BASIC_SECONDS,
     WARNING_SECONDS,
@@ -323,7 +324,7 @@ class RoundSchedule:
         if source == SOURCE_LOCAL:
             current = self._load()[0].get(plan.number)
             if current is not None and current.source == SOURCE_HUB:
-                raise RoundError(f"round {plan.number} is run by the hub; change it there")
+                raise RoundError(Phrase("err.round.hub_runs", round=plan.number))
         if not store_plan(self.db, self.tournament, plan, source=source, now=self.clock.now()):
             return False
         log.info("round %d: plan revision %d from %s applied", plan.number, plan.revision, source)
@@ -348,14 +349,14 @@ class RoundSchedule:
         now = self.clock.now()
         shown = self.status(now)
         if shown is not None and shown.phase in (Phase.SCHEDULED, Phase.RUNNING, Phase.WARNING):
-            raise RoundError(f"round {shown.number} is {shown.phase.value}; finish it first")
+            raise RoundError(Phrase("err.round.busy", round=shown.number, phase=shown.phase.value))
         if number is None:
             number = self.next_number()
         old = self.plan(number)
         if old is not None and not old.cancelled:
-            raise RoundError(f"round {number} already has a plan")
+            raise RoundError(Phrase("err.round.planned", round=number))
         if warning_seconds >= basic_seconds:
-            raise RoundError("the warning must come before the end of the basic time")
+            raise RoundError(Phrase("err.round.warning"))
         revision = old.revision + 1 if old is not None else 0
         plan = RoundPlan(
             number,
@@ -377,11 +378,11 @@ class RoundSchedule:
         if number is None:
             shown = self.current(now)
             if shown is None:
-                raise RoundError("no round on the clock")
+                raise RoundError(Phrase("err.round.none"))
             number = shown.number
         plan = self.plan(number)
         if plan is None:
-            raise RoundError(f"round {number} is not planned")
+            raise RoundError(Phrase("err.round.not_planned", round=number))
         new = change(plan, now)
         if new is plan:
             return plan

@@ -31,6 +31,9 @@ ach ahoj žolík žolíky recie
 def pytest_configure(config: pytest.Config) -> None:
     # Nothing a test does may touch the real ~/.local/share/samoobsluha.
     os.environ.setdefault("SAMOOBSLUHA_DATA", str(REPO / ".cache" / "test-data-unset"))
+    # Command-line messages follow SAMOOBSLUHA_LANG, else the locale (LANG=en_US.UTF-8 would
+    # make them English): the suite checks them in the product's default, Czech.
+    os.environ["SAMOOBSLUHA_LANG"] = "cs"
 
 
 @pytest.fixture(scope="session")

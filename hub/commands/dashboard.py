@@ -31,7 +31,7 @@ from typing import Any
 
 from samoobsluha.hub.entry import EntryError, parse_entry
 from samoobsluha.shared.countdown import minutes_left
-from samoobsluha.shared.i18n import cli_language
+from samoobsluha.shared.i18n import MESSAGES, cli_language, error_text, localize, t
 
 
 def _service(args: argparse.Namespace) -> Any:
@@ -50,7 +50,7 @@ def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namesp
             print(f"hub: {exc.message(cli_language())}", file=sys.stderr)
             return 2
         except ServiceError as exc:
-            print(f"hub: {exc}", file=sys.stderr)
+            print(f"hub: {error_text(exc, cli_language())}", file=sys.stderr)
             return 2
 
     return run
@@ -66,39 +66,60 @@ def _hall(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(asdict(report), ensure_ascii=False, indent=1))
     else:
+        lang = cli_language()
         print(
-            f"players {report.players}: ČAS 15.8e requires {report.required} station(s); "
-            f"{report.online} of {len(report.rows)} online"
+            t(
+                "dash.stations.summary",
+                lang,
+                players=report.players,
+                required=report.required,
+                online=report.online,
+                total=len(report.rows),
+            )
         )
         for w in report.warnings:
-            print(f"warning: {w}")
+            print(t("tsh.warning", lang, text=localize(w, lang)))
     return 1 if report.online < report.required else 0
 
 
 @_guard
 def _challenges(args: argparse.Namespace) -> int:
     svc = _service(args)
+    lang = cli_language()
     action = args.challenges_action
     if action == "mark":
         which = {"1": 1, "2": 2, "0": None}[args.which]
         player = svc.mark_challenger(args.key, which)
-        print(f"{args.key}: challenger {player if player is not None else 'unknown'}")
+        if player is None:
+            print(t("cli.challenger_unknown", lang, key=args.key))
+        else:
+            print(t("cli.challenger", lang, key=args.key, who=player))
         return 0
     if action == "appeal":
         svc.record_appeal(args.key, args.verdict, args.note)
-        print(f"{args.key}: appeal {args.verdict}")
+        verdict = t(f"dash.verdict.{args.verdict}", lang)
+        print(t("cli.appeal", lang, key=args.key, verdict=verdict))
         return 0
     if action == "penalties":
         for p in svc.sss_penalties(args.round):
             print(
-                f"round {p['round']} table {p['table']} {p['name']}: "
-                f"{p['unjustified']} unjustified, penalty {p['penalty']}"
+                t(
+                    "cli.penalty",
+                    lang,
+                    round=p["round"],
+                    table=p["table"],
+                    name=p["name"],
+                    unjustified=p["unjustified"],
+                    penalty=p["penalty"],
+                )
             )
         return 0
     if action == "requests":
         for r in svc.referee_requests(pending_only=not args.all):
-            state = "acknowledged" if r.acknowledged else "WAITING"
-            print(f"{r.key}  {_at(r.at)}  {r.station}  table {r.table_no}  {r.reason}  {state}")
+            state = t("cli.request.acked" if r.acknowledged else "cli.request.waiting", lang)
+            reason = _known(f"dash.reason.{r.reason}", lang, r.reason)
+            table = t("kiosk.check.table_info", lang, table=r.table_no)
+            print(f"{r.key}  {_at(r.at)}  {r.station}  {table}  {reason}  {state}")
         return 0
     if action == "ack":
         svc.acknowledge_request(args.key)
@@ -108,14 +129,23 @@ def _challenges(args: argparse.Namespace) -> int:
         print(json.dumps([asdict(r) for r in rows], ensure_ascii=False, indent=1))
         return 0
     for c in rows:
-        final = f" -> {c.final}" if c.appealed else ""
-        who = f"  by {c.challenger_name}" if c.challenger_name else ""
-        pen = "  PENALTY 20" if c.penalised else ""
+        verdict = _known(f"dash.verdict.{c.verdict}", lang, c.verdict)
+        if c.appealed:
+            verdict += " -> " + _known(f"dash.verdict.{c.final}", lang, c.final)
+        instance = _known(f"dash.instance.{c.instance}", lang, c.instance)
+        who = "  " + t("cli.by", lang, name=c.challenger_name) if c.challenger_name else ""
+        pen = "  " + t("cli.penalised", lang) if c.penalised else ""
+        where = t("cli.round_table", lang, round=c.round_no, table=c.table_no)
         print(
-            f"{c.key}  {_at(c.at)}  {c.station}  R{c.round_no} T{c.table_no}  "
-            f"{', '.join(c.words)}  {c.verdict}{final}  {c.variant}  {c.instance}{who}{pen}"
+            f"{c.key}  {_at(c.at)}  {c.station}  {where}  "
+            f"{', '.join(c.words)}  {verdict}  {c.variant}  {instance}{who}{pen}"
         )
     return 0
+
+
+def _known(key: str, lang: str, fallback: Any) -> str:
+    """The catalogue's text for a code value (a verdict, a reason), else the value."""
+    return t(key, lang) if key in MESSAGES else str(fallback)
 
 
 @_guard
@@ -129,9 +159,10 @@ def _enter(args: argparse.Namespace) -> int:
             print(f"hub: {exc.message(cli_language())}", file=sys.stderr)
             code = 2
             continue
-        print(echo.line())
+        lang = cli_language()
+        print(echo.line(lang))
         for w in echo.warnings:
-            print(f"  warning: {w}")
+            print("  " + t("tsh.warning", lang, text=localize(w, lang)))
         if echo.outcome == "conflict":
             code = 1
     return code
@@ -139,7 +170,7 @@ def _enter(args: argparse.Namespace) -> int:
 
 @_guard
 def _pull(args: argparse.Namespace) -> int:
-    for line in _service(args).apply_station_results():
+    for line in _service(args).apply_station_results(cli_language()):
         print(line)
     return 0
 
@@ -153,7 +184,7 @@ def _rejected(args: argparse.Namespace) -> int:
     for r in rows:
         print(f"{_at(r['received_at'])}  {r['key']}  {r['kind']}  {r['error']}")
     if not rows:
-        print("no refused rows")
+        print(t("cli.rejected.none", cli_language()))
     return 0
 
 
@@ -165,41 +196,53 @@ def _overview(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps(asdict(data), ensure_ascii=False, indent=1))
         return 0
+    lang = cli_language()
     print(
-        f"round {number}: in {data.count('in')}, pending {data.count('pending')}, "
-        f"missing {data.count('missing')}, conflict {data.count('conflict')}"
+        t(
+            "dash.results.summary",
+            lang,
+            n=number,
+            in_=data.count("in"),
+            pending=data.count("pending"),
+            missing=data.count("missing"),
+            conflict=data.count("conflict"),
+        )
     )
     if data.final_at:
-        print("results are final")
+        print(t("dash.final", lang))
     elif data.protest_closes:
         left = data.protest_closes - svc.clock.now()
-        state = f"closes in {minutes_left(left)} min" if left > 0 else "closed"
-        print(f"protest window {state}")
-    for t in data.tables:
-        score = f"{t.score_first}:{t.score_second}" if t.score_first is not None else ""
-        print(f"{t.table:>3}  {t.first_name} – {t.second_name}  {score}  {t.state}")
+        if left > 0:
+            print(t("dash.protest.open", lang, left=f"{minutes_left(left)} min"))
+        else:
+            print(t("dash.protest.closed", lang))
+    for row in data.tables:
+        score = f"{row.score_first}:{row.score_second}" if row.score_first is not None else ""
+        state = _known(f"dash.state.{row.state}", lang, row.state)
+        print(f"{row.table:>3}  {row.first_name} – {row.second_name}  {score}  {state}")
     return 0
 
 
 @_guard
 def _schedule(args: argparse.Namespace) -> int:
     svc = _service(args)
+    lang = cli_language()
     if args.schedule_action == "start":
         if args.at:
             from samoobsluha.hub.officiating import today_at
 
             at = today_at(args.at, svc.clock.now())
             if at is None:
-                print(f"hub: {args.at!r} is not a time (HH:MM)", file=sys.stderr)
+                print("hub: " + t("dash.at.bad", lang, at=args.at), file=sys.stderr)
                 return 2
         else:
             slots = [s for s in svc.schedule() if s.round_no == args.number]
             if not slots:
-                print(f"hub: round {args.number} is not in the day's schedule", file=sys.stderr)
+                print("hub: " + t("dash.schedule.none", lang, n=args.number), file=sys.stderr)
                 return 2
             at = slots[0].start.timestamp()
         if at <= svc.clock.now():
-            print("hub: that time has passed", file=sys.stderr)
+            print("hub: " + t("dash.at.past", lang), file=sys.stderr)
             return 2
         print(json.dumps(svc.start_round(args.number, at=at, force=args.force), indent=1))
         return 0
@@ -213,7 +256,10 @@ def _schedule(args: argparse.Namespace) -> int:
                 changes[key] = value if key == "first_start" else float(value)
         svc.set_schedule(**changes)
     for slot in svc.schedule():
-        what = f"round {slot.round_no}" if slot.is_round else slot.label
+        if slot.is_round:
+            what = t("dash.round", lang, n=slot.round_no)
+        else:
+            what = _known(f"dash.schedule.{slot.label}", lang, slot.label)
         print(f"{slot.start:%H:%M}-{slot.end:%H:%M}  {what}")
     return 0
 

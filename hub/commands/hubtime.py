@@ -9,7 +9,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import MESSAGES, cli_language, t
 
 
 def _fmt(epoch: float | None) -> str:
@@ -21,15 +21,18 @@ def _status(args: argparse.Namespace) -> int:
 
     svc = HubService(who=args.who)
     st = svc.time_status()
-    print(f"hub time now:   {_fmt(svc.clock.now())}")
+    lang = cli_language()
+    print(t("cli.time.now", lang, time=_fmt(svc.clock.now())))
     if st.source is None:
-        print("confirmed:      yes (not restored from a saved time in this boot)")
+        print(t("cli.time.not_restored", lang))
         return 0
-    print(f"set at boot:    {_fmt(st.restored_to)} (from the {st.source} time)")
+    key = f"cli.time.source.{st.source}"
+    source = t(key, lang) if key in MESSAGES else st.source
+    print(t("cli.time.restored", lang, time=_fmt(st.restored_to), source=source))
     if st.confirmed:
-        print(f"confirmed:      yes, {_fmt(st.confirmed_at)} by {st.confirmed_by}")
+        print(t("cli.time.confirmed", lang, time=_fmt(st.confirmed_at), who=st.confirmed_by))
         return 0
-    print("confirmed:      NO - " + t("hubtime.refused", "en"))
+    print(t("cli.time.unconfirmed", lang, why=t("hubtime.refused", lang)))
     return 1
 
 
@@ -38,16 +41,17 @@ def _confirm(args: argparse.Namespace) -> int:
 
     svc = HubService(who=args.who)
     before = svc.time_status()
+    lang = cli_language()
     if before.confirmed:
-        print(f"the hub's time needs no confirmation in this boot (now {_fmt(svc.clock.now())})")
+        print(t("cli.time.no_need", lang, time=_fmt(svc.clock.now())))
         return 0
     if not args.yes:
-        answer = input(f"Is it {_fmt(svc.clock.now())} now (check a watch)? [y/N] ")
-        if answer.strip().lower() not in ("y", "yes", "a", "ano"):
-            print("not confirmed; set the clock first: sudo date -s 'YYYY-MM-DD HH:MM:SS'")
+        answer = input(t("cli.time.ask", lang, time=_fmt(svc.clock.now())))
+        if answer.strip().lower() not in ("y", "yes", "a", "ano", "áno"):
+            print(t("cli.time.declined", lang))
             return 1
     done = svc.confirm_time()
-    print(t("hubtime.confirmed", "en", time=_fmt(done.confirmed_at)))
+    print(t("hubtime.confirmed", lang, time=_fmt(done.confirmed_at)))
     return 0
 
 

@@ -15,7 +15,7 @@ import sys
 import time
 from pathlib import Path
 
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import error_text, t
 
 
 def _service() -> object:
@@ -60,7 +60,7 @@ def _rehearse(args: argparse.Namespace) -> int:
                 progress=lambda text: print(text, file=sys.stderr, flush=True),
             )
     except ServiceError as exc:
-        print(f"hub rehearse: {exc}", file=sys.stderr)
+        print(f"hub rehearse: {error_text(exc, args.lang)}", file=sys.stderr)
         return 2
     print(rehearse.render_text(result, args.lang), end="")
     if args.html:

@@ -23,7 +23,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared import protocol
-from samoobsluha.shared.i18n import cli_language, t
+from samoobsluha.shared.i18n import cli_language, decimal, error_text, t
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.protocol import HallKeys
 
@@ -66,6 +66,8 @@ def _serve(args: argparse.Namespace) -> int:
         )
         if args.port_file:
             Path(args.port_file).write_text(f"{server.port}\n")
+        # hub serve's output is its log (the journal; tests and tools read "listening on"
+        # and "hall screen"): English, like every log.
         print(
             f"hub {server.hub_id} of tournament {server.tournament} listening on "
             f"{args.host}:{server.port}" + ("" if args.no_mdns else " (advertised via mDNS)"),
@@ -95,7 +97,7 @@ def _call(op: str, **args: Any) -> Any:
     try:
         return request(op, **args)
     except ControlError as exc:
-        print(f"hub: {exc}", file=sys.stderr)
+        print(f"hub: {error_text(exc, cli_language())}", file=sys.stderr)
         raise SystemExit(2) from None
 
 
@@ -109,25 +111,43 @@ def _stations(args: argparse.Namespace) -> int:
     if args.json:
         return _show(rows)
     now = time.time()
+    lang = cli_language()
     for row in rows:
         st = row["status"]
-        print(
-            f"{row['station_id']:<16} {'online ' if row['connected'] else 'OFFLINE'} "
-            f"seen {now - row['last_seen']:6.0f}s ago  rows {row['contiguous']:>6}  "
-            f"backlog {st.get('backlog', '?'):>5}"
-            f"{' STALLED' if row.get('stalled') else ''}"
-            f"{' REVOKED' if row.get('revoked') else ''}  clock "
-            f"{'synced' if st.get('clock_synced') else 'NOT SYNCED'} "
-            f"offset {st.get('clock_offset', 0.0):+.3f}s"
-            f"{_uncertainty(st.get('clock_uncertainty'))}  "
-            f"v{st.get('version', '?')} lex {str(st.get('lexicon_sha256') or '-')[:12]}"
-            + (f"  REFUSED {row['rejected']} (hub rejected)" if row.get("rejected") else "")
+        state = t("dash.online" if row["connected"] else "dash.offline", lang)
+        flags = "".join(
+            " " + t(f"cli.stations.{flag}", lang)
+            for flag in ("stalled", "revoked")
+            if row.get(flag)
         )
+        synced = "synced" if st.get("clock_synced") else "unsynced"
+        clock = t(f"cli.stations.{synced}", lang)
+        value = float(st.get("clock_offset", 0.0))
+        offset = ("+" if value >= 0 else "−") + decimal(abs(value), lang, 3) + " s"
+        line = t(
+            "cli.stations.row",
+            lang,
+            station=f"{row['station_id']:<16}",
+            state=f"{state:<7}",
+            ago=t("dash.ago", lang, s=f"{now - row['last_seen']:6.0f}"),
+            rows=f"{row['contiguous']:>6}",
+            backlog=f"{st.get('backlog', '?'):>5}",
+            flags=flags,
+            clock=clock,
+            offset=offset + _uncertainty(st.get("clock_uncertainty"), lang),
+            version=st.get("version", "?"),
+            lexicon=str(st.get("lexicon_sha256") or "-")[:12],
+        )
+        if row.get("rejected"):
+            line += "  " + t("cli.stations.refused", lang, n=row["rejected"])
+        print(line)
     return 0
 
 
-def _uncertainty(value: Any) -> str:
-    return f" ±{value * 1000:.1f}ms" if isinstance(value, int | float) else ""
+def _uncertainty(value: Any, lang: str = "en") -> str:
+    if not isinstance(value, int | float):
+        return ""
+    return f" ±{decimal(value * 1000, lang, 1)} ms"
 
 
 def _round(args: argparse.Namespace) -> int:
@@ -220,7 +240,7 @@ def _key(args: argparse.Namespace) -> int:
     fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
     with os.fdopen(fd, "w") as fh:
         fh.write(text)
-    print(f"wrote the key of station {args.station} to {out} (psk_file on that station)")
+    print(t("cli.key.written", cli_language(), station=args.station, path=out))
     return 0
 
 

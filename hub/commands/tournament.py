@@ -27,7 +27,7 @@ from samoobsluha.hub.tournament.model import Kind
 from samoobsluha.hub.tournament.pairing import PairingError, pair_round
 from samoobsluha.hub.tournament.rules import RULES, get_rules
 from samoobsluha.hub.tournament.standings import compute
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import error_text, localize, t
 
 
 def _overrides(values: list[str] | None) -> dict[str, str]:
@@ -94,7 +94,7 @@ def _standings(args: argparse.Namespace) -> int:
                     raise TournamentError(t("tour.no_players", tsh.ui_lang()))
                 table = tour.standings(rules=rules, after_round=args.round)
     except (OSError, ValueError, TournamentError) as exc:
-        print(f"hub standings: {exc}", file=sys.stderr)
+        print(f"hub standings: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
         return 2
     if args.format == "text":
         sys.stdout.write(exports.standings_text(table, rules))
@@ -126,11 +126,11 @@ def _pair(args: argparse.Namespace) -> int:
             allow_rematch=args.allow_rematch,
         )
     except (OSError, ValueError, PairingError) as exc:
-        print(f"hub pair: {exc}", file=sys.stderr)
+        print(f"hub pair: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
         return 2
     sys.stdout.write(exports.pairings_csv(pairing, data.players))
     if args.explain:
-        sys.stderr.write(exports.pairings_explain(pairing, data.players))
+        sys.stderr.write(exports.pairings_explain(pairing, data.players, tsh.ui_lang()))
     return 0
 
 
@@ -205,7 +205,7 @@ def _run(fn):
             with Tournament.open(args.db) as tour:
                 return int(fn(tour, args) or 0)
         except (OSError, ValueError, TournamentError, PairingError) as exc:
-            print(f"hub {args.command}: {exc}", file=sys.stderr)
+            print(f"hub {args.command}: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
             return 2
 
     return wrapper
@@ -214,7 +214,7 @@ def _run(fn):
 def _write(args: argparse.Namespace, text: str) -> None:
     if getattr(args, "output", None):
         Path(args.output).write_text(text, encoding="utf-8")
-        print(f"wrote {args.output}", file=sys.stderr)
+        print(t("cli.wrote", tsh.ui_lang(), path=args.output), file=sys.stderr)
     else:
         sys.stdout.write(text)
 
@@ -239,13 +239,14 @@ def _info(tour: Tournament, args: argparse.Namespace) -> None:
 @_run
 def _players_import(tour: Tournament, args: argparse.Namespace) -> None:
     added = tour.import_players_csv(Path(args.file).read_text(encoding="utf-8-sig"), who=args.who)
-    print(f"imported {len(added)} players")
+    print(t("cli.players.imported", tsh.ui_lang(), n=len(added)))
 
 
 @_run
 def _players_list(tour: Tournament, args: argparse.Namespace) -> None:
     for p in tour.players():
-        state = "withdrawn" if p.withdrawn else "paused" if p.paused else "active"
+        status = "withdrawn" if p.withdrawn else "paused" if p.paused else "active"
+        state = t(f"cli.player.{status}", tsh.ui_lang())
         mark = "✓" if p.checked_in else " "
         print(f"{p.id:4} {mark} {p.name:<30} {p.club:<20} {p.rating:5} {state}")
 
@@ -253,7 +254,7 @@ def _players_list(tour: Tournament, args: argparse.Namespace) -> None:
 @_run
 def _players_add(tour: Tournament, args: argparse.Namespace) -> None:
     p = tour.add_player(args.name, club=args.club, rating=args.rating, who=args.who)
-    print(f"added #{p.id} {p.name}")
+    print(t("cli.players.added", tsh.ui_lang(), id=p.id, name=p.name))
 
 
 @_run
@@ -284,7 +285,7 @@ def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
     players = {p.id: p for p in tour.players()}
     sys.stdout.write(exports.pairings_csv(pairing, players))
     if args.explain:
-        sys.stderr.write(exports.pairings_explain(pairing, players))
+        sys.stderr.write(exports.pairings_explain(pairing, players, tsh.ui_lang()))
 
 
 @_run
@@ -303,9 +304,10 @@ def _result_add(tour: Tournament, args: argparse.Namespace) -> None:
         kind=args.kind,
         forfeited=args.forfeited,
     )
+    lang = tsh.ui_lang()
     for warning in outcome.warnings:
-        print(f"warning: {warning}", file=sys.stderr)
-    print(outcome.status)
+        print(t("tsh.warning", lang, text=localize(warning, lang)), file=sys.stderr)
+    print(t(f"dash.outcome.{outcome.status}", lang))
 
 
 @_run
@@ -319,8 +321,11 @@ def _missing(tour: Tournament, args: argparse.Namespace) -> int:
     if args.round is None:
         args.round = tour.last_round()
     missing = tour.missing_results(args.round)
+    lang = tsh.ui_lang()
     for m in missing:
-        print(f"table {m['table']}: {m['first']} – {m['second']} ({m['status']})")
+        status = t(f"dash.state.{m['status']}", lang)
+        table = t("kiosk.check.table_info", lang, table=m["table"])
+        print(f"{table}: {m['first']} – {m['second']} ({status})")
     return 1 if missing else 0
 
 
@@ -332,7 +337,7 @@ def _publish(tour: Tournament, args: argparse.Namespace) -> None:
 @_run
 def _finalise(tour: Tournament, args: argparse.Namespace) -> None:
     done = tour.finalise(args.round, early=args.early, who=args.who)
-    print(f"round {args.round}: {done} results final")
+    print(t("cli.finalised", tsh.ui_lang(), round=args.round, n=done))
 
 
 @_run
@@ -379,7 +384,7 @@ def _export_tsh(tour: Tournament, args: argparse.Namespace) -> None:
 def _import_tsh(tour: Tournament, args: argparse.Namespace) -> None:
     source = _read_tsh(args.file)
     n = tour.import_tsh_file(source, file=args.file, who=args.who)
-    print(f"imported {n} players with their results")
+    print(t("cli.players.imported_tsh", tsh.ui_lang(), n=n))
 
 
 def _db_args(p: argparse.ArgumentParser) -> None:

@@ -20,7 +20,7 @@ from textual.screen import ModalScreen, Screen
 from textual.widgets import DataTable, Footer, Label
 
 from samoobsluha.hub.service import HubService, ServiceError
-from samoobsluha.shared.i18n import MESSAGES, t
+from samoobsluha.shared.i18n import MESSAGES, error_text, t
 from samoobsluha.shared.textsafe import literal
 
 if TYPE_CHECKING:
@@ -75,7 +75,7 @@ class DashScreen(Screen[None]):
         try:
             data = self.fetch()
         except ServiceError as exc:
-            self.app.call_from_thread(self.say, str(exc), error=True)
+            self.app.call_from_thread(self.say, error_text(exc, self.lang), error=True)
             return
         self.app.call_from_thread(self._show, data)
 
@@ -110,7 +110,7 @@ class DashScreen(Screen[None]):
         try:
             result = call()
         except ServiceError as exc:
-            self.app.call_from_thread(self.say, str(exc), error=True)
+            self.app.call_from_thread(self.say, error_text(exc, self.lang), error=True)
             return
         if done is not None:
             self.app.call_from_thread(done, result)
@@ -137,7 +137,7 @@ class DashScreen(Screen[None]):
         try:
             question = prepare()
         except ServiceError as exc:
-            self.app.call_from_thread(self.say, str(exc), error=True)
+            self.app.call_from_thread(self.say, error_text(exc, self.lang), error=True)
             return
         if question is None:
             self._act(call, done)

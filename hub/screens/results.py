@@ -22,7 +22,7 @@ from samoobsluha.hub.entry import Entry, EntryError, parse_entry
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import EntryEcho, RoundResults
 from samoobsluha.shared.countdown import countdown
-from samoobsluha.shared.i18n import MESSAGES, decimal, localize
+from samoobsluha.shared.i18n import MESSAGES, localize
 from samoobsluha.shared.textsafe import literal
 
 COLUMNS = (
@@ -198,16 +198,7 @@ class ResultsScreen(DashScreen):
 
     def _echo_line(self, echo: EntryEcho) -> str:
         """EntryEcho.line() in the operator's language (wins with a decimal comma)."""
-        totals = ", ".join(
-            f"{name} {decimal(float(w), self.lang)} ({spread:+d})"
-            for name, (w, spread) in echo.totals.items()
-        )
-        started = f" [{self.tr('dash.second_started')}]" if echo.entry.second_started else ""
-        return (
-            f"{echo.entry.table}: {echo.first_name} {echo.entry.score_first} – "
-            f"{echo.entry.score_second} {echo.second_name}{started} · "
-            f"{self._outcome(echo.outcome)} · {totals}"
-        )
+        return echo.line(self.lang)
 
     def action_correct_last(self) -> None:
         if self.last is None:

@@ -23,6 +23,7 @@ from samoobsluha.hub.officiating import Slot, today_at
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
 from samoobsluha.hub.service import RoundGuard, RoundRow, ServiceError
 from samoobsluha.shared.countdown import countdown
+from samoobsluha.shared.i18n import error_text
 from samoobsluha.shared.textsafe import literal
 
 
@@ -346,7 +347,7 @@ class RoundsScreen(DashScreen):
         try:
             guard = self.service.round_guard(number)
         except ServiceError as exc:
-            self.app.call_from_thread(self.say, str(exc), error=True)
+            self.app.call_from_thread(self.say, error_text(exc, self.lang), error=True)
             return
         self.app.call_from_thread(self._cancel_decided, guard, pressed)
 

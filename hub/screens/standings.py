@@ -75,7 +75,7 @@ class StandingsScreen(DashScreen):
         notes: list[str] = []
         if number:
             try:
-                pairing, notes = self.service.pairing_table(number)
+                pairing, notes = self.service.pairing_table(number, self.lang)
             except ServiceError:
                 pairing = None
         return StandingsData(number, after, columns, rows, pairing, notes)
@@ -132,7 +132,9 @@ class StandingsScreen(DashScreen):
         if not 0 <= index < len(self.data.pairing):
             return
         row = self.data.pairing[index]
-        lines = [f"{row['table']}: {row['first']} – {row['second']}: {row['reason']}"]
+        pair = f"{row['first']} – {row['second']}"
+        lines = [self.tr("pair.explain.table", table=row["table"], why=pair)]
+        lines += [f"  {clause}" for clause in row["reason"].splitlines()]
         lines += self.data.notes
         self.query_one("#explain", Label).update(literal("\n".join(lines)))
 

@@ -19,7 +19,7 @@ from typing import TYPE_CHECKING, Any
 from samoobsluha.hub.tournament.model import Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
 from samoobsluha.hub.tournament.rules import RuleSet
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import localize, t
 
 if TYPE_CHECKING:
     from samoobsluha.hub.tournament.facade import Tournament
@@ -173,10 +173,13 @@ def pairings_csv(pairing: Pairing, players: Mapping[int, Player]) -> str:
     return to_csv(PAIRING_COLUMNS, pairing_rows(pairing, players))
 
 
-def pairings_explain(pairing: Pairing, players: Mapping[int, Player]) -> str:
-    lines = [f"# {note}" for note in pairing.notes]
+def pairings_explain(
+    pairing: Pairing, players: Mapping[int, Player], lang: str = "cs"
+) -> str:
+    """The pairing's notes and why each pair, as ``#`` comment lines in ``lang``."""
+    lines = [f"# {localize(note, lang)}" for note in pairing.notes]
     for b in pairing.boards:
-        lines.append(f"# table {b.table}: {b.reason}")
+        lines.append("# " + t("pair.explain.table", lang, table=b.table, why=b.explain(lang)))
     return "\n".join(lines) + "\n"
 
 
@@ -424,6 +427,4 @@ def _collate(name: str) -> tuple[list[int], str]:
 def _col_label(col: str, lang: str) -> str:
     if col in ("own", "opp"):
         return t("tour.col.score", lang) + (" +" if col == "own" else " −")
-    if col in ("seconds", "games"):
-        return col
     return t(f"tour.col.{col}", lang)

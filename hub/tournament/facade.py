@@ -131,7 +131,7 @@ class Tournament:
                 after[key] = value
         get_rules(after["rules"], after["overrides"])  # raises on a bad name or override
         if after["protest_minutes"] < 0 or after["rounds"] < 0:
-            raise TournamentError("rounds and protest minutes cannot be negative")
+            raise TournamentError(Phrase("err.tour.negative"))
         with self._tx():
             for key in DEFAULTS:
                 value = after[key]
@@ -152,7 +152,7 @@ class Tournament:
     def player(self, pid: int) -> Player:
         rows = list(self.db.query("SELECT * FROM tour_players WHERE id = ?", [pid]))
         if not rows:
-            raise TournamentError(f"no player #{pid}")
+            raise TournamentError(Phrase("err.tour.no_player", id=pid))
         return _player(rows[0])
 
     def add_player(
@@ -162,7 +162,7 @@ class Tournament:
         missed count as ČAS 14.4 (0 wins, 0:0) and he is paired from the next round."""
         name = " ".join(name.split())
         if not name:
-            raise TournamentError("a player needs a name")
+            raise TournamentError(Phrase("err.tour.no_name"))
         with self._tx():
             cursor = self.db.execute(
                 "INSERT INTO tour_players (name, club, rating, created_at) VALUES (?, ?, ?, ?)",
@@ -223,13 +223,15 @@ class Tournament:
         """The stored pairing of a round."""
         rows = list(self.db.query("SELECT * FROM tour_rounds WHERE round = ?", [round_no]))
         if not rows:
-            raise TournamentError(f"round {round_no} is not paired")
+            raise TournamentError(Phrase("err.tour.not_paired", round=round_no))
         meta = rows[0]
-        result = Pairing(round_no, meta["seed"], meta["method"], notes=json.loads(meta["notes"]))
+        result = Pairing(round_no, meta["seed"], meta["method"], notes=_read_notes(meta["notes"]))
         for b in self.db.query(
             "SELECT * FROM tour_boards WHERE round = ? ORDER BY table_no", [round_no]
         ):
-            result.boards.append(Board(b["table_no"], b["first"], b["second"], b["reason"]))
+            result.boards.append(
+                Board(b["table_no"], b["first"], b["second"], _read_why(b["reason"]))
+            )
         return result
 
     def pair(
@@ -248,19 +250,19 @@ class Tournament:
         the round. The returned :class:`Pairing` carries the reasons (``--explain``)."""
         last = self.last_round()
         if round_no not in (last, last + 1) or round_no < 1:
-            raise TournamentError(f"the next round to pair is {last + 1}")
+            raise TournamentError(Phrase("err.tour.next_round", next=last + 1))
         if round_no == last:
             has = self.db.execute(
                 "SELECT COUNT(*) FROM tour_results WHERE round = ?", [round_no]
             ).fetchone()[0]
             if has:
-                raise TournamentError(f"round {round_no} already has results; not re-paired")
+                raise TournamentError(Phrase("err.tour.has_results", round=round_no))
         if round_no > 1 and not force:
             missing = self.missing_results(round_no - 1)
             if missing:
                 tables = ", ".join(str(m["table"]) for m in missing)
                 raise TournamentError(
-                    f"round {round_no - 1} is not complete (tables {tables}); use force"
+                    Phrase("err.tour.incomplete", round=round_no - 1, tables=tables)
                 )
         players = self.players()
         active = [p.id for p in players if not p.withdrawn and not p.paused]
@@ -280,7 +282,7 @@ class Tournament:
         )
         left_out = [p.name for p in players if p.id not in set(active) and not p.withdrawn]
         if left_out:
-            pairing.notes.append("not paired (absent or not checked in): " + ", ".join(left_out))
+            pairing.notes.append(Phrase("pair.note.left_out", names=left_out))
         now = self.clock.now()
         with self._tx():
             if round_no == last:
@@ -291,7 +293,7 @@ class Tournament:
                     "round": round_no,
                     "seed": seed,
                     "method": pairing.method,
-                    "notes": json.dumps(pairing.notes, ensure_ascii=False),
+                    "notes": _dump_reasons(pairing.notes),
                     "paired_at": now,
                 }
             )
@@ -301,7 +303,7 @@ class Tournament:
                     "table_no": b.table,
                     "first": b.first,
                     "second": b.second,
-                    "reason": b.reason,
+                    "reason": _dump_reasons(b.why),
                 }
                 for b in pairing.boards
             )
@@ -363,45 +365,52 @@ class Tournament:
         old and new values. A final result can only be corrected.
         """
         if source not in SOURCES:
-            raise TournamentError(f"source must be one of {SOURCES}")
+            raise TournamentError(Phrase("err.tour.source", sources=list(SOURCES)))
         if correct and source != "operator":
-            raise TournamentError("only the operator can correct a result")
+            raise TournamentError(Phrase("err.tour.correct_operator"))
         try:
             kind_ = Kind(kind)
         except ValueError:
-            raise TournamentError(f"unknown result kind {kind!r}") from None
+            raise TournamentError(Phrase("err.tour.kind", kind=kind)) from None
         if kind_ not in (Kind.PLAYED, Kind.FORFEIT, Kind.DOUBLE_FORFEIT):
-            raise TournamentError("byes and absences come from the pairing, not from entries")
+            raise TournamentError(Phrase("err.tour.bye_entry"))
         board = self._board(round_no, table)
         if board["second"] is None:
-            raise TournamentError(f"round {round_no} table {table} is a bye")
+            raise TournamentError(Phrase("err.tour.table_bye", round=round_no, table=table))
         pf, ps = board["first"], board["second"]
         if {player, opponent} != {pf, ps}:
             raise TournamentError(
-                f"round {round_no} table {table} is {self._name(pf)} – {self._name(ps)}, "
-                f"not {self._name(player)} – {self._name(opponent)}"
+                Phrase(
+                    "err.tour.wrong_players",
+                    round=round_no,
+                    table=table,
+                    first=self._name(pf),
+                    second=self._name(ps),
+                    player=self._name(player),
+                    opponent=self._name(opponent),
+                )
             )
         s_first, s_second = (score, opponent_score) if player == pf else (opponent_score, score)
         warnings: list[str] = []
         if kind_ is Kind.PLAYED and (s_first is None or s_second is None):
-            raise TournamentError("a played game needs both scores")
+            raise TournamentError(Phrase("err.tour.both_scores"))
         for s in (s_first, s_second):
             if s is None:
                 continue
             if not 0 <= s <= MAX_SCORE:
-                raise TournamentError(f"score {s} is outside 0..{MAX_SCORE}")
+                raise TournamentError(Phrase("err.tour.score_range", score=s, max=MAX_SCORE))
             if kind_ is Kind.PLAYED and (s < LOW_SCORE or s > HIGH_SCORE):
                 warnings.append(
                     Phrase("warn.unusual_score", score=s, low=LOW_SCORE, high=HIGH_SCORE)
                 )
         if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
-            raise TournamentError("a forfeit names the player it is forfeited against")
+            raise TournamentError(Phrase("err.tour.forfeit_whom"))
         if kind_ is not Kind.FORFEIT:
             forfeited = None
         if started is None:
             started = pf
         elif started not in (pf, ps):
-            raise TournamentError("the starting player must be one of the two")
+            raise TournamentError(Phrase("err.tour.starter"))
         elif started != pf:
             warnings.append(
                 Phrase("warn.other_started", started=self._name(started), paired=self._name(pf))
@@ -427,9 +436,7 @@ class Tournament:
             if existing is not None and existing["status"] == "final" and not correct:
                 if all(existing[k] == v for k, v in value.items()):
                     return Outcome("duplicate", warnings, existing)
-                raise TournamentError(
-                    f"round {round_no} table {table} is final; only a correction changes it"
-                )
+                raise TournamentError(Phrase("err.tour.final", round=round_no, table=table))
             self.db.table("tour_entries").insert(
                 {"round": round_no, "table_no": table, "source": source, "who": who, "at": now}
                 | value
@@ -451,8 +458,7 @@ class Tournament:
                     status, action, new = "conflict", "conflict", value
                 elif source in json.loads(existing["sources"]) and source == "operator":
                     raise TournamentError(
-                        f"round {round_no} table {table} already has a result from the "
-                        "operator; correct it explicitly"
+                        Phrase("err.tour.operator_result", round=round_no, table=table)
                     )
                 else:
                     status, action = "conflict", "conflict"
@@ -520,7 +526,7 @@ class Tournament:
         missing = self.missing_results(round_no)
         if missing:
             raise TournamentError(
-                f"round {round_no}: {len(missing)} table(s) without an agreed result"
+                Phrase("err.tour.unagreed", round=round_no, tables=len(missing))
             )
         with self._tx():
             self.db.execute(
@@ -535,7 +541,7 @@ class Tournament:
         if row["published_at"] is not None:
             closes = row["published_at"] + self.settings()["protest_minutes"] * 60
             if self.clock.now() > closes:
-                raise TournamentError(f"round {round_no}: the protest window has closed")
+                raise TournamentError(Phrase("err.tour.protest_closed", round=round_no))
         self._board(round_no, table)
         with self._tx():
             self.db.table("tour_protests").insert(
@@ -557,7 +563,7 @@ class Tournament:
                 [self.clock.now(), who, note, round_no, table],
             )
             if not cur.rowcount:
-                raise TournamentError(f"round {round_no} table {table} has no open protest")
+                raise TournamentError(Phrase("err.tour.no_protest", round=round_no, table=table))
             self._audit(who, "protest_closed", round_no, table, None, {"note": note})
 
     def open_protests(self, round_no: int) -> list[dict[str, Any]]:
@@ -573,11 +579,11 @@ class Tournament:
         many results became final."""
         row = self._round_row(round_no)
         if row["published_at"] is None:
-            raise TournamentError(f"round {round_no} results are not published")
+            raise TournamentError(Phrase("err.tour.unpublished", round=round_no))
         closes = row["published_at"] + self.settings()["protest_minutes"] * 60
         if not early and self.clock.now() < closes:
             left = minutes_left(closes - self.clock.now())
-            raise TournamentError(f"round {round_no}: protest window open for {left} more min")
+            raise TournamentError(Phrase("err.tour.protest_open", round=round_no, minutes=left))
         held = {p["table_no"] for p in self.open_protests(round_no)}
         done = 0
         with self._tx():
@@ -692,7 +698,7 @@ class Tournament:
         pending — not in standings, listed by :meth:`missing_results`. The file itself is
         kept, so :meth:`export_tsh` gives back every token the hub did not change."""
         if self.players():
-            raise TournamentError("import a tsh file only into an empty tournament")
+            raise TournamentError(Phrase("err.tour.import_nonempty"))
         if not source.players:
             raise TournamentError(tshfile.Notice("tsh.no_players", {"file": file}).text())
         data = tshfile.to_tournament(source)
@@ -833,13 +839,13 @@ class Tournament:
             )
         )
         if not rows:
-            raise TournamentError(f"round {round_no} has no table {table}")
+            raise TournamentError(Phrase("err.no_table", round=round_no, table=table))
         return rows[0]
 
     def _round_row(self, round_no: int) -> dict[str, Any]:
         rows = list(self.db.query("SELECT * FROM tour_rounds WHERE round = ?", [round_no]))
         if not rows:
-            raise TournamentError(f"round {round_no} is not paired")
+            raise TournamentError(Phrase("err.tour.not_paired", round=round_no))
         return rows[0]
 
     def _result_row(self, round_no: int, table: int) -> dict[str, Any] | None:
@@ -878,6 +884,43 @@ class Tournament:
                 "after": None if after is None else json.dumps(after, ensure_ascii=False),
             }
         )
+
+
+# Why a pair was paired, and the pairing's notes, are kept as catalogue phrases (a key and
+# its values, JSON) so every screen and printout shows them in its own language. Pairings
+# stored before that hold English sentences: they are read as they are and shown as stored
+# (no migration: a sentence cannot be turned back into a key and values reliably, and a
+# re-pairing of the round stores phrases).
+
+
+def _dump_reasons(clauses: list[str]) -> str:
+    return json.dumps(
+        [c.to_data() if isinstance(c, Phrase) else str(c) for c in clauses], ensure_ascii=False
+    )
+
+
+def _read_notes(text: str) -> list[str]:
+    """A round's notes: a JSON list of phrases or (older pairings) English strings."""
+    try:
+        items = json.loads(text or "[]")
+    except ValueError:
+        return [text]
+    if not isinstance(items, list):
+        return [str(items)]
+    return [Phrase.from_data(item) for item in items]
+
+
+def _read_why(text: str) -> list[str]:
+    """A board's reasons: a JSON list of phrases, or (older pairings) one English sentence
+    — kept whole, whatever it looks like."""
+    if text.startswith("["):
+        try:
+            items = json.loads(text)
+        except ValueError:
+            items = None
+        if isinstance(items, list) and all(isinstance(i, dict | str) for i in items):
+            return [Phrase.from_data(item) for item in items]
+    return [text] if text else []
 
 
 def _player(row: dict[str, Any]) -> Player:
@@ -946,7 +989,7 @@ def _read_player_csv(text: str) -> list[tuple[str, str, int]]:
             rating = int(float(raw_rating.replace(",", "."))) if raw_rating else 0
         except ValueError:
             raise TournamentError(
-                f"row {number} ({name}): rating {raw_rating!r} is not a number"
+                Phrase("err.tour.rating", row=number, name=name, rating=raw_rating)
             ) from None
         out.append((name, get("club"), rating))
     return out

@@ -25,27 +25,30 @@ Swiss rounds (:func:`swiss`):
 The restricted graph keeps 400 players under a second and a rematch-forced round of 61
 players under 0.1 s (see ``bench/pairing.py``); the
 result is deterministic for a given seed (the seed only decides the lot and coin tosses).
-Every board carries a plain-language reason for ``--explain``.
+Every board carries the reasons for its pair (``--explain``, the dashboard's "why this
+pair") and the pairing its notes, as catalogue phrases — a key and its values, never text
+in one language — so each screen and printout shows them in its own language.
 """
 
 from __future__ import annotations
 
-import os
 import random
-from collections.abc import Iterable
+from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 
 import networkx as nx
 
 from samoobsluha.hub.tournament.model import Game, Kind, TournamentData
 from samoobsluha.hub.tournament.rules import RuleSet
-from samoobsluha.hub.tournament.standings import Standing, compute, format_wins
-from samoobsluha.shared.i18n import DEFAULT, LANGUAGES, t
+from samoobsluha.hub.tournament.standings import Standing, compute
+from samoobsluha.shared.i18n import Phrase, localize
 
 
-def _lang() -> str:
-    lang = os.environ.get("SAMOOBSLUHA_LANG", DEFAULT)
-    return lang if lang in LANGUAGES else DEFAULT
+def explain(clauses: Sequence[str], lang: str) -> str:
+    """Reasons (a board's ``why``, or one note) as one line in ``lang``. Each clause is a
+    :class:`Phrase`, or English text read from a pairing stored before reasons were
+    phrases (shown as it was stored)."""
+    return "; ".join(localize(c, lang) for c in clauses)
 
 
 START_K = 8
@@ -59,7 +62,16 @@ class Board:
     table: int
     first: int  # player id who starts (ZH); for a bye, the player with the bye
     second: int | None  # None for a bye
-    reason: str = ""
+    #: Why this pair and who starts: clauses, each a Phrase (or old English text).
+    why: list[str] = field(default_factory=list)
+
+    @property
+    def reason(self) -> str:
+        """The reasons in English (logs, tests); screens use :meth:`explain`."""
+        return explain(self.why, "en")
+
+    def explain(self, lang: str) -> str:
+        return explain(self.why, lang)
 
 
 @dataclass
@@ -68,7 +80,7 @@ class Pairing:
     seed: int
     method: str  # "lot", "rating" or "swiss"
     boards: list[Board] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # Phrases (old pairings: English text)
     rematches: int = 0
     k: int = 0  # final neighbourhood size of the candidate graph (swiss)
 
@@ -110,7 +122,7 @@ def pair_round(
     and later rounds are Swiss.
     """
     if round_no < 1:
-        raise PairingError("rounds are numbered from 1")
+        raise PairingError(Phrase("pair.err.round_from_1"))
     ids = (
         sorted(active)
         if active is not None
@@ -118,9 +130,9 @@ def pair_round(
     )
     unknown = [i for i in ids if i not in data.players]
     if unknown:
-        raise PairingError(f"unknown players: {unknown}")
+        raise PairingError(Phrase("pair.err.unknown_players", ids=unknown))
     if not ids:
-        raise PairingError("nobody to pair")
+        raise PairingError(Phrase("pair.err.nobody"))
     games = [g for g in data.games if g.round < round_no]
     if method is None:
         method = rules.first_round if round_no == 1 or not games else "swiss"
@@ -134,7 +146,7 @@ def pair_round(
         return king_of_the_hill(data, rules, round_no, ids, games, seed)
     if method == "roundrobin":
         return round_robin(data, rules, round_no, ids, games, seed)
-    raise PairingError(f"unknown pairing method {method!r}")
+    raise PairingError(Phrase("pair.err.method", method=method))
 
 
 def _coin(seed: int, round_no: int, a: int, b: int) -> bool:
@@ -142,14 +154,14 @@ def _coin(seed: int, round_no: int, a: int, b: int) -> bool:
 
 
 def _boards_from_pairs(
-    pairs: list[tuple[int, int]], bye: int | None, seed: int, round_no: int, reason: str
+    pairs: list[tuple[int, int]], bye: int | None, seed: int, round_no: int, reason: Phrase
 ) -> list[Board]:
     boards = []
     for table, (a, b) in enumerate(pairs, start=1):
         first, second = (a, b) if _coin(seed, round_no, a, b) else (b, a)
-        boards.append(Board(table, first, second, f"{reason}; who starts drawn by lot"))
+        boards.append(Board(table, first, second, [reason, Phrase("pair.why.zh_lot_only")]))
     if bye is not None:
-        boards.append(Board(len(pairs) + 1, bye, None, "bye (odd number of players)"))
+        boards.append(Board(len(pairs) + 1, bye, None, [Phrase("pair.why.bye_odd")]))
     return boards
 
 
@@ -159,8 +171,10 @@ def _by_lot(data: TournamentData, ids: list[int], round_no: int, seed: int) -> P
     bye = order.pop() if len(order) % 2 else None
     pairs = [(order[i], order[i + 1]) for i in range(0, len(order), 2)]
     result = Pairing(round_no, seed, "lot")
-    result.boards = _boards_from_pairs(pairs, bye, seed, round_no, f"drawn by lot (seed {seed})")
-    result.notes.append(f"round {round_no} drawn by lot with seed {seed}")
+    result.boards = _boards_from_pairs(
+        pairs, bye, seed, round_no, Phrase("pair.why.lot", seed=seed)
+    )
+    result.notes.append(Phrase("pair.note.lot", round=round_no, seed=seed))
     return result
 
 
@@ -184,9 +198,15 @@ def _by_rating(data: TournamentData, ids: list[int], round_no: int, seed: int) -
     pairs += [(rest_rated[i], rest_rated[i + half]) for i in range(half)]
     pairs += [(rest_unrated[i], rest_unrated[i + 1]) for i in range(0, len(rest_unrated), 2)]
     result = Pairing(round_no, seed, "rating")
-    result.boards = _boards_from_pairs(pairs, bye, seed, round_no, "by rating (PFS round 1)")
+    result.boards = _boards_from_pairs(pairs, bye, seed, round_no, Phrase("pair.why.rating"))
     result.notes.append(
-        f"round {round_no} by rating: {len(rated)} rated, {len(unrated)} unrated, seed {seed}"
+        Phrase(
+            "pair.note.rating",
+            round=round_no,
+            rated=len(rated),
+            unrated=len(unrated),
+            seed=seed,
+        )
     )
     return result
 
@@ -370,64 +390,77 @@ def swiss(
     costs = _Costs(f)
     result = Pairing(round_no, seed, "swiss")
     result.notes.append(
-        f"round {round_no}: Swiss by {rules.name} standings after round {round_no - 1}, "
-        f"{len(f.order)} players, seed {seed}"
+        Phrase(
+            "pair.note.swiss",
+            round=round_no,
+            rules=rules.name.upper(),
+            previous=round_no - 1,
+            players=len(f.order),
+            seed=seed,
+        )
     )
     order = list(f.order)
     pairs, k, rematches = _solve(f, costs, order)
     allowed = rules.rematches != "forbid" if allow_rematch is None else allow_rematch
     if rematches and not allowed:
         raise PairingError(
-            t("pair.rematch_forbidden", _lang(), round=round_no, rules=rules.name.upper())
+            Phrase("pair.rematch_forbidden", round=round_no, rules=rules.name.upper())
         )
     bye = next((a for a, b in pairs if b == BYE), None)
     pairs = [(a, b) for a, b in pairs if b != BYE]
-    why = ""
+    why: list[str] = []
     if bye is not None:
         fewest = min(f.byes[i] for i in order)
         skipped = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] <= f.byes[bye]]
-        why = f"bye: {_who(f, bye)} — lowest-ranked player with {f.byes[bye]} bye(s)"
         if skipped:
-            why = (
-                f"bye: {_who(f, bye)}, {f.byes[bye]} bye(s) — skipped (their bye would force "
-                "a rematch, a bigger score gap or a ZH clash for the rest): "
-                + ", ".join(_name(f, i) for i in skipped)
+            why.append(
+                Phrase(
+                    "pair.why.bye_skipped",
+                    who=_who(f, bye),
+                    byes=f.byes[bye],
+                    skipped=[_name(f, i) for i in skipped],
+                )
             )
+        else:
+            why.append(Phrase("pair.why.bye_lowest", who=_who(f, bye), byes=f.byes[bye]))
         if f.byes[bye] > fewest:
-            why += "; everybody with fewer byes would force a rematch or a much worse pairing"
-        result.notes.append(why)
+            why.append(Phrase("pair.why.bye_fewer"))
+        result.notes += why
     result.k = k if k is not None else len(order)
     if rematches:
-        who = "the director allowed them" if allow_rematch else f"{rules.name} allows them"
-        result.notes.append(
-            f"no pairing without a rematch exists: {rematches} rematch(es), the fewest "
-            f"possible, then the smallest score gaps ({who})"
+        who = (
+            Phrase("pair.note.allowed_director")
+            if allow_rematch
+            else Phrase("pair.note.allowed_rules", rules=rules.name.upper())
         )
+        result.notes.append(Phrase("pair.note.rematches", rematches=rematches, who=who))
     result.notes.append(
-        "candidate graph: "
-        + (f"{k} nearest unmet players each way" if k is not None else "every pair")
+        Phrase("pair.note.graph_k", k=k) if k is not None else Phrase("pair.note.graph_all")
     )
     pairs.sort(key=lambda p: (f.rank[p[0]], f.rank[p[1]]))
     for table, (a, b) in enumerate(pairs, start=1):
         first, second, zh_reason = _who_starts(f, a, b, seed, round_no)
         if b in f.met.get(a, ()):
             result.rematches += 1
-        result.boards.append(Board(table, first, second, _explain(f, a, b, pairs, zh_reason)))
+        result.boards.append(Board(table, first, second, _explain(f, a, b, zh_reason)))
     if bye is not None:
         result.boards.append(Board(len(pairs) + 1, bye, None, why))
     return result
 
 
-def _who_starts(f: _Field, a: int, b: int, seed: int, round_no: int) -> tuple[int, int, str]:
+def _who_starts(f: _Field, a: int, b: int, seed: int, round_no: int) -> tuple[int, int, Phrase]:
     ba, bb = f.balance[a], f.balance[b]
     if ba != bb:
         first, second = (a, b) if ba < bb else (b, a)
         return (
             first,
             second,
-            (
-                f"{_name(f, first)} starts: started {_starts(f, first)}, "
-                f"{_name(f, second)} started {_starts(f, second)}"
+            Phrase(
+                "pair.why.zh_balance",
+                first=_name(f, first),
+                second=_name(f, second),
+                first_starts=_starts(f, first),
+                second_starts=_starts(f, second),
             ),
         )
     la, lb = f.last_started[a], f.last_started[b]
@@ -436,36 +469,34 @@ def _who_starts(f: _Field, a: int, b: int, seed: int, round_no: int) -> tuple[in
         return (
             first,
             second,
-            (
-                f"{_name(f, first)} starts: equal start balance, "
-                f"{_name(f, second)} started last round"
-            ),
+            Phrase("pair.why.zh_last", first=_name(f, first), second=_name(f, second)),
         )
     first, second = (a, b) if _coin(seed, round_no, a, b) else (b, a)
-    return first, second, f"{_name(f, first)} starts: equal start balance, drawn by lot"
+    return first, second, Phrase("pair.why.zh_lot", first=_name(f, first))
 
 
-def _starts(f: _Field, pid: int) -> str:
+def _starts(f: _Field, pid: int) -> Phrase:
     st = f.st[pid]
-    return f"{st.starts} of {st.starts + st.seconds} known games"
+    return Phrase("pair.why.starts_of", started=st.starts, games=st.starts + st.seconds)
 
 
 def _name(f: _Field, pid: int) -> str:
     return f.st[pid].player.name
 
 
-def _who(f: _Field, pid: int) -> str:
-    return f"{_name(f, pid)} (#{f.rank[pid]}, {format_wins(f.score[pid])})"
+def _who(f: _Field, pid: int) -> Phrase:
+    """A player as the reasons name him: name, rank and score (wins, or the PFS balance)."""
+    return Phrase("pair.who", name=_name(f, pid), rank=f.rank[pid], score=f.score[pid])
 
 
-def _explain(f: _Field, a: int, b: int, pairs: list[tuple[int, int]], zh: str) -> str:
-    d = abs(f.score[a] - f.score[b])
-    if d == 0:
-        group = f"same score group ({format_wins(f.score[a])})"
+def _explain(f: _Field, a: int, b: int, zh: Phrase) -> list[str]:
+    if f.score[a] == f.score[b]:
+        group = Phrase("pair.why.same_group", a=_who(f, a), b=_who(f, b), score=f.score[a])
     else:
-        group = f"score groups {format_wins(f.score[a])} and {format_wins(f.score[b])} (floated)"
-    parts = [f"{_who(f, a)} – {_who(f, b)}: {group}"]
-    avoided = []
+        group = Phrase(
+            "pair.why.floated", a=_who(f, a), b=_who(f, b), score_a=f.score[a], score_b=f.score[b]
+        )
+    parts: list[str] = [group]
     for x, y in ((a, b), (b, a)):
         dist = abs(f.rank[x] - f.rank[y])
         nearer = sorted(
@@ -473,15 +504,13 @@ def _explain(f: _Field, a: int, b: int, pairs: list[tuple[int, int]], zh: str) -
             key=lambda o: f.rank[o],
         )
         if nearer:
-            avoided.append(
-                f"{_name(f, x)} already met " + ", ".join(f"{_who(f, o)}" for o in nearer)
+            parts.append(
+                Phrase("pair.why.avoided", name=_name(f, x), met=[_who(f, o) for o in nearer])
             )
-    if avoided:
-        parts.append("rematch avoided: " + "; ".join(avoided))
     if b in f.met.get(a, ()):
-        parts.append("REMATCH (unavoidable)")
+        parts.append(Phrase("pair.why.rematch"))
     parts.append(zh)
-    return "; ".join(parts)
+    return parts
 
 
 def king_of_the_hill(
@@ -495,9 +524,7 @@ def king_of_the_hill(
     """1 plays 2, 3 plays 4 … by the standings, rematches allowed (a final round)."""
     f = _field(data, rules, ids, games)
     result = Pairing(round_no, seed, "koth")
-    result.notes.append(
-        f"round {round_no}: King of the Hill by {rules.name} standings, rematches allowed"
-    )
+    result.notes.append(Phrase("pair.note.koth", round=round_no, rules=rules.name.upper()))
     order = list(f.order)
     bye = None
     if len(order) % 2:
@@ -509,12 +536,11 @@ def king_of_the_hill(
         first, second, zh = _who_starts(f, a, b, seed, round_no)
         if b in f.met.get(a, ()):
             result.rematches += 1
-        result.boards.append(
-            Board(table, first, second, f"{_who(f, a)} – {_who(f, b)}: King of the Hill; {zh}")
-        )
+        koth = Phrase("pair.why.koth", a=_who(f, a), b=_who(f, b))
+        result.boards.append(Board(table, first, second, [koth, zh]))
     if bye is not None:
-        why = f"bye: {_who(f, bye)} — lowest-ranked player with the fewest byes"
-        result.boards.append(Board(len(result.boards) + 1, bye, None, why))
+        why = Phrase("pair.why.bye_fewest", who=_who(f, bye))
+        result.boards.append(Board(len(result.boards) + 1, bye, None, [why]))
         result.notes.append(why)
     return result
 
@@ -539,7 +565,9 @@ def round_robin(
     rotating = rotating[-r:] + rotating[:-r] if r else rotating
     circle = [players[0], *rotating]
     result = Pairing(round_no, seed, "roundrobin")
-    result.notes.append(f"round {round_no}: round robin, cycle round {r + 1} of {n - 1}")
+    result.notes.append(
+        Phrase("pair.note.roundrobin", round=round_no, cycle=r + 1, rounds=n - 1)
+    )
     bye = None
     pairs = []
     for i in range(n // 2):
@@ -550,7 +578,7 @@ def round_robin(
         pairs.append((a, b))
     for table, (a, b) in enumerate(pairs, start=1):
         first, second, zh = _who_starts(f, a, b, seed, round_no)
-        result.boards.append(Board(table, first, second, f"round robin; {zh}"))
+        result.boards.append(Board(table, first, second, [Phrase("pair.why.roundrobin"), zh]))
     if bye is not None:
-        result.boards.append(Board(len(pairs) + 1, bye, None, "bye: sits out this round"))
+        result.boards.append(Board(len(pairs) + 1, bye, None, [Phrase("pair.why.bye_sits_out")]))
     return result

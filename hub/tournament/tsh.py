@@ -39,7 +39,6 @@ the user's language (``shared.i18n``).
 
 from __future__ import annotations
 
-import os
 import re
 from collections.abc import Iterable, Iterator
 from dataclasses import dataclass, field
@@ -47,7 +46,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
-from samoobsluha.shared.i18n import DEFAULT, LANGUAGES, t
+from samoobsluha.shared.i18n import cli_language, t
 
 MAX_LINE = 64 * 1024  # bytes; tsh lines are a few hundred bytes (long events: a few KB)
 MAX_LINES = 100_000  # players and comments; the biggest events have a few hundred players
@@ -60,9 +59,9 @@ _XTID = re.compile(r":X[A-Z]\d+$")
 
 
 def ui_lang() -> str:
-    """The language of command-line messages: ``SAMOOBSLUHA_LANG`` (cs, sk, en), else cs."""
-    lang = os.environ.get("SAMOOBSLUHA_LANG", DEFAULT)
-    return lang if lang in LANGUAGES else DEFAULT
+    """The language of command-line messages: :func:`shared.i18n.cli_language`
+    (``SAMOOBSLUHA_LANG``, else the locale, else cs) — one rule for every ``hub`` command."""
+    return cli_language()
 
 
 @dataclass(frozen=True)

@@ -11,12 +11,13 @@ from __future__ import annotations
 
 import argparse
 import sys
+import time
 from collections.abc import Callable
 from typing import TYPE_CHECKING
 
 from samoobsluha.shared.clock import SystemClock
 from samoobsluha.shared.countdown import countdown
-from samoobsluha.shared.i18n import LANGUAGES, t
+from samoobsluha.shared.i18n import LANGUAGES, Phrase, cli_language, decimal, error_text, t
 from samoobsluha.shared.rounds import RoundPlan, Signal
 from samoobsluha.station import config as station_config
 from samoobsluha.station.config import ConfigError
@@ -57,10 +58,10 @@ def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
         try:
             return func(args)
         except (ConfigError, HardwareError) as exc:
-            print(f"station: {exc}", file=sys.stderr)
+            print(f"station: {error_text(exc, cli_language())}", file=sys.stderr)
             return EXIT_HARDWARE
         except RoundError as exc:
-            print(f"station: {exc}", file=sys.stderr)
+            print(f"station: {error_text(exc, cli_language())}", file=sys.stderr)
             return EXIT_REFUSED
 
     return wrapped
@@ -111,7 +112,7 @@ def _gong_off(args: argparse.Namespace) -> int:
     )
     with build_gong(off_only, with_button=False) as outputs:
         outputs.off()
-    print("bell off")
+    print(t("cli.bell_off", cli_language()))
     return EXIT_OK
 
 
@@ -173,10 +174,8 @@ def _round_start(args: argparse.Namespace) -> int:
         basic_seconds=(args.basic or gong.basic_minutes) * 60,
         warning_seconds=(args.warning if args.warning is not None else gong.warning_minutes) * 60,
     )
-    print(
-        f"round {plan.number} starts in {args.lead:g} s "
-        "(the kiosk, `station run`, or `station gong run` rings it)"
-    )
+    lang = cli_language()
+    print(t("cli.round.starts", lang, round=plan.number, lead=decimal(args.lead, lang)))
     return EXIT_OK
 
 
@@ -189,12 +188,25 @@ def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], Ro
         now = schedule.clock.now()
         shown = schedule.status(now)
         if args.command_name == "pause" and shown is not None and shown.phase.value == "scheduled":
-            raise RoundError("the round has not started; use `station round delay` instead")
+            raise RoundError(Phrase("err.round.not_started"))
         plan = schedule.change_local(make(args), args.number)
         status = plan.status(now)
+        lang = cli_language()
+        phase = t(f"round.phase.{status.phase.value}", lang)
+        if status.phase.value in ("scheduled", "running", "warning"):
+            phase += f" {countdown(status.remaining)}"
+        if status.paused:
+            phase += f" ({t('round.paused', lang)})"
+        ends = time.strftime("%H:%M:%S", time.localtime(status.end_at))
         print(
-            f"round {plan.number} (revision {plan.revision}): {status.phase.value}"
-            f"{', paused' if status.paused else ''}, ends at {status.end_at:.0f}"
+            t(
+                "cli.round.changed",
+                lang,
+                round=plan.number,
+                revision=plan.revision,
+                phase=phase,
+                ends=ends,
+            )
         )
         return EXIT_OK
 

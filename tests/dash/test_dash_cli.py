@@ -40,16 +40,16 @@ def test_enter_echoes_and_overview_lists_tables(
     assert code == 0
     lines = out.splitlines()
     assert lines[0].startswith("1: ") and "412 – 389" in lines[0]
-    assert any("warning" in line and "started" in line for line in lines)
+    assert any("varování" in line and "začínal" in line for line in lines)
     code, _, err = run(capsys, "enter", "1", "1 100 200")
-    assert code == 2 and "correct it explicitly" in err
+    assert code == 2 and "výsledek už zapsal operátor; změňte ho opravou" in err
     code, out, _ = run(capsys, "enter", "1", "1 100 200", "--correct")
-    assert code == 0 and "corrected" in out
+    assert code == 0 and "opraveno" in out
     code, _, err = run(capsys, "enter", "1", "12 abc")
     assert code == 2 and "jen čísla" in err  # the CLI speaks the catalogue (cs by default)
     code, out, _ = run(capsys, "overview", "1")
     assert code == 0
-    assert out.splitlines()[0] == "round 1: in 2, pending 0, missing 2, conflict 0"
+    assert out.splitlines()[0] == "Kolo 1: zapsáno 2, čeká 0, chybí 2, rozpor 0"
 
 
 def test_challenges_mark_appeal_penalties_requests(
@@ -71,29 +71,29 @@ def test_challenges_mark_appeal_penalties_requests(
     for key in keys[1:]:
         assert run(capsys, "challenges", "mark", key, "2")[0] == 0
     code, out, _ = run(capsys, "challenges", "penalties")
-    assert "3 unjustified, penalty 20" in out
+    assert "neoprávněné námitky: 3, pokuta 20" in out
     code, out, _ = run(capsys, "challenges", "appeal", keys[1], "invalid")
-    assert code == 0
-    assert "penalty 0" in run(capsys, "challenges", "penalties")[1]
+    assert code == 0 and out == f"{keys[1]}: odvolání – NEPLATNÉ\n"
+    assert "pokuta 0" in run(capsys, "challenges", "penalties")[1]
     code, out, _ = run(capsys, "challenges", "requests")
     [request] = out.splitlines()
-    assert "WAITING" in request and "rate_cap" in request
+    assert "ČEKÁ" in request and "limit kontrol" in request
     assert run(capsys, "challenges", "ack", request.split()[0])[0] == 0
     assert run(capsys, "challenges", "requests")[1] == ""
     code, _, err = run(capsys, "challenges", "mark", "no/such/1", "1")
-    assert code == 2 and "no check" in err
+    assert code == 2 and err == "hub: kontrola no/such/1 neexistuje\n"
 
 
 def test_hall_exit_code_follows_cas_15_8e(
     service: HubService, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "hall")
-    assert code == 1 and "requires 1 station(s); 0 of 0 online" in out
+    assert code == 1 and "je potřeba 1 stanice; online 0 z 0" in out
 
 
 def test_schedule_show_and_set(service: HubService, capsys: pytest.CaptureFixture[str]) -> None:
     code, out, _ = run(capsys, "schedule")
-    assert code == 0 and out.splitlines()[0] == "09:00-09:45  round 1"
+    assert code == 0 and out.splitlines()[0] == "09:00-09:45  kolo 1"
     code, out, _ = run(
         capsys,
         "schedule",
@@ -105,18 +105,18 @@ def test_schedule_show_and_set(service: HubService, capsys: pytest.CaptureFixtur
         "lunch_after=none",
     )
     assert out.splitlines() == [
-        "10:00-10:45  round 1",
-        "10:45-10:55  break",
-        "10:55-11:40  round 2",
+        "10:00-10:45  kolo 1",
+        "10:45-10:55  přestávka",
+        "10:55-11:40  kolo 2",
     ]
     code, _, err = run(capsys, "schedule", "start", "1")  # 10:00 on the real clock
-    assert code == 2 and ("not running" in err or "has passed" in err)
+    assert code == 2 and ("server hubu neběží" in err or "Ten čas už minul" in err)
     code, _, err = run(capsys, "schedule", "start", "1", "--at", "25:61")
-    assert code == 2 and "not a time" in err
+    assert code == 2 and err == "hub: „25:61“ není čas (HH:MM).\n"
 
 
 def test_network_commands_need_the_running_hub(
     service: HubService, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, _, err = run(capsys, "publish-round", "1")
-    assert code == 2 and "not running" in err
+    assert code == 2 and "server hubu neběží" in err

@@ -79,11 +79,6 @@ async def test_every_dashboard_screen_speaks_the_language(
         await look("standings and pairings")
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the pairing engine stores its explanations as English text (hub/tournament/"
-    "pairing.py); they need catalogue keys kept with the pairing",
-)
 async def test_why_this_pair_speaks_czech(served: HubService) -> None:
     app = HubApp(served, refresh_every=None, tick_every=None, serve=LOOPBACK, lang="cs")
     async with app.run_test(size=(160, 45)) as pilot:

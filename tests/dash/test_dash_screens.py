@@ -293,10 +293,10 @@ async def test_results_fast_entry_correct_approve_finalise(
         assert "opraveno" in label_text(screen, "#echo")
         await pilot.press(*"9 1 2", "enter")
         await settle(pilot)
-        assert "no table 9" in label_text(screen, "#message")
+        assert "1. kolo nemá stůl 9" in label_text(screen, "#message")
         await pilot.press("f6")  # approve with table 4 missing: refused
         await settle(pilot)
-        assert "without an agreed result" in label_text(screen, "#message")
+        assert "1. kolo: 1 stůl bez shodného výsledku" in label_text(screen, "#message")
         served.enter_result(1, Entry(4, 380, 380))
         await pilot.press("f6")
         await settle(pilot)
@@ -332,7 +332,7 @@ async def test_standings_pair_next_explain_publish_export(served: HubService) ->
         assert standings[0][2] == "1"  # a winner of round 1 on top
         await pilot.press("e")
         await settle(pilot)
-        assert label_text(screen, "#explain").startswith("1: ")
+        assert label_text(screen, "#explain").startswith("stůl 1: ")
         await pilot.press("p")
         await settle(pilot)
         assert "Odesláno stanicím: žádné" in label_text(screen, "#message")

@@ -160,7 +160,7 @@ def test_cli_gong_test_bad_pin_is_not_a_traceback(toml, capsys):
 
 def test_cli_gong_off(toml, capsys):
     assert cli.main(["gong", "off", "--config", toml(FAST)]) == 0
-    assert "bell off" in capsys.readouterr().out
+    assert capsys.readouterr().out == "zvonek vypnut\n"
 
 
 def test_cli_round_lifecycle(toml, capsys):
@@ -168,17 +168,17 @@ def test_cli_round_lifecycle(toml, capsys):
     assert cli.main(["round", "status", "--config", conf]) == 0
     assert capsys.readouterr().out.strip() == "Žádné kolo"
     assert cli.main(["round", "start", "--in", "60", "--config", conf]) == 0
-    assert "round 1 starts in 60 s" in capsys.readouterr().out
+    assert "1. kolo začne za 60 s" in capsys.readouterr().out
     assert cli.main(["round", "status", "--config", conf]) == 0
     assert capsys.readouterr().out.strip() == "1. kolo: Začátek za 01:00"
     assert cli.main(["round", "pause", "--config", conf]) == 1
-    assert "use `station round delay`" in capsys.readouterr().err
+    assert "použijte „station round delay“" in capsys.readouterr().err
     assert cli.main(["round", "delay", "5", "--config", conf]) == 0
-    assert "revision 1" in capsys.readouterr().out
+    assert "1. kolo (verze 1): Začátek za 06:00, konec v " in capsys.readouterr().out
     assert cli.main(["round", "status", "--ui", "en", "--config", conf]) == 0
     assert capsys.readouterr().out.strip() == "Round 1: Starts in 06:00"
     assert cli.main(["round", "start", "--config", conf]) == 1
-    assert "round 1 is scheduled" in capsys.readouterr().err
+    assert "1. kolo je naplánované nebo běží" in capsys.readouterr().err
     assert cli.main(["round", "cancel", "--config", conf]) == 0
     assert cli.main(["round", "status", "--config", conf]) == 0
     assert capsys.readouterr().out.strip().endswith("1. kolo: Kolo zrušeno")

@@ -22,6 +22,7 @@ from samoobsluha.hub.cli import main as hub_main
 from samoobsluha.hub.server import HubServer
 from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.i18n import error_text
 
 T0 = 1_780_000_000  # 2026-05-28
 PAYLOAD = resources.files("samoobsluha.hub.provision").joinpath("payload")
@@ -175,12 +176,13 @@ def test_service_refuses_a_round_until_confirmed(tmp_path: Path) -> None:
     clock = FakeClock(T0)
     svc = HubService(tmp_path, clock=clock, boot_id="b1", control_path=tmp_path / "none.sock")
     restored(tmp_path, "b1")
-    with pytest.raises(ServiceError, match="není potvrzen"):
+    with pytest.raises(ServiceError) as refused:
         svc.start_round(1)
+    assert "není potvrzen" in error_text(refused.value, "cs")  # the screen's language
     clock.advance(20)
     assert svc.confirm_time().confirmed_at == T0 + 20
     # now it goes on to the (absent) server: a different refusal
-    with pytest.raises(ServiceError, match="not running"):
+    with pytest.raises(ServiceError, match="not running"):  # English where logged
         svc.start_round(1)
 
 
@@ -192,12 +194,46 @@ def test_server_refuses_a_round_until_confirmed(tmp_path: Path) -> None:
         asyncio.run(server.start_round(1))
 
 
+def test_the_servers_refusal_reaches_the_dashboard_in_its_language(tmp_path: Path) -> None:
+    """Through the control socket the refusal travels as a catalogue phrase: the operator
+    reads it in the dashboard's language, a log gets English."""
+    import shutil
+    import tempfile
+
+    from samoobsluha.hub import control
+
+    server = HubServer(tmp_path / "hub.db", b"k" * 32, advertise=False, clock=FakeClock(T0))
+    restored(tmp_path, hubtime.current_boot_id())
+    folder = Path(tempfile.mkdtemp(prefix="hs"))  # AF_UNIX paths are short
+
+    async def refused() -> control.ControlError:
+        srv = await control.start_control(server, folder / "hub.sock")
+        try:
+            await asyncio.to_thread(control.request, "start_round", folder / "hub.sock", number=1)
+        except control.ControlError as exc:
+            return exc
+        finally:
+            srv.close()
+        raise AssertionError("the round started on an unconfirmed clock")
+
+    try:
+        exc = asyncio.run(refused())
+    finally:
+        shutil.rmtree(folder, ignore_errors=True)
+    assert "není potvrzen" in error_text(exc, "cs")
+    assert "nie je potvrdený" in error_text(exc, "sk")
+    assert "not confirmed" in str(exc)
+
+
 def test_hub_time_cli(tmp_path: Path, monkeypatch: pytest.MonkeyPatch,
                       capsys: pytest.CaptureFixture[str]) -> None:  # fmt: skip
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path))
     restored(tmp_path, hubtime.current_boot_id())
     assert hub_main(["time", "status"]) == 1
-    assert "NO" in capsys.readouterr().out
+    assert "potvrzeno:       NE – " in capsys.readouterr().out
     assert hub_main(["time", "confirm", "--yes", "--who", "Eva"]) == 0
+    assert hub_main(["time", "status"]) == 0
+    assert ", Eva\n" in capsys.readouterr().out
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
     assert hub_main(["time", "status"]) == 0
     assert "by Eva" in capsys.readouterr().out

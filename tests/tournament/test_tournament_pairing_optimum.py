@@ -145,6 +145,6 @@ def test_rematch_refusal_and_override_on_the_command_line(
     path = tmp_path / "rr.t"
     tsh.write(tsh.from_tournament(data), path)
     assert main(["pair", "--rules", "sss", "--tsh", str(path)]) == 2
-    assert "nelze nasadit bez opakovaného zápasu (SSS" in capsys.readouterr().err
+    assert "nelze rozlosovat bez opakovaného zápasu (SSS" in capsys.readouterr().err
     assert main(["pair", "--rules", "sss", "--tsh", str(path), "--allow-rematch"]) == 0
     assert capsys.readouterr().out.count("\n") == 3  # header + 2 tables
