@@ -37,6 +37,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.payloads import (
     RESULT,
@@ -549,17 +550,22 @@ def apply_results(
                 continue
             assert isinstance(row.record, ResultPayload)
             outcome, error = "", ""
+            why: Phrase | None = None
             try:
                 with db.atomic():  # a savepoint: a refused entry leaves nothing behind
                     outcome = _enter(tour, row.record)
             except TournamentError as exc:
                 error = str(exc)
+                why = exc.args[0] if exc.args and isinstance(exc.args[0], Phrase) else None
             except Exception as exc:  # a bug must not stop every station's sync
                 log.exception("entering result %s failed", row.key)
-                error = f"internal error: {type(exc).__name__}: {exc}"
+                why = Phrase("err.intake.internal", error=f"{type(exc).__name__}: {exc}")
+                error = str(why)
+            # stored as the phrase's data (shown in the operator's language), else as text
+            stored = json.dumps(why.to_data(), ensure_ascii=False) if why is not None else error
             db.execute(
                 "INSERT OR IGNORE INTO result_intake (key, at, outcome, error) VALUES (?, ?, ?, ?)",
-                [row.key, now, outcome, error],
+                [row.key, now, outcome, stored],
             )
             if error:
                 log.warning("result %s not entered: %s", row.key, error)
@@ -574,9 +580,9 @@ def _enter(tour: Any, res: ResultPayload) -> str:
 
     board = next((b for b in tour.pairing(res.round_no).boards if b.table == res.table_no), None)
     if board is None:
-        raise TournamentError(f"round {res.round_no} has no table {res.table_no}")
+        raise TournamentError(Phrase("err.no_table", round=res.round_no, table=res.table_no))
     if board.second is None:
-        raise TournamentError(f"round {res.round_no} table {res.table_no} is a bye")
+        raise TournamentError(Phrase("err.intake.bye", round=res.round_no, table=res.table_no))
     first, second = board.first, board.second
     names = {p.id: p.name for p in tour.players()}
     scores = (res.score_first, res.score_second)
@@ -589,8 +595,15 @@ def _enter(tour: Any, res: ResultPayload) -> str:
             started = second if res.started == "first" else first
         elif sent != (names.get(first), names.get(second)):
             raise TournamentError(
-                f"round {res.round_no} table {res.table_no} is {names.get(first)} – "
-                f"{names.get(second)}, the station sent {res.first} – {res.second}"
+                Phrase(
+                    "err.intake.players",
+                    round=res.round_no,
+                    table=res.table_no,
+                    first=names.get(first),
+                    second=names.get(second),
+                    sent_first=res.first,
+                    sent_second=res.second,
+                )
             )
     outcome = tour.record_result(
         res.round_no,
@@ -607,11 +620,22 @@ def _enter(tour: Any, res: ResultPayload) -> str:
 
 
 def result_intake(db: sqlite_utils.Database) -> dict[str, tuple[str, str]]:
-    """key -> (outcome, error) of every station result handled so far."""
+    """key -> (outcome, error) of every station result handled so far. An error stored as
+    a phrase's data comes back as the :class:`Phrase` (English as text, the operator's
+    language through ``localize``); one stored as text (older hubs) as that text."""
     return {
-        key: (outcome or "", error or "")
+        key: (outcome or "", _stored_error(error or ""))
         for key, outcome, error in db.execute("SELECT key, outcome, error FROM result_intake")
     }
+
+
+def _stored_error(text: str) -> str:
+    if not text.startswith("{"):
+        return text
+    try:
+        return Phrase.from_data(json.loads(text))
+    except ValueError:
+        return text
 
 
 # -- stations -----------------------------------------------------------------------------

@@ -2028,6 +2028,22 @@ MESSAGES.update(
             "{round}. kolo nemá stôl {table}",
             "round {round} has no table {table}",
         ),
+        "err.intake.bye": _r(
+            "{round}. kolo, stůl {table}: volný los",
+            "{round}. kolo, stôl {table}: voľný žreb",
+            "round {round} table {table} is a bye",
+        ),
+        "err.intake.players": _r(
+            "{round}. kolo, stůl {table}: hrají {first} – {second}, stanice poslala "
+            "{sent_first} – {sent_second}",
+            "{round}. kolo, stôl {table}: hrajú {first} – {second}, stanica poslala "
+            "{sent_first} – {sent_second}",
+            "round {round} table {table} is {first} – {second}, the station sent "
+            "{sent_first} – {sent_second}",
+        ),
+        "err.intake.internal": _r(
+            "vnitřní chyba: {error}", "vnútorná chyba: {error}", "internal error: {error}"
+        ),
         "err.appeal_verdict": _r(
             "odvolání rozhoduje jen PLATNÉ nebo NEPLATNÉ (valid / invalid)",
             "odvolanie rozhoduje len PLATNÉ alebo NEPLATNÉ (valid / invalid)",

@@ -109,7 +109,10 @@ class ResultsScreen(DashScreen):
         errors = self.query_one("#station-errors", Label)
         errors.update(
             literal(
-                self.tr("dash.station_errors", errors="; ".join(data.station_errors[-3:]))
+                self.tr(
+                    "dash.station_errors",
+                    errors="; ".join(localize(e, self.lang) for e in data.station_errors[-3:]),
+                )
                 if data.station_errors
                 else ""
             )

@@ -374,7 +374,7 @@ async def test_results_screen_shows_station_results_and_lists_refusals(
         await settle(pilot)
         states = [r[4] for r in cells(app.screen.query_one("#tables", DataTable))]
         assert states == ["chybí", "čeká na partiář", "chybí", "chybí"]
-        assert "no table 9" in label_text(app.screen, "#station-errors")
+        assert label_text(app.screen, "#station-errors").endswith("zapsat: 1. kolo nemá stůl 9")
 
 
 async def test_hub_run_on_a_fresh_data_dir_creates_the_hub(

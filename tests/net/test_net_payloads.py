@@ -20,6 +20,7 @@ from samoobsluha.hub.service import HubService
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament
 from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.i18n import localize
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.shared.payloads import (
     CheckPayload,
@@ -400,6 +401,12 @@ def test_a_result_for_other_players_is_refused_not_entered(paired: Any) -> None:
     assert not [r for r in Tournament(db).results(1) if r["table_no"] == 3]
     [(outcome, error)] = store.result_intake(db).values()
     assert outcome == "" and "the station sent Někdo Jiný" in error
+    # kept as the phrase, so the operator reads it in his language (F4)
+    assert localize(error, "cs").endswith(f"stanice poslala Někdo Jiný – {boards[3][1]}")
+    assert localize(error, "sk").startswith("1. kolo, stôl 3: hrajú ")
+    row = _result(99, *boards[1])
+    store.ingest(db, [("st-1", "e", [[2, "result", row, NOW]])], NOW)
+    assert localize(store.result_intake(db)["st-1/e/2"][1], "cs") == "1. kolo nemá stůl 99"
 
 
 def test_two_stations_disagreeing_is_a_recorded_conflict(paired: Any) -> None:
