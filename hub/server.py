@@ -25,6 +25,7 @@ from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.lexicon import read_info
 from samoobsluha.shared.payloads import PayloadError, StationStatus
 from samoobsluha.shared.protocol import Channel, HallKeys, PeerLog, ProtocolError
@@ -58,16 +59,18 @@ class RoundPlayed(ValueError):
     the referee confirmed it (``force``); a played round is never cancelled."""
 
 
-def played_reason(plan: RoundPlan | None, results: int, now: float) -> str:
-    """Why starting round ``plan.number`` again needs the referee's confirmation ("" when
+def played_reason(plan: RoundPlan | None, results: int, now: float) -> list[Phrase]:
+    """Why starting round ``plan.number`` again needs the referee's confirmation (empty when
     it does not): it has begun (running, paused or ended) or has results."""
     reasons = []
     if plan is not None and not plan.cancelled and now >= plan.start_at:
         phase = plan.status(now).phase
-        reasons.append("has ended" if phase is Phase.ENDED else "is under way")
+        reasons.append(
+            Phrase("round.played.ended" if phase is Phase.ENDED else "round.played.under_way")
+        )
     if results:
-        reasons.append(f"has {results} result(s) entered")
-    return " and ".join(reasons)
+        reasons.append(Phrase("round.played.results", count=results))
+    return reasons
 
 
 @dataclass
@@ -518,20 +521,17 @@ class HubServer:
         A round that has begun or has results starts again only with ``force`` (the
         referee confirmed it); otherwise :class:`RoundPlayed`."""
         if number < 1:
-            raise ValueError("round numbers start at 1")
+            raise ValueError(Phrase("err.round.first"))
         if warning_seconds >= basic_seconds:
-            raise ValueError("the warning must come before the end of basic time")
+            raise ValueError(Phrase("err.schedule.warning"))
         # Never on a clock guessed after a restart (hub.hubtime): every gong would be off.
         hubtime.require_confirmed(self.data_dir)
         old = await self.dbw.run(store.load_plan, number)
         if not force:
             results = await self.dbw.run(store.round_results_count, number)
-            reason = played_reason(old, results, self.clock.now())
-            if reason:
-                raise RoundPlayed(
-                    f"round {number} {reason}; starting it again needs the referee's"
-                    " confirmation (hub round start --force)"
-                )
+            reasons = played_reason(old, results, self.clock.now())
+            if reasons:
+                raise RoundPlayed(Phrase("err.round.start_played", round=number, reasons=reasons))
         start_at = at if at is not None else self.clock.now() + lead
         plan = RoundPlan(
             number,
@@ -546,7 +546,7 @@ class HubServer:
         """``action``: delay, extend (by ``seconds``), pause, resume, cancel."""
         plan = await self.dbw.run(store.load_plan, number)
         if plan is None:
-            raise ValueError(f"round {number} has not been planned")
+            raise ValueError(Phrase("err.round.not_planned", round=number))
         now = self.clock.now()
         if action == "delay":
             new = plan.delayed(seconds)
@@ -561,11 +561,9 @@ class HubServer:
             if plan.status(now).phase is Phase.ENDED or results:
                 # the kiosks would show "round N cancelled" and the round table ZRUŠENO for
                 # a round that was played: never
-                raise RoundPlayed(
-                    f"round {number} has been played"
-                    + (f" ({results} result(s) entered)" if results else "")
-                    + "; a played round cannot be cancelled"
-                )
+                reasons = [Phrase("round.played.ended")] if not results else []
+                reasons += [Phrase("round.played.results", count=results)] if results else []
+                raise RoundPlayed(Phrase("err.round.cancel_played", round=number, reasons=reasons))
             new = plan.cancelled_plan()
         else:
             raise ValueError(f"unknown round action {action!r}")

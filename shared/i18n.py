@@ -490,6 +490,7 @@ PLURAL_COUNTS: dict[str, str] = {
     "kiosk.refused.station_cap": "max",
     "dash.paired": "boards",
     "warn.rejected": "count",
+    "round.played.results": "count",
 }
 
 _LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB"}
@@ -2044,6 +2045,45 @@ MESSAGES.update(
         "err.intake.internal": _r(
             "vnitřní chyba: {error}", "vnútorná chyba: {error}", "internal error: {error}"
         ),
+        "err.round.first": _r(
+            "kola se číslují od 1", "kolá sa číslujú od 1", "round numbers start at 1"
+        ),
+        "err.round.not_planned": _r(
+            "{round}. kolo není naplánované",
+            "{round}. kolo nie je naplánované",
+            "round {round} has not been planned",
+        ),
+        "err.round.start_played": _r(
+            "{round}. kolo {reasons}; znovu ho lze spustit jen s potvrzením rozhodčího "
+            "(hub round start --force)",
+            "{round}. kolo {reasons}; znova ho možno spustiť len s potvrdením rozhodcu "
+            "(hub round start --force)",
+            "round {round} {reasons}; starting it again needs the referee's confirmation "
+            "(hub round start --force)",
+        ),
+        "err.round.cancel_played": _r(
+            "{round}. kolo {reasons}: odehrané kolo nelze zrušit",
+            "{round}. kolo {reasons}: odohrané kolo nemožno zrušiť",
+            "round {round} {reasons}: a played round cannot be cancelled",
+        ),
+        "round.played.under_way": _r("už běží", "už prebieha", "is under way"),
+        "round.played.ended": _r("už skončilo", "už skončilo", "has ended"),
+        "round.played.results": {
+            "cs": {
+                "one": "má zapsaný {count} výsledek",
+                "few": "má zapsané {count} výsledky",
+                "other": "má zapsaných {count} výsledků",
+            },
+            "sk": {
+                "one": "má zapísaný {count} výsledok",
+                "few": "má zapísané {count} výsledky",
+                "other": "má zapísaných {count} výsledkov",
+            },
+            "en": {
+                "one": "has {count} result entered",
+                "other": "has {count} results entered",
+            },
+        },
         "err.appeal_verdict": _r(
             "odvolání rozhoduje jen PLATNÉ nebo NEPLATNÉ (valid / invalid)",
             "odvolanie rozhoduje len PLATNÉ alebo NEPLATNÉ (valid / invalid)",

@@ -17,6 +17,7 @@ from samoobsluha.hub.app import HubApp
 from samoobsluha.hub.entry import Entry
 from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.i18n import error_text
 from samoobsluha.shared.lexicon import Lexicon
 
 LOOPBACK = {"host": "127.0.0.1", "port": 0, "advertise": False}
@@ -111,10 +112,16 @@ async def test_the_hub_refuses_to_cancel_or_silently_restart_a_played_round(
         guard = served.round_guard(1)
         assert guard.needs_confirmation and not guard.played
         await asyncio.to_thread(_play_round_1, served, clock)
-        with pytest.raises(ServiceError, match="cannot be cancelled"):
+        with pytest.raises(ServiceError, match="cannot be cancelled") as exc:
             await call(served.change_round, 1, "cancel")
-        with pytest.raises(ServiceError, match="round 1 has ended and has 4 result"):
+        assert error_text(exc.value, "sk") == (
+            "1. kolo má zapísané 4 výsledky: odohrané kolo nemožno zrušiť"
+        )
+        with pytest.raises(ServiceError, match="round 1 has ended, has 4 results entered") as exc:
             await call(served.start_round, 1)
+        assert error_text(exc.value, "cs").startswith(
+            "1. kolo už skončilo, má zapsané 4 výsledky; znovu ho lze spustit jen s potvrzením"
+        )
         restarted = await call(served.start_round, 1, force=True)
         assert restarted["plan"]["revision"] == 1
         clock.advance(60)  # the restarted round 1 runs again, and it has results
