@@ -22,7 +22,7 @@ import sys
 from collections.abc import Callable
 from dataclasses import dataclass
 from types import SimpleNamespace
-from typing import Annotated, Any, ClassVar, TypeVar, get_type_hints
+from typing import Annotated, Any, ClassVar, Literal, TypeVar, get_type_hints
 
 # The outbox kinds a station writes (``station.outbox.enqueue``).
 CHALLENGE = "challenge"  # a first-instance check at the kiosk (including refused ones)
@@ -69,12 +69,21 @@ class Payload:
                 out[key] = list(value)
         return out
 
+    # The rules of single fields, in the order they are checked: (field, a tuple of the
+    # allowed values) or (field, AtLeast(n)). Declared as data, so the hub's C decoder
+    # checks them too (a Literal or a lower bound in the struct derived for msgspec).
+    FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = ()
+
     def __post_init__(self) -> None:
         self._rules()
 
     def _rules(self) -> None:
-        """The rules beyond each field's type (allowed values, ranges); raise
-        :class:`PayloadError`."""
+        """The rules beyond each field's type: :attr:`FIELD_RULES`, then
+        :meth:`_more_rules`; raise :class:`PayloadError`."""
+        _apply_rules(type(self), self)
+
+    def _more_rules(self) -> None:
+        """Rules across fields (or that no field rule can say); raise :class:`PayloadError`."""
 
     @classmethod
     def from_dict(cls: type[P], data: Any) -> P:
@@ -85,7 +94,7 @@ class Payload:
         """``data``'s fields, checked (types and rules) without building the record: what
         the hub does with every row it receives."""
         values = cls._typed(data)
-        cls._rules(SimpleNamespace(KIND=cls.KIND, **values))  # type: ignore[arg-type]
+        _apply_rules(cls, SimpleNamespace(KIND=cls.KIND, **values))
         return values
 
     @classmethod
@@ -187,14 +196,32 @@ def _checker(hint: Any) -> Checker:
     return check
 
 
-def _one_of(kind: str, name: str, value: Any, allowed: tuple[Any, ...]) -> None:
-    if value not in allowed:
-        raise PayloadError(f"{kind}.{name}: {value!r} is not one of {list(allowed)}")
+def _apply_rules(cls: type[Payload], record: Any) -> None:
+    """``cls``'s rules on ``record`` (the record itself, or its checked fields)."""
+    kind = cls.KIND
+    for name, rule in cls.FIELD_RULES:
+        value = getattr(record, name)
+        if type(rule) is AtLeast:
+            if value is not None and value < rule.minimum:
+                raise PayloadError(f"{kind}.{name}: {rule.problem(value)}")
+        elif value not in rule:
+            raise PayloadError(f"{kind}.{name}: {value!r} is not one of {list(rule)}")
+    cls._more_rules(record)
 
 
-def _positive(kind: str, name: str, value: int | None) -> None:
-    if value is not None and value < 1:
-        raise PayloadError(f"{kind}.{name}: must be 1 or more, not {value}")
+@dataclass(frozen=True)
+class AtLeast:
+    """A field rule: a whole number (or None, where the field allows it) of at least
+    ``minimum``; ``message`` says what is wrong otherwise."""
+
+    minimum: int
+    message: str = "must be {minimum} or more, not {value}"
+
+    def problem(self, value: int) -> str:
+        return self.message.format(minimum=self.minimum, value=value)
+
+
+POSITIVE = AtLeast(1)
 
 
 # -- outbox rows ----------------------------------------------------------------------------
@@ -225,14 +252,21 @@ class CheckPayload(Payload):
     appeal_of: int | None
     note: str
 
-    def _rules(self) -> None:
+    FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("instance", INSTANCES),
+        ("status", CHECK_STATUSES),
+        ("table_no", POSITIVE),
+        ("round_no", POSITIVE),
+    )
+
+    def _more_rules(self) -> None:
         kind = self.KIND
-        _one_of(kind, "instance", self.instance, INSTANCES)
-        _one_of(kind, "status", self.status, CHECK_STATUSES)
-        _positive(kind, "table_no", self.table_no)
-        _positive(kind, "round_no", self.round_no)
         if self.status == "refused":
-            _one_of(kind, "refused_reason", self.refused_reason, REFUSED_REASONS)
+            if self.refused_reason not in REFUSED_REASONS:
+                raise PayloadError(
+                    f"{kind}.refused_reason: {self.refused_reason!r} is not one of "
+                    f"{list(REFUSED_REASONS)}"
+                )
         elif self.refused_reason is not None:
             raise PayloadError(f"{kind}.refused_reason: only a refused check has one")
 
@@ -256,12 +290,15 @@ class RefereeRequestPayload(Payload):
     reason: str
     challenge_id: int | None
 
-    def _rules(self) -> None:
-        _one_of(self.KIND, "reason", self.reason, REFEREE_REASONS)
+    FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("reason", REFEREE_REASONS),
+        ("table_no", POSITIVE),
+        ("round_no", POSITIVE),
+    )
+
+    def _more_rules(self) -> None:
         if self.table_no is None and self.reason != "pin_locked":
             raise PayloadError(f"{self.KIND}.table_no: needed for {self.reason}")
-        _positive(self.KIND, "table_no", self.table_no)
-        _positive(self.KIND, "round_no", self.round_no)
 
 
 @dataclass(frozen=True)
@@ -284,16 +321,16 @@ class ResultPayload(Payload):
     entered_by: str
     revision: int
 
-    def _rules(self) -> None:
-        kind = self.KIND
-        _positive(kind, "round_no", self.round_no)
-        _positive(kind, "table_no", self.table_no)
-        _positive(kind, "revision", self.revision)
-        _one_of(kind, "started", self.started, STARTED)
-        _one_of(kind, "entered_by", self.entered_by, ENTERED_BY)
-        for name in ("score_first", "score_second"):
-            if getattr(self, name) < 0:  # the range is the tournament's to judge
-                raise PayloadError(f"{kind}.{name}: a score is never negative")
+    FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("round_no", POSITIVE),
+        ("table_no", POSITIVE),
+        ("revision", POSITIVE),
+        ("started", STARTED),
+        ("entered_by", ENTERED_BY),
+        # the range is the tournament's to judge
+        ("score_first", AtLeast(0, "a score is never negative")),
+        ("score_second", AtLeast(0, "a score is never negative")),
+    )
 
 
 @dataclass(frozen=True)
@@ -310,10 +347,11 @@ class SignalPayload(Payload):
     actual_at: float
     revision: int
 
-    def _rules(self) -> None:
-        _positive(self.KIND, "round", self.round)
-        _one_of(self.KIND, "signal", self.signal, SIGNALS)
-        _one_of(self.KIND, "outcome", self.outcome, SIGNAL_OUTCOMES)
+    FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("round", POSITIVE),
+        ("signal", SIGNALS),
+        ("outcome", SIGNAL_OUTCOMES),
+    )
 
 
 @dataclass(frozen=True)
@@ -402,22 +440,32 @@ def row_json_error(kind: str, text: str | bytes) -> str:
 _FAST: dict[str, tuple[Callable[[Any], Any], Callable[[Any], None], Any]] = {}
 
 
+def _no_rules(record: Any) -> None:
+    return None
+
+
 def _fast_check(kind: str) -> tuple[Callable[[Any], Any], Callable[[Any], None], Any]:
     cls = ROW_TYPES[kind]
     import msgspec
 
-    rules: Callable[[Any], None] = cls._rules  # the rules read the fields only
-    check_rules = rules
+    # the field rules are in the struct (Literal, lower bounds); the rest reads fields only
+    more: Callable[[Any], None] | None = (
+        cls._more_rules if cls._more_rules is not Payload._more_rules else None
+    )
+    check_rules: Callable[[Any], None]
     if cls is CheckPayload:  # a check travels as "challenge" or "appeal" by its instance
         instance = "appeal" if kind == APPEAL else "first"
 
         def check_rules(record: Any) -> None:
-            rules(record)
+            if more is not None:
+                more(record)
             if record.instance != instance:
                 raise PayloadError(
                     f"{kind}: a check of instance {record.instance!r} is sent as {kind!r}"
                 )
 
+    else:
+        check_rules = more or _no_rules
     fast = (_json_decoder(cls).decode, check_rules, (msgspec.MsgspecError, PayloadError))
     _FAST[kind] = fast
     return fast
@@ -440,11 +488,17 @@ def _json_decoder(cls: type[Payload]) -> Any:
         "tuple": Annotated[tuple[str, ...], meta(max_length=MAX_WORDS)],
     }
     hints = get_type_hints(cls)
+    rules = dict(cls.FIELD_RULES)
     fields: list[Any] = []
     for f in dataclasses.fields(cls):
         text = str(hints[f.name])
         base = text.removesuffix(" | None").removeprefix("<class '").removesuffix("'>")
         typ = str if (f.name == "note" and base == "str") else base_types[base.split("[", 1)[0]]
+        rule = rules.get(f.name)
+        if isinstance(rule, AtLeast):
+            typ = Annotated[int, meta(ge=max(rule.minimum, _INT64[0]), le=_INT64[1])]
+        elif rule is not None:
+            typ = Literal[rule]  # the allowed values (all text)
         if text.endswith("| None"):
             typ = typ | None
         if f.default is not dataclasses.MISSING:
@@ -512,7 +566,7 @@ class StationStatus(Payload):
     last_error: str | None = None
     restarts: int = 0  # how often the supervised link restarted after an error
 
-    def _rules(self) -> None:
+    def _more_rules(self) -> None:
         if getattr(self, "restarts", 0) < 0:  # checked() sees only the fields sent
             raise PayloadError("status: restarts is never negative")
         if self.last_signal is not None:
