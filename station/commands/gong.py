@@ -11,28 +11,27 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from samoobsluha.shared.clock import SystemClock
-from samoobsluha.shared.countdown import countdown
-from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.rounds import RoundPlan, Signal
-from samoobsluha.station import config as station_config
-from samoobsluha.station.config import ConfigError
+from samoobsluha.station.commands import LANGUAGES, SIGNAL_NAMES
 
+TYPE_CHECKING = False  # not `typing`'s: `station --help` builds this parser too
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from samoobsluha.shared.rounds import RoundPlan
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.gong import GongConfig
     from samoobsluha.station.rounds import RoundSchedule
 
-# The bell's modules (gpiozero, sqlite-utils) are imported by the commands that use
-# them, not when the parser is built: `station --help` and `station check` stay fast.
-SIGNAL_NAMES = tuple(s.value for s in Signal)
+# The bell's modules (gpiozero, sqlite-utils), the config and the round model are
+# imported by the commands that use them, not when the parser is built: `station --help`
+# and `station check` stay fast.
 
 EXIT_OK, EXIT_REFUSED, EXIT_HARDWARE = 0, 1, 3
 
 
 def _load(args: argparse.Namespace) -> tuple[station_config.StationConfig, GongConfig]:
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.gong import GongConfig
 
     cfg = station_config.load(args.config)
@@ -51,6 +50,7 @@ def _logging(verbose: bool) -> None:
 
 def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
+        from samoobsluha.station.config import ConfigError
         from samoobsluha.station.hardware import HardwareError
         from samoobsluha.station.rounds import RoundError
 
@@ -131,6 +131,7 @@ def _gong_run(args: argparse.Namespace) -> int:
 def _schedule(
     args: argparse.Namespace,
 ) -> tuple[station_config.StationConfig, GongConfig, RoundSchedule]:
+    from samoobsluha.shared.clock import SystemClock
     from samoobsluha.station.rounds import RoundSchedule
     from samoobsluha.station.runtime import tournament_of
 
@@ -146,6 +147,9 @@ def _schedule(
 
 @_errors
 def _round_status(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.countdown import countdown
+    from samoobsluha.shared.i18n import t
+
     cfg, _, schedule = _schedule(args)
     ui = args.ui or cfg.ui_language
     now = schedule.clock.now()
