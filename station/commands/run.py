@@ -47,11 +47,28 @@ def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
     return RuntimeOptions(**values)
 
 
+#: Imported by sqlite-utils when installed, only to accept their values as column types.
+ARRAY_LIBRARIES = ("numpy", "pandas")
+
+
+def _without_array_libraries() -> None:
+    """Keep numpy and pandas out of the kiosk's process. sqlite-utils imports them at its
+    own import when they are installed (a station venv sees the image's system packages;
+    a development venv has numpy for the test extras' matplotlib) — a tenth of a second
+    of start-up here, more on a Raspberry Pi, for types the station never stores. A
+    ``None`` in ``sys.modules`` makes ``import numpy`` raise ImportError, which
+    sqlite-utils handles as "not installed"."""
+    for name in ARRAY_LIBRARIES:
+        if name not in sys.modules:
+            sys.modules[name] = None  # type: ignore[assignment]
+
+
 def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock (on its own bell thread) and the gong, and with
     the hub link when the station belongs to a tournament (station/runtime.py)."""
     import logging
 
+    _without_array_libraries()
     from samoobsluha.shared.i18n import t
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station import config as station_config

@@ -118,3 +118,20 @@ def test_a_chosen_command_is_parsed_by_its_own_module_only():
     assert result["code"] == 0 and "start" in result["out"]
     assert "samoobsluha.station.commands.check" not in result["modules"]
     assert "samoobsluha.station.commands.run" not in result["modules"]
+
+
+def test_the_kiosk_process_keeps_array_libraries_out(tmp_path: Path):
+    """`station run` keeps numpy and pandas (imported by sqlite-utils when installed, as
+    in this venv) out of the kiosk's process; its database still opens and writes."""
+    probe = (
+        "import json, sys\n"
+        "from samoobsluha.station.commands.run import _without_array_libraries\n"
+        "_without_array_libraries()\n"
+        "from samoobsluha.station.log import KioskStore\n"
+        f"store = KioskStore.open({str(tmp_path / 'k.db')!r}, 'test')\n"
+        "store.close()\n"
+        "print(json.dumps([sys.modules.get(m) is not None for m in ('numpy', 'pandas')]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == [False, False]
