@@ -12,7 +12,6 @@ and with no PIN provisioned, sent by the hub or set at the console, the key open
 
 from __future__ import annotations
 
-import gc
 import logging
 from collections.abc import Callable
 from pathlib import Path
@@ -122,7 +121,6 @@ class KioskApp(App[int], inherit_bindings=False):
         self._verdict_screen: Any = None  # VerdictScreen, prepared after the first paint
         self._filled_verdict: Any = None  # the prepared one, filled in during a commit
         self._prefilled: tuple[Any, ...] | None = None  # see prefill_verdict
-        self._frozen = False  # gc.freeze() done after start-up
         self._bindings.bind(self.settings.referee_key, "referee", show=False, priority=True)
 
     # -- screens -------------------------------------------------------------------------
@@ -134,7 +132,21 @@ class KioskApp(App[int], inherit_bindings=False):
     def on_mount(self) -> None:
         self.set_interval(0.1, self._tick)
         self._refresh_backlog()
-        self.call_after_refresh(self.prepare_verdict)
+        self.call_after_refresh(self._started)
+
+    def _started(self) -> None:
+        """The idle screen is painted: prepare the verdict, then end start-up. Under
+        `station run` the collector, held off since its first line, runs again from here,
+        with what exists now frozen (it lives as long as the kiosk; never scanned again, a
+        full collection walks only what checks create — milliseconds rather than the
+        20–300 ms pauses, the GIL held, that would land on a verdict or a gong);
+        station/startup.py."""
+        from samoobsluha.station.startup import release_collector
+
+        try:
+            self.prepare_verdict()
+        finally:
+            release_collector()
 
     def prepare_verdict(self) -> None:
         """Compose and style the verdict screen once, off the stack, while the kiosk is
@@ -153,13 +165,6 @@ class KioskApp(App[int], inherit_bindings=False):
             log.exception("cannot prepare the verdict screen; building it per check")
             return
         self._verdict_screen = screen
-        if not self._frozen:
-            # Start-up is over (idle painted, verdict prepared): what exists now lives as
-            # long as the kiosk. Frozen, the collector never scans it again, so a full
-            # collection walks only what checks create — milliseconds rather than the
-            # 20–300 ms pauses (the GIL held) that otherwise land on a verdict or a gong.
-            self._frozen = True
-            gc.freeze()
 
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:

@@ -66,9 +66,12 @@ def _without_array_libraries() -> None:
 def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock (on its own bell thread) and the gong, and with
     the hub link when the station belongs to a tournament (station/runtime.py)."""
+    from samoobsluha.station.startup import hold_collector
+
+    hold_collector()  # released by the kiosk once its idle screen is painted
+    _without_array_libraries()
     import logging
 
-    _without_array_libraries()
     from samoobsluha.shared.i18n import t
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station import config as station_config
