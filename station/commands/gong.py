@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from samoobsluha.shared.countdown import countdown  # the one format; imports nothing
 from samoobsluha.station.commands import LANGUAGES, SIGNAL_NAMES
 
 TYPE_CHECKING = False  # not `typing`'s: `station --help` builds this parser too
@@ -147,7 +148,6 @@ def _schedule(
 
 @_errors
 def _round_status(args: argparse.Namespace) -> int:
-    from samoobsluha.shared.countdown import countdown
     from samoobsluha.shared.i18n import t
 
     cfg, _, schedule = _schedule(args)
