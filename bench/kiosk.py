@@ -4,9 +4,9 @@
     .venv/bin/python bench/kiosk.py [--lexicon FILE] [--runs 30] [--starts 5]
 
 * confirm → verdict: from writing F10 to reading the verdict screen's text (target:
-  median <= 50 ms);
+  median <= 20 ms);
 * start → idle: from spawning ``station run`` to reading the idle screen's instruction
-  (target <= 1.5 s).
+  (target <= 0.4 s warm).
 
 Baselines from the same run: the bare judge + durable SQLite commit (no UI), and a bare
 ``python -c pass``; ratios are printed beside them. Without --lexicon the default Czech

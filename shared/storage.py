@@ -53,16 +53,26 @@ def open_db(path: Path | str, *migration_sets: Migrations, threads: bool = False
 
     The one way this project opens SQLite (ruff bans ``sqlite3.connect`` elsewhere).
     ``threads=True`` lets several threads use the connection; the caller serialises them
-    (the kiosk's store holds a lock around every use)."""
+    (the kiosk's store holds a lock around every use).
+
+    sqlite-utils plugins are not loaded: no installed package adds SQL functions to our
+    connections, and the first connection does not scan every installed distribution's
+    entry points (importlib.metadata) — part of a kiosk's start-up on a Raspberry Pi."""
     path = Path(path)
     if str(path) == ":memory:":
-        db = Database(sqlite3.connect(":memory:", check_same_thread=not threads))  # noqa: TID251
+        db = Database(
+            sqlite3.connect(":memory:", check_same_thread=not threads),  # noqa: TID251
+            execute_plugins=False,
+        )
         _configure(db)
         for migrations in migration_sets:
             migrations.apply(db)
         return db
     path.parent.mkdir(parents=True, exist_ok=True)
-    db = Database(sqlite3.connect(str(path), check_same_thread=not threads))  # noqa: TID251
+    db = Database(
+        sqlite3.connect(str(path), check_same_thread=not threads),  # noqa: TID251
+        execute_plugins=False,
+    )
     _configure(db)
     # Two processes opening a fresh file at once (the kiosk and the daemon after a
     # reboot) would both try to create the tables; SQLite answers one of them "database

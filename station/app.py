@@ -46,6 +46,20 @@ HubSource = Callable[[], bool | None]
 SETTING_TABLES = "tables"
 
 
+def _release_render_caches() -> None:
+    """Let the widgets of closed screens go. Textual memoises ``StylesCache.
+    get_inner_outer`` with ``functools.lru_cache`` on an instance method, so up to 1,024
+    discarded widgets' line caches (every Strip they drew) stay reachable (Textual issue
+    #6665): each check's screens would add ~4,500 live objects and every full garbage
+    collection would take longer. The cache holds two Style objects per colour pair;
+    refilling it costs microseconds."""
+    from textual._styles_cache import StylesCache
+
+    clear = getattr(StylesCache.get_inner_outer, "cache_clear", None)
+    if clear is not None:  # absent once Textual stops memoising it that way
+        clear()
+
+
 def _no_round() -> RoundStatus | None:
     return None
 
@@ -118,7 +132,21 @@ class KioskApp(App[int], inherit_bindings=False):
     def on_mount(self) -> None:
         self.set_interval(0.1, self._tick)
         self._refresh_backlog()
-        self.call_after_refresh(self.prepare_verdict)
+        self.call_after_refresh(self._started)
+
+    def _started(self) -> None:
+        """The idle screen is painted: prepare the verdict, then end start-up. Under
+        `station run` the collector, held off since its first line, runs again from here,
+        with what exists now frozen (it lives as long as the kiosk; never scanned again, a
+        full collection walks only what checks create — milliseconds rather than the
+        20–300 ms pauses, the GIL held, that would land on a verdict or a gong);
+        station/startup.py."""
+        from samoobsluha.station.startup import release_collector
+
+        try:
+            self.prepare_verdict()
+        finally:
+            release_collector()
 
     def prepare_verdict(self) -> None:
         """Compose and style the verdict screen once, off the stack, while the kiosk is
@@ -176,6 +204,7 @@ class KioskApp(App[int], inherit_bindings=False):
             self.pop_screen()
         self.lang = self.default_language  # the idle screen re-reads it when resumed
         self._refresh_backlog()
+        _release_render_caches()
 
     def action_referee(self) -> None:
         from samoobsluha.station.screens.referee import PinScreen, RefereeScreen

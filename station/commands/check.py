@@ -4,12 +4,12 @@ from __future__ import annotations
 
 import argparse
 import sys
-from collections.abc import Sequence
-from typing import TYPE_CHECKING
 
-from samoobsluha.shared.i18n import LANGUAGES, refusal, t
+from samoobsluha.station.commands import LANGUAGES
 
-if TYPE_CHECKING:  # imported when judging: `station --help` builds this parser too
+TYPE_CHECKING = False  # not `typing`'s: `station --help` builds this parser too
+if TYPE_CHECKING:  # imported when judging
+    from collections.abc import Sequence
     from pathlib import Path
 
     from samoobsluha.shared.lexicon import Lexicon
@@ -28,6 +28,7 @@ def _configured_lexicon() -> Path | None:
 
 
 def _check(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.i18n import t
     from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
     from samoobsluha.station.config import ConfigError
 
@@ -72,6 +73,7 @@ def _interactive(lexicon: Lexicon, ui: str) -> int:
 
 
 def _judge_and_print(lexicon: Lexicon, raw_words: Sequence[str], ui: str) -> int:
+    from samoobsluha.shared.i18n import refusal, t
     from samoobsluha.shared.lexicon import Status
     from samoobsluha.shared.normalize import WordRefused, normalize_word
 

@@ -13,15 +13,17 @@ from __future__ import annotations
 
 import argparse
 import sys
-from pathlib import Path
 
-from samoobsluha.station import config as station_config
-from samoobsluha.station.config import ConfigError
+# The config and the runtime are imported when the daemon runs: `station --help` builds
+# this parser too.
 
 
 def _daemon(args: argparse.Namespace) -> int:
     import logging
+    from pathlib import Path
 
+    from samoobsluha.station import config as station_config
+    from samoobsluha.station.config import ConfigError
     from samoobsluha.station.hardware import HardwareError
     from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
 

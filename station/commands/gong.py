@@ -11,29 +11,28 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from collections.abc import Callable
-from typing import TYPE_CHECKING
 
-from samoobsluha.shared.clock import SystemClock
-from samoobsluha.shared.countdown import countdown
-from samoobsluha.shared.i18n import LANGUAGES, Phrase, cli_language, decimal, error_text, t
-from samoobsluha.shared.rounds import RoundPlan, Signal
-from samoobsluha.station import config as station_config
-from samoobsluha.station.config import ConfigError
+from samoobsluha.shared.countdown import countdown  # the one format; imports nothing
+from samoobsluha.station.commands import LANGUAGES, SIGNAL_NAMES
 
+TYPE_CHECKING = False  # not `typing`'s: `station --help` builds this parser too
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
+    from samoobsluha.shared.rounds import RoundPlan
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.gong import GongConfig
     from samoobsluha.station.rounds import RoundSchedule
 
-# The bell's modules (gpiozero, sqlite-utils) are imported by the commands that use
-# them, not when the parser is built: `station --help` and `station check` stay fast.
-SIGNAL_NAMES = tuple(s.value for s in Signal)
+# The bell's modules (gpiozero, sqlite-utils), the config and the round model are
+# imported by the commands that use them, not when the parser is built: `station --help`
+# and `station check` stay fast.
 
 EXIT_OK, EXIT_REFUSED, EXIT_HARDWARE = 0, 1, 3
 
 
 def _load(args: argparse.Namespace) -> tuple[station_config.StationConfig, GongConfig]:
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.gong import GongConfig
 
     cfg = station_config.load(args.config)
@@ -52,6 +51,8 @@ def _logging(verbose: bool) -> None:
 
 def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
     def wrapped(args: argparse.Namespace) -> int:
+        from samoobsluha.shared.i18n import cli_language, error_text
+        from samoobsluha.station.config import ConfigError
         from samoobsluha.station.hardware import HardwareError
         from samoobsluha.station.rounds import RoundError
 
@@ -97,6 +98,7 @@ def _gong_test(args: argparse.Namespace) -> int:
 
 @_errors
 def _gong_off(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.i18n import cli_language, t
     from samoobsluha.station.gong import GongConfig, build_gong
 
     _, gong = _load(args)
@@ -132,6 +134,7 @@ def _gong_run(args: argparse.Namespace) -> int:
 def _schedule(
     args: argparse.Namespace,
 ) -> tuple[station_config.StationConfig, GongConfig, RoundSchedule]:
+    from samoobsluha.shared.clock import SystemClock
     from samoobsluha.station.rounds import RoundSchedule
     from samoobsluha.station.runtime import tournament_of
 
@@ -147,6 +150,8 @@ def _schedule(
 
 @_errors
 def _round_status(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.i18n import t
+
     cfg, _, schedule = _schedule(args)
     ui = args.ui or cfg.ui_language
     now = schedule.clock.now()
@@ -167,6 +172,8 @@ def _round_status(args: argparse.Namespace) -> int:
 
 @_errors
 def _round_start(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.i18n import cli_language, decimal, t
+
     _, gong, schedule = _schedule(args)
     plan = schedule.start_local(
         number=args.number,
@@ -182,6 +189,9 @@ def _round_start(args: argparse.Namespace) -> int:
 def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], RoundPlan]]):
     @_errors
     def command(args: argparse.Namespace) -> int:
+        import time
+
+        from samoobsluha.shared.i18n import Phrase, cli_language, t
         from samoobsluha.station.rounds import RoundError
 
         _, _, schedule = _schedule(args)

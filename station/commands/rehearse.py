@@ -11,11 +11,12 @@ from __future__ import annotations
 import argparse
 import sys
 
-from samoobsluha.shared.i18n import t
-from samoobsluha.station import config as station_config
+from samoobsluha.station.commands import LANGUAGES
 
 
 def _type(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.i18n import t
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.rehearse import store_typed, wait_for_request
 
     db_path = station_config.station_db_path()
@@ -46,5 +47,5 @@ def register(sub: argparse._SubParsersAction) -> None:
     typ.add_argument(
         "--wait", type=float, default=120.0, metavar="S", help="how long to wait for a request"
     )
-    typ.add_argument("--lang", default="cs", choices=("cs", "sk", "en"))
+    typ.add_argument("--lang", default="cs", choices=LANGUAGES)
     typ.set_defaults(func=_type)

@@ -10,24 +10,24 @@ from __future__ import annotations
 
 import argparse
 import sys
-import time
-from pathlib import Path
-from typing import TYPE_CHECKING, Any
 
-from samoobsluha.shared.i18n import t
-from samoobsluha.station import config as station_config
-
+TYPE_CHECKING = False  # not `typing`'s: `station --help` builds this parser too
 if TYPE_CHECKING:
+    from typing import Any
+
     from samoobsluha.station.runtime import RuntimeOptions
 
-# The runtime (asyncio), the lexicon (marisa-trie), the database (sqlite-utils) and GPIO
-# (gpiozero) are imported where they are used: `station --help` builds this parser too.
+# The runtime (asyncio), the lexicon (marisa-trie), the database (sqlite-utils), GPIO
+# (gpiozero), the config and the catalogue are imported where they are used:
+# `station --help` builds this parser too.
 
 EXIT_OK, EXIT_CONFIG = 0, 2
 
 
 def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
     """The runtime options ``station run`` / ``station linked`` parsed."""
+    from pathlib import Path
+
     from samoobsluha.station.runtime import RuntimeOptions
 
     link: bool | None = None
@@ -47,12 +47,34 @@ def options_from(args: argparse.Namespace, **overrides: Any) -> RuntimeOptions:
     return RuntimeOptions(**values)
 
 
+#: Imported by sqlite-utils when installed, only to accept their values as column types.
+ARRAY_LIBRARIES = ("numpy", "pandas")
+
+
+def _without_array_libraries() -> None:
+    """Keep numpy and pandas out of the kiosk's process. sqlite-utils imports them at its
+    own import when they are installed (a station venv sees the image's system packages;
+    a development venv has numpy for the test extras' matplotlib) — a tenth of a second
+    of start-up here, more on a Raspberry Pi, for types the station never stores. A
+    ``None`` in ``sys.modules`` makes ``import numpy`` raise ImportError, which
+    sqlite-utils handles as "not installed"."""
+    for name in ARRAY_LIBRARIES:
+        if name not in sys.modules:
+            sys.modules[name] = None  # type: ignore[assignment]
+
+
 def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock (on its own bell thread) and the gong, and with
     the hub link when the station belongs to a tournament (station/runtime.py)."""
+    from samoobsluha.station.startup import hold_collector
+
+    hold_collector()  # released by the kiosk once its idle screen is painted
+    _without_array_libraries()
     import logging
 
+    from samoobsluha.shared.i18n import t
     from samoobsluha.shared.lexicon import LexiconError
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.checks import SettingsError
     from samoobsluha.station.hardware import HardwareError
     from samoobsluha.station.runtime import StationRuntime
@@ -81,8 +103,10 @@ def _pin_set(args: argparse.Namespace) -> int:
     """Set the referee PIN in the station database (it overrides ``referee_pin_hash`` in
     the config file). Reads the PIN twice from the terminal, or once from stdin."""
     import getpass
+    import time
 
-    from samoobsluha.shared.i18n import cli_language
+    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.checks import SettingsError, hash_pin
     from samoobsluha.station.log import KioskStore
 
@@ -113,6 +137,10 @@ def _pin_set(args: argparse.Namespace) -> int:
 
 
 def _pin_clear(args: argparse.Namespace) -> int:
+    import time
+
+    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.station import config as station_config
     from samoobsluha.station.checks import is_pin_hash
     from samoobsluha.station.log import KioskStore
 
@@ -122,8 +150,6 @@ def _pin_clear(args: argparse.Namespace) -> int:
         store.set_referee_pin(None, time.time())
     finally:
         store.close()
-    from samoobsluha.shared.i18n import cli_language
-
     configured = cfg.section("kiosk").get("referee_pin_hash", "")
     key = "pin.cleared_config" if configured and is_pin_hash(str(configured)) else "pin.cleared"
     print(t(key, cli_language()))

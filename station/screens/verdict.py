@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from textual.app import ComposeResult
 from textual.containers import Vertical
-from textual.events import Key
+from textual.events import Key, ScreenResume
 from textual.widgets import Label
 
 from samoobsluha.shared.i18n import t
@@ -87,6 +87,7 @@ class VerdictScreen(TimedMessageScreen):
         self.table_no: int | None = record.table_no if record else None
         self.round_no: int | None = record.round_no if record else None
         self._lang = ""
+        self._styles_fresh = False  # filled in off the screen: see on_screen_resume
 
     def compose(self) -> ComposeResult:
         with Vertical(id="verdict-box"):
@@ -122,6 +123,9 @@ class VerdictScreen(TimedMessageScreen):
         self.shown_at = None
         if self.is_mounted:
             self._fill()
+            # set_class restyled the screen at once (Textual's update_styles), and the
+            # prepared screen is not on the stack: nothing else can change its styles.
+            self._styles_fresh = self not in self.app.screen_stack
 
     def _fill(self) -> None:
         verdict = self.verdict
@@ -172,7 +176,13 @@ class VerdictScreen(TimedMessageScreen):
         label.update(literal(text))
         label.display = bool(text)
 
-    def on_screen_resume(self) -> None:
+    def on_screen_resume(self, event: ScreenResume | None = None) -> None:
+        # Runs before Textual's own handler (Screen._on_screen_resume, later in the MRO),
+        # which restyles every widget of a resumed screen. A screen filled in off the
+        # stack was restyled then (before F10); repeating it would be F10's work.
+        if self._styles_fresh and event is not None:
+            event.refresh_styles = False
+        self._styles_fresh = False
         super().on_screen_resume()
         self.shown_at = self.kiosk.clock.monotonic()
         self.call_after_refresh(self._painted)

@@ -65,8 +65,75 @@ def test_station_help_lists_every_command_without_importing_them():
     assert _heavy(result["modules"]) == []
 
 
+BARE_ARGPARSE = """
+import argparse, contextlib, io, json, sys
+parser = argparse.ArgumentParser(prog="station")
+sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+sub.add_parser("check", help="judge").add_argument("--ui", choices=("cs", "sk"))
+with contextlib.redirect_stdout(io.StringIO()):
+    try:
+        parser.parse_args(["--help"])
+    except SystemExit:
+        pass
+print(json.dumps({"modules": sorted(sys.modules)}))
+"""
+
+
+def test_station_help_imports_only_argparse_and_the_command_modules():
+    """Beyond what argparse itself needs to print a help (measured in the same
+    interpreter, so the test holds on any Python version), ``station --help`` imports
+    only the command modules: not the catalogue, the config (dataclasses, inspect,
+    socket), the round model, nor even ``typing``."""
+    bare = subprocess.run(
+        [sys.executable, "-c", BARE_ARGPARSE], capture_output=True, text=True, check=True
+    )
+    baseline = set(json.loads(bare.stdout.splitlines()[-1])["modules"])
+    result = _run("--help")
+    extra = set(result["modules"]) - baseline
+    ours = {m for m in extra if m.startswith("samoobsluha")}
+    allowed = {
+        "samoobsluha",
+        "samoobsluha.shared",
+        "samoobsluha.shared.cli",
+        "samoobsluha.station",
+        "samoobsluha.station.cli",
+        "samoobsluha.station.commands",
+        "samoobsluha.shared.countdown",  # station round status's one format: no imports
+    }
+    assert {m for m in ours if not m.startswith("samoobsluha.station.commands.")} <= allowed
+    # collections.abc: a re-export of the already loaded _collections_abc; math: the
+    # countdown's (a small C module)
+    assert extra - ours <= {"collections.abc", "math"}, "standard modules beyond argparse's"
+
+
+def test_parser_choices_agree_with_their_sources():
+    from samoobsluha.shared.i18n import LANGUAGES
+    from samoobsluha.shared.rounds import Signal
+    from samoobsluha.station import commands
+
+    assert commands.LANGUAGES == LANGUAGES
+    assert tuple(s.value for s in Signal) == commands.SIGNAL_NAMES
+
+
 def test_a_chosen_command_is_parsed_by_its_own_module_only():
     result = _run("round", "--help")
     assert result["code"] == 0 and "start" in result["out"]
     assert "samoobsluha.station.commands.check" not in result["modules"]
     assert "samoobsluha.station.commands.run" not in result["modules"]
+
+
+def test_the_kiosk_process_keeps_array_libraries_out(tmp_path: Path):
+    """`station run` keeps numpy and pandas (imported by sqlite-utils when installed, as
+    in this venv) out of the kiosk's process; its database still opens and writes."""
+    probe = (
+        "import json, sys\n"
+        "from samoobsluha.station.commands.run import _without_array_libraries\n"
+        "_without_array_libraries()\n"
+        "from samoobsluha.station.log import KioskStore\n"
+        f"store = KioskStore.open({str(tmp_path / 'k.db')!r}, 'test')\n"
+        "store.close()\n"
+        "print(json.dumps([sys.modules.get(m) is not None for m in ('numpy', 'pandas')]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == [False, False]

@@ -2,7 +2,10 @@
 
 from __future__ import annotations
 
+import json
 import multiprocessing
+import subprocess
+import sys
 from pathlib import Path
 
 from sqlite_utils.migrations import Migrations
@@ -58,6 +61,22 @@ def test_processes_creating_one_file_at_once_do_not_collide(tmp_path: Path):
 def test_memory_database(tmp_path: Path):
     db = open_db(":memory:", demo)
     assert db["things"].exists()
+
+
+def test_opening_loads_no_sqlite_utils_plugins(tmp_path: Path) -> None:
+    """No installed package's plugin gets into our connections, and opening the first
+    database does not scan every distribution's entry points (a kiosk's start-up).
+    Checked in a fresh interpreter: another test may have loaded the plugins here."""
+    probe = (
+        "import json, sys\n"
+        "from samoobsluha.shared.storage import open_db\n"
+        "import sqlite_utils.plugins as plugins\n"
+        f"open_db({str(tmp_path / 'p.db')!r}); open_db(':memory:')\n"
+        "print(json.dumps([plugins._plugins_loaded, 'importlib.metadata' in sys.modules]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout) == [False, False]
 
 
 def test_only_shared_storage_opens_sqlite() -> None:
