@@ -72,7 +72,7 @@ def _run(args: argparse.Namespace) -> int:
     _without_array_libraries()
     import logging
 
-    from samoobsluha.shared.i18n import t
+    from samoobsluha.shared.i18n import cli_language, t
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station import config as station_config
     from samoobsluha.station.checks import SettingsError
@@ -92,7 +92,7 @@ def _run(args: argparse.Namespace) -> int:
         print(f"station run: {exc}", file=sys.stderr)
         return EXIT_CONFIG
     except LexiconError as exc:
-        print(t("lexicon.unusable", "cs", error=exc), file=sys.stderr)
+        print(t("lexicon.unusable", cli_language(), error=exc), file=sys.stderr)
         return EXIT_CONFIG
     except HardwareError as exc:
         print(f"station run: {exc}", file=sys.stderr)
