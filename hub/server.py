@@ -300,8 +300,7 @@ class HubServer:
                     )
                 elif kind == "rows":
                     if msg["rows"]:
-                        # checked here, outside the database thread's transaction
-                        conn.rows_queue.put_nowait(store.check_rows(msg["rows"]))
+                        conn.rows_queue.put_nowait(msg["rows"])
                 elif kind == "status":
                     await self._on_status(conn, msg["status"])
                 elif kind == "done":

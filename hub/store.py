@@ -220,17 +220,6 @@ def row_error(kind: str, payload: str) -> str:
     return row_json_error(kind, payload)
 
 
-def check_rows(rows: list[list[Any]]) -> list[list[Any]]:
-    """Append to each wire row ``[seq, kind, payload, created_at]`` its refusal reason
-    ("" for a good row), in place. The server does this as a frame arrives, on its event
-    loop, so the database thread's transaction only stores (the two overlap on two cores);
-    :func:`ingest` checks any row that arrives without its reason."""
-    check = row_json_error
-    for row in rows:
-        row.append(check(row[1], row[2]))
-    return rows
-
-
 def ingest(
     db: Database,
     batches: list[tuple[str, str, list[Any]]],
@@ -240,20 +229,22 @@ def ingest(
     return the new contiguous seq per (station_id, epoch). Rows already stored are
     ignored, so a resend after a lost ack changes nothing.
 
-    Each row is checked against its record (:mod:`shared.payloads`; a row that carries
-    its reason from :func:`check_rows` is not checked again): a bad one goes to
+    Each row is checked against its record (:mod:`shared.payloads`) here, on the database
+    thread: checked on the event loop instead, the two threads fight over the GIL that
+    SQLite hands back at every row of the executemany, and ingest measured slower. A bad
+    one goes to
     ``rejected`` (logged once, counted per station) and still counts as received, so it
     never blocks the rows after it. A ``result`` row enters the tournament in this same
     transaction (:func:`apply_results`)."""
     global _inserted_since_start
     kill_at = int(os.environ.get(KILL_IN_COMMIT_ENV) or 0)
     result: dict[tuple[str, str], int] = {}
+    check = row_error  # looked up per call: bench/ingest_check.py switches it off
     with db.atomic():
         for station, epoch, rows in batches:
             good, bad = [], []
-            for item in rows:
-                seq, kind, payload, created = item[0], item[1], item[2], item[3]
-                error = item[4] if len(item) == 5 else row_error(kind, payload)
+            for seq, kind, payload, created in rows:
+                error = check(kind, payload)
                 if error:
                     bad.append((station, epoch, seq, kind, payload, created, now, error))
                 else:
