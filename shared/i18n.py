@@ -2048,11 +2048,6 @@ MESSAGES.update(
         "err.round.first": _r(
             "kola se číslují od 1", "kolá sa číslujú od 1", "round numbers start at 1"
         ),
-        "err.round.not_planned": _r(
-            "{round}. kolo není naplánované",
-            "{round}. kolo nie je naplánované",
-            "round {round} has not been planned",
-        ),
         "err.round.start_played": _r(
             "{round}. kolo {reasons}; znovu ho lze spustit jen s potvrzením rozhodčího "
             "(hub round start --force)",

@@ -168,7 +168,7 @@ async def test_control_socket_drives_the_server(link) -> None:
         assert RoundPlan.from_dict(result["plan"]).basic_seconds == 100
         stations = await asyncio.to_thread(control.request, "stations", path)
         assert stations[0]["station_id"] == "s1" and stations[0]["connected"]
-        with pytest.raises(control.ControlError, match="not been planned"):
+        with pytest.raises(control.ControlError, match="round 5 is not planned"):
             await asyncio.to_thread(control.request, "change_round", path, number=5, action="pause")
         with pytest.raises(control.ControlError, match="unknown operation"):
             await asyncio.to_thread(control.request, "drop_tables", path)
