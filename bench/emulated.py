@@ -23,12 +23,12 @@ import argparse
 import json
 import os
 import shutil
-import statistics
 import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
+
+from startup import timed  # bench/startup.py: a command's median wall time, primed
 
 # One probe, run by both interpreters: in-process timings as JSON.
 PROBE = r"""
@@ -67,23 +67,13 @@ print(json.dumps(out))
 CHECK = "import sys; from samoobsluha.station.cli import main; sys.exit(main())"
 
 
-def median_run(cmd: list[str], env: dict[str, str], runs: int) -> float:
-    subprocess.run(cmd, env=env, capture_output=True, check=False)  # primes the bytecode
-    times = []
-    for _ in range(runs):
-        t0 = time.perf_counter()
-        subprocess.run(cmd, env=env, capture_output=True, check=False)
-        times.append(time.perf_counter() - t0)
-    return statistics.median(times)
-
-
 def side(python: list[str], env: dict[str, str], lexicon: Path, runs: int) -> dict[str, float]:
     figures: dict[str, float] = {}
-    figures["python_c_pass_s"] = median_run([*python, "-c", "pass"], env, runs)
+    figures["python_c_pass_s"] = timed([*python, "-c", "pass"], env, runs)
     check = [*python, "-c", CHECK, "check", "--lexicon", str(lexicon), "kůň"]
-    figures["station_check_s"] = median_run(check, env, runs)
+    figures["station_check_s"] = timed(check, env, runs)
     helps = [*python, "-c", CHECK, "--help"]
-    figures["station_help_s"] = median_run(helps, env, runs)
+    figures["station_help_s"] = timed(helps, env, runs)
     subprocess.run([*python, "-c", PROBE, str(lexicon)], env=env, capture_output=True)
     done = subprocess.run(
         [*python, "-c", PROBE, str(lexicon)], env=env, capture_output=True, text=True

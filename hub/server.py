@@ -560,9 +560,12 @@ class HubServer:
             if plan.status(now).phase is Phase.ENDED or results:
                 # the kiosks would show "round N cancelled" and the round table ZRUŠENO for
                 # a round that was played: never
-                reasons = [Phrase("round.played.ended")] if not results else []
-                reasons += [Phrase("round.played.results", count=results)] if results else []
-                raise RoundPlayed(Phrase("err.round.cancel_played", round=number, reasons=reasons))
+                reason = (
+                    Phrase("round.played.results", count=results)
+                    if results
+                    else Phrase("round.played.ended")
+                )
+                raise RoundPlayed(Phrase("err.round.cancel_played", round=number, reasons=[reason]))
             new = plan.cancelled_plan()
         else:
             raise ValueError(f"unknown round action {action!r}")
