@@ -45,6 +45,7 @@ SIGNALS = ("start", "warning", "end")
 SIGNAL_OUTCOMES = ("given", "missed")
 MAX_TEXT = 200  # names, notes, ids: a station never sends longer ones
 MAX_WORDS = 20
+ANY_LENGTH = ("note",)  # text fields without the MAX_TEXT limit
 _INT64 = (-(2**63), 2**63 - 1)  # what SQLite stores as an integer
 _FLOAT = (-sys.float_info.max, sys.float_info.max)  # finite: inf and nan are out of range
 
@@ -156,7 +157,9 @@ _TYPES: dict[str, tuple[Callable[[Any], bool], Callable[[Any], Any], str, Any]] 
         str,
         "text",
         lambda name, v: (
-            None if len(v) <= MAX_TEXT or name == "note" else f"longer than {MAX_TEXT} characters"
+            None
+            if len(v) <= MAX_TEXT or name in ANY_LENGTH
+            else f"longer than {MAX_TEXT} characters"
         ),
     ),
     "tuple": (
@@ -168,16 +171,22 @@ _TYPES: dict[str, tuple[Callable[[Any], bool], Callable[[Any], Any], str, Any]] 
 }
 
 
-def _checker(hint: Any) -> Checker:
-    """A function checking a value against a field's type; no conversion between kinds
-    of value (a score sent as "412" is refused, not read). The hub runs these for every
-    row it receives, so the accepting path builds no strings."""
+def _field_type(hint: Any) -> tuple[str, bool]:
+    """A field's base type as a key of :data:`_TYPES` ("int", "tuple" …) and whether it
+    may be None."""
     text = str(hint)
-    optional = text.endswith("| None")
     base = text.removesuffix(" | None").removeprefix("<class '").removesuffix("'>")
     base = base.split("[", 1)[0]
     if base not in _TYPES:  # pragma: no cover - a field type this module does not know
         raise TypeError(f"unsupported payload field type {text}")
+    return base, text.endswith("| None")
+
+
+def _checker(hint: Any) -> Checker:
+    """A function checking a value against a field's type; no conversion between kinds
+    of value (a score sent as "412" is refused, not read). The hub runs these for every
+    row it receives, so the accepting path builds no strings."""
+    base, optional = _field_type(hint)
     accepts, convert, expected, limit = _TYPES[base]
 
     def check(what: str, name: str, value: Any) -> Any:
@@ -453,16 +462,11 @@ def _fast_check(kind: str) -> tuple[Callable[[Any], Any], Callable[[Any], None],
         cls._more_rules if cls._more_rules is not Payload._more_rules else None
     )
     check_rules: Callable[[Any], None]
-    if cls is CheckPayload:  # a check travels as "challenge" or "appeal" by its instance
-        instance = "appeal" if kind == APPEAL else "first"
-
+    if cls is CheckPayload:
         def check_rules(record: Any) -> None:
             if more is not None:
                 more(record)
-            if record.instance != instance:
-                raise PayloadError(
-                    f"{kind}: a check of instance {record.instance!r} is sent as {kind!r}"
-                )
+            _check_sent_as(kind, record.instance)
 
     else:
         check_rules = more or _no_rules
@@ -491,15 +495,14 @@ def _json_decoder(cls: type[Payload]) -> Any:
     rules = dict(cls.FIELD_RULES)
     fields: list[Any] = []
     for f in dataclasses.fields(cls):
-        text = str(hints[f.name])
-        base = text.removesuffix(" | None").removeprefix("<class '").removesuffix("'>")
-        typ = str if (f.name == "note" and base == "str") else base_types[base.split("[", 1)[0]]
+        base, optional = _field_type(hints[f.name])
+        typ = str if (base == "str" and f.name in ANY_LENGTH) else base_types[base]
         rule = rules.get(f.name)
         if isinstance(rule, AtLeast):
             typ = Annotated[int, meta(ge=max(rule.minimum, _INT64[0]), le=_INT64[1])]
         elif rule is not None:
             typ = Literal[rule]  # the allowed values (all text)
-        if text.endswith("| None"):
+        if optional:
             typ = typ | None
         if f.default is not dataclasses.MISSING:
             fields.append((f.name, typ, f.default))
@@ -522,11 +525,16 @@ def _row_type(kind: str, payload: Any) -> type[Payload]:
     if cls is None:
         raise PayloadError(f"unknown row kind {kind!r}")
     if cls is CheckPayload and isinstance(payload, dict):
-        instance = payload.get("instance")
-        expected = APPEAL if instance == "appeal" else CHALLENGE
-        if instance in INSTANCES and expected != kind:
-            raise PayloadError(f"{kind}: a check of instance {instance!r} is sent as {expected!r}")
+        _check_sent_as(kind, payload.get("instance"))
     return cls
+
+
+def _check_sent_as(kind: str, instance: Any) -> None:
+    """A check travels as "challenge" or "appeal" by its instance (an unknown instance is
+    the field rule's to refuse)."""
+    expected = APPEAL if instance == "appeal" else CHALLENGE
+    if instance in INSTANCES and expected != kind:
+        raise PayloadError(f"{kind}: a check of instance {instance!r} is sent as {expected!r}")
 
 
 # -- the status frame -----------------------------------------------------------------------
