@@ -31,7 +31,6 @@ estimated hub offset; a standalone station passes its own :class:`~shared.clock.
 from __future__ import annotations
 
 import asyncio
-import gc
 import json
 import logging
 import threading
@@ -55,7 +54,7 @@ from samoobsluha.shared.rounds import (
     Signal,
 )
 from samoobsluha.shared.storage import open_db
-from samoobsluha.station import outbox
+from samoobsluha.station import collector, outbox
 
 log = logging.getLogger(__name__)
 
@@ -541,7 +540,7 @@ class SignalRunner:
         # off (process-wide): a full collection of a kiosk's heap holds the GIL for
         # hundreds of milliseconds (bench/gong.py). 0: never (the runner alone).
         self.gc_window = gc_window
-        self._gc_held = False
+        self._gc_hold = f"signal runner {id(self)}"
         self._sleep = sleep or self._real_nap
         self._event: asyncio.Event | None = None
         self._loop: asyncio.AbstractEventLoop | None = None
@@ -629,14 +628,13 @@ class SignalRunner:
             log.info("signal runner stopped")
 
     def _hold_gc(self, hold: bool) -> None:
-        """Hold the garbage collector off (before a signal) or let it run again; only
-        ever re-enables what this runner disabled."""
-        if hold and not self._gc_held and gc.isenabled():
-            gc.disable()
-            self._gc_held = True
-        elif not hold and self._gc_held:
-            self._gc_held = False
-            gc.enable()
+        """Hold the garbage collector off (before a signal) or let it run again: a hold of
+        station/collector.py, so start-up's own hold ending meanwhile cannot switch it on
+        inside the window."""
+        if hold:
+            collector.hold(self._gc_hold)
+        else:
+            collector.release(self._gc_hold)
 
     async def step(self, *, recheck: bool = True) -> float | None:
         """Ring or log everything due now; return when the next signal is due."""

@@ -7,30 +7,24 @@ run`` holds it off from its first line; the kiosk releases it once the idle scre
 painted and the verdict prepared, freezing what exists by then (``gc.freeze``: never
 scanned again), so later collections walk only what checks create.
 
-Only a hold taken here is released here: a collector switched off by someone else (the
-bell thread's window before a signal) stays off."""
+The hold is one of station/collector.py's: the signal runner's window before a signal
+is another, and the collector runs again only when both are over."""
 
 from __future__ import annotations
 
-import gc
+from samoobsluha.station import collector
 
-_held = False
+HOLD = "start-up"
 
 
 def hold_collector() -> None:
     """Switch the collector off for start-up (if it is on)."""
-    global _held
-    if gc.isenabled():
-        gc.disable()
-        _held = True
+    collector.hold(HOLD)
 
 
 def release_collector() -> None:
     """If :func:`hold_collector` switched the collector off: freeze what start-up
-    created and switch it on again. (Without a hold — a kiosk in a test run — nothing is
-    frozen: freezing would keep every earlier test's garbage for good.)"""
-    global _held
-    if _held:
-        _held = False
-        gc.freeze()
-        gc.enable()
+    created and switch it on again (unless another hold, the signal runner's window, is
+    still taken). Without a hold — a kiosk in a test run — nothing is frozen: freezing
+    would keep every earlier test's garbage for good."""
+    collector.release(HOLD, freeze=True)
