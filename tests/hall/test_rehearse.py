@@ -9,7 +9,6 @@ import os
 import re
 import socket
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
@@ -150,10 +149,9 @@ def test_rehearse_without_answers_is_no_go(hall: tuple[Hub, list[Station]]) -> N
     hub, (_st1, st2) = hall
     st2.kill()  # and one station loses power before the check
     wait_for(lambda: not _status(hub, "st-2"), 40, "the hub noticing st-2 is gone")
-    started = time.monotonic()
+    # a station that never answers costs the --wait, not a hang (_run's timeout guards)
     out = _run([str(BIN / "hub"), "rehearse", "--wait", "2", "--no-button"], hub.data)
     assert out.returncode == 1, out.stderr
-    assert time.monotonic() - started < 60
     assert "st-1: NEPŘIPRAVENA — zkušební řádek nikdo nenapsal" in out.stdout
     assert "st-2: NEPŘIPRAVENA — není připojena k hubu" in out.stdout
     assert "připraveno 0, připojeno 1" in out.stdout
