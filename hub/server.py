@@ -73,14 +73,14 @@ def played_reason(plan: RoundPlan | None, results: int, now: float) -> list[Phra
     return reasons
 
 
-@dataclass
+@dataclass(eq=False)  # one per connection, keyed by identity
 class StationConn:
     station: str
     epoch: str
     address: str
     channel: Channel
     status: dict[str, Any] = field(default_factory=dict)
-    rows_queue: asyncio.Queue[list[list[Any]]] = field(default_factory=asyncio.Queue)
+    acked: int = -1  # the last ack sent on this connection
     sender: asyncio.Lock = field(default_factory=asyncio.Lock)
     last_rx: float = 0.0  # hub monotonic time of the last frame
     progress_at: float = 0.0  # hub monotonic time the backlog last shrank (or was empty)
@@ -129,7 +129,7 @@ class HubServer:
         self._server: asyncio.Server | None = None
         self._zc: Any = None
         self._zc_info: Any = None
-        self._pending: list[tuple[str, str, list[list[Any]], asyncio.Future[int]]] = []
+        self._pending: list[tuple[StationConn, store.Received]] = []
         self._flushing = False
         self._gong_counter = 0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -245,7 +245,6 @@ class HubServer:
                     self._pending_by_addr.pop(ip, None)
 
         conn: StationConn | None = None
-        ingester: asyncio.Task[Any] | None = None
         try:
             channel, hello = await protocol.server_handshake(
                 reader,
@@ -279,7 +278,6 @@ class HubServer:
             self.conns[conn.station] = conn
             await self._on_status(conn, first["status"])
             log.info("station %s (epoch %s) connected from %s", conn.station, conn.epoch, address)
-            ingester = asyncio.create_task(self._ingest_loop(conn))
             await self._send_state(conn)
             while True:
                 # a station sends a clock request or status every few seconds; silence
@@ -300,7 +298,9 @@ class HubServer:
                     )
                 elif kind == "rows":
                     if msg["rows"]:
-                        conn.rows_queue.put_nowait(msg["rows"])
+                        # checked here, on the event loop: the database thread only stores
+                        rows = store.receive(conn.station, conn.epoch, msg["rows"], received)
+                        self._queue_rows(conn, rows)
                 elif kind == "status":
                     await self._on_status(conn, msg["status"])
                 elif kind == "done":
@@ -329,8 +329,6 @@ class HubServer:
         finally:
             authenticated()
             self._open -= 1
-            if ingester is not None:
-                ingester.cancel()
             if conn is not None and self.conns.get(conn.station) is conn:
                 del self.conns[conn.station]
             if conn is None:
@@ -340,52 +338,46 @@ class HubServer:
                 with contextlib.suppress(Exception):
                     await writer.wait_closed()
 
-    async def _ingest_loop(self, conn: StationConn) -> None:
-        """Store a station's batches in arrival order; ack each after its commit."""
-        last_acked = -1
-        while True:
-            rows = await conn.rows_queue.get()
-            while not conn.rows_queue.empty():  # merge what queued up meanwhile
-                rows = rows + conn.rows_queue.get_nowait()
-            try:
-                acked = await self._ingest(conn.station, conn.epoch, rows)
-            except Exception as exc:  # the disk is full, the file went read-only …
-                # nothing was acked; drop the link so the station resends after a backoff
-                log.error("cannot store rows of %s (%s); closing its link", conn.station, exc)
-                await conn.channel.close()
-                return
-            if acked != last_acked:
-                last_acked = acked
-                conn.progress_at = self.clock.monotonic()
-                with contextlib.suppress(ConnectionError, OSError):
-                    await conn.channel.send({"t": "ack", "seq": acked})
-
-    async def _ingest(self, station: str, epoch: str, rows: list[list[Any]]) -> int:
-        """Group commit: batches from every station waiting meanwhile share one transaction."""
-        fut: asyncio.Future[int] = asyncio.get_running_loop().create_future()
-        self._pending.append((station, epoch, rows, fut))
+    def _queue_rows(self, conn: StationConn, rows: store.Received) -> None:
+        """Queue a station's checked rows for the one ingest pipeline (:meth:`_flush`)."""
+        self._pending.append((conn, rows))
         if not self._flushing:
             self._flushing = True
             self._spawn(self._flush())
-        return await fut
 
     async def _flush(self) -> None:
+        """Group commit, one pipeline for all stations: each round stores everything that
+        arrived while the round before was being stored (from any station, in arrival
+        order) in ONE transaction, then acks each station after that commit. The
+        database thread starts the next round at once: no station waits for its own turn,
+        and the thread never sits idle while rows are queued."""
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
+                rows_of: dict[StationConn, store.Received] = {}
+                for conn, rows in batch:  # a station's frames in the order they came
+                    if conn in rows_of:
+                        rows_of[conn].extend(rows)
+                    else:
+                        rows_of[conn] = rows
                 try:
-                    result = await self.dbw.run(
-                        store.ingest, [(s, e, r) for s, e, r, _ in batch], self.clock.now()
-                    )
-                except Exception as exc:
-                    log.exception("storing rows failed")
-                    for *_, fut in batch:
-                        if not fut.done():
-                            fut.set_exception(exc)
+                    result = await self.dbw.run(store.store_received, list(rows_of.values()))
+                except Exception as exc:  # the disk is full, the file went read-only …
+                    # nothing was acked; drop the links so the stations resend after a backoff
+                    for conn in rows_of:
+                        log.error(
+                            "cannot store rows of %s (%s); closing its link", conn.station, exc
+                        )
+                        self._spawn(conn.channel.close())
                     continue
-                for s, e, _, fut in batch:
-                    if not fut.done():
-                        fut.set_result(result[(s, e)])
+                now = self.clock.monotonic()
+                for conn in rows_of:
+                    acked = result[(conn.station, conn.epoch)]
+                    if acked != conn.acked:
+                        conn.acked = acked
+                        conn.progress_at = now
+                        with contextlib.suppress(ConnectionError, OSError, RuntimeError):
+                            conn.channel.send_nowait({"t": "ack", "seq": acked})
         finally:
             self._flushing = False
 

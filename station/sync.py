@@ -839,6 +839,7 @@ class StationSync:
                 seq = msg["seq"]
                 await self.dbw.run(outbox.acknowledge, seq)
                 self.status.acked_seq = max(self.status.acked_seq, seq)
+                self._wake.set()  # the window may have room again: no waiting for the poll
             elif kind == "plan":
                 await self._on_plan(channel, msg)
             elif kind == "gong":

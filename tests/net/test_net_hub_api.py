@@ -297,16 +297,16 @@ async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
     psk = new_psk()
     hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
     await hub.start()
-    real_ingest = store.ingest
+    real_store = store.store_received
     failures = {"left": 1}
 
-    def flaky_ingest(db, batches, now):
+    def flaky_store(db, received):
         if failures["left"]:
             failures["left"] -= 1
             raise OSError("disk I/O error")
-        return real_ingest(db, batches, now)
+        return real_store(db, received)
 
-    monkeypatch.setattr(store, "ingest", flaky_ingest)
+    monkeypatch.setattr(store, "store_received", flaky_store)
     try:
         sync, task = await _start_station(hub, psk, tmp_path / "s.db", "s")
         await until(lambda: sync.status.connected)
