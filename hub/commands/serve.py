@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import gc
 import json
 import logging
 import signal
@@ -80,6 +81,13 @@ def _serve(args: argparse.Namespace) -> int:
         if screen is not None:
             for url in screen.urls():
                 print(f"hall screen: {url} (projector: {url}projector)", flush=True)
+        # Everything loaded so far lives as long as the process: out of the collector's
+        # sight (gc.freeze), its collections scan only what ingest allocates. Measured
+        # with bench/sync.py's light client (200,000 rows): the collector's time in a run
+        # halved (0.22 -> 0.10 s), and two A/B pairs gave the hub 64 % and 57 % of the raw
+        # baseline with it, 57 % and 48 % without.
+        gc.collect()
+        gc.freeze()
         stop = asyncio.Event()
         loop = asyncio.get_running_loop()
         for sig in (signal.SIGINT, signal.SIGTERM):
