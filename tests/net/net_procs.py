@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import asyncio
 import contextlib
 import json
 import os
@@ -33,6 +34,37 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+async def start_sync(
+    hub: Any, psk: bytes, db: Path, sid: str, **kw: Any
+) -> tuple[Any, asyncio.Task[Any]]:
+    """A station's sync in this process, linked to an in-process ``HubServer``."""
+    from samoobsluha.station.sync import NetworkConfig, StationSync
+
+    net = NetworkConfig(tournament_id=hub.tournament, hub=f"127.0.0.1:{hub.port}", station_id=sid)
+    sync = StationSync(db, net, psk=psk, **kw)
+    return sync, asyncio.create_task(sync.run())
+
+
+async def stop_sync(sync: Any, task: asyncio.Task[Any]) -> None:
+    sync.stop()
+    task.cancel()
+    await asyncio.gather(task, return_exceptions=True)
+    sync.close()
+
+
+def enqueue_checks(
+    db_path: Path, station_id: str, n: int, *, kind: str = "challenge", start: int = 0
+) -> None:
+    """Write ``n`` check rows into a station's outbox in one transaction, as the kiosk
+    does (its own connection to the station's database file)."""
+    db = open_db(db_path, outbox.migrations)
+    outbox.set_station_id(db, station_id)
+    with db.atomic():
+        for i in range(start, start + n):
+            outbox.enqueue(db, kind, check_payload(i, station_id))
+    db.close()
 
 
 def check_payload(i: int, station_id: str = "st", at: float = 1_767_225_600.0) -> dict[str, Any]:
@@ -235,12 +267,7 @@ class Station:
 
     def enqueue(self, n: int, kind: str = "challenge", start: int = 0) -> None:
         """Write ``n`` outbox rows as the kiosk would (another process, same DB file)."""
-        db = open_db(self.db_path, outbox.migrations)
-        outbox.set_station_id(db, self.station_id)
-        with db.atomic():
-            for i in range(start, start + n):
-                outbox.enqueue(db, kind, check_payload(i, self.station_id))
-        db.close()
+        enqueue_checks(self.db_path, self.station_id, n, kind=kind, start=start)
 
     def backlog(self) -> int:
         """Rows in the station's outbox the hub has not acknowledged."""

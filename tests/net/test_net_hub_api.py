@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_procs import check_payload
+from net_procs import enqueue_checks, start_sync, stop_sync
 from testkit import until
 
 from samoobsluha.hub import control, store
@@ -201,33 +201,20 @@ async def test_station_catches_up_on_connect(tmp_path: Path) -> None:
         await hub.close()
 
 
-async def _start_station(hub: HubServer, psk: bytes, db: Path, sid: str, **kw: Any):
-    net = NetworkConfig(tournament_id=hub.tournament, hub=f"127.0.0.1:{hub.port}", station_id=sid)
-    sync = StationSync(db, net, psk=psk, **kw)
-    return sync, asyncio.create_task(sync.run())
-
-
-async def _stop_station(sync: StationSync, task: asyncio.Task) -> None:
-    sync.stop()
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
-    sync.close()
-
-
 async def test_two_machines_with_one_name_do_not_knock_each_other_off(tmp_path: Path) -> None:
     psk = new_psk()
     hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
     await hub.start()
     try:
-        first, t1 = await _start_station(hub, psk, tmp_path / "a.db", "raspberrypi")
+        first, t1 = await start_sync(hub, psk, tmp_path / "a.db", "raspberrypi")
         await until(lambda: first.status.connected)
-        second, t2 = await _start_station(hub, psk, tmp_path / "b.db", "raspberrypi")
+        second, t2 = await start_sync(hub, psk, tmp_path / "b.db", "raspberrypi")
         await until(lambda: second.status.last_error is not None)
         await asyncio.sleep(0.3)
         assert first.status.connected and not second.status.connected
         assert hub.conns["raspberrypi"].epoch == first.epoch
-        await _stop_station(second, t2)
-        await _stop_station(first, t1)
+        await stop_sync(second, t2)
+        await stop_sync(first, t1)
     finally:
         await hub.close()
 
@@ -242,7 +229,7 @@ async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
     hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
     await hub.start()
     try:
-        sync, task = await _start_station(
+        sync, task = await start_sync(
             hub, psk, tmp_path / "s.db", "s", local_clock=SkewedClock(420.0)
         )
         assert not sync.clock.synced
@@ -253,7 +240,7 @@ async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
         assert sync.clock.offset == pytest.approx(-420.0, abs=0.5)
         assert len(sync.estimator.samples) >= 3
         await until(lambda: hub.conns["s"].status.get("clock_synced") is True)
-        await _stop_station(sync, task)
+        await stop_sync(sync, task)
     finally:
         await hub.close()
 
@@ -274,18 +261,18 @@ async def test_the_kiosk_loop_never_waits_for_a_missing_hub(tmp_path: Path) -> N
     # a blocked loop would stall for a whole connect timeout (seconds), not a tick
     assert worst < 1.0
     assert not sync.status.connected and "failed" in (sync.status.last_error or "").lower()
-    await _stop_station(sync, task)
+    await stop_sync(sync, task)
 
 
 async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
     hub = HubServer(tmp_path / "hub.db", new_psk(), host="127.0.0.1", port=0, advertise=False)
     await hub.start()
     try:
-        sync, task = await _start_station(hub, new_psk(), tmp_path / "s.db", "s")
+        sync, task = await start_sync(hub, new_psk(), tmp_path / "s.db", "s")
         await until(lambda: sync.status.last_error is not None)
         assert "hung up during the handshake" in sync.status.last_error
         assert not sync.status.connected and hub.conns == {}
-        await _stop_station(sync, task)
+        await stop_sync(sync, task)
         assert await hub.stations() == []
     finally:
         await hub.close()
@@ -308,21 +295,14 @@ async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
 
     monkeypatch.setattr(store, "store_received", flaky_store)
     try:
-        sync, task = await _start_station(hub, psk, tmp_path / "s.db", "s")
+        sync, task = await start_sync(hub, psk, tmp_path / "s.db", "s")
         await until(lambda: sync.status.connected)
-        from samoobsluha.shared.storage import open_db
-        from samoobsluha.station import outbox
-
-        db = open_db(tmp_path / "s.db", outbox.migrations)
-        with db.atomic():
-            for i in range(10):
-                outbox.enqueue(db, "challenge", check_payload(i, "s"))
-        db.close()
+        enqueue_checks(tmp_path / "s.db", "s", 10)
         sync.nudge()
         await until(lambda: sync.status.acked_seq == 10, 15)
         assert failures["left"] == 0
         assert len(hub.dbw.call(store.inbox_rows)) == 10
-        await _stop_station(sync, task)
+        await stop_sync(sync, task)
     finally:
         await hub.close()
 

@@ -6,23 +6,20 @@ again as soon as the ack comes (not at its next poll)."""
 
 from __future__ import annotations
 
-import asyncio
 import json
 import sqlite3
 from pathlib import Path
 from typing import Any
 
 import pytest
-from net_procs import check_payload
+from net_procs import check_payload, enqueue_checks, start_sync, stop_sync
 from testkit import until
 
 from samoobsluha.hub import store
 from samoobsluha.hub.server import HubServer
 from samoobsluha.shared.protocol import new_psk
 from samoobsluha.shared.storage import open_db
-from samoobsluha.station import outbox
 from samoobsluha.station import sync as station_sync
-from samoobsluha.station.sync import NetworkConfig, StationSync
 
 NOW = 1_767_225_600.0
 
@@ -115,22 +112,12 @@ async def test_a_full_window_sends_on_at_the_ack_not_at_the_next_poll(
     hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
     await hub.start()
     try:
-        net = NetworkConfig(tournament_id=hub.tournament, hub=f"127.0.0.1:{hub.port}",
-                            station_id="s")  # fmt: skip
-        sync = StationSync(tmp_path / "s.db", net, psk=psk)
-        task = asyncio.create_task(sync.run())
+        sync, task = await start_sync(hub, psk, tmp_path / "s.db", "s")
         await until(lambda: sync.status.connected)
-        db = open_db(tmp_path / "s.db", outbox.migrations)
-        with db.atomic():
-            for i in range(12):
-                outbox.enqueue(db, "challenge", check_payload(i, "s"))
-        db.close()
+        enqueue_checks(tmp_path / "s.db", "s", 12)
         sync.nudge()  # the one wake-up the kiosk gives; the rest must come from the acks
         await until(lambda: sync.status.acked_seq == 12, 30)
         assert len(hub.dbw.call(store.inbox_rows)) == 12
-        sync.stop()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        sync.close()
+        await stop_sync(sync, task)
     finally:
         await hub.close()
