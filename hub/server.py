@@ -107,7 +107,7 @@ class HubServer:
         self.advertise = advertise
         self.mdns_interfaces = mdns_interfaces
         # the tournament's tables too: a station's result enters the tournament in the
-        # transaction that stores it (store.ingest)
+        # transaction that stores it (store.store_received)
         self.dbw = DbWorker(db_path, tour_store.migrations, store.migrations, auth.migrations)
         self.revoked: dict[str, int] = self.dbw.call(auth.load_revocations)
         self.max_connections = MAX_CONNECTIONS
@@ -354,24 +354,19 @@ class HubServer:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                rows_of: dict[StationConn, store.Received] = {}
-                for conn, rows in batch:  # a station's frames in the order they came
-                    if conn in rows_of:
-                        rows_of[conn].extend(rows)
-                    else:
-                        rows_of[conn] = rows
+                conns = list(dict.fromkeys(conn for conn, _ in batch))
                 try:
-                    result = await self.dbw.run(store.store_received, list(rows_of.values()))
+                    result = await self.dbw.run(store.store_received, [r for _, r in batch])
                 except Exception as exc:  # the disk is full, the file went read-only …
                     # nothing was acked; drop the links so the stations resend after a backoff
-                    for conn in rows_of:
+                    for conn in conns:
                         log.error(
                             "cannot store rows of %s (%s); closing its link", conn.station, exc
                         )
                         self._spawn(conn.channel.close())
                     continue
                 now = self.clock.monotonic()
-                for conn in rows_of:
+                for conn in conns:
                     acked = result[(conn.station, conn.epoch)]
                     if acked != conn.acked:
                         conn.acked = acked

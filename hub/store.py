@@ -235,11 +235,20 @@ class Received:
     seqs: list[int]
     at: float  # when the hub received them (its clock)
 
-    def extend(self, other: Received) -> None:
-        """Append the next frame of the same connection."""
-        self.good.extend(other.good)
-        self.bad.extend(other.bad)
-        self.seqs.extend(other.seqs)
+    @classmethod
+    def joined(cls, frames: Sequence[Received]) -> Received:
+        """Consecutive frames of one (station, epoch), in order, as one."""
+        if len(frames) == 1:
+            return frames[0]
+        first = frames[0]
+        return cls(
+            first.station,
+            first.epoch,
+            [row for f in frames for row in f.good],
+            [row for f in frames for row in f.bad],
+            [seq for f in frames for seq in f.seqs],
+            first.at,
+        )
 
 
 def receive(station: str, epoch: str, rows: Sequence[Sequence[Any]], now: float) -> Received:
@@ -287,13 +296,10 @@ def store_received(db: Database, received: Sequence[Received]) -> dict[tuple[str
     wait to get it back (five statements per station per round measured ~2 µs a row)."""
     global _inserted_since_start
     kill_at = int(os.environ.get(KILL_IN_COMMIT_ENV) or 0)
-    groups: dict[tuple[str, str], Received] = {}
-    for batch in received:  # one station's frames from two connections: in order
-        key = (batch.station, batch.epoch)
-        if key in groups:
-            groups[key] = _joined(groups[key], batch)
-        else:
-            groups[key] = batch
+    frames: dict[tuple[str, str], list[Received]] = {}
+    for batch in received:  # a station's frames in the order they came
+        frames.setdefault((batch.station, batch.epoch), []).append(batch)
+    groups = {key: Received.joined(each) for key, each in frames.items()}
     with db.atomic():
         progress: dict[tuple[str, str], int] = {
             (s, e): c for s, e, c in db.execute(
@@ -327,14 +333,6 @@ def store_received(db: Database, received: Sequence[Received]) -> dict[tuple[str
                 keys = [f"{station}/{epoch}/{seq}" for seq in results]
                 apply_results(db, groups[(station, epoch)].at, keys=keys)
     return result
-
-
-def _joined(first: Received, then: Received) -> Received:
-    both = Received(
-        first.station, first.epoch, list(first.good), list(first.bad), list(first.seqs), first.at
-    )
-    both.extend(then)
-    return both
 
 
 def _store_refused(db: Database, batch: Received) -> None:

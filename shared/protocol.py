@@ -159,7 +159,7 @@ def check_rows(rows: list[Any]) -> None:
     of an object, exactly as the station's outbox stores it (the hub stores it as is).
 
     Only the frame's shape is checked here; each payload is decoded and checked against
-    its record once, when the hub stores it (``hub.store.ingest``): a bad payload is one
+    its record once, as the hub receives it (``hub.store.receive``): a bad payload is one
     refused row, kept aside and reported, and never blocks the rows after it."""
     if len(rows) > MAX_ROWS_PER_FRAME:
         raise ProtocolError("too many rows in one frame")

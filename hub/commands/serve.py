@@ -99,10 +99,11 @@ def _serve(args: argparse.Namespace) -> int:
             await screen.close()
         await server.close()
 
-    # The database thread gives up the GIL around every row SQLite steps through (an
-    # executemany of 500 rows: 500 hand-overs); with the event loop busy decoding frames
-    # it then waits up to the switch interval each time to get it back. At Python's
-    # default 5 ms that convoy nearly doubled an ingest batch; at 1 ms it costs ~20 %.
+    # The database thread gives up the GIL around every statement SQLite steps through;
+    # with the event loop busy decoding frames it then waits up to the switch interval
+    # each time to get it back. Ingest keeps those hand-overs few (store.store_received);
+    # the interval bounds what each one costs (an executemany of 500 rows beside a busy
+    # thread took nearly twice as long at Python's default 5 ms, ~20 % longer at 1 ms).
     sys.setswitchinterval(SWITCH_INTERVAL)
     asyncio.run(main())
     return 0
