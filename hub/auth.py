@@ -10,10 +10,14 @@ revocation — a lost or copied card is then worth nothing, and ``hub key statio
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.protocol import row_digest
+from samoobsluha.shared.protocol import HallKeys, row_digest
+from samoobsluha.shared.storage import open_db
 
 migrations = Migrations("hub.keys")
 
@@ -45,6 +49,22 @@ def next_key_id(db: sqlite_utils.Database, station: str, now: float) -> int:
     """A key id the hub will accept for ``station``: now, or just past its revocation."""
     bound = load_revocations(db).get(station, -1)
     return max(int(now), bound + 1)
+
+
+def write_station_key(
+    db_path: Path, keys: HallKeys, station: str, out: Path, now: float
+) -> None:
+    """Issue ``station`` a key the hub accepts (newer than its last revocation, recorded
+    in the hub's database at ``db_path``) and write it to ``out``, readable by its owner
+    only: the station's ``psk_file``, never the hall secret."""
+    db = open_db(db_path, migrations)
+    try:
+        key_id = next_key_id(db, station, now)
+    finally:
+        db.close()
+    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="utf-8") as fh:
+        fh.write(keys.credentials(station, key_id).to_text())
 
 
 def stored_tip(db: sqlite_utils.Database, station: str, epoch: str) -> tuple[int, bytes]:

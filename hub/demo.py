@@ -122,15 +122,8 @@ def setup(fresh: bool) -> dict[str, str]:
         folder.mkdir(parents=True, exist_ok=True)
         # like a provisioned card: a key derived for this one station, never the hall
         # secret (a copy of it would be the whole hall)
-        db = open_db(store.db_path(), auth.migrations)
-        try:
-            key_id = auth.next_key_id(db, name, time.time())
-        finally:
-            db.close()
         key_file = folder / "station.key"
-        fd = os.open(key_file, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-        with os.fdopen(fd, "w", encoding="utf-8") as fh:
-            fh.write(keys.credentials(name, key_id).to_text())
+        auth.write_station_key(store.db_path(), keys, name, key_file, time.time())
         (folder / "station.toml").write_text(
             f'[station]\nname = "{name}"\nlexicon = "{lexicon}"\n\n'
             f'[kiosk]\ntables = "1-16"\n\n'

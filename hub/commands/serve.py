@@ -226,7 +226,6 @@ def _push_lexicon(args: argparse.Namespace) -> int:
 
 
 def _key(args: argparse.Namespace) -> int:
-    import os
 
     from samoobsluha.hub import auth, store
     from samoobsluha.shared.storage import open_db
@@ -248,16 +247,8 @@ def _key(args: argparse.Namespace) -> int:
             finally:
                 db.close()
             return _show({"station": args.station, "revoked_before": bound})
-    db = open_db(store.db_path(), auth.migrations)
-    try:
-        key_id = auth.next_key_id(db, args.station, time.time())
-    finally:
-        db.close()
-    text = keys.credentials(args.station, key_id).to_text()
     out = Path(args.out)
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w") as fh:
-        fh.write(text)
+    auth.write_station_key(store.db_path(), keys, args.station, out, time.time())
     print(t("cli.key.written", cli_language(), station=args.station, path=out))
     return 0
 
