@@ -59,21 +59,18 @@ def open_db(path: Path | str, *migration_sets: Migrations, threads: bool = False
     connections, and the first connection does not scan every installed distribution's
     entry points (importlib.metadata) — part of a kiosk's start-up on a Raspberry Pi."""
     path = Path(path)
-    if str(path) == ":memory:":
-        db = Database(
-            sqlite3.connect(":memory:", check_same_thread=not threads),  # noqa: TID251
-            execute_plugins=False,
-        )
-        _configure(db)
-        for migrations in migration_sets:
-            migrations.apply(db)
-        return db
-    path.parent.mkdir(parents=True, exist_ok=True)
+    memory = str(path) == ":memory:"
+    if not memory:
+        path.parent.mkdir(parents=True, exist_ok=True)
     db = Database(
         sqlite3.connect(str(path), check_same_thread=not threads),  # noqa: TID251
         execute_plugins=False,
     )
     _configure(db)
+    if memory:
+        for migrations in migration_sets:
+            migrations.apply(db)
+        return db
     # Two processes opening a fresh file at once (the kiosk and the daemon after a
     # reboot) would both try to create the tables; SQLite answers one of them "database
     # is locked" at once rather than waiting. Schema work is serialised with a lock file.
