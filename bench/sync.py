@@ -44,11 +44,10 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 
-from net_procs import Hub, Station, check_payload, flood, wait_for
+from net_procs import Hub, Station, check_payload, flood, station_status, wait_for
 
 from samoobsluha.hub import store
 from samoobsluha.shared import protocol
-from samoobsluha.shared.payloads import StationStatus
 from samoobsluha.shared.protocol import HallKeys, parse_psk
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
@@ -130,7 +129,7 @@ def connected(hub: Hub, n: int) -> bool:
     return sum(1 for r in rows if r["connected"] and r["status"].get("clock_synced")) == n
 
 
-def bench_ingest(tmp: Path, rows: int, n_stations: int, repeats: int = 3) -> dict[str, float]:
+def bench_ingest(tmp: Path, rows: int, n_stations: int, repeats: int = 3) -> dict[str, Any]:
     hub = Hub(tmp / "ingest-hub").start()
     stations = [Station(tmp / f"ingest-{i}", hub, f"in{i:02d}") for i in range(n_stations)]
     per = rows // n_stations
@@ -175,15 +174,25 @@ def bench_ingest(tmp: Path, rows: int, n_stations: int, repeats: int = 3) -> dic
         for st in stations:
             st.stop()
         hub.stop()
+    return {
+        **_ingest_figures(raw, rates, cpu, per * n_stations),
+        "raw_many": statistics.median(many),
+        "station_cpu": statistics.median(st_cpus) / (per * n_stations) * 1e6,
+    }
+
+
+def _ingest_figures(
+    raw: list[float], rates: list[float], cpu: list[float], rows: int
+) -> dict[str, Any]:
+    """Medians of interleaved baseline/hub pairs: rows/s of each, their ratio (and each
+    pair's), the hub's CPU µs a row."""
     base, rate = statistics.median(raw), statistics.median(rates)
     return {
         "raw": base,
-        "raw_many": statistics.median(many),
         "hub": rate,
         "ratio": rate / base,
         "ratios": [r / b for r, b in zip(rates, raw, strict=True)],
-        "cpu": statistics.median(cpu) / (per * n_stations) * 1e6,
-        "station_cpu": statistics.median(st_cpus) / (per * n_stations) * 1e6,
+        "cpu": statistics.median(cpu) / rows * 1e6,
     }
 
 
@@ -205,7 +214,7 @@ async def _replay(
             reader, writer, keys.credentials(name), tournament=hub.tournament,
             station=name, epoch="replay",
         )  # fmt: skip
-        await channel.send({"t": "status", "status": _replay_status(name)})
+        await channel.send({"t": "status", "status": station_status(name, version="bench")})
         sealed = [
             (rows[-1][0], channel.session.seal({"t": "rows", "rows": rows}))
             for rows in frames[name]
@@ -237,14 +246,7 @@ async def _replay(
     return took, hub_cpu, cpu
 
 
-def _replay_status(name: str) -> dict[str, Any]:
-    return StationStatus(
-        name=name, version="bench", lexicon_sha256=None, clock_synced=True, clock_offset=0.0,
-        clock_delay=0.001, backlog=0, acked_seq=0, last_signal=None, local_time=time.time(),
-    ).to_dict()  # fmt: skip
-
-
-def bench_ingest_wire(tmp: Path, rows: int, n_stations: int, repeats: int = 3) -> dict[str, float]:
+def bench_ingest_wire(tmp: Path, rows: int, n_stations: int, repeats: int = 3) -> dict[str, Any]:
     """The hub's ingest alone: the same rows from ``n_stations`` connections of one
     light client (:func:`_replay`) instead of ``n_stations`` station daemons, whose own
     reading, sealing and bookkeeping (5 µs a row) would otherwise share this machine's
@@ -273,13 +275,8 @@ def bench_ingest_wire(tmp: Path, rows: int, n_stations: int, repeats: int = 3) -
             client.append(mine)
     finally:
         hub.stop()
-    base, rate = statistics.median(raw), statistics.median(rates)
     return {
-        "raw": base,
-        "hub": rate,
-        "ratio": rate / base,
-        "ratios": [r / b for r, b in zip(rates, raw, strict=True)],
-        "cpu": statistics.median(cpu) / (per * n_stations) * 1e6,
+        **_ingest_figures(raw, rates, cpu, per * n_stations),
         "client_cpu": statistics.median(client) / (per * n_stations) * 1e6,
     }
 

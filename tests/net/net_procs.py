@@ -54,6 +54,18 @@ async def stop_sync(sync: Any, task: asyncio.Task[Any]) -> None:
     sync.close()
 
 
+def station_status(name: str = "s", backlog: int = 0, version: str = "test") -> dict[str, Any]:
+    """A whole station status record, as a station's ``status`` frame carries it (the hub
+    refuses a partial one)."""
+    from samoobsluha.shared.payloads import StationStatus
+
+    return StationStatus(
+        name=name, version=version, lexicon_sha256=None, clock_synced=True,
+        clock_offset=0.0, clock_delay=0.001, backlog=backlog, acked_seq=0, last_signal=None,
+        local_time=0.0,
+    ).to_dict()  # fmt: skip
+
+
 def enqueue_checks(
     db_path: Path, station_id: str, n: int, *, kind: str = "challenge", start: int = 0
 ) -> None:

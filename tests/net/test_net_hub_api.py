@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_procs import enqueue_checks, start_sync, stop_sync
+from net_procs import enqueue_checks, start_sync, station_status, stop_sync
 from testkit import until
 
 from samoobsluha.hub import control, store
@@ -322,16 +322,6 @@ def test_plans_are_kept_per_tournament(tmp_path: Path) -> None:
     assert load_plans(db, "t-spring")[0].revision == 4
 
 
-def _status(backlog: int) -> dict[str, Any]:
-    """A whole station status record (the hub refuses a partial one)."""
-    from samoobsluha.shared.payloads import StationStatus
-
-    return StationStatus(
-        name="s", version="test", lexicon_sha256=None, clock_synced=True, clock_offset=0.0,
-        clock_delay=0.001, backlog=backlog, acked_seq=0, last_signal=None, local_time=0.0,
-    ).to_dict()  # fmt: skip
-
-
 async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path) -> None:
     """The hub shows a connected station whose backlog has not shrunk for a minute (its
     sync is stuck); progress clears it. Hub time is a fake clock: no waiting."""
@@ -349,7 +339,7 @@ async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path
         channel, _ = await protocol.client_handshake(
             reader, writer, creds, tournament=hub.tournament, station="s", epoch="e"
         )
-        await channel.send({"t": "status", "status": _status(5)})
+        await channel.send({"t": "status", "status": station_status(backlog=5)})
         await until(lambda: "s" in hub.conns)
 
         async def stalled() -> bool:
@@ -359,10 +349,10 @@ async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path
         assert not await stalled()
         clock.advance(hub.stall_after + 1)
         assert await stalled()
-        await channel.send({"t": "status", "status": _status(5)})  # no progress
+        await channel.send({"t": "status", "status": station_status(backlog=5)})  # no progress
         await until(lambda: hub.conns["s"].status.get("backlog") == 5)
         assert await stalled()
-        await channel.send({"t": "status", "status": _status(3)})  # it moves again
+        await channel.send({"t": "status", "status": station_status(backlog=3)})  # it moves again
         await until(lambda: hub.conns["s"].status.get("backlog") == 3)
         assert not await stalled()
         await channel.close()
