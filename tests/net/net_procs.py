@@ -14,7 +14,7 @@ import subprocess
 import sys
 import threading
 import time
-from collections.abc import Callable, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from pathlib import Path
 from typing import Any
 
@@ -34,6 +34,19 @@ def free_port() -> int:
     with socket.socket() as s:
         s.bind(("127.0.0.1", 0))
         return int(s.getsockname()[1])
+
+
+@contextlib.asynccontextmanager
+async def loopback_hub(db: Path, psk: bytes, **kw: Any) -> AsyncIterator[Any]:
+    """A ``HubServer`` in this process on a free port of 127.0.0.1, without mDNS."""
+    from samoobsluha.hub.server import HubServer
+
+    hub = HubServer(db, psk, host="127.0.0.1", port=0, advertise=False, **kw)
+    await hub.start()
+    try:
+        yield hub
+    finally:
+        await hub.close()
 
 
 async def start_sync(

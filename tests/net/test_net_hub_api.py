@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_procs import enqueue_checks, start_sync, station_status, stop_sync
+from net_procs import enqueue_checks, loopback_hub, start_sync, station_status, stop_sync
 from testkit import until
 
 from samoobsluha.hub import control, store
@@ -181,9 +181,7 @@ async def test_control_socket_drives_the_server(link) -> None:
 async def test_station_catches_up_on_connect(tmp_path: Path) -> None:
     """Plans and published items made while a station was away reach it when it joins."""
     psk = new_psk()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
-    await hub.start()
-    try:
+    async with loopback_hub(tmp_path / "hub.db", psk) as hub:
         await hub.start_round(1, lead=100)
         await hub.publish("standings", [{"name": "Nováková", "points": 3}])
         net = NetworkConfig(
@@ -193,19 +191,12 @@ async def test_station_catches_up_on_connect(tmp_path: Path) -> None:
         task = asyncio.create_task(sync.run())
         await until(lambda: sync.dbw.call(load_item, "standings") is not None)
         await until(lambda: len(sync.plans()) == 1)
-        sync.stop()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        sync.close()
-    finally:
-        await hub.close()
+        await stop_sync(sync, task)
 
 
 async def test_two_machines_with_one_name_do_not_knock_each_other_off(tmp_path: Path) -> None:
     psk = new_psk()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
-    await hub.start()
-    try:
+    async with loopback_hub(tmp_path / "hub.db", psk) as hub:
         first, t1 = await start_sync(hub, psk, tmp_path / "a.db", "raspberrypi")
         await until(lambda: first.status.connected)
         second, t2 = await start_sync(hub, psk, tmp_path / "b.db", "raspberrypi")
@@ -215,8 +206,6 @@ async def test_two_machines_with_one_name_do_not_knock_each_other_off(tmp_path: 
         assert hub.conns["raspberrypi"].epoch == first.epoch
         await stop_sync(second, t2)
         await stop_sync(first, t1)
-    finally:
-        await hub.close()
 
 
 async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
@@ -226,9 +215,7 @@ async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
     from samoobsluha.station.sync import SkewedClock
 
     psk = new_psk()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
-    await hub.start()
-    try:
+    async with loopback_hub(tmp_path / "hub.db", psk) as hub:
         sync, task = await start_sync(
             hub, psk, tmp_path / "s.db", "s", local_clock=SkewedClock(420.0)
         )
@@ -241,8 +228,6 @@ async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
         assert len(sync.estimator.samples) >= 3
         await until(lambda: hub.conns["s"].status.get("clock_synced") is True)
         await stop_sync(sync, task)
-    finally:
-        await hub.close()
 
 
 async def test_the_kiosk_loop_never_waits_for_a_missing_hub(tmp_path: Path) -> None:
@@ -265,17 +250,13 @@ async def test_the_kiosk_loop_never_waits_for_a_missing_hub(tmp_path: Path) -> N
 
 
 async def test_a_station_with_the_wrong_key_says_so(tmp_path: Path) -> None:
-    hub = HubServer(tmp_path / "hub.db", new_psk(), host="127.0.0.1", port=0, advertise=False)
-    await hub.start()
-    try:
+    async with loopback_hub(tmp_path / "hub.db", new_psk()) as hub:
         sync, task = await start_sync(hub, new_psk(), tmp_path / "s.db", "s")
         await until(lambda: sync.status.last_error is not None)
         assert "hung up during the handshake" in sync.status.last_error
         assert not sync.status.connected and hub.conns == {}
         await stop_sync(sync, task)
         assert await hub.stations() == []
-    finally:
-        await hub.close()
 
 
 async def test_a_failed_commit_drops_the_link_and_the_rows_come_again(
@@ -330,10 +311,7 @@ async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path
 
     clock = FakeClock()
     secret = new_psk()
-    hub = HubServer(tmp_path / "hub.db", secret, host="127.0.0.1", port=0, advertise=False,
-                    clock=clock)  # fmt: skip
-    await hub.start()
-    try:
+    async with loopback_hub(tmp_path / "hub.db", secret, clock=clock) as hub:
         reader, writer = await asyncio.open_connection("127.0.0.1", hub.port)
         creds = protocol.HallKeys(secret).credentials("s", 1)
         channel, _ = await protocol.client_handshake(
@@ -356,5 +334,3 @@ async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path
         await until(lambda: hub.conns["s"].status.get("backlog") == 3)
         assert not await stalled()
         await channel.close()
-    finally:
-        await hub.close()

@@ -12,11 +12,10 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_procs import check_payload, enqueue_checks, start_sync, stop_sync
+from net_procs import check_payload, enqueue_checks, loopback_hub, start_sync, stop_sync
 from testkit import until
 
 from samoobsluha.hub import store
-from samoobsluha.hub.server import HubServer
 from samoobsluha.shared.protocol import new_psk
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import sync as station_sync
@@ -109,9 +108,7 @@ async def test_a_full_window_sends_on_at_the_ack_not_at_the_next_poll(
     monkeypatch.setattr(station_sync, "BATCH", 2)
     monkeypatch.setattr(station_sync, "POLL_EVERY", 3600.0)
     psk = new_psk()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
-    await hub.start()
-    try:
+    async with loopback_hub(tmp_path / "hub.db", psk) as hub:
         sync, task = await start_sync(hub, psk, tmp_path / "s.db", "s")
         await until(lambda: sync.status.connected)
         enqueue_checks(tmp_path / "s.db", "s", 12)
@@ -119,5 +116,3 @@ async def test_a_full_window_sends_on_at_the_ack_not_at_the_next_poll(
         await until(lambda: sync.status.acked_seq == 12, 30)
         assert len(hub.dbw.call(store.inbox_rows)) == 12
         await stop_sync(sync, task)
-    finally:
-        await hub.close()
