@@ -188,9 +188,8 @@ class HubServer:
             for conn in list(self.conns.values()):
                 with contextlib.suppress(ConnectionError, OSError, TimeoutError):
                     # tell the station, so it reconnects at once rather than on a timeout
-                    await asyncio.wait_for(
-                        conn.channel.send({"t": "bye", "reason": "hub shutting down"}), 1.0
-                    )
+                    async with asyncio.timeout(1.0):
+                        await conn.channel.send({"t": "bye", "reason": "hub shutting down"})
                 await conn.channel.close()
             await self._server.wait_closed()
             self._server = None
@@ -257,7 +256,8 @@ class HubServer:
             )
             # The station proves it holds the key only with its first sealed frame (a
             # replayed hello proves nothing); until then nothing about it is recorded.
-            first = await asyncio.wait_for(channel.recv(), FIRST_FRAME_TIMEOUT)
+            async with asyncio.timeout(FIRST_FRAME_TIMEOUT):
+                first = await channel.recv()
             if first["t"] != "status":
                 raise ProtocolError(f"first frame must be status, not {first['t']!r}")
             authenticated()
@@ -282,7 +282,8 @@ class HubServer:
             while True:
                 # a station sends a clock request or status every few seconds; silence
                 # means it lost power or the Wi-Fi dropped it without a FIN
-                msg = await asyncio.wait_for(channel.recv(), IDLE_TIMEOUT)
+                async with asyncio.timeout(IDLE_TIMEOUT):
+                    msg = await channel.recv()
                 received = self.clock.now()
                 conn.last_rx = self.clock.monotonic()
                 kind = msg["t"]
@@ -438,7 +439,8 @@ class HubServer:
 
         async def one(conn: StationConn) -> str | None:
             try:
-                await asyncio.wait_for(conn.channel.send(msg), deadline)
+                async with asyncio.timeout(deadline):
+                    await conn.channel.send(msg)
                 return conn.station
             except TimeoutError:
                 self.peer_log.warning(

@@ -28,7 +28,6 @@ validates the fields of every type both sides understand.
 from __future__ import annotations
 
 import asyncio
-import contextlib
 import hashlib
 import hmac
 import logging
@@ -49,6 +48,7 @@ LEXICON_CHUNK = 256 * 1024
 NONCE_BYTES = 16
 MAC_BYTES = 32
 HANDSHAKE_TIMEOUT = 5.0
+CLOSE_TIMEOUT = 2.0  # a closing connection's unsent frames wait this long for the peer
 
 _LEN = struct.Struct(">I")
 _COUNTER = struct.Struct(">Q")
@@ -588,9 +588,17 @@ class Channel:
         return msg
 
     async def close(self) -> None:
+        """Close the connection; never waits long: a peer that stopped reading would keep
+        unsent frames (and so the close) pending forever, so after
+        :data:`CLOSE_TIMEOUT` the socket is dropped without them."""
         self.writer.close()
-        with contextlib.suppress(ConnectionError, OSError):
-            await self.writer.wait_closed()
+        try:
+            async with asyncio.timeout(CLOSE_TIMEOUT):
+                await self.writer.wait_closed()
+        except TimeoutError:
+            self.writer.transport.abort()
+        except (ConnectionError, OSError):
+            pass
 
 
 async def client_handshake(
@@ -606,7 +614,8 @@ async def client_handshake(
     nonce = secrets.token_bytes(NONCE_BYTES)
     writer.write(seal_hello(creds.key, Hello(station, epoch, tournament, nonce, creds.key_id)))
     await writer.drain()
-    body = await asyncio.wait_for(read_frame(reader, MAX_WELCOME), HANDSHAKE_TIMEOUT)
+    async with asyncio.timeout(HANDSHAKE_TIMEOUT):
+        body = await read_frame(reader, MAX_WELCOME)
     welcome = open_welcome(creds, nonce, body)
     if welcome["tournament"] != tournament:
         raise ProtocolError(f"hub belongs to tournament {welcome['tournament']!r}")
@@ -629,7 +638,8 @@ async def server_handshake(
     """Hub side: verify hello, answer welcome. ``acked_for(station, epoch)`` returns (or is
     an awaitable returning) ``(contiguous seq, digest of that row)``; ``key_for(station,
     key_id)`` the station's key or None when revoked (default: derive, never revoked)."""
-    body = await asyncio.wait_for(read_frame(reader, MAX_HELLO), HANDSHAKE_TIMEOUT)
+    async with asyncio.timeout(HANDSHAKE_TIMEOUT):
+        body = await read_frame(reader, MAX_HELLO)
     derive = key_for or keys.station_key
     hello = open_hello(body, derive)
     if hello.tournament != tournament:

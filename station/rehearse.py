@@ -291,7 +291,8 @@ class Rehearsal:
         type`` (polled in the station database); None when nobody typed in time."""
         if self.keyboard is not None:
             with contextlib.suppress(TimeoutError):
-                return await asyncio.wait_for(self.keyboard(letters, wait, button), wait)
+                async with asyncio.timeout(wait):
+                    return await self.keyboard(letters, wait, button)
             return None
         deadline = time.monotonic() + wait
         while time.monotonic() < deadline:
@@ -304,7 +305,8 @@ class Rehearsal:
     async def wait_button(self, wait: float) -> bool:
         self._pressed = asyncio.Event()
         try:
-            await asyncio.wait_for(self._pressed.wait(), wait)
+            async with asyncio.timeout(wait):
+                await self._pressed.wait()
             return True
         except TimeoutError:
             return False

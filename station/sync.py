@@ -356,7 +356,8 @@ async def discover_hub(
         checked = 0
         while time.monotonic() < deadline:
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(seen.wait(), max(0.0, deadline - time.monotonic()))
+                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
+                    await seen.wait()
             seen.clear()
             for name in names[checked:]:
                 info = AsyncServiceInfo(protocol.SERVICE_TYPE, name)
@@ -652,9 +653,10 @@ class StationSync:
     async def _attempt(
         self, host: str, port: int
     ) -> tuple[asyncio.StreamWriter, Channel, dict[str, Any]]:
-        reader, writer = await asyncio.wait_for(
-            asyncio.open_connection(host, port, limit=protocol.MAX_FRAME + 64), CONNECT_TIMEOUT
-        )
+        async with asyncio.timeout(CONNECT_TIMEOUT):
+            reader, writer = await asyncio.open_connection(
+                host, port, limit=protocol.MAX_FRAME + 64
+            )
         try:
             channel, welcome = await protocol.client_handshake(
                 reader,
@@ -801,7 +803,8 @@ class StationSync:
                     continue
             self._wake.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._wake.wait(), POLL_EVERY)
+                async with asyncio.timeout(POLL_EVERY):
+                    await self._wake.wait()
 
     async def _timesync(self, channel: Channel) -> None:
         for _ in range(BURST):
@@ -822,13 +825,15 @@ class StationSync:
         while True:
             self._status_now.clear()
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(self._status_now.wait(), STATUS_EVERY)
+                async with asyncio.timeout(STATUS_EVERY):
+                    await self._status_now.wait()
             self.status.backlog = await self.dbw.run(outbox.backlog)
             await channel.send({"t": "status", "status": self._status_payload()})
 
     async def _receiver(self, channel: Channel) -> None:
         while True:
-            msg = await asyncio.wait_for(channel.recv(), IDLE_TIMEOUT)
+            async with asyncio.timeout(IDLE_TIMEOUT):
+                msg = await channel.recv()
             # stamped as the frame arrived, before its MAC and signature were checked
             t4 = channel.received_at if channel.received_at is not None else 0.0
             self.status.last_contact = t4

@@ -77,7 +77,8 @@ async def ask(app: object, letters: str, wait: float, button: bool = False) -> s
     # screen is pushed (and taken away) from the app's message queue.
     app.call_later(app.push_screen, screen, done)
     try:
-        return await asyncio.wait_for(future, wait)
+        async with asyncio.timeout(wait):
+            return await future
     except TimeoutError:
 
         def take_away() -> None:

@@ -9,6 +9,7 @@ import threading
 
 import pytest
 from gong_testkit import edges
+from testkit import until
 
 from samoobsluha.shared.clock import FakeClock, SystemClock
 from samoobsluha.shared.rounds import Phase, RoundPlan, Signal
@@ -326,14 +327,15 @@ async def test_real_asyncio_runner_wakes_on_new_plan(tmp_path):
     await asyncio.sleep(0.05)  # the runner now naps up to 30 s
     plan = RoundPlan(1, clock.now() + 0.3, basic_seconds=1.5, warning_seconds=0.7)
     schedule.apply(plan)  # wakes it
-    await asyncio.sleep(2.0)
+    await until(lambda: len(gong.rung) == 3, 25)
     runner.stop()
     await asyncio.wait_for(task, 5)
     assert [name for name, _ in gong.rung] == ["start", "warning", "end"]
     due = plan.signal_times()
     for name, fired in gong.rung:
-        # woken at once, not after its 30 s nap (the precision is bench/gong.py's figure)
-        assert 0 <= fired - due[Signal(name)] < 0.7
+        # woken by the plan, not after its 30 s nap (the precision is bench/gong.py's
+        # figure; a busy machine may delay a ring by seconds, never by the nap)
+        assert 0 <= fired - due[Signal(name)] < 15
 
 
 async def test_wake_from_another_thread_and_process(tmp_path):
@@ -355,7 +357,7 @@ async def test_wake_from_another_thread_and_process(tmp_path):
     thread = threading.Thread(target=writer)
     thread.start()
     thread.join()
-    await asyncio.sleep(0.3)
+    await until(lambda: gong.rung, 25)
     runner.stop()
     await asyncio.wait_for(task, 5)
     assert [name for name, _ in gong.rung] == ["start"]

@@ -23,7 +23,8 @@ def test_no_gong_before_the_hub_clock_is_known(tmp_path: Path) -> None:
     with running(hub, st):
         st.start()
         # the plan's start passes (on both the true and the station's clock); no hub
-        time.sleep(3.5)
+        wait_for(lambda: "signals wait for the hub clock" in st.log(), 30, "the wait logged")
+        wait_for(lambda: time.time() > start_at + 1.0, 10, "the start passing")
         assert st.rings() == []
         assert "signals wait for the hub clock" in st.log()
         hub.start()

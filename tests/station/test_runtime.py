@@ -144,7 +144,10 @@ async def test_a_signal_rings_while_the_kiosks_loop_is_busy(
         assert runtime.schedule is not None
         start_at = time.time() + 0.5
         runtime.schedule.apply(RoundPlan(1, start_at, basic_seconds=60, warning_seconds=30))
-        time.sleep(3.0)  # the loop is blocked from before the start until well after it
+        # the loop stays blocked from before the start until the bell thread has rung it
+        deadline = time.monotonic() + 60
+        while not runtime.schedule.signals(1) and time.monotonic() < deadline:
+            time.sleep(0.05)
         blocked_until = time.time()
         records = runtime.schedule.signals(1)
         assert [r.signal.value for r in records] == ["start"]
