@@ -132,7 +132,7 @@ async def kiosk_busy(
     from samoobsluha.shared.lexicon import Lexicon, write_lexicon
     from samoobsluha.shared.normalize import normalize_word
     from samoobsluha.station.app import KioskApp
-    from samoobsluha.station.bell import BellProcess, BellThread
+    from samoobsluha.station.bell import BellThread
     from samoobsluha.station.checks import KioskSettings
     from samoobsluha.station.log import KioskStore
 
@@ -154,11 +154,9 @@ async def kiosk_busy(
     gong = Recorder(clock)
     shown = 0
     async with app.run_test(size=(80, 24)) as pilot:
-        bell: BellThread | BellProcess | None = None
+        bell: BellThread | None = None
         if mode == "thread":
             bell = BellThread(lambda: RoundSchedule.open(db_path, clock=clock), clock, gong)
-        elif mode == "process":
-            bell = BellProcess(["--db", str(db_path), "--silent"])
         if bell is not None:
             bell.start()
             schedule.add_listener(bell.wake)
@@ -176,7 +174,7 @@ async def kiosk_busy(
             )
             schedule.apply(plan, source="local")
             last = plan.end_at()
-        while clock.now() < last + 0.5 and (mode == "process" or len(gong.fired) < rounds * 3):
+        while clock.now() < last + 0.5 and len(gong.fired) < rounds * 3:
             app.show_verdict(verdicts[shown % len(verdicts)], record, "first")
             shown += 1
             await pilot.pause()
@@ -225,8 +223,8 @@ def main() -> None:
     parser.add_argument(
         "--kiosk-modes",
         nargs="+",
-        default=["loop", "thread", "process"],
-        choices=["loop", "thread", "process"],
+        default=["loop", "thread"],
+        choices=["loop", "thread"],
         help="where the runner runs while the kiosk is busy",
     )
     args = parser.parse_args()
@@ -245,7 +243,6 @@ def main() -> None:
         labels = {
             "loop": "runner in kiosk loop",
             "thread": "BellThread",
-            "process": "BellProcess",
         }
         for mode in args.kiosk_modes:
             late, missed, shown = asyncio.run(kiosk_busy(n, args.busy_spacing, folder, mode=mode))

@@ -4,7 +4,8 @@ One screen per job, switched with F1–F5 (Textual modes), each in :mod:`hub.scr
 Stations, Round control, Challenges, Results, Standings & pairings. Screens get their data
 from :class:`hub.service.HubService` in thread workers and never block on SQLite or the
 network. A one-second tick moves countdowns; every ``refresh_every`` seconds the current
-screen reloads (and station results that arrived are entered into the tournament).
+screen reloads. The dashboard only shows station results: ``hub serve`` hands each one to
+the tournament's result intake as it arrives.
 """
 
 from __future__ import annotations

@@ -15,12 +15,6 @@ could not fire, and a gong was late by as much.
     ~150 ms (and signals missed) for the runner in the kiosk's loop; without the GC
     window it was no better than the loop (docs/benchmarks.md).
 
-:class:`BellProcess`
-    A :class:`BellThread` in a small process of its own (``python -m
-    samoobsluha.station.bell``) on the same database: nothing the kiosk's interpreter
-    does can delay it (p99 0.27 ms in the same run). Not used by the runtime yet: the
-    hub clock's offset and the ring reports would have to cross the process boundary.
-
 Use::
 
     bell = BellThread(lambda: RoundSchedule.open(path, clock=clock), clock, outputs)
@@ -30,8 +24,7 @@ Use::
     bell.stop()
 
 Everything that sounds the outputs goes through the bell thread (its loop owns the
-outputs' asyncio state), so a button press and a due signal never ring at once. A
-:class:`BellProcess` has the same ``start``/``wake``/``ring``/``stop``.
+outputs' asyncio state), so a button press and a due signal never ring at once.
 """
 
 from __future__ import annotations
@@ -186,126 +179,3 @@ class SilentGong:
 
     async def ring(self, name: str) -> None:
         return None
-
-
-class BellProcess:
-    """The bell in a small process of its own: :class:`BellThread` run by
-    ``python -m samoobsluha.station.bell`` on the same station database. The kiosk's
-    interpreter (its GIL, its garbage collector, its CPU time) cannot delay it at all;
-    it costs one more Python process (~20 MB). It owns the bell and the audio gong (the
-    kiosk keeps the button and the lamp); ``ring`` and ``wake`` are lines on its stdin,
-    and it ends when its stdin closes (so it never outlives the kiosk).
-
-    ``args`` are the child's command-line options (``--db``, ``--config``,
-    ``--tournament``, ``--grace``, ``--priority``, ``--silent``)."""
-
-    def __init__(self, args: list[str], *, python: str | None = None) -> None:
-        self.args = list(args)
-        self.python = python or sys.executable
-        self._proc: Any = None
-        self._lock = threading.Lock()
-        self.policy = "not started"
-
-    def start(self, timeout: float = 20.0) -> None:
-        import subprocess
-
-        self._proc = subprocess.Popen(
-            [self.python, "-m", "samoobsluha.station.bell", *self.args],
-            stdin=subprocess.PIPE,
-            stdout=subprocess.PIPE,
-            text=True,
-        )
-        line = self._proc.stdout.readline()  # "ready <policy>" once its runner runs
-        if not line.startswith("ready"):
-            self._proc.kill()
-            self._proc.wait()
-            raise RuntimeError(f"the bell process did not start ({line.strip()!r})")
-        self.policy = line.removeprefix("ready").strip()
-        log.info("bell process %d running (%s)", self._proc.pid, self.policy)
-
-    def _send(self, line: str) -> None:
-        with self._lock:
-            if self._proc is None or self._proc.poll() is not None:
-                raise RuntimeError("the bell process is not running")
-            self._proc.stdin.write(line + "\n")
-            self._proc.stdin.flush()
-
-    def wake(self) -> None:
-        with contextlib.suppress(RuntimeError, OSError):
-            self._send("wake")
-
-    async def ring(self, name: str) -> None:
-        self._send(f"ring {name}")
-
-    def stop(self, timeout: float = 10.0) -> None:
-        proc, self._proc = self._proc, None
-        if proc is None:
-            return
-        with contextlib.suppress(OSError):
-            proc.stdin.close()
-        try:
-            proc.wait(timeout)
-        except Exception:
-            proc.kill()
-            proc.wait()
-
-    @property
-    def running(self) -> bool:
-        return self._proc is not None and self._proc.poll() is None
-
-
-def main(argv: list[str] | None = None) -> int:
-    """The bell process (see :class:`BellProcess`)."""
-    import argparse
-
-    from samoobsluha.shared.clock import SystemClock
-    from samoobsluha.station.rounds import GRACE_SECONDS
-
-    parser = argparse.ArgumentParser(prog="python -m samoobsluha.station.bell")
-    parser.add_argument("--db", required=True, help="the station database")
-    parser.add_argument("--config", help="station.toml (the [gong] section)")
-    parser.add_argument("--tournament", default="")
-    parser.add_argument("--grace", type=float, default=GRACE_SECONDS)
-    parser.add_argument("--priority", type=int, default=REALTIME_PRIORITY)
-    parser.add_argument("--silent", action="store_true", help="no outputs (benchmarks)")
-    args = parser.parse_args(argv)
-    clock = SystemClock()
-    outputs: Any = None
-    if args.silent:
-        gong: Any = SilentGong()
-    else:
-        from samoobsluha.station import config as station_config
-        from samoobsluha.station.gong import GongConfig, build_gong
-
-        cfg = station_config.load(args.config)
-        outputs = build_gong(
-            GongConfig.from_station(cfg), clock=clock, with_button=False, with_lamp=False
-        )
-        gong = outputs
-    bell = BellThread(
-        lambda: RoundSchedule.open(
-            args.db, clock=clock, tournament=args.tournament, grace=args.grace
-        ),
-        clock,
-        gong,
-        priority=args.priority,
-    )
-    try:
-        bell.start()
-        print(f"ready {bell.policy}", flush=True)
-        for line in sys.stdin:  # until the kiosk closes the pipe (or dies)
-            command, _, name = line.strip().partition(" ")
-            if command == "wake":
-                bell.wake()
-            elif command == "ring" and name:
-                bell.submit(name)
-    finally:
-        bell.stop()
-        if outputs is not None:
-            outputs.off()
-            outputs.close()
-    return 0
-
-
-if __name__ == "__main__":  # pragma: no cover - run as the bell process
-    sys.exit(main())

@@ -7,7 +7,7 @@ the .deb files directly fails offline: apt then wants the mirror's copy of packa
 lists for, and its debconf pre-install hook rejects the file names.)
 
 Pure standard library (no dpkg-dev on the organiser's laptop or a fresh Pi):
-``python -c "import sys; from hub.provision.debindex import main; sys.exit(main())" DIR``.
+``python -m samoobsluha.hub.provision.debindex DIR`` (provisioning/build-bundle.sh).
 """
 
 from __future__ import annotations
