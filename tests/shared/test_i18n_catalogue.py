@@ -1,14 +1,23 @@
-"""The catalogue itself: every message in cs, sk and en, no language asking for a value
-the English text (the one code is written against) does not name, and every plural
-message with the count that chooses its form."""
+"""The catalogues themselves (``shared/locale/<lang>/LC_MESSAGES/samoobsluha.po``): every
+message in cs, sk and en, no language asking for a value the English text (the one code is
+written against) does not name, every plural message with a form for each CLDR category of
+its language and the count that chooses it, no key written twice, and compiled ``.mo``
+files that say what their ``.po`` says."""
 
 from __future__ import annotations
 
 import re
+from pathlib import Path
 
-from samoobsluha.shared.i18n import LANGUAGES, MESSAGES, PLURAL_COUNTS, t
+import pytest
+from babel import Locale
+from babel.messages.pofile import read_po
+
+from samoobsluha.shared import i18n
+from samoobsluha.shared.i18n import CATEGORIES, LANGUAGES, MESSAGES, PLURAL_COUNTS, t
 
 _FIELD = re.compile(r"\{(\w+)")
+_MSGID = re.compile(r'^msgid "(.+)"$', re.M)
 
 
 def _fields(text: object) -> set[str]:
@@ -18,16 +27,34 @@ def _fields(text: object) -> set[str]:
 
 def test_every_message_has_three_languages_and_the_same_values() -> None:
     problems = []
+    keys = {lang: set(i18n._read_po(i18n.catalogue_path(lang))) for lang in LANGUAGES}
+    for lang in LANGUAGES:
+        for key in sorted(keys["en"] ^ keys[lang]):
+            problems.append(f"{key}: in {'en' if key in keys['en'] else lang} only ({lang})")
     for key, entry in MESSAGES.items():
-        if set(entry) != set(LANGUAGES):
-            problems.append(f"{key}: languages {sorted(entry)}")
-            continue
         english = _fields(entry["en"])
         for lang in ("cs", "sk"):
-            extra = _fields(entry[lang]) - english
+            extra = _fields(entry.get(lang, "")) - english
             if extra:
                 problems.append(f"{key} ({lang}): {sorted(extra)} not in the English text")
+    assert len(MESSAGES) > 500
     assert not problems, "\n".join(problems)
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_plural_forms_are_cldr_categories(lang: str) -> None:
+    """The order of a plural message's forms is CLDR's categories of the language, and
+    the catalogue's Plural-Forms has as many forms (what translators' tools show)."""
+    order = ("zero", "one", "two", "few", "many", "other")
+    tags = Locale.parse(lang).plural_form.tags | {"other"}
+    assert tuple(c for c in order if c in tags) == CATEGORIES[lang]
+    with i18n.catalogue_path(lang).open("rb") as f:
+        po = read_po(f)
+    assert po.num_plurals == len(CATEGORIES[lang])
+    for m in po:
+        if isinstance(m.id, tuple | list):
+            assert len(m.string) == len(CATEGORIES[lang]), m.id
+            assert all(m.string), m.id
 
 
 def test_every_plural_message_names_its_count() -> None:
@@ -35,46 +62,71 @@ def test_every_plural_message_names_its_count() -> None:
         if any(isinstance(text, dict) for text in entry.values()):
             count = PLURAL_COUNTS.get(key, "n")
             assert all(count in _fields(text) for text in entry.values()), key
-            for lang in LANGUAGES:  # renders for 1, 2 and 5 without a missing value
-                for n in (1, 2, 5):
+            for lang in LANGUAGES:  # renders for 1, 2, 5 and 1.5 without a missing value
+                for n in (1, 2, 5, 1.5):
                     values = {name: n for name in _fields(entry[lang])}
                     assert t(key, lang, **values), (key, lang, n)
 
 
-def test_no_message_is_defined_twice() -> None:
-    """The catalogue is built by several ``MESSAGES.update({...})`` blocks: a key written in
-    two of them silently keeps only the later text (it happened: one refusal had two
-    English wordings)."""
-    import ast
-    from pathlib import Path
+def test_plural_forms_follow_cldr() -> None:
+    assert t("cli.finalised", "cs", round=1, n=1) != t("cli.finalised", "cs", round=1, n=2)
+    assert t("cli.finalised", "cs", round=1, n=2) != t("cli.finalised", "cs", round=1, n=5)
+    assert t("cli.finalised", "en", round=1, n=1) != t("cli.finalised", "en", round=1, n=2)
 
-    import samoobsluha.shared.i18n as i18n
 
-    tree = ast.parse(Path(i18n.__file__).read_text(encoding="utf-8"))
-    seen: dict[str, int] = {}
-    twice = []
-    for node in ast.walk(tree):
-        target = None
-        if isinstance(node, ast.AnnAssign | ast.Assign) and isinstance(node.value, ast.Dict):
-            names = [node.target] if isinstance(node, ast.AnnAssign) else node.targets
-            if any(isinstance(n, ast.Name) and n.id == "MESSAGES" for n in names):
-                target = node.value
-        elif (
-            isinstance(node, ast.Call)
-            and isinstance(node.func, ast.Attribute)
-            and isinstance(node.func.value, ast.Name)
-            and node.func.value.id == "MESSAGES"
-            and node.func.attr == "update"
-            and node.args
-            and isinstance(node.args[0], ast.Dict)
-        ):
-            target = node.args[0]
-        if target is None:
-            continue
-        for key in target.keys:
-            if isinstance(key, ast.Constant) and isinstance(key.value, str):
-                if key.value in seen:
-                    twice.append(f"{key.value}: lines {seen[key.value]} and {key.lineno}")
-                seen[key.value] = key.lineno
-    assert seen, "no catalogue found"
-    assert not twice, "\n".join(twice)
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_no_message_is_defined_twice(lang: str) -> None:
+    """A key written twice keeps one text silently (it happened: one refusal had two
+    English wordings); gettext's msgfmt refuses such a file."""
+    text = i18n.catalogue_path(lang).read_text(encoding="utf-8")
+    keys = _MSGID.findall(text)
+    twice = sorted({k for k in keys if keys.count(k) > 1})
+    assert len(keys) > 500
+    assert not twice, twice
+
+
+@pytest.mark.parametrize("lang", LANGUAGES)
+def test_compiled_catalogue_says_what_the_po_says(lang: str) -> None:
+    """``./dev setup`` and the package build compile each ``.po``; the runtime reads the
+    ``.mo`` only while it is not older than the ``.po``."""
+    import io
+
+    from babel.messages.mofile import write_mo
+
+    with i18n.catalogue_path(lang).open("rb") as f:
+        po = read_po(f)
+    buf = io.BytesIO()
+    write_mo(buf, po)
+    assert i18n._read_mo(buf.getvalue()) == i18n._read_po(i18n.catalogue_path(lang))
+
+
+def test_a_missing_text_falls_back_to_english(monkeypatch: pytest.MonkeyPatch) -> None:
+    real = i18n.catalogue
+    cs = dict(real("cs"))
+    del cs["verdict.valid"]
+    monkeypatch.setattr(i18n, "catalogue", lambda lang: cs if lang == "cs" else real(lang))
+    assert t("verdict.valid", "cs") == "VALID"
+    assert t("verdict.invalid", "cs") == "NEPLATNÉ"
+    with pytest.raises(KeyError):
+        t("no.such.key", "cs")
+
+
+def test_only_the_language_asked_for_is_read() -> None:
+    """A process that speaks Czech reads one catalogue (start-up of ``station check``)."""
+    import subprocess
+    import sys
+
+    code = (
+        "from samoobsluha.shared import i18n\n"
+        "i18n.t('verdict.valid', 'cs')\n"
+        "print(i18n.catalogue.cache_info().currsize)\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    assert out.stdout.strip() == "1"
+
+
+def test_the_catalogues_are_in_the_package() -> None:
+    root = Path(__file__).resolve().parents[2]
+    assert (root / "shared" / "locale").is_dir()
+    pyproject = (root / "pyproject.toml").read_text(encoding="utf-8")
+    assert "locale/*/LC_MESSAGES/*.po" in pyproject and "locale/*/LC_MESSAGES/*.mo" in pyproject
