@@ -2633,3 +2633,171 @@ MESSAGES.update(
         },
     }
 )
+
+# -- h-h: hub rounds and referee tools (typed confirmations, minutes, quiet rehearsal,
+# round list) --
+MESSAGES.update(
+    {
+        "dash.typed.hint": _r(
+            "Potvrďte napsáním čísla kola ({n}) a klávesou Enter · Esc = zpět",
+            "Potvrďte napísaním čísla kola ({n}) a klávesom Enter · Esc = späť",
+            "Type the round number ({n}) and Enter to confirm · Esc = back",
+        ),
+        "dash.typed.wrong": _r(
+            "To není číslo kola. Napište {n} a Enter, nebo Esc.",
+            "To nie je číslo kola. Napíšte {n} a Enter, alebo Esc.",
+            "That is not the round number. Type {n} and Enter, or Esc.",
+        ),
+        "dash.typed.at": _r(" Nový start v {at}.", " Nový štart o {at}.", " New start at {at}."),
+        "dash.minutes.hint": _r(
+            "Enter = potvrdit · Esc = zpět (1–{max} min)",
+            "Enter = potvrdiť · Esc = späť (1 – {max} min)",
+            "Enter = confirm · Esc = back (1–{max} min)",
+        ),
+        "dash.minutes.bad": _r(
+            "Zadejte počet minut od 1 do {max}.",
+            "Zadajte počet minút od 1 do {max}.",
+            "Give a number of minutes from 1 to {max}.",
+        ),
+        "dash.delay.ask": _r(
+            "O kolik minut odložit start kola {n}?",
+            "O koľko minút odložiť štart kola {n}?",
+            "Delay the start of round {n} by how many minutes?",
+        ),
+        "dash.delay.begun": _r(
+            "Start kola {n} už proběhl, nelze ho odložit. Nový start: s nebo t "
+            "(po napsání čísla kola).",
+            "Štart kola {n} už prebehol, nemožno ho odložiť. Nový štart: s alebo t "
+            "(po napísaní čísla kola).",
+            "Round {n} has started: its start cannot be delayed. A new start: s or t "
+            "(after typing the round number).",
+        ),
+        "dash.delay.not_planned": _r(
+            "Kolo {n} není naplánováno.",
+            "Kolo {n} nie je naplánované.",
+            "Round {n} is not planned.",
+        ),
+        "dash.delay.done": _r(
+            "Start kola {n} odložen o {minutes} min, nově v {start}. "
+            "Odesláno stanicím: {stations}",
+            "Štart kola {n} odložený o {minutes} min, nový štart o {start}. "
+            "Odoslané staniciam: {stations}",
+            "Round {n}'s start delayed by {minutes} min, now at {start}. Sent to: {stations}",
+        ),
+        "dash.extend.ask": _r(
+            "Kolik minut přidat kolu {n}? (Teď končí v {end}.)",
+            "Koľko minút pridať kolu {n}? (Teraz končí o {end}.)",
+            "How many minutes to add to round {n}? (It now ends at {end}.)",
+        ),
+        "dash.extend.done": _r(
+            "Kolo {n} prodlouženo o {minutes} min, nový konec v {end}. "
+            "Odesláno stanicím: {stations}",
+            "Kolo {n} predĺžené o {minutes} min, nový koniec o {end}. "
+            "Odoslané staniciam: {stations}",
+            "Round {n} extended by {minutes} min, now ends at {end}. Sent to: {stations}",
+        ),
+        "dash.rehearse.running": _r(
+            "Kolo {n} právě běží.", "Kolo {n} práve beží.", "Round {n} is under way."
+        ),
+        "dash.rehearse.playout": _r(
+            "Kolo {n} se dohrává (DOHRÁVKA).",
+            "Kolo {n} sa dohráva (DOHRÁVKA).",
+            "Round {n} is in its play-out.",
+        ),
+        "dash.rehearse.soon": _r(
+            "Kolo {n} za chvíli začíná.",
+            "Kolo {n} o chvíľu začína.",
+            "Round {n} starts shortly.",
+        ),
+        "dash.rehearse.quiet": _r(
+            "Zkouška sálu teď nezazvoní a nezakryje hráčům obrazovku: ověří jen spojení, "
+            "hodiny, slovník a stav stanic. Spustit ji tiše?",
+            "Skúška sály teraz nezazvoní a nezakryje hráčom obrazovku: overí len spojenie, "
+            "hodiny, slovník a stav staníc. Spustiť ju potichu?",
+            "The hall rehearsal will not ring or cover a player's screen now: it checks only "
+            "the link, clocks, lexicon and the stations' state. Run it quietly?",
+        ),
+        "rehearse.dash.quiet": _r(
+            "Tichá zkouška sálu běží (bez zvonku a bez klávesnice)…",
+            "Tichá skúška sály beží (bez zvončeka a bez klávesnice)…",
+            "Quiet hall rehearsal running (no bell, no keyboard test)…",
+        ),
+        "rehearse.progress.quiet": _r(
+            "Tichá zkouška odeslána, stanic: {n}. Běží kolo {round}: bez zvonku, bez "
+            "klávesnice, bez tlačítka.",
+            "Tichá skúška odoslaná, staníc: {n}. Beží kolo {round}: bez zvončeka, bez "
+            "klávesnice, bez tlačidla.",
+            "Quiet rehearsal sent to {n} station(s). Round {round} is on: no bell, no "
+            "keyboard test, no button.",
+        ),
+        "rehearse.gong.skipped": _r(
+            "nezkoušen: běží kolo {round}",
+            "neskúšaný: beží kolo {round}",
+            "not tried: round {round} is on",
+        ),
+        "rehearse.keyboard.skipped": _r(
+            "nezkoušena: běží kolo {round}",
+            "neskúšaná: beží kolo {round}",
+            "not tried: round {round} is on",
+        ),
+        "rehearse.button.skipped": _r(
+            "nezkoušeno: běží kolo {round}",
+            "neskúšané: beží kolo {round}",
+            "not tried: round {round} is on",
+        ),
+        "rehearse.spread.quiet": _r(
+            "Rozptyl gongu: nezkoušen, běží kolo {round}",
+            "Rozptyl gongu: neskúšaný, beží kolo {round}",
+            "Gong spread: not tried, round {round} is on",
+        ),
+        "err.rehearse.running": _r(
+            "kolo {round} právě běží: zkouška sálu by zazvonila a zakryla hráčům obrazovku; "
+            "spusťte ji po kole, nebo tiše (bez zvonku a klávesnice): hub rehearse "
+            "--during-round",
+            "kolo {round} práve beží: skúška sály by zazvonila a zakryla hráčom obrazovku; "
+            "spustite ju po kole, alebo potichu (bez zvončeka a klávesnice): hub rehearse "
+            "--during-round",
+            "round {round} is under way: the hall rehearsal would ring and cover the players' "
+            "screens; run it after the round, or quietly (no bell, no keyboard test): hub "
+            "rehearse --during-round",
+        ),
+        "err.rehearse.playout": _r(
+            "kolo {round} se dohrává: zkouška sálu by zazvonila a zakryla hráčům obrazovku; "
+            "spusťte ji po dohrávce, nebo tiše (bez zvonku a klávesnice): hub rehearse "
+            "--during-round",
+            "kolo {round} sa dohráva: skúška sály by zazvonila a zakryla hráčom obrazovku; "
+            "spustite ju po dohrávke, alebo potichu (bez zvončeka a klávesnice): hub "
+            "rehearse --during-round",
+            "round {round} is in its play-out: the hall rehearsal would ring and cover the "
+            "players' screens; run it after the play-out, or quietly (no bell, no keyboard "
+            "test): hub rehearse --during-round",
+        ),
+        "err.rehearse.soon": _r(
+            "kolo {round} začíná dřív, než by zkouška sálu skončila; spusťte ji po kole, "
+            "nebo tiše (bez zvonku a klávesnice): hub rehearse --during-round",
+            "kolo {round} začína skôr, ako by skúška sály skončila; spustite ju po kole, "
+            "alebo potichu (bez zvončeka a klávesnice): hub rehearse --during-round",
+            "round {round} starts before the hall rehearsal would be over; run it after the "
+            "round, or quietly (no bell, no keyboard test): hub rehearse --during-round",
+        ),
+        "cli.round.at_bad": _r(
+            "„{at}“ není čas: zadejte HH:MM (dnes, místní čas) nebo sekundy epochy",
+            "„{at}“ nie je čas: zadajte HH:MM (dnes, miestny čas) alebo sekundy epochy",
+            "“{at}” is not a time: give HH:MM (today, local time) or epoch seconds",
+        ),
+        "cli.round.at_past": _r(
+            "čas {at} už dnes minul",
+            "čas {at} už dnes uplynul",
+            "{at} has already passed today",
+        ),
+        "cli.round.none": _r(
+            "Žádné kolo není naplánováno.",
+            "Žiadne kolo nie je naplánované.",
+            "No round is planned.",
+        ),
+        "cli.round.col.revision": _r("Revize", "Revízia", "Revision"),
+        "cli.round.restarted": _r(
+            "spuštěno znovu ({n}×)", "spustené znova ({n}×)", "started again ({n}×)"
+        ),
+    }
+)

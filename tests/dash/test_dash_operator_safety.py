@@ -88,9 +88,35 @@ async def test_a_played_round_asks_before_a_restart_and_is_never_cancelled(
 
         await pilot.press("s")
         await settle(pilot)
-        await pilot.press("enter")  # the referee confirms: round 1 starts again
+        await pilot.press("enter")  # a reflex Enter is not a yes: it says what to type
+        await settle(pilot)
+        assert "Napište 1 a Enter" in label_text(app.screen, "#confirm-hint")
+        await pilot.press("2", "enter")  # another round's number is not a yes either
+        await settle(pilot)
+        assert served.plan(1).revision == 0
+        await pilot.press("1", "enter")  # the referee types the round: it starts again
         await settled(pilot, lambda: served.plan(1).revision == 1)
         assert served.plan(1).start_at == clock.now() + 5
+        assert served.plan(1).epoch == 1  # a new start: every station rings it
+        assert "Odesláno stanicím" in label_text(screen, "#message")
+
+
+async def test_a_first_start_never_asks_again_even_with_a_result_in(
+    served: HubService, clock: FakeClock
+) -> None:
+    """A kiosk (or the operator) entered a result of round 1 before round 1 was ever
+    started on the hub: starting it is a first start, not „again?“."""
+    served.enter_result(1, Entry(1, 401, 350))
+    assert served.round_guard(1).results == 1
+    assert not served.round_guard(1).needs_confirmation
+    app = app_for(served)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("s")
+        await settled(pilot, lambda: served.plan(1) is not None)
+        assert not app.screen.query("#confirm-question")
+        assert served.plan(1).revision == 0 and served.plan(1).epoch == 0
 
 
 async def test_the_hub_refuses_to_cancel_or_silently_restart_a_played_round(
