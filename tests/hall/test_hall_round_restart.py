@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import json
 import subprocess
+import time
 from pathlib import Path
 
 from net_procs import BIN, Hub, Station, running, wait_for
@@ -80,3 +81,12 @@ def test_a_forced_restart_rings_a_new_start_on_every_station(tmp_path: Path) -> 
         for st in stations:
             ring = [r for r in st.rings() if r["signal"] == "start"][-1]
             assert ring["synced"] is True and abs(ring["hub_time"] - new_start) < 5.0, ring
+
+        # the operator's view of it: a table with local times, the restart named
+        listed = _hub(hub, "round", "list")
+        assert listed.returncode == 0, listed.stderr
+        head, row = listed.stdout.splitlines()
+        assert head.split()[:2] == ["Round", "Phase"]
+        assert row.split()[0] == "1" and "started again (1×)" in row
+        assert time.strftime("%H:%M:%S", time.localtime(new_start)) in row
+        assert json.loads(_hub(hub, "round", "list", "--json").stdout)[0]["plan"]["epoch"] == 1
