@@ -2799,5 +2799,38 @@ MESSAGES.update(
         "cli.round.restarted": _r(
             "spuštěno znovu ({n}×)", "spustené znova ({n}×)", "started again ({n}×)"
         ),
+        # ČAS 13.17: the referee checks words for a player at the hub (hub/refcheck.py)
+        "refcheck.line": _r(
+            "stůl {table} · {words}: {verdict} ({variant})",
+            "stôl {table} · {words}: {verdict} ({variant})",
+            "table {table} · {words}: {verdict} ({variant})",
+        ),
+        "refcheck.no_lexicon": _r(
+            "hub nemá slovník stanic: nahrajte ho (hub push-lexicon) nebo ho uložte do "
+            "<data>/lexicons/cs.lex",
+            "hub nemá slovník staníc: nahrajte ho (hub push-lexicon) alebo ho uložte do "
+            "<data>/lexicons/cs.lex",
+            "the hub has no stations' lexicon: push one (hub push-lexicon) or put it in "
+            "<data>/lexicons/cs.lex",
+        ),
+        "dash.act.refcheck": _r("Kontrola za hráče", "Kontrola za hráča", "Check for a player"),
+        "dash.station.referee": _r("rozhodčí", "rozhodca", "referee"),
+        "dash.instance.referee": _r("rozhodčí", "rozhodca", "referee"),
+        "dash.refcheck.title": _r(
+            "Kontrola slov za hráče (ČAS 13.17): stejný verdikt jako na stanici, zapíše se "
+            "jako kontrola stolu",
+            "Kontrola slov za hráča (ČAS 13.17): rovnaký verdikt ako na stanici, zapíše sa "
+            "ako kontrola stola",
+            "Checking words for a player (ČAS 13.17): the verdict a station gives, logged as "
+            "the table's check",
+        ),
+        "dash.refcheck.hint": _r(
+            "Stůl, Enter, slova oddělená mezerou (SIT: C+ = Č, A- = Á; žolík v závorce: "
+            "ŽIR(A)FA), Enter = ověřit · Esc = zavřít",
+            "Stôl, Enter, slová oddelené medzerou (SIT: C+ = Č, A- = Á; žolík v zátvorke: "
+            "ŽIR(A)FA), Enter = overiť · Esc = zavrieť",
+            "Table, Enter, the words separated by spaces (SIT: C+ = Č, A- = Á; a blank in "
+            "brackets: ŽIR(A)FA), Enter = check · Esc = close",
+        ),
     }
 )
