@@ -290,8 +290,6 @@ class RefereeCheckDialog(ModalScreen[int]):
     RefereeCheckDialog #refcheck-title { text-style: bold; width: 100%; }
     RefereeCheckDialog Horizontal { height: auto; }
     RefereeCheckDialog .prompt { width: auto; padding: 1 1 0 0; }
-    RefereeCheckDialog #refcheck-table { width: 10; }
-    RefereeCheckDialog #refcheck-words { width: 1fr; }
     RefereeCheckDialog #refcheck-verdict { width: 100%; text-style: bold; padding: 1 0 0 0; }
     RefereeCheckDialog #refcheck-verdict.valid { color: $success; }
     RefereeCheckDialog #refcheck-verdict.invalid { color: $error; }
@@ -319,6 +317,8 @@ class RefereeCheckDialog(ModalScreen[int]):
             yield Label(literal(t("dash.refcheck.hint", self.lang)), id="refcheck-hint")
 
     def on_mount(self) -> None:
+        # the app's stylesheet sizes every Input for numbers; the words need the line
+        self.query_one("#refcheck-words", Input).styles.width = "1fr"
         self.query_one("#refcheck-table", Input).focus()
 
     @on(Input.Submitted, "#refcheck-table")
