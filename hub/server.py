@@ -541,6 +541,10 @@ class HubServer:
             raise ValueError(Phrase("err.round.not_planned", round=number))
         now = self.clock.now()
         if action == "delay":
+            if not plan.cancelled and now >= plan.start_at:
+                # its start signal was given: a later start would be silent and the clocks
+                # would count a round being played back to "starts in"; start it again
+                raise RoundPlayed(Phrase("err.round.delay_begun", round=number))
             new = plan.delayed(seconds)
         elif action == "extend":
             new = plan.extended(seconds)

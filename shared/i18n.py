@@ -2832,5 +2832,13 @@ MESSAGES.update(
             "Table, Enter, the words separated by spaces (SIT: C+ = Č, A- = Á; a blank in "
             "brackets: ŽIR(A)FA), Enter = check · Esc = close",
         ),
+        "err.round.delay_begun": _r(
+            "{round}. kolo už začalo a jeho start nelze odložit; znovu ho spusťte "
+            "(hub round start {round} --force)",
+            "{round}. kolo už začalo a jeho štart nemožno odložiť; znova ho spustite "
+            "(hub round start {round} --force)",
+            "round {round} has begun: its start cannot be delayed; start it again "
+            "(hub round start {round} --force)",
+        ),
     }
 )

@@ -133,6 +133,8 @@ async def test_the_hub_refuses_to_cancel_or_silently_restart_a_played_round(
 
         await call(served.start_round, 1)
         clock.advance(30)  # under way, no results: a restart needs the referee's yes
+        with pytest.raises(ServiceError, match="has begun: its start cannot be delayed"):
+            await call(served.change_round, 1, "delay", 300)  # its start rang: never silent
         with pytest.raises(ServiceError, match=r"round 1 is under way; starting it again needs"):
             await call(served.start_round, 1)
         guard = served.round_guard(1)
