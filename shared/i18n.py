@@ -2840,5 +2840,10 @@ MESSAGES.update(
             "round {round} has begun: its start cannot be delayed; start it again "
             "(hub round start {round} --force)",
         ),
+        "dash.confirm.retime": _r(
+            "Změnit start kola {n}? Všechny stanice budou odpočítávat k novému startu.",
+            "Zmeniť štart kola {n}? Všetky stanice budú odpočítavať k novému štartu.",
+            "Move the start of round {n}? Every station counts down to the new start.",
+        ),
     }
 )

@@ -285,7 +285,9 @@ class RoundsScreen(DashScreen):
     def _ask_restart(self, guard: RoundGuard, at: float | None) -> None:
         number = guard.number
         when = self.tr("dash.typed.at", at=_hm(at)) if at is not None else ""
-        question = f"{self._state_text(guard)}\n{self.tr('dash.confirm.restart', n=number)}{when}"
+        # a round not begun yet (but with results in) is re-timed, not started "again"
+        ask = "dash.confirm.restart" if guard.begun else "dash.confirm.retime"
+        question = f"{self._state_text(guard)}\n{self.tr(ask, n=number)}{when}"
 
         def answered(yes: bool | None) -> None:
             if yes:

@@ -212,3 +212,26 @@ async def test_the_challenge_cursor_stays_on_the_chosen_check_while_new_ones_arr
         await pilot.press("enter")
         await settled(pilot, lambda: cells(table)[2][5] == "NEPLATNÉ → PLATNÉ")
         assert all("→" not in row[5] for i, row in enumerate(cells(table)) if i != 2)
+
+
+async def test_a_scheduled_round_with_results_is_retimed_not_started_again(
+    served: HubService, clock: FakeClock
+) -> None:
+    """Round 1 is planned for later and a kiosk result of it is already in: moving its
+    start asks (it has results) without calling it a start "again", and still wants the
+    round's number typed."""
+    app = app_for(served)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await asyncio.to_thread(served.start_round, 1, at=clock.now() + 3600)
+        served.enter_result(1, Entry(2, 380, 300))
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        question = label_text(app.screen, "#confirm-question")
+        assert "Změnit start kola 1?" in question and "znovu" not in question
+        assert "Zapsané výsledky kola 1: 1." in question
+        await pilot.press("1", "enter")
+        await settled(pilot, lambda: served.plan(1).revision == 1)
+        assert served.plan(1).start_at == clock.now() + 5
