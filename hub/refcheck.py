@@ -28,6 +28,8 @@ kiosk's own:
 from __future__ import annotations
 
 import json
+import logging
+import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +40,8 @@ from samoobsluha.shared.lexicon import Lexicon, LexiconError, Status
 from samoobsluha.shared.normalize import WordRefused
 from samoobsluha.shared.rounds import Phase
 from samoobsluha.shared.storage import open_db
+
+log = logging.getLogger("hub.refcheck")
 
 REFEREE_STATION = "hub"  # the station id of the referee's checks at the hub
 DB_NAME = "referee-checks.db"
@@ -239,7 +243,13 @@ def _log(
             ui_language=lang,
             note=NOTE,
         )
-        key, requests = carry(service, store.db, record.id)
+        try:
+            key, requests = carry(service, store.db, record.id)
+        except sqlite3.Error as exc:
+            # committed in the referee's file: the verdict stands, and the row goes into
+            # the hub's log with the next check (the carry is idempotent)
+            log.warning("referee check %s not in the hub's log yet: %s", record.id, exc)
+            key, requests = "", []
     finally:
         store.close()
     for request in requests:

@@ -133,3 +133,24 @@ async def test_the_referee_checks_on_the_challenges_screen(
         assert len(rows) == 1
         assert rows[0][1:5] == ["rozhodčí", "1", "2", "ČÁP"]
         assert rows[0][5] == "PLATNÉ" and rows[0][7] == "rozhodčí"
+
+
+def test_a_check_committed_but_not_carried_goes_with_the_next(
+    lexicon_service: HubService, clock: FakeClock, cs_lexicon_path: Path
+) -> None:
+    """The hub process died between the referee store's commit and the carry into the
+    log: the check is not lost, the next check carries it."""
+    from samoobsluha.hub.refcheck import DB_NAME
+    from samoobsluha.station.log import KioskStore
+
+    lexicon = Lexicon.open(cs_lexicon_path)
+    store = KioskStore.open(Path(lexicon_service.data) / DB_NAME, REFEREE_STATION)
+    check(store, lexicon, ["kůň"], 1, clock.now() - 60)  # committed, never carried
+    store.close()
+    assert lexicon_service.challenges() == []
+    done = referee_check(lexicon_service, "2", ["čáp"])
+    rows = sorted((c.table_no, c.words[0], c.station) for c in lexicon_service.challenges())
+    assert rows == [(1, "KŮŇ", "hub"), (2, "ČÁP", "hub")]
+    assert done.key in {c.key for c in lexicon_service.challenges()}
+    referee_check(lexicon_service, "3", ["ryba"])  # carried once: never twice
+    assert len(lexicon_service.challenges()) == 3
