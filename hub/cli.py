@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "samoobsluha.hub.commands.provision",
     "samoobsluha.hub.commands.rehearse",
     "samoobsluha.hub.commands.hubtime",
+    "samoobsluha.hub.commands.refcheck",
 )
 
 

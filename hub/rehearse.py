@@ -11,6 +11,15 @@ players registered) and judges every station **go** or **no-go** with a reason p
 The result is kept with the tournament (table ``rehearsals`` in ``hub.db``) and renders
 as text (the CLI), as a dashboard table (F1, key ``z``) and as an A4 HTML page to print
 and show the chief referee.
+
+**The rehearsal knows the hall.** While a round is being played (:func:`round_in_play`:
+under way or paused, in its play-out, or starting before the rehearsal would be over) the
+hub refuses it unless the operator explicitly asks (``hub rehearse --during-round``; on
+the dashboard, the round's number typed). Even then it is *quiet*: the request says so,
+and a station rings no bell and covers no player's screen (no keyboard test, no button
+wait); it reports only what it knows, and those checks read "not tried: round N". A
+station also stays quiet on its own when its clock shows a round under way, whatever the
+request says.
 """
 
 from __future__ import annotations
@@ -27,7 +36,8 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import Phrase, t
+from samoobsluha.shared.rounds import Phase, RoundPlan
 
 KIND = "rehearse"
 TEST_LETTERS = "ěščřžýáíéúůďťň"
@@ -35,6 +45,7 @@ SPREAD_TARGET = 0.020  # seconds: every bell within 20 ms of the others
 CLOCK_UNCERTAINTY_OK = 0.010  # half the best round trip
 DEFAULT_LEAD = 3.0
 DEFAULT_WAIT = 60.0
+PLAYOUT_SECONDS = 20 * 60  # after the end signal the players finish (DOHRÁVKA)
 
 OK, WARN, FAIL = "ok", "warn", "fail"
 
@@ -52,6 +63,32 @@ def m001_rehearsals(db: sqlite_utils.Database) -> None:
 # -- the hub server's side -------------------------------------------------------------------
 
 
+def round_in_play(plans: list[RoundPlan], now: float, until: float) -> tuple[RoundPlan, str] | None:
+    """The round being played between ``now`` and ``until`` (the rehearsal's end), and how:
+    ``running`` (under way or paused), ``playout`` (basic time over less than
+    :data:`PLAYOUT_SECONDS` ago: the players are finishing) or ``soon`` (it starts before
+    ``until``). None when the hall is free."""
+    found: list[tuple[int, RoundPlan, str]] = []
+    for plan in plans:
+        if plan.cancelled:
+            continue
+        phase = plan.status(now).phase
+        if phase in (Phase.RUNNING, Phase.WARNING):
+            found.append((0, plan, "running"))
+        elif phase is Phase.ENDED and now - plan.end_at(now) < PLAYOUT_SECONDS:
+            found.append((1, plan, "playout"))
+        elif phase is Phase.SCHEDULED and plan.start_at <= until:
+            found.append((2, plan, "soon"))
+    if not found:
+        return None
+    _, plan, how = min(found, key=lambda f: (f[0], -f[1].number))
+    return plan, how
+
+
+class RoundInPlay(ValueError):
+    """A rehearsal asked for while a round is being played, without ``during_round``."""
+
+
 async def broadcast(
     server: Any,
     *,
@@ -60,15 +97,27 @@ async def broadcast(
     keyboard: bool = True,
     button: bool = True,
     letters: str = TEST_LETTERS,
+    during_round: bool = False,
 ) -> dict[str, Any]:
     """Ask every connected station to rehearse; the test stroke rings ``lead`` s ahead.
     Not stored as a published item: a station that connects later was not in the hall
-    when the check ran, and a reconnect must not ring the test again."""
+    when the check ran, and a reconnect must not ring the test again.
+
+    While a round is being played (:func:`round_in_play`) it is refused with
+    :class:`RoundInPlay` unless ``during_round``; then the request is quiet (no bell, no
+    keyboard test, no button wait: ``quiet`` names the round)."""
     if not 0.5 <= lead <= 60 or not 1 <= wait <= 600:
         raise ValueError("rehearse: lead 0.5–60 s, wait 1–600 s")
+    from samoobsluha.hub import store
+
     now = server.clock.now()
+    plans = await server.dbw.run(store.load_plans)
+    in_play = round_in_play(plans, now, now + lead + wait)
+    if in_play is not None and not during_round:
+        plan, how = in_play
+        raise RoundInPlay(Phrase(f"err.rehearse.{how}", round=plan.number))
     rid = f"rehearse:{int(now)}:{secrets.token_hex(4)}"
-    data = {
+    data: dict[str, Any] = {
         "id": rid,
         "at": now + lead,
         "wait": wait,
@@ -76,8 +125,13 @@ async def broadcast(
         "button": button,
         "letters": letters,
     }
+    if in_play is not None:
+        data.update(quiet=in_play[0].number, keyboard=False, button=False)
     sent = await server._broadcast({"t": "show", "id": rid, "kind": KIND, "data": data})
-    return {"id": rid, "at": data["at"], "asked_at": now, "sent_to": sent}
+    out = {"id": rid, "at": data["at"], "asked_at": now, "sent_to": sent}
+    if in_play is not None:
+        out["quiet"] = in_play[0].number
+    return out
 
 
 # -- judging ------------------------------------------------------------------------------------
@@ -198,7 +252,10 @@ def judge_station(
             )
         )
     gong = answer.get("gong") or {}
-    if gong.get("error"):
+    if gong.get("skipped"):
+        # a rehearsal during a round: nothing rang, nobody's screen was covered
+        add(Check("gong", WARN, tr("gong.skipped", round=gong.get("round", "?"))))
+    elif gong.get("error"):
         add(Check("gong", FAIL, tr("gong.error", error=gong["error"])))
     elif gong.get("switched_at") is None:
         add(Check("gong", FAIL, tr("gong.none")))
@@ -210,7 +267,9 @@ def judge_station(
         )
         add(Check("gong", level, tr("gong.ok", late=_ms(late, lang), output=output)))
     kb = answer.get("keyboard")
-    if kb is not None:
+    if kb is not None and kb.get("skipped"):
+        add(Check("keyboard", WARN, tr("keyboard.skipped", round=kb.get("round", "?"))))
+    elif kb is not None:
         if kb.get("error"):
             add(Check("keyboard", FAIL, tr("keyboard.error", error=kb["error"])))
         elif not kb.get("answered"):
@@ -235,7 +294,9 @@ def judge_station(
         else Check("lamp", WARN, tr("lamp.none"))
     )
     button = answer.get("button") or {}
-    if "pressed" in button:
+    if button.get("skipped"):
+        add(Check("button", WARN, tr("button.skipped", round=button.get("round", "?"))))
+    elif "pressed" in button:
         add(
             Check("button", OK, tr("button.pressed"))
             if button["pressed"]
@@ -285,8 +346,10 @@ def judge(
     hub_version: str,
     lang: str = "cs",
     finished: float | None = None,
+    quiet: int | None = None,
 ) -> Rehearsal:
-    """The whole hall: ``report`` is :meth:`hub.service.HubService.stations`."""
+    """The whole hall: ``report`` is :meth:`hub.service.HubService.stations`. ``quiet``:
+    the round during which the rehearsal ran without a bell (nothing rang on purpose)."""
     stations = [
         judge_station(
             row,
@@ -317,7 +380,18 @@ def judge(
     spread = max(switched) - min(switched) if len(switched) >= 2 else (0.0 if switched else None)
     go_count = sum(1 for s in stations if s.go)
     hall: list[Check] = []
-    if spread is None:
+    skipped = sorted(
+        str((a.get("gong") or {}).get("round", "?"))
+        for a in answers.values()
+        if (a.get("gong") or {}).get("skipped")
+    )
+    if quiet is None and skipped:  # a station kept quiet on its own (its clock: a round)
+        quiet_round: int | str | None = skipped[0]
+    else:
+        quiet_round = quiet
+    if spread is None and quiet_round is not None:  # during a round nothing rings, on purpose
+        hall.append(Check("spread", WARN, t("rehearse.spread.quiet", lang, round=quiet_round)))
+    elif spread is None:
         hall.append(Check("spread", FAIL, t("rehearse.spread.none", lang)))
     else:
         level = OK if spread <= SPREAD_TARGET else FAIL
@@ -403,14 +477,23 @@ def run(
     lang: str = "cs",
     progress: Callable[[str], None] | None = None,
     sleep: Callable[[float], None] = time.sleep,
+    during_round: bool = False,
 ) -> Rehearsal:
-    """Run one rehearsal on the hall through the running hub; store and return it."""
-    asked = service.control(
-        "rehearse", timeout=15.0, lead=lead, wait=wait, keyboard=keyboard, button=button
-    )
+    """Run one rehearsal on the hall through the running hub; store and return it.
+    While a round is being played the hub refuses it unless ``during_round`` (then it is
+    quiet: see the module docstring)."""
+    args: dict[str, Any] = {"lead": lead, "wait": wait, "keyboard": keyboard, "button": button}
+    if during_round:
+        args["during_round"] = True
+    asked = service.control("rehearse", timeout=15.0, **args)
     rid, sent = str(asked["id"]), list(asked["sent_to"])
     if progress:
-        progress(t("rehearse.progress.asked", lang, n=len(sent), wait=int(wait)))
+        if asked.get("quiet"):
+            progress(t("rehearse.progress.quiet", lang, n=len(sent), round=asked["quiet"]))
+        else:
+            progress(t("rehearse.progress.asked", lang, n=len(sent), wait=int(wait)))
+    if asked.get("quiet"):
+        wait = min(wait, 5.0)  # nothing to type or press: the answers come at once
     # each station answers after its own wait at the latest; then the sync carries it
     deadline = time.monotonic() + lead + wait + 15.0
     answers: dict[str, dict[str, Any]] = {}
@@ -429,6 +512,7 @@ def run(
         answers,
         hub_version=hub_version(),
         lang=lang,
+        quiet=asked.get("quiet"),
     )
     save(service, result)
     return result
@@ -564,9 +648,22 @@ def write_html(r: Rehearsal, path: Path, tournament: str = "") -> Path:
     return path
 
 
-def rehearse_for_dashboard(service: Any, lang: str) -> dict[str, Any]:
+def in_play_now(service: Any) -> tuple[RoundPlan, str] | None:
+    """(dashboard) The round a rehearsal started now would disturb (see
+    :func:`round_in_play`), from the hub database."""
+    from samoobsluha.hub import store
+
+    now = service.clock.now()
+    with service._db() as db:
+        plans = store.load_plans(db)
+    return round_in_play(plans, now, now + DEFAULT_LEAD + DEFAULT_WAIT)
+
+
+def rehearse_for_dashboard(
+    service: Any, lang: str, *, during_round: bool = False
+) -> dict[str, Any]:
     """F1, key ``z``: run the rehearsal, keep its A4 page beside the hub database."""
-    result = run(service, lang=lang)
+    result = run(service, lang=lang, during_round=during_round)
     name = result.id.replace(":", "-") + ".html"
     path = write_html(result, Path(service.data) / "rehearsals" / name, _name(service))
     verdict = t("rehearse.verdict." + ("go" if result.go else "nogo"), lang)

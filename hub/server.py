@@ -61,7 +61,10 @@ class RoundPlayed(ValueError):
 
 def played_reason(plan: RoundPlan | None, results: int, now: float) -> list[Phrase]:
     """Why starting round ``plan.number`` again needs the referee's confirmation (empty when
-    it does not): it has begun (running, paused or ended) or has results."""
+    it does not): it has begun (running, paused or ended) or has results. A round never
+    planned is a first start, never "again", whatever results the kiosks already took."""
+    if plan is None:
+        return []
     reasons = []
     if plan is not None and not plan.cancelled and now >= plan.start_at:
         phase = plan.status(now).phase
@@ -521,13 +524,16 @@ class HubServer:
             if reasons:
                 raise RoundPlayed(Phrase("err.round.start_played", round=number, reasons=reasons))
         start_at = at if at is not None else self.clock.now() + lead
-        plan = RoundPlan(
-            number,
-            start_at,
-            basic_seconds=basic_seconds,
-            warning_seconds=warning_seconds,
-            revision=old.revision + 1 if old else 0,
-        )
+        if old is not None:
+            # started again: a new epoch, so every station gives the start (and later the
+            # warning and end) anew instead of counting them as given in the first start
+            plan = old.restarted(
+                start_at, basic_seconds=basic_seconds, warning_seconds=warning_seconds
+            )
+        else:
+            plan = RoundPlan(
+                number, start_at, basic_seconds=basic_seconds, warning_seconds=warning_seconds
+            )
         return await self._publish_plan(plan)
 
     async def change_round(self, number: int, action: str, seconds: float = 0.0) -> dict[str, Any]:
@@ -537,6 +543,10 @@ class HubServer:
             raise ValueError(Phrase("err.round.not_planned", round=number))
         now = self.clock.now()
         if action == "delay":
+            if not plan.cancelled and now >= plan.start_at:
+                # its start signal was given: a later start would be silent and the clocks
+                # would count a round being played back to "starts in"; start it again
+                raise RoundPlayed(Phrase("err.round.delay_begun", round=number))
             new = plan.delayed(seconds)
         elif action == "extend":
             new = plan.extended(seconds)

@@ -145,7 +145,11 @@ class RoundGuard:
 
     @property
     def needs_confirmation(self) -> bool:
-        """Starting it again would restart a round that has begun or has results."""
+        """Starting it again would restart a round that has begun or has results; a round
+        never planned (``idle``) is a first start and never asks, whatever results the
+        kiosks already took (the hub decides the same: hub.server.played_reason)."""
+        if self.phase == "idle":
+            return False
         return self.begun or self.results > 0
 
 

@@ -57,6 +57,11 @@ class RoundPlan:
     paused_total: float = 0.0
     cancelled: bool = False
     revision: int = 0  # grows with every change; the newest revision wins
+    # Which start of the round this plan times: 0 the first, one more every time the referee
+    # starts the round again (``restarted``). A station gives each signal once per epoch, so
+    # a restarted round rings its start (and later its warning and end) again, while a
+    # change within one start (delay, extend, pause, resume, cancel) never re-rings a signal.
+    epoch: int = 0
 
     # -- derived instants ---------------------------------------------------------------
     def end_at(self, now: float | None = None) -> float:
@@ -117,9 +122,32 @@ class RoundPlan:
     def cancelled_plan(self) -> RoundPlan:
         return self._next(cancelled=True)
 
+    def restarted(
+        self,
+        start_at: float,
+        *,
+        basic_seconds: float | None = None,
+        warning_seconds: float | None = None,
+    ) -> RoundPlan:
+        """The round started again at ``start_at``: a fresh plan (no extra time, no pause,
+        not cancelled) in the next epoch, so every station gives its signals anew."""
+        return RoundPlan(
+            self.number,
+            start_at,
+            basic_seconds=self.basic_seconds if basic_seconds is None else basic_seconds,
+            warning_seconds=self.warning_seconds if warning_seconds is None else warning_seconds,
+            revision=self.revision + 1,
+            epoch=self.epoch + 1,
+        )
+
     # -- wire / storage form --------------------------------------------------------------
     def to_dict(self) -> dict[str, Any]:
-        return dataclasses.asdict(self)
+        data = dataclasses.asdict(self)
+        if not self.epoch:
+            # a round's first start travels as before: a station that predates epochs
+            # still takes it (it refuses unknown fields)
+            del data["epoch"]
+        return data
 
     @classmethod
     def from_dict(cls, data: dict[str, Any]) -> RoundPlan:

@@ -17,6 +17,12 @@ station then
 and writes one outbox row of kind ``rehearse`` with all of it, so the answer reaches the
 hub through the same idempotent sync as every check and result (a dropped link only
 delays it).
+
+**During a round it is quiet.** When the request says ``quiet`` (the operator ran the
+rehearsal during round N on purpose) or the station's own clock shows a round under way
+or in its play-out, the station rings nothing, shows no prompt over the player's screen
+and waits for no button: it reports only the facts, with ``gong``, ``keyboard`` and
+``button`` each ``{"skipped": true, "round": N}``.
 """
 
 from __future__ import annotations
@@ -149,6 +155,7 @@ class Rehearsal:
         configured_pin_hash: str = "",
         keyboard: KeyboardPrompt | None = None,
         data_dir: Path | None = None,
+        round_on: Callable[[], int | None] | None = None,
     ) -> None:
         self.sync = sync
         self.outputs = outputs
@@ -157,6 +164,8 @@ class Rehearsal:
         self.configured_pin_hash = configured_pin_hash
         self.keyboard = keyboard
         self.data_dir = data_dir or self.db_path.parent
+        # the round this station's clock shows under way (or in its play-out), if any
+        self.round_on = round_on
         self.db = open_db(self.db_path, outbox.migrations, migrations)
         self._tasks: set[asyncio.Task[Any]] = set()
         self._seen: set[str] = set()
@@ -202,8 +211,38 @@ class Rehearsal:
         self._tasks.add(task)
         task.add_done_callback(self._tasks.discard)
 
+    def _quiet(self, request: dict[str, Any]) -> int | str | None:
+        """The round that makes this answer quiet: the hub's word, else the station's own
+        clock (a request from an older hub, or a round the hub did not know of)."""
+        asked = request.get("quiet")
+        if asked:
+            return asked if isinstance(asked, int | str) else str(asked)
+        if self.round_on is not None:
+            try:
+                return self.round_on()
+            except Exception:  # never ring because the look at the clock failed
+                log.exception("rehearsal: cannot read the round clock; staying quiet")
+                return "?"
+        return None
+
     async def respond(self, request: dict[str, Any]) -> dict[str, Any]:
         rid = str(request["id"])
+        quiet = self._quiet(request)
+        if quiet is not None:
+            # a round is being played: no bell, no prompt over the player's screen, no
+            # button wait (a press keeps its own meaning) — only the facts
+            report: dict[str, Any] = {
+                "id": rid,
+                "station": self.sync.station_id,
+                **self.facts(),
+                # (inside the measured parts: the record's fields stay as the hub knows them)
+                "gong": {"skipped": True, "round": quiet},
+                "keyboard": {"skipped": True, "round": quiet},
+                "button": {"skipped": True, "round": quiet},
+            }
+            log.warning("rehearsal %s during round %s: answered without bell or prompt", rid, quiet)
+            self._send(report)
+            return report
         wait = float(request.get("wait", 60.0))
         letters = str(request.get("letters") or TEST_LETTERS)
         asked = self.sync.clock.now()
@@ -219,7 +258,7 @@ class Rehearsal:
         if ask_button:
             checks.append(self.wait_button(wait))
         results = await asyncio.gather(*checks, return_exceptions=True)
-        report: dict[str, Any] = {"id": rid, "station": self.sync.station_id, **self.facts()}
+        report = {"id": rid, "station": self.sync.station_id, **self.facts()}
         report["gong"] = _ok_or_error(results[0])
         if ask_keyboard:
             typed = results[1]
@@ -390,8 +429,10 @@ def attach(
     cfg: Any,
     db_path: Path,
     keyboard: KeyboardPrompt | None = None,
+    round_on: Callable[[], int | None] | None = None,
 ) -> Rehearsal:
-    """Hook the responder into a running station (``station daemon``, the linked kiosk)."""
+    """Hook the responder into a running station (``station daemon``, the linked kiosk).
+    ``round_on``: the round the station's clock shows being played (quiet answers)."""
     from samoobsluha.station.checks import DEFAULT_TABLES
 
     kiosk = cfg.section("kiosk")
@@ -403,4 +444,16 @@ def attach(
         configured_pin_hash=str(kiosk.get("referee_pin_hash", "") or ""),
         keyboard=keyboard,
         data_dir=Path(os.environ.get("SAMOOBSLUHA_DATA") or db_path.parent),
+        round_on=round_on,
     ).attach()
+
+
+def round_in_play(schedule: Any, now: float) -> int | None:
+    """The round ``schedule`` (:class:`~station.rounds.RoundSchedule`) shows being played
+    at hub time ``now``: under way, paused, or in its play-out; None when idle."""
+    from samoobsluha.shared.rounds import Phase
+
+    status = schedule.status(now)
+    if status is None or status.phase in (Phase.SCHEDULED, Phase.CANCELLED, Phase.IDLE):
+        return None
+    return int(status.number)

@@ -124,6 +124,17 @@ def m002_tournament(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m003_epoch(db: sqlite_utils.Database) -> None:
+    # A signal is given once per *start* of a round (RoundPlan.epoch), not once per round:
+    # a round the referee starts again rings its start again. Rows before this are epoch 0.
+    db.table("round_signals").add_column("epoch", int, not_null_default=0)
+    db.execute("DROP INDEX IF EXISTS round_signals_once")
+    db.table("round_signals").create_index(
+        ["tournament", "number", "epoch", "signal"], unique=True, index_name="round_signals_once"
+    )
+
+
 def store_plan(
     db: sqlite_utils.Database,
     tournament: str,
@@ -184,6 +195,7 @@ class DueSignal:
     signal: Signal
     due: float
     revision: int
+    epoch: int = 0  # which start of the round (RoundPlan.epoch)
 
 
 @dataclass(frozen=True)
@@ -194,6 +206,7 @@ class SignalRecord:
     scheduled_at: float
     actual_at: float
     revision: int
+    epoch: int = 0
 
     @property
     def late(self) -> float:
@@ -235,7 +248,7 @@ class RoundSchedule:
         outbox.migrations.apply(db)
         migrations.apply(db)
         self._listeners: list[Callable[[], None]] = []
-        self._cache: tuple[int, dict[int, StoredPlan], dict[tuple[int, Signal], SignalRecord]]
+        self._cache: tuple[int, dict[int, StoredPlan], dict[tuple[int, int, Signal], SignalRecord]]
         self._cache_version = -1
         self._local_changes = 0
 
@@ -277,7 +290,7 @@ class RoundSchedule:
 
     def _load(
         self, recheck: bool = True
-    ) -> tuple[dict[int, StoredPlan], dict[tuple[int, Signal], SignalRecord]]:
+    ) -> tuple[dict[int, StoredPlan], dict[tuple[int, int, Signal], SignalRecord]]:
         if not recheck and self._cache_version >= 0:
             return self._cache[1], self._cache[2]
         version = self.version()
@@ -292,12 +305,12 @@ class RoundSchedule:
                 )
             records = {}
             for row in self.db.execute(
-                "SELECT number, signal, outcome, scheduled_at, actual_at, revision "
+                "SELECT number, signal, outcome, scheduled_at, actual_at, revision, epoch "
                 "FROM round_signals WHERE tournament = ?",
                 [self.tournament],
             ):
                 rec = SignalRecord(row[0], Signal(row[1]), *row[2:])
-                records[(rec.number, rec.signal)] = rec
+                records[(rec.number, rec.epoch, rec.signal)] = rec
             self._cache = (version, plans, records)
             self._cache_version = version
         return self._cache[1], self._cache[2]
@@ -356,14 +369,14 @@ class RoundSchedule:
             raise RoundError(Phrase("err.round.planned", round=number))
         if warning_seconds >= basic_seconds:
             raise RoundError(Phrase("err.round.warning"))
-        revision = old.revision + 1 if old is not None else 0
-        plan = RoundPlan(
-            number,
-            now + lead,
-            basic_seconds=basic_seconds,
-            warning_seconds=warning_seconds,
-            revision=revision,
-        )
+        if old is not None:  # a cancelled round started again: a new epoch rings anew
+            plan = old.restarted(
+                now + lead, basic_seconds=basic_seconds, warning_seconds=warning_seconds
+            )
+        else:
+            plan = RoundPlan(
+                number, now + lead, basic_seconds=basic_seconds, warning_seconds=warning_seconds
+            )
         self.apply(plan, source=SOURCE_LOCAL)
         return plan
 
@@ -422,8 +435,9 @@ class RoundSchedule:
 
     # -- signals --------------------------------------------------------------------------
     def due_signals(self, *, recheck: bool = True) -> list[DueSignal]:
-        """Signals of current plans not yet given or missed, soonest first. A paused
-        round has no future signals; a cancelled one none at all. ``recheck=False``
+        """Signals of current plans not yet given or missed in the plan's epoch (a round
+        started again rings anew), soonest first. A paused round has no future signals; a
+        cancelled one none at all. ``recheck=False``
         trusts the cache (no query: the runner's last moment before a signal)."""
         plans, records = self._load(recheck)
         due: list[DueSignal] = []
@@ -432,16 +446,25 @@ class RoundSchedule:
             if plan.paused_at is not None and plan.paused_at <= plan.start_at:
                 continue  # paused before it began: nothing may ring
             for signal, at in plan.signal_times().items():
-                if (plan.number, signal) not in records:
-                    due.append(DueSignal(plan.number, signal, at, plan.revision))
+                if (plan.number, plan.epoch, signal) not in records:
+                    due.append(DueSignal(plan.number, signal, at, plan.revision, plan.epoch))
         due.sort(key=lambda d: (d.due, d.number, SIGNAL_ORDER[d.signal]))
         return due
 
-    def signals(self, number: int | None = None) -> list[SignalRecord]:
-        """Signals given or missed (of one round, or all), in order."""
-        records = self._load()[1].values()
-        chosen = [r for r in records if number is None or r.number == number]
-        return sorted(chosen, key=lambda r: (r.number, SIGNAL_ORDER[r.signal]))
+    def signals(
+        self, number: int | None = None, *, every_start: bool = False
+    ) -> list[SignalRecord]:
+        """Signals given or missed (of one round, or all), in order: those of each round's
+        current start (its plan's epoch), or with ``every_start`` those of earlier starts
+        of a restarted round too."""
+        plans, records = self._load()
+        chosen = [
+            r
+            for r in records.values()
+            if (number is None or r.number == number)
+            and (every_start or r.epoch == (plans[r.number].plan.epoch if r.number in plans else 0))
+        ]
+        return sorted(chosen, key=lambda r: (r.number, r.epoch, SIGNAL_ORDER[r.signal]))
 
     def record(self, due: DueSignal, outcome: str, actual_at: float) -> bool:
         """Store that ``due`` was given or missed, and queue it for the hub, in one
@@ -460,7 +483,8 @@ class RoundSchedule:
         with self.db.atomic():
             cursor = self.db.execute(
                 "INSERT OR IGNORE INTO round_signals (tournament, number, signal, outcome, "
-                "scheduled_at, actual_at, revision, local_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+                "scheduled_at, actual_at, revision, local_at, epoch) "
+                "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
                 [
                     self.tournament,
                     due.number,
@@ -470,6 +494,7 @@ class RoundSchedule:
                     actual_at,
                     due.revision,
                     time.time(),
+                    due.epoch,
                 ],
             )
             if cursor.rowcount == 0:
@@ -479,8 +504,8 @@ class RoundSchedule:
         fresh = self._cache_version == self.version()
         self._local_changes += 1
         if fresh:
-            self._cache[2][(due.number, due.signal)] = SignalRecord(
-                due.number, due.signal, outcome, due.due, actual_at, due.revision
+            self._cache[2][(due.number, due.epoch, due.signal)] = SignalRecord(
+                due.number, due.signal, outcome, due.due, actual_at, due.revision, due.epoch
             )
             self._cache_version = self.version()
             self._cache = (self._cache_version, self._cache[1], self._cache[2])

@@ -295,7 +295,16 @@ class StationRuntime:
             from samoobsluha.station.screens.rehearse import ask
 
             keyboard = lambda text, wait, button: ask(self.app, text, wait, button)  # noqa: E731
-        self.rehearsal = rehearse.attach(sync, outputs, self.cfg, self.db_path, keyboard)
+        schedule = self.schedule
+
+        def round_on() -> int | None:  # quiet during a round (station/rehearse.py)
+            if schedule is None:
+                return None
+            return rehearse.round_in_play(schedule, self.clock.now())
+
+        self.rehearsal = rehearse.attach(
+            sync, outputs, self.cfg, self.db_path, keyboard, round_on=round_on
+        )
 
     def _start_runner(self) -> None:
         if self.runner_started or self.bell is None:

@@ -1,9 +1,11 @@
 """``hub rehearse``: the hall check on the real stations (see :mod:`hub.rehearse`).
 
-``hub rehearse [--wait S] [--no-keyboard] [--no-button] [--html FILE]``
+``hub rehearse [--wait S] [--no-keyboard] [--no-button] [--html FILE] [--during-round]``
     ask every connected station to ring a test stroke at one instant, take the keyboard
     test and report itself; print a go / no-go line per station; exit 0 when the hall is
-    ready, 1 when not. The result is kept in the hub database.
+    ready, 1 when not. The result is kept in the hub database. Refused (exit 2) while a
+    round is being played; ``--during-round`` runs it anyway, quietly: no bell, no
+    keyboard test, nothing over a player's screen.
 ``hub rehearse show [ID] [--html FILE]``  print a stored rehearsal (the last by default)
 ``hub rehearse list``                     every rehearsal kept with this tournament
 """
@@ -58,6 +60,7 @@ def _rehearse(args: argparse.Namespace) -> int:
                 button=not args.no_button,
                 lang=args.lang,
                 progress=lambda text: print(text, file=sys.stderr, flush=True),
+                during_round=args.during_round,
             )
     except ServiceError as exc:
         print(f"hub rehearse: {error_text(exc, args.lang)}", file=sys.stderr)
@@ -86,6 +89,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--no-keyboard", action="store_true", help="skip the keyboard test")
     p.add_argument("--no-button", action="store_true", help="do not wait for the button")
     p.add_argument("--html", metavar="FILE", help="also write the A4 page to print")
+    p.add_argument(
+        "--during-round",
+        action="store_true",
+        help="run it while a round is being played: quietly (no bell, no keyboard test, "
+        "nothing over a player's screen)",
+    )
     p.add_argument("--lang", default="cs", choices=("cs", "sk", "en"))
     actions = p.add_subparsers(dest="rehearse_action", metavar="ACTION")
     show = actions.add_parser("show", help="print a stored rehearsal (the last by default)")

@@ -4,7 +4,7 @@
 ``hub stations``               what every station last reported
 ``hub round start N``          start round N a few seconds from now (``--at``, ``--in``)
 ``hub round delay|extend N S`` move the start / add minutes; ``pause|resume|cancel N``
-``hub round list``             planned rounds and their phase
+``hub round list``             planned rounds and their phase (a table; ``--json`` for scripts)
 ``hub gong [SIGNAL]``          every station rings now (in unison)
 ``hub publish KIND FILE``      send config / pairings / standings (JSON file) to stations
 ``hub push-lexicon FILE``      send a lexicon to every station that lacks it
@@ -169,12 +169,22 @@ def _uncertainty(value: Any, lang: str = "en") -> str:
 
 
 def _round(args: argparse.Namespace) -> int:
+    from samoobsluha.hub.commands.round_list import AtError, parse_at, render_rounds
+
     if args.action == "list":
-        return _show(_call("rounds"))
+        rows = _call("rounds")
+        if args.json:
+            return _show(rows)
+        print(render_rounds(rows, cli_language(), time.time()), end="")
+        return 0
     if args.action == "start":
         req: dict[str, Any] = {"number": args.number}
         if args.at is not None:
-            req["at"] = args.at
+            try:
+                req["at"] = parse_at(args.at, time.time())
+            except AtError as exc:
+                print(f"hub round start: {error_text(exc, cli_language())}", file=sys.stderr)
+                return 2
         if args.in_ is not None:
             req["lead"] = args.in_
         if args.basic is not None:
@@ -283,7 +293,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     start = rnd_sub.add_parser("start", help="start round N a few seconds from now")
     start.add_argument("number", type=int)
     when = start.add_mutually_exclusive_group()
-    when.add_argument("--at", type=float, help="start instant (hub time, epoch seconds)")
+    when.add_argument(
+        "--at", metavar="HH:MM", help="start at this local time today (or epoch seconds)"
+    )
     when.add_argument("--in", dest="in_", type=float, help="seconds from now (default 5)")
     start.add_argument("--basic", type=float, help="basic time in seconds (default 2400)")
     start.add_argument("--warning", type=float, help="warning before the end (default 600)")
@@ -302,7 +314,9 @@ def register(sub: argparse._SubParsersAction) -> None:
         p = rnd_sub.add_parser(action, help=f"{action} round N")
         p.add_argument("number", type=int)
         p.set_defaults(seconds=0, func=_round)
-    rnd_sub.add_parser("list", help="planned rounds").set_defaults(func=_round)
+    lst = rnd_sub.add_parser("list", help="planned rounds: phase, local start and end, time left")
+    lst.add_argument("--json", action="store_true", help="the records as JSON (epoch seconds)")
+    lst.set_defaults(func=_round)
 
     gong = sub.add_parser("gong", help="every station rings now, in unison")
     gong.add_argument("signal", nargs="?", default="start", choices=("start", "warning", "end"))

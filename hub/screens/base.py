@@ -17,7 +17,7 @@ from textual.binding import Binding, BindingType
 from textual.containers import Vertical
 from textual.dom import DOMNode
 from textual.screen import ModalScreen, Screen
-from textual.widgets import DataTable, Footer, Label
+from textual.widgets import DataTable, Footer, Input, Label
 
 from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.shared.i18n import MESSAGES, error_text, t
@@ -32,6 +32,9 @@ class DashScreen(Screen[None]):
     paints it; ``act`` runs a service call off the UI thread and reloads after it."""
 
     TITLE_KEY = ""
+    # Escape leaves a field (the round number, a filter, the entry line): the screen's
+    # shortcut keys work again at once.
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "leave_field", show=False)]
 
     @property
     def dash(self) -> HubApp:
@@ -154,6 +157,17 @@ class DashScreen(Screen[None]):
                 self.say(self.tr("dash.confirm.declined"))
 
         self.app.push_screen(ConfirmScreen(question, self.lang), answered)
+
+    def action_leave_field(self) -> None:
+        """Out of a text field: to the screen's first table (arrows and shortcut keys
+        work), else to nothing focused (shortcut keys work)."""
+        if not isinstance(self.focused, Input):
+            return
+        tables = [t for t in self.query(DataTable) if t.display and t.can_focus]
+        if tables:
+            tables[0].focus()
+        else:
+            self.set_focus(None)
 
     def say(self, text: str, *, error: bool = False) -> None:
         """A line under the screen (and a toast for errors)."""

@@ -8,19 +8,25 @@ here (1 = the table's first player, 2 = its second) when it matters for the SSS 
 
 The cursor stays on the check the operator chose while new checks arrive above it, and
 every action on a check or a referee call first names it (time, station, round, table,
-words, player) and waits for a yes."""
+words, player) and waits for a yes.
+
+``k`` is the referee's check for a player who cannot use the station (ČAS 13.17,
+:mod:`hub.refcheck`): table and words typed here get the verdict a kiosk gives, logged as
+that table's check; it appears in the log with station and instance „rozhodčí“."""
 
 from __future__ import annotations
 
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal, Vertical
+from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
+from samoobsluha.hub.refcheck import REFEREE_STATION, CheckRefused, HubCheck, referee_check
 from samoobsluha.hub.screens.base import (
     DashScreen,
     clock_text,
@@ -29,7 +35,8 @@ from samoobsluha.hub.screens.base import (
     selected_key,
 )
 from samoobsluha.hub.service import CheckRow, RequestRow, ServiceError
-from samoobsluha.shared.i18n import MESSAGES
+from samoobsluha.shared.i18n import MESSAGES, error_text, t
+from samoobsluha.shared.normalize import split_words
 from samoobsluha.shared.textsafe import literal
 
 
@@ -66,6 +73,7 @@ class ChallengesScreen(DashScreen):
         Binding("0", "mark(0)", "dash.act.unmark", show=False),
         Binding("v", "appeal('valid')", "dash.act.appeal_valid"),
         Binding("n", "appeal('invalid')", "dash.act.appeal_invalid"),
+        Binding("k", "referee_check", "dash.act.refcheck"),
     ]
 
     def __init__(self) -> None:
@@ -120,16 +128,18 @@ class ChallengesScreen(DashScreen):
             )
             if c.appealed:
                 verdict += f" → {self.tr(f'dash.verdict.{c.final}')}"
+            by_referee = c.station == REFEREE_STATION
+            instance = "referee" if by_referee and c.instance == "first" else c.instance
             rows.append(
                 [
                     clock_text(c.at),
-                    c.station,
+                    self.tr("dash.station.referee") if by_referee else c.station,
                     "" if c.round_no is None else str(c.round_no),
                     str(c.table_no),
                     ", ".join(c.words),
                     verdict,
                     c.variant,
-                    self.tr(f"dash.instance.{c.instance}"),
+                    self.tr(f"dash.instance.{instance}"),
                     c.challenger_name,
                     "−20" if c.penalised else "",
                 ]
@@ -254,3 +264,101 @@ class ChallengesScreen(DashScreen):
         )
         key = check.key
         self.confirm_then(lambda: question, lambda: self.service.record_appeal(key, verdict))
+
+    def action_referee_check(self) -> None:
+        """ČAS 13.17: the referee checks words for a player (see :mod:`hub.refcheck`)."""
+        service, lang = self.service, self.lang
+
+        def check(table: str, words: list[str]) -> HubCheck:
+            return referee_check(service, table, words, lang=lang)
+
+        def closed(made: int | None) -> None:
+            if made:
+                self.reload()
+
+        self.app.push_screen(RefereeCheckDialog(check, lang), closed)
+
+
+class RefereeCheckDialog(ModalScreen[int]):
+    """Table and words, Enter: the kiosk's verdict, big; the words clear for the next play
+    of the same table. Esc closes (with the number of checks made)."""
+
+    DEFAULT_CSS = """
+    RefereeCheckDialog { align: center middle; }
+    RefereeCheckDialog > Vertical { width: 90%; max-width: 100; height: auto;
+                                    border: thick $accent; padding: 1 2; background: $surface; }
+    RefereeCheckDialog #refcheck-title { text-style: bold; width: 100%; }
+    RefereeCheckDialog Horizontal { height: auto; }
+    RefereeCheckDialog .prompt { width: auto; padding: 1 1 0 0; }
+    RefereeCheckDialog #refcheck-verdict { width: 100%; text-style: bold; padding: 1 0 0 0; }
+    RefereeCheckDialog #refcheck-verdict.valid { color: $success; }
+    RefereeCheckDialog #refcheck-verdict.invalid { color: $error; }
+    RefereeCheckDialog #refcheck-verdict.refused { color: $warning; }
+    RefereeCheckDialog #refcheck-hint { width: 100%; color: $text-muted; }
+    """
+    BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "close", show=False)]
+
+    def __init__(self, check: Any, lang: str) -> None:
+        super().__init__()
+        self.check = check
+        self.lang = lang
+        self.made = 0
+        self.busy = False
+
+    def compose(self) -> ComposeResult:
+        with Vertical():
+            yield Label(literal(t("dash.refcheck.title", self.lang)), id="refcheck-title")
+            with Horizontal():
+                yield Label(literal(t("dash.col.table", self.lang)), classes="prompt")
+                yield Input(id="refcheck-table", restrict=r"[0-9]*", max_length=4)
+                yield Label(literal(t("dash.col.words", self.lang)), classes="prompt")
+                yield Input(id="refcheck-words", max_length=200)
+            yield Label("", id="refcheck-verdict")
+            yield Label(literal(t("dash.refcheck.hint", self.lang)), id="refcheck-hint")
+
+    def on_mount(self) -> None:
+        # the app's stylesheet sizes every Input for numbers; the words need the line
+        self.query_one("#refcheck-words", Input).styles.width = "1fr"
+        self.query_one("#refcheck-table", Input).focus()
+
+    @on(Input.Submitted, "#refcheck-table")
+    def _table_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        self.query_one("#refcheck-words", Input).focus()
+
+    @on(Input.Submitted, "#refcheck-words")
+    def _words_done(self, event: Input.Submitted) -> None:
+        event.stop()
+        if self.busy:
+            return
+        table = self.query_one("#refcheck-table", Input).value.strip()
+        words = split_words(event.value)
+        self.busy = True
+        self._run(table, words)
+
+    @work(thread=True, exit_on_error=False, group="refcheck")
+    def _run(self, table: str, words: list[str]) -> None:
+        try:
+            done: HubCheck | str = self.check(table, words)
+        except (CheckRefused, ServiceError) as exc:
+            done = error_text(exc, self.lang)
+        except Exception as exc:  # storage: say it, never lose the dialog
+            done = str(exc)
+        self.app.call_from_thread(self._show, done)
+
+    def _show(self, done: HubCheck | str) -> None:
+        self.busy = False
+        verdict = self.query_one("#refcheck-verdict", Label)
+        if isinstance(done, str):
+            verdict.update(literal(done))
+            verdict.set_classes("refused")
+            return
+        self.made += 1
+        verdict.update(literal(done.line(self.lang)))
+        verdict.set_classes(done.status if done.status in ("valid", "invalid") else "refused")
+        words = self.query_one("#refcheck-words", Input)
+        words.value = ""
+        words.focus()
+
+    def action_close(self) -> None:
+        self.dismiss(self.made)

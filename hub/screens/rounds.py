@@ -3,9 +3,14 @@ manual gong, delay, add minutes, pause/resume, cancel — each pushed to every s
 confirmed per station — and the day's timetable (the SSS model: 9 rounds, breaks).
 
 The *Kolo* field follows the tournament: the round under way, else the last paired one; a
-number the operator typed stays until the tournament moves on. Starting again a round
-that has begun or has results asks first, naming its state; a round that has been played
-is never cancelled (the hub refuses it as well)."""
+number the operator typed stays until the tournament moves on. Starting again (or at
+another time) a round that has begun or has results asks first, naming its state, and
+goes ahead only when the operator types the round's number (the dashboard's ``--force``:
+:class:`~hub.screens.typed.TypedConfirm`); a round never started starts at once. ``x``
+(add minutes) and ``d`` (delay) ask how many minutes (5 unless typed otherwise); a round
+that has begun is never delayed (its start signal has been given: start it again
+instead). A round that has been played is never cancelled (the hub refuses it as
+well). Escape leaves a field; the shortcut keys work again."""
 
 from __future__ import annotations
 
@@ -21,9 +26,11 @@ from textual.widgets import Button, DataTable, Input, Label
 
 from samoobsluha.hub.officiating import Slot, today_at
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
+from samoobsluha.hub.screens.typed import MinutesDialog, TypedConfirm
 from samoobsluha.hub.service import RoundGuard, RoundRow, ServiceError
 from samoobsluha.shared.countdown import countdown
 from samoobsluha.shared.i18n import error_text
+from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.shared.textsafe import literal
 
 
@@ -63,8 +70,6 @@ class RoundsScreen(DashScreen):
         with Horizontal(id="round-controls"):
             yield Label(literal(self.tr("dash.rounds.round")), classes="prompt")
             yield Input(id="round-no", restrict=r"[0-9]*", max_length=3)
-            yield Label(literal(self.tr("dash.rounds.minutes")), classes="prompt")
-            yield Input("5", id="minutes", restrict=r"[0-9]*", max_length=3)
             yield Label(literal(self.tr("dash.rounds.at")), classes="prompt")
             yield Input(id="at", placeholder="HH:MM", restrict=r"[0-9:]*", max_length=5)
         with Horizontal(id="round-buttons"):
@@ -241,20 +246,9 @@ class RoundsScreen(DashScreen):
             self.say(self.tr("dash.rounds.round") + "?", error=True)
         return number
 
-    def _minutes(self) -> float:
-        return float(int_or_none(self.query_one("#minutes", Input).value) or 0) * 60
-
     def _sent(self, result: dict[str, Any]) -> None:
         sent = result.get("sent_to") or []
         self.say(self.tr("dash.sent", stations=", ".join(sent) or self.tr("dash.nobody")))
-
-    def _restart_question(self, number: int) -> str | None:
-        """(worker) None when round ``number`` may simply start; else the question that
-        names what starting it again would throw away."""
-        guard = self.service.round_guard(number)
-        if not guard.needs_confirmation:
-            return None
-        return f"{self._state_text(guard)}\n{self.tr('dash.confirm.restart', n=number)}"
 
     def _state_text(self, guard: RoundGuard) -> str:
         parts = []
@@ -269,18 +263,39 @@ class RoundsScreen(DashScreen):
         return " ".join(parts)
 
     def _start(self, number: int, at: float | None = None) -> None:
-        """Start round ``number`` (at ``at``): at once when it has not begun, after the
-        referee's yes when it has (then with ``force``: the hub asks for it too)."""
-        question: list[str | None] = [None]
+        """Start round ``number`` (at ``at``): at once when it has never begun and has no
+        results, else only after the operator types its number (then with ``force``: the
+        hub asks for it too)."""
+        self._start_guarded(number, at)
 
-        def prepare() -> str | None:
-            question[0] = self._restart_question(number)
-            return question[0]
+    @work(thread=True, group="act", exit_on_error=False)
+    def _start_guarded(self, number: int, at: float | None) -> None:
+        try:
+            guard = self.service.round_guard(number)
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, error_text(exc, self.lang), error=True)
+            return
+        if not guard.needs_confirmation:
+            self.app.call_from_thread(
+                self.act, lambda: self.service.start_round(number, at=at), self._sent
+            )
+            return
+        self.app.call_from_thread(self._ask_restart, guard, at)
 
-        def call() -> dict[str, Any]:
-            return self.service.start_round(number, at=at, force=question[0] is not None)
+    def _ask_restart(self, guard: RoundGuard, at: float | None) -> None:
+        number = guard.number
+        when = self.tr("dash.typed.at", at=_hm(at)) if at is not None else ""
+        # a round not begun yet (but with results in) is re-timed, not started "again"
+        ask = "dash.confirm.restart" if guard.begun else "dash.confirm.retime"
+        question = f"{self._state_text(guard)}\n{self.tr(ask, n=number)}{when}"
 
-        self.confirm_then(prepare, call, self._sent)
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.act(lambda: self.service.start_round(number, at=at, force=True), self._sent)
+            else:
+                self.say(self.tr("dash.confirm.declined"))
+
+        self.app.push_screen(TypedConfirm(question, str(number), self.lang), answered)
 
     def action_start(self) -> None:
         if number := self._number():
@@ -317,14 +332,84 @@ class RoundsScreen(DashScreen):
         self.act(lambda: self.service.gong("start"), rung)
 
     def action_delay(self) -> None:
+        """Move a round's start later by the minutes asked for; a round that has begun is
+        not delayed (its start signal was given: start it again with ``s``/``t``)."""
         if number := self._number():
-            seconds = self._minutes()
-            self.act(lambda: self.service.change_round(number, "delay", seconds), self._sent)
+            self._delay_guarded(number)
+
+    @work(thread=True, group="act", exit_on_error=False)
+    def _delay_guarded(self, number: int) -> None:
+        try:
+            guard = self.service.round_guard(number)
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, error_text(exc, self.lang), error=True)
+            return
+        self.app.call_from_thread(self._delay_decided, guard)
+
+    def _delay_decided(self, guard: RoundGuard) -> None:
+        number = guard.number
+        if guard.phase in ("idle", "cancelled"):
+            self.say(self.tr("dash.delay.not_planned", n=number), error=True)
+            return
+        if guard.begun:
+            state = self._state_text(guard)
+            self.say(f"{state} {self.tr('dash.delay.begun', n=number)}".strip(), error=True)
+            return
+
+        def chosen(minutes: int | None) -> None:
+            if not minutes:
+                self.say(self.tr("dash.confirm.declined"))
+                return
+            self.act(
+                lambda: self.service.change_round(number, "delay", minutes * 60.0),
+                lambda result: self._changed(result, "dash.delay.done", minutes),
+            )
+
+        self.app.push_screen(MinutesDialog(self.tr("dash.delay.ask", n=number), self.lang), chosen)
 
     def action_extend(self) -> None:
-        if number := self._number():
-            seconds = self._minutes()
-            self.act(lambda: self.service.change_round(number, "extend", seconds), self._sent)
+        """Add minutes to a round's basic time: how many is asked (5 unless typed)."""
+        number = self._number()
+        if not number:
+            return
+        row = self._selected_round()
+        if row is None or row.phase == "cancelled":
+            self.say(self.tr("dash.delay.not_planned", n=number), error=True)
+            return
+        end = _hm(row.end_at)
+
+        def chosen(minutes: int | None) -> None:
+            if not minutes:
+                self.say(self.tr("dash.confirm.declined"))
+                return
+            self.act(
+                lambda: self.service.change_round(number, "extend", minutes * 60.0),
+                lambda result: self._changed(result, "dash.extend.done", minutes),
+            )
+
+        self.app.push_screen(
+            MinutesDialog(self.tr("dash.extend.ask", n=number, end=end), self.lang), chosen
+        )
+
+    def _changed(self, result: dict[str, Any], key: str, minutes: int) -> None:
+        """What the change did, in words: the round, the minutes, its new start or end."""
+        plan = result.get("plan") or {}
+        try:
+            new = RoundPlan.from_dict(plan)
+        except (TypeError, ValueError):
+            self._sent(result)
+            return
+        sent = ", ".join(result.get("sent_to") or []) or self.tr("dash.nobody")
+        self.say(
+            self.tr(
+                key,
+                n=new.number,
+                minutes=minutes,
+                start=_hm(new.start_at),
+                end=_hm(new.end_at()),
+                stations=sent,
+            )
+        )
 
     def action_pause(self) -> None:
         number = self._number()

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Vertical
@@ -113,17 +114,47 @@ class StationsScreen(DashScreen):
         self.say(self.tr("pin.sent", stations=", ".join(sent) or self.tr("dash.nobody")))
 
     def action_rehearse(self) -> None:
+        """The hall rehearsal; while a round is being played only after the operator types
+        its number, and then quiet (no bell, nothing over a player's screen)."""
+        self._rehearse_guarded()
+
+    @work(thread=True, group="act", exit_on_error=False)
+    def _rehearse_guarded(self) -> None:
+        from samoobsluha.hub.rehearse import in_play_now
+
+        in_play = in_play_now(self.service)
+        if in_play is None:
+            self.app.call_from_thread(self._rehearse, False)
+            return
+        plan, how = in_play
+        self.app.call_from_thread(self._ask_rehearse, plan.number, how)
+
+    def _ask_rehearse(self, number: int, how: str) -> None:
+        from samoobsluha.hub.screens.typed import TypedConfirm
+
+        question = f"{self.tr(f'dash.rehearse.{how}', n=number)} {self.tr('dash.rehearse.quiet')}"
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self._rehearse(True)
+            else:
+                self.say(self.tr("dash.confirm.declined"))
+
+        self.app.push_screen(TypedConfirm(question, str(number), self.lang), answered)
+
+    def _rehearse(self, during_round: bool) -> None:
         from samoobsluha.hub.rehearse import rehearse_for_dashboard
 
-        self.say(self.tr("rehearse.dash.running"))
-        self.act(lambda: rehearse_for_dashboard(self.service, self.lang), self._rehearsed)
+        self.say(self.tr("rehearse.dash.quiet" if during_round else "rehearse.dash.running"))
+        self.act(
+            lambda: rehearse_for_dashboard(self.service, self.lang, during_round=during_round),
+            self._rehearsed,
+        )
 
     def _rehearsed(self, done: dict[str, Any]) -> None:
         """The verdict under the table, one line per station, and the A4 page's path."""
         label = self.query_one("#rehearsal", Label)
-        label.update(
-            literal("\n".join([*done["lines"], self.tr("dash.saved", path=done["path"])]))
-        )
+        label.update(literal("\n".join([*done["lines"], self.tr("dash.saved", path=done["path"])])))
         label.display = True
         self.say(done["verdict"], error=not done["go"])
 

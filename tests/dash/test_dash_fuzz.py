@@ -18,7 +18,7 @@ from samoobsluha.hub.service import HubService
 from samoobsluha.shared.textsafe import visible
 
 FIELDS = {
-    "f2": ("#round-no", "#minutes", "#at"),
+    "f2": ("#round-no", "#at"),
     "f3": ("#filter-round", "#filter-table"),
     "f4": ("#results-round", "#entry"),
     "f5": ("#standings-round",),

@@ -88,9 +88,35 @@ async def test_a_played_round_asks_before_a_restart_and_is_never_cancelled(
 
         await pilot.press("s")
         await settle(pilot)
-        await pilot.press("enter")  # the referee confirms: round 1 starts again
+        await pilot.press("enter")  # a reflex Enter is not a yes: it says what to type
+        await settle(pilot)
+        assert "Napište 1 a Enter" in label_text(app.screen, "#confirm-hint")
+        await pilot.press("2", "enter")  # another round's number is not a yes either
+        await settle(pilot)
+        assert served.plan(1).revision == 0
+        await pilot.press("1", "enter")  # the referee types the round: it starts again
         await settled(pilot, lambda: served.plan(1).revision == 1)
         assert served.plan(1).start_at == clock.now() + 5
+        assert served.plan(1).epoch == 1  # a new start: every station rings it
+        assert "Odesláno stanicím" in label_text(screen, "#message")
+
+
+async def test_a_first_start_never_asks_again_even_with_a_result_in(
+    served: HubService, clock: FakeClock
+) -> None:
+    """A kiosk (or the operator) entered a result of round 1 before round 1 was ever
+    started on the hub: starting it is a first start, not „again?“."""
+    served.enter_result(1, Entry(1, 401, 350))
+    assert served.round_guard(1).results == 1
+    assert not served.round_guard(1).needs_confirmation
+    app = app_for(served)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("s")
+        await settled(pilot, lambda: served.plan(1) is not None)
+        assert not app.screen.query("#confirm-question")
+        assert served.plan(1).revision == 0 and served.plan(1).epoch == 0
 
 
 async def test_the_hub_refuses_to_cancel_or_silently_restart_a_played_round(
@@ -107,6 +133,8 @@ async def test_the_hub_refuses_to_cancel_or_silently_restart_a_played_round(
 
         await call(served.start_round, 1)
         clock.advance(30)  # under way, no results: a restart needs the referee's yes
+        with pytest.raises(ServiceError, match="has begun: its start cannot be delayed"):
+            await call(served.change_round, 1, "delay", 300)  # its start rang: never silent
         with pytest.raises(ServiceError, match=r"round 1 is under way; starting it again needs"):
             await call(served.start_round, 1)
         guard = served.round_guard(1)
@@ -184,3 +212,26 @@ async def test_the_challenge_cursor_stays_on_the_chosen_check_while_new_ones_arr
         await pilot.press("enter")
         await settled(pilot, lambda: cells(table)[2][5] == "NEPLATNÉ → PLATNÉ")
         assert all("→" not in row[5] for i, row in enumerate(cells(table)) if i != 2)
+
+
+async def test_a_scheduled_round_with_results_is_retimed_not_started_again(
+    served: HubService, clock: FakeClock
+) -> None:
+    """Round 1 is planned for later and a kiosk result of it is already in: moving its
+    start asks (it has results) without calling it a start "again", and still wants the
+    round's number typed."""
+    app = app_for(served)
+    async with app.run_test(size=(80, 24)) as pilot:
+        await settle(pilot)
+        await asyncio.to_thread(served.start_round, 1, at=clock.now() + 3600)
+        served.enter_result(1, Entry(2, 380, 300))
+        await pilot.press("f2")
+        await settle(pilot)
+        await pilot.press("s")
+        await settle(pilot)
+        question = label_text(app.screen, "#confirm-question")
+        assert "Změnit start kola 1?" in question and "znovu" not in question
+        assert "Zapsané výsledky kola 1: 1." in question
+        await pilot.press("1", "enter")
+        await settled(pilot, lambda: served.plan(1).revision == 1)
+        assert served.plan(1).start_at == clock.now() + 5

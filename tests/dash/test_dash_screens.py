@@ -95,13 +95,34 @@ async def test_round_control_start_delay_extend_pause_cancel_gong(
         assert cells(screen.query_one("#rounds", DataTable))[0][0] == "1"
         assert "Odesláno stanicím: žádné" in label_text(screen, "#message")
 
-        await pilot.press("d")  # delay by the minutes field (5)
+        await pilot.press("d")  # delay: how many minutes? 5 unless typed
+        await settle(pilot)
+        assert "O kolik minut odložit start kola 1?" in label_text(
+            app.screen, "#confirm-question"
+        )
+        await pilot.press("enter")
         await settle(pilot)
         assert served.plan(1).start_at == clock.now() + 5 + 300
-        await pilot.click("#btn-extend")
+        assert "Start kola 1 odložen o 5 min" in label_text(screen, "#message")
+        await pilot.click("#btn-extend")  # add minutes: asked, the operator types 7
         await settle(pilot)
-        assert served.plan(1).extra_seconds == 300
+        question = label_text(app.screen, "#confirm-question")
+        assert "Kolik minut přidat kolu 1?" in question and "končí v 09:45:05" in question
+        await pilot.press("7", "enter")
+        await settle(pilot)
+        assert served.plan(1).extra_seconds == 7 * 60
+        assert "Kolo 1 prodlouženo o 7 min, nový konec v 09:52:05" in label_text(
+            screen, "#message"
+        )
+        await pilot.press("x", "escape")  # asked, and declined: nothing changes
+        await settle(pilot)
+        assert served.plan(1).extra_seconds == 7 * 60
+        assert served.plan(1).revision == 2
         clock.advance(400)
+        await pilot.press("d")  # begun: its start signal was given, it is not delayed
+        await settle(pilot)
+        assert "nelze ho odložit" in label_text(screen, "#message")
+        assert served.plan(1).revision == 2
         await pilot.press("p")
         await settle(pilot)
         assert served.plan(1).paused_at == clock.now()

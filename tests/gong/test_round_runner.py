@@ -476,9 +476,7 @@ async def test_stop_before_run_is_not_lost(tmp_path):
     await asyncio.wait_for(runner.run(), 2)
 
 
-async def test_the_garbage_collector_is_held_off_just_before_each_signal(
-    tmp_path, clock, vsleep
-):
+async def test_the_garbage_collector_is_held_off_just_before_each_signal(tmp_path, clock, vsleep):
     """With ``gc_window`` (the bell thread), no cyclic collection can start in the last
     second before a signal, in any thread of the process; between signals, and once the
     runner stops, the collector runs as before."""
@@ -515,3 +513,57 @@ async def test_the_garbage_collector_is_held_off_just_before_each_signal(
     # long naps between signals with the collector on; only the last second without it
     assert all(enabled for at, enabled in seen if at < t0 - 1.0 - 1e-6)
     assert any(enabled for at, enabled in seen if t0 + 1 < at < t0 + 300 - 1.0)
+
+
+async def test_a_round_started_again_rings_its_signals_again(station, clock, factory):
+    """The referee starts a round again (the hub's forced start: a new epoch): the start
+    rings at the new start, and warning and end follow the new plan; a change within one
+    start (extend) never re-rings the start."""
+    s = station()
+    pin = factory.pin(5)
+    pin.clear_states()
+    t0 = clock.now() + 5
+    first = RoundPlan(1, t0)
+    s.schedule.apply(first)
+    await s.runner.run(until=t0 + 120)
+    extended = first.extended(60)
+    s.schedule.apply(extended)
+    await s.runner.run(until=t0 + 240)
+    assert edges(pin, t0) == at(0, START)  # extending did not ring the start again
+    t1 = clock.now() + 5
+    again = extended.restarted(t1)
+    assert (again.epoch, again.revision, again.extra_seconds) == (1, 2, 0.0)
+    assert s.schedule.apply(again)
+    await s.runner.run(until=again.end_at() + 60)
+    assert edges(pin, t0) == at(0, START) + [
+        (round(t1 - t0 + t, 6), v) for t, v in at(0, START) + at(1800, WARNING) + at(2400, END)
+    ]
+    assert [(r.signal.value, r.outcome, r.epoch) for r in s.schedule.signals(1)] == [
+        ("start", GIVEN, 1),
+        ("warning", GIVEN, 1),
+        ("end", GIVEN, 1),
+    ]
+    assert [(r.signal.value, r.epoch) for r in s.schedule.signals(1, every_start=True)] == [
+        ("start", 0),
+        ("start", 1),
+        ("warning", 1),
+        ("end", 1),
+    ]
+    # a restarted plan travels with its epoch; a first start without one (old stations)
+    assert RoundPlan.from_dict(again.to_dict()) == again
+    assert "epoch" not in first.to_dict()
+
+
+async def test_a_cancelled_local_round_started_again_rings(station, clock, factory):
+    s = station()
+    pin = factory.pin(5)
+    pin.clear_states()
+    t0 = clock.now()
+    s.schedule.start_local(number=1, lead=2)
+    await s.runner.run(until=t0 + 60)
+    s.schedule.change_local(lambda p, now: p.cancelled_plan(), 1)
+    plan = s.schedule.start_local(number=1, lead=2)
+    assert plan.epoch == 1
+    await s.runner.run(until=plan.start_at + 10)
+    assert [(r.signal.value, r.outcome) for r in s.schedule.signals(1)] == [("start", GIVEN)]
+    assert len([e for e in edges(pin, t0) if e[1] is False]) == 2  # two start strokes

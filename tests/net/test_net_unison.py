@@ -79,5 +79,5 @@ def test_round_signals_in_unison_across_skewed_stations(tmp_path: Path) -> None:
         print(f"manual gong: spread {1000 * (max(manual) - min(manual)):.1f} ms")
 
         # every station confirmed the plan
-        deliveries = json.loads(hub.ctl("round", "list"))
+        deliveries = json.loads(hub.ctl("round", "list", "--json"))
         assert deliveries[0]["plan"]["number"] == 1
