@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import asyncio
 
+import pytest
 from dash_testkit import label_text, settle
 from fuzz_typing import FUZZ, SMALL_BATCH, expected_value, type_raw
 from hypothesis import given, settings
@@ -25,6 +26,7 @@ FIELDS = {
 }
 
 
+@pytest.mark.timeout(600)  # many dashboard sessions under Hypothesis
 @settings(FUZZ, max_examples=3)
 @given(batch=SMALL_BATCH)
 def test_fuzz_dashboard_fields(service: HubService, batch: list[str]) -> None:
