@@ -126,10 +126,17 @@ def wait_for(cond: Callable[[], Any], timeout: float = 15.0, what: str = "condit
 
 
 class Hub:
-    def __init__(self, data: Path, port: int | None = None, mdns: bool = False) -> None:
+    def __init__(
+        self,
+        data: Path,
+        port: int | None = None,
+        mdns: bool = False,
+        budget_rows: int | None = None,
+    ) -> None:
         self.data = data
         self.port = port or free_port()
         self.mdns = mdns
+        self.budget_rows = budget_rows  # hub serve --budget-rows (default: the real one)
         self.proc: subprocess.Popen[bytes] | None = None
         self.tournament = ""
 
@@ -154,6 +161,8 @@ class Hub:
         args += ["--port-file", str(port_file), "--screen-port", "0"]
         if not self.mdns:
             args.append("--no-mdns")
+        if self.budget_rows:
+            args += ["--budget-rows", str(self.budget_rows), "--budget-mb", "1024"]
         self.stderr = open(self.data / "hub.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             args,
