@@ -2633,3 +2633,49 @@ MESSAGES.update(
         },
     }
 )
+
+# -- h-c: limits per station on the hub's station link (hub/quota.py) --
+MESSAGES.update(
+    {
+        "cli.stations.cut_off": _r("ODPOJENA (LIMITY)", "ODPOJENÁ (LIMITY)", "CUT OFF (LIMITS)"),
+        "cli.stations.over_budget": _r(
+            "LIMIT KOLA VYČERPÁN", "LIMIT KOLA VYČERPANÝ", "ROUND BUDGET FULL"
+        ),
+        "warn.cut_off": _r(
+            "stanice {station}: hub ji odpojil, protože posílala víc, než stanice umí"
+            " (zkopírovaná karta?); minutu ji odmítá, při opakování zneplatněte její klíč",
+            "stanica {station}: hub ju odpojil, lebo posielala viac, než stanica dokáže"
+            " (skopírovaná karta?); minútu ju odmieta, pri opakovaní zneplatnite jej kľúč",
+            "station {station}: cut off by the hub for sending more than a station can"
+            " (a copied card?); refused for a minute, revoke its key if it happens again",
+        ),
+        "warn.over_budget": {
+            "cs": {
+                "one": "stanice {station}: vyčerpala limit záznamů na toto kolo;"
+                " {n} další záznam čeká ve stanici na příští kolo",
+                "few": "stanice {station}: vyčerpala limit záznamů na toto kolo;"
+                " {n} další záznamy čekají ve stanici na příští kolo",
+                "many": "stanice {station}: vyčerpala limit záznamů na toto kolo;"
+                " {n} dalšího záznamu čeká ve stanici na příští kolo",
+                "other": "stanice {station}: vyčerpala limit záznamů na toto kolo;"
+                " {n} dalších záznamů čeká ve stanici na příští kolo",
+            },
+            "sk": {
+                "one": "stanica {station}: vyčerpala limit záznamov na toto kolo;"
+                " {n} ďalší záznam čaká v stanici na ďalšie kolo",
+                "few": "stanica {station}: vyčerpala limit záznamov na toto kolo;"
+                " {n} ďalšie záznamy čakajú v stanici na ďalšie kolo",
+                "many": "stanica {station}: vyčerpala limit záznamov na toto kolo;"
+                " {n} ďalšieho záznamu čaká v stanici na ďalšie kolo",
+                "other": "stanica {station}: vyčerpala limit záznamov na toto kolo;"
+                " {n} ďalších záznamov čaká v stanici na ďalšie kolo",
+            },
+            "en": {
+                "one": "station {station}: used its budget of rows for this round;"
+                " {n} more row waits at the station for the next round",
+                "other": "station {station}: used its budget of rows for this round;"
+                " {n} more rows wait at the station for the next round",
+            },
+        },
+    }
+)

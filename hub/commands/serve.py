@@ -145,7 +145,7 @@ def _stations(args: argparse.Namespace) -> int:
         state = t("dash.online" if row["connected"] else "dash.offline", lang)
         flags = "".join(
             " " + t(f"cli.stations.{flag}", lang)
-            for flag in ("stalled", "revoked")
+            for flag in ("stalled", "revoked", "cut_off", "over_budget")
             if row.get(flag)
         )
         synced = "synced" if st.get("clock_synced") else "unsynced"

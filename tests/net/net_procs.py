@@ -366,3 +366,66 @@ def flood(port: int, connections: int = 4) -> Iterator[list[int]]:
         stop.set()
         for t in threads:
             t.join(10)
+
+
+class CopiedCard:
+    """A copied station card on the hall LAN: it holds station ``creds`` and streams
+    frames of ``per_frame`` rows (``kind``/``payload`` of every row) without waiting for acks,
+    reconnecting at once whenever the hub drops it. Runs in its own thread."""
+
+    def __init__(
+        self,
+        port: int,
+        creds: protocol.StationKey,
+        tournament: str,
+        *,
+        kind: str = "junk",
+        payload: str = "x" * 100,
+        extra: Callable[[protocol.Channel], Any] | None = None,
+        per_frame: int = 1000,
+    ) -> None:
+        self.port, self.creds, self.tournament = port, creds, tournament
+        self.per_frame = per_frame
+        self.frame_rows = [kind, payload]
+        self.extra = extra  # one more coroutine per connection (done frames …)
+        self.frames = 0
+        self.attempts = 0  # connections opened
+        self.connections = 0  # connections that got through the handshake
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+
+    def __enter__(self) -> CopiedCard:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(15)
+
+    async def _run(self) -> None:
+        assert self.creds.station is not None
+        seq = 1
+        while not self._stop.is_set():
+            writer = None
+            try:
+                self.attempts += 1
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                channel, _ = await protocol.client_handshake(
+                    reader, writer, self.creds, tournament=self.tournament,
+                    station=self.creds.station, epoch="copied",
+                )  # fmt: skip
+                await channel.send({"t": "status", "status": station_status(self.creds.station)})
+                self.connections += 1
+                if self.extra is not None:
+                    await self.extra(channel)
+                while not self._stop.is_set():
+                    rows = [[seq + i, *self.frame_rows, 1.0] for i in range(self.per_frame)]
+                    seq += self.per_frame
+                    await channel.send({"t": "rows", "rows": rows})
+                    self.frames += 1
+            except (ConnectionError, OSError, protocol.ProtocolError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                if writer is not None:
+                    writer.close()
+            await asyncio.sleep(0.01)

@@ -15,12 +15,22 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_procs import check_payload, loopback_hub, station_status
+from net_procs import (
+    CopiedCard,
+    Hub,
+    Station,
+    check_payload,
+    loopback_hub,
+    running,
+    station_status,
+    wait_for,
+)
 from testkit import until
 
 from samoobsluha.hub import quota, store
 from samoobsluha.shared import protocol
-from samoobsluha.shared.protocol import HallKeys, new_psk
+from samoobsluha.shared.protocol import HallKeys, StationKey, new_psk
+from samoobsluha.shared.storage import open_db
 
 
 class Peer:
@@ -245,3 +255,74 @@ async def test_silent_connections_give_way_to_a_station(
         for writer in held:
             if writer is not None:
                 writer.close()
+
+
+# -- real processes: hub serve, three station daemons, a copied card ------------------------
+
+
+def _stations(hub: Hub) -> list[dict[str, Any]]:
+    return list(json.loads(hub.ctl("stations", "--json")))
+
+
+def _connected(hub: Hub, names: set[str]) -> bool:
+    return names <= {r["station_id"] for r in _stations(hub) if r["connected"]}
+
+
+def _cut_off(hub: Hub, name: str) -> bool:
+    return any(r["station_id"] == name and r["cut_off"] for r in _stations(hub))
+
+
+def test_a_copied_card_flooding_rows_stops_no_round_and_no_command(tmp_path: Path) -> None:
+    """The issue's attack: a copied card streaming 1,000-row frames without waiting for
+    acks, reconnecting whenever it is dropped, against hub serve and three station
+    daemons. Meanwhile: the referee's commands answer, a round starts on every honest
+    station, an honest station's rows arrive, a restarted station comes back; after it:
+    the card is flagged, what it got stored is within one budget, the log is short."""
+    hub = Hub(tmp_path / "hub").start()
+    stations = [Station(tmp_path / f"st{i}", hub, f"st{i}") for i in range(3)]
+    creds = StationKey.from_text(hub.issue_key("copied", tmp_path / "copied.key").read_text())
+    honest = {"st0", "st1", "st2"}
+    with running(hub, *stations):
+        for st in stations:
+            st.start()
+        wait_for(lambda: _connected(hub, honest), 30, "three stations")
+        with CopiedCard(hub.port, creds, hub.tournament) as card:
+            wait_for(
+                lambda: _cut_off(hub, "copied") and card.attempts > card.connections,
+                30,
+                "the card cut off and trying again",
+            )
+            # the referee's commands answer during the attack
+            assert {r["station_id"] for r in _stations(hub)} >= honest | {"copied"}
+            started = json.loads(
+                hub.ctl("round", "start", "1", "--in", "3", "--basic", "8", "--warning", "2")
+            )
+            assert honest <= set(started["sent_to"])
+            wait_for(lambda: all(st.rings() for st in stations), 30, "the start everywhere")
+            stations[1].enqueue(20)
+            wait_for(lambda: hub.count("st1") >= 20, 30, "an honest station's rows")
+            # a station restarted during the attack comes back
+            stations[2].stop()
+            stations[2].start()
+            wait_for(lambda: _connected(hub, {"st2"}), 30, "the restarted station")
+            rows = {r["station_id"]: r for r in _stations(hub)}
+            assert rows["copied"]["cut_off"], rows["copied"]
+            text = hub.ctl("stations")
+            gong = json.loads(hub.ctl("gong", "end"))
+            assert honest <= set(gong["sent_to"])
+        for st in stations[:2]:
+            assert [r["signal"] for r in st.rings()][:1] == ["start"]
+            assert "missed" not in st.log(), st.log()[-2000:]
+        assert "CUT OFF" in text or "ODPOJENA" in text, text
+        wait_for(lambda: len(stations[0].rings()) >= 2, 30, "the manual gong")
+    assert card.frames > 10
+    # what the card got stored is bounded by one station's budget
+    db = open_db(hub.db_path, store.migrations)
+    try:
+        rows_stored, size = store.usage_since(db, "copied", 0.0)
+    finally:
+        db.close()
+    assert 0 < rows_stored <= quota.BUDGET.rows and size <= quota.BUDGET.bytes
+    lines = hub.log().splitlines()
+    assert sum("refused row" in line for line in lines) <= 2, lines[:40]
+    assert len(lines) < 300, "\n".join(lines[-60:])
