@@ -109,7 +109,8 @@ class StationConn:
     )
     status_saved_at: float | None = None  # hub monotonic time of the last status write
     status_dirty: bool = False
-    # items sent on this link (plans, gongs, publications …): a done is taken only for one
+    # items sent to this station (plans, gongs, publications …; on this link or one before
+    # it): a done is taken only for one of them; shared by its connections
     items: dict[str, None] = field(default_factory=dict)
 
     def sent(self, item: Any) -> None:
@@ -163,6 +164,7 @@ class HubServer:
         # station -> (hub monotonic time it may connect again, why, hub time of the cut)
         self.cut_off: dict[str, tuple[float, str, float]] = {}
         self.cutoff_cooldown = quota.CUTOFF_COOLDOWN
+        self._items: dict[str, dict[str, None]] = {}  # per station: StationConn.items
         self.broadcast_deadline = BROADCAST_DEADLINE
         self.stall_after = STALL_AFTER
         self.published_dir = Path(db_path).parent / "published"
@@ -341,6 +343,7 @@ class HubServer:
                 raise ProtocolError(f"first frame must be status, not {first['t']!r}")
             done_proving()
             conn = StationConn(hello.station, hello.epoch, address, channel)
+            conn.items = self._items.setdefault(conn.station, {})
             conn.last_rx = conn.progress_at = self.clock.monotonic()
             old = self.conns.get(conn.station)
             if old is not None:
@@ -446,7 +449,7 @@ class HubServer:
         period, start = self._period()
         usage = self.usage.get(station)
         if usage is None or usage.period != period:
-            rows, size = await self.dbw.run(store.usage_since, station, start)
+            rows, size = await self.lane.run(store.usage_since, station, start)
             usage = self.usage[station] = quota.Usage(period, rows, size)
         return usage
 
@@ -575,15 +578,18 @@ class HubServer:
             conn.best_backlog = backlog
         # at most one write per STATUS_SAVE_EVERY: the newest is in memory (stations())
         now = self.clock.monotonic()
-        if conn.status_saved_at is None or now - conn.status_saved_at >= STATUS_SAVE_EVERY:
+        if conn.status_saved_at is None:
+            # part of the handshake: the referee's lane, not behind anyone's rows
+            await self._save_status(conn, self.lane)
+        elif now - conn.status_saved_at >= STATUS_SAVE_EVERY:
             await self._save_status(conn)
         else:
             conn.status_dirty = True
 
-    async def _save_status(self, conn: StationConn) -> None:
+    async def _save_status(self, conn: StationConn, lane: DbWorker | None = None) -> None:
         conn.status_dirty = False
         conn.status_saved_at = self.clock.monotonic()
-        await self.dbw.run(
+        await (lane or self.dbw).run(
             store.save_status, conn.station, conn.epoch, conn.address, conn.status, self.clock.now()
         )
 
@@ -692,11 +698,6 @@ class HubServer:
             row["connected"] = conn is not None
             if conn is not None and conn.status:
                 row["status"] = dict(conn.status)  # newer than the one saved
-            row["stalled"] = bool(
-                conn is not None
-                and (conn.best_backlog or 0) > 0
-                and now - conn.progress_at > self.stall_after
-            )
             row["revoked"] = sid in self.revoked
             cut = self.cut_off.get(sid)
             shown = cut is not None and now - (cut[0] - self.cutoff_cooldown) < CUTOFF_SHOWN
@@ -706,6 +707,13 @@ class HubServer:
             if usage is not None and usage.period != period:
                 usage = None
             row["over_budget"] = usage is not None and usage.full_since is not None
+            # a station over its budget waits for the next round, it is not stuck
+            row["stalled"] = bool(
+                conn is not None
+                and not row["over_budget"]
+                and (conn.best_backlog or 0) > 0
+                and now - conn.progress_at > self.stall_after
+            )
             row["budget"] = {
                 "rows": usage.rows if usage else 0,
                 "bytes": usage.bytes if usage else 0,

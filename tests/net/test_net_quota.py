@@ -11,6 +11,7 @@ import asyncio
 import contextlib
 import json
 import logging
+import threading
 from pathlib import Path
 from typing import Any
 
@@ -187,6 +188,34 @@ async def test_an_honest_station_over_budget_keeps_its_rows_until_the_next_round
         assert len(hub.dbw.call(store.inbox_rows)) == 80
         assert not _row(await hub.stations(), "st")["over_budget"]
         await st.close()
+
+
+async def test_the_referees_lane_does_not_wait_for_the_stations_database_thread(
+    tmp_path: Path,
+) -> None:
+    """With the ingest thread held up (a long commit, a flood of rows), the referee's
+    commands still answer and a round plan still reaches a connecting station: they go
+    through the hub's other database lane."""
+    psk = new_psk()
+    async with loopback_hub(tmp_path / "hub.db", psk) as hub:
+        st = await Peer(hub, psk, "st").connect()
+        await until(lambda: "st" in hub.conns)
+        release = threading.Event()
+        held = asyncio.ensure_future(hub.dbw.run(lambda db: release.wait(60)))
+        try:
+            rows = await asyncio.wait_for(hub.stations(), 20)
+            assert [r["station_id"] for r in rows] == ["st"]
+            started = await asyncio.wait_for(hub.start_round(1, lead=600.0), 20)
+            assert started["sent_to"] == ["st"]
+            await until(lambda: any(m["t"] == "plan" for m in st.got))
+            late = await Peer(hub, psk, "late").connect()
+            await until(lambda: any(m["t"] == "plan" for m in late.got))
+            assert not held.done()  # all of it while the ingest thread was busy
+        finally:
+            release.set()
+            await held
+        await st.close()
+        await late.close()
 
 
 async def test_notes_and_done_details_are_bounded(tmp_path: Path) -> None:
