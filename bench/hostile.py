@@ -21,21 +21,18 @@ its idle size, hub.db growth (MB) and the hub's log lines.
 from __future__ import annotations
 
 import argparse
-import asyncio
 import contextlib
 import json
 import statistics
 import sys
 import tempfile
-import threading
 import time
-from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 
-from net_procs import CopiedCard, Hub, Station, check_payload, running, wait_for
+from net_procs import CopiedCard, Hub, Station, check_payload, running, silent_slots, wait_for
 
 from samoobsluha.hub import control
 from samoobsluha.shared import protocol
@@ -52,48 +49,6 @@ def db_mb(hub: Hub) -> float:
     return (
         sum(p.stat().st_size for p in hub.data.glob("hub.db*") if p.suffix != ".migrate-lock") / 1e6
     )
-
-
-@contextlib.contextmanager
-def silent_slots(port: int, addresses: int = 8, per: int = 16) -> Iterator[list[int]]:
-    """``per`` silent connections from each of ``addresses`` loopback addresses, each
-    reopened as soon as the hub closes it; yields the running count of openings."""
-    stop = threading.Event()
-    opened = [0]
-
-    async def hold(source: str) -> None:
-        while not stop.is_set():
-            try:
-                reader, writer = await asyncio.open_connection(
-                    "127.0.0.1", port, local_addr=(source, 0)
-                )
-            except OSError:
-                await asyncio.sleep(0.05)
-                continue
-            opened[0] += 1
-            with contextlib.suppress(ConnectionError, OSError):
-                await reader.read(1)  # until the hub drops it
-            writer.close()
-
-    async def main() -> None:
-        tasks = [
-            asyncio.create_task(hold(f"127.0.0.{2 + a}"))
-            for a in range(addresses)
-            for _ in range(per)
-        ]
-        while not stop.is_set():
-            await asyncio.sleep(0.1)
-        for t in tasks:
-            t.cancel()
-        await asyncio.gather(*tasks, return_exceptions=True)
-
-    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
-    thread.start()
-    try:
-        yield opened
-    finally:
-        stop.set()
-        thread.join(10)
 
 
 def _attack(kind: str, hub: Hub, tmp: Path) -> contextlib.AbstractContextManager[Any]:

@@ -429,3 +429,45 @@ class CopiedCard:
                 if writer is not None:
                     writer.close()
             await asyncio.sleep(0.01)
+
+
+@contextlib.contextmanager
+def silent_slots(port: int, addresses: int = 8, per: int = 16) -> Iterator[list[int]]:
+    """``per`` silent connections from each of ``addresses`` loopback addresses, each
+    reopened as soon as the hub closes it; yields the running count of openings."""
+    stop = threading.Event()
+    opened = [0]
+
+    async def hold(source: str) -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(source, 0)
+                )
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            opened[0] += 1
+            with contextlib.suppress(ConnectionError, OSError):
+                await reader.read(1)  # until the hub drops it
+            writer.close()
+
+    async def main() -> None:
+        tasks = [
+            asyncio.create_task(hold(f"127.0.0.{2 + a}"))
+            for a in range(addresses)
+            for _ in range(per)
+        ]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
+    thread.start()
+    try:
+        yield opened
+    finally:
+        stop.set()
+        thread.join(10)

@@ -23,6 +23,7 @@ from net_procs import (
     check_payload,
     loopback_hub,
     running,
+    silent_slots,
     station_status,
     wait_for,
 )
@@ -354,4 +355,51 @@ def test_a_copied_card_flooding_rows_stops_no_round_and_no_command(tmp_path: Pat
     assert 0 < rows_stored <= quota.BUDGET.rows and size <= quota.BUDGET.bytes
     lines = hub.log().splitlines()
     assert sum("refused row" in line for line in lines) <= 2, lines[:40]
+    assert len(lines) < 300, "\n".join(lines[-60:])
+
+
+def test_silent_slots_and_megabyte_texts_stop_no_station(tmp_path: Path) -> None:
+    """Silent connections from 8 addresses churning through every handshake slot, and a
+    copied card sending 1 MB notes and 1 MB done details, against hub serve and three
+    station daemons: a restarted station gets back in, a round starts everywhere, the
+    card's megabytes are not stored, the log is short."""
+    hub = Hub(tmp_path / "hub").start()
+    stations = [Station(tmp_path / f"st{i}", hub, f"st{i}") for i in range(3)]
+    creds = StationKey.from_text(hub.issue_key("copied", tmp_path / "copied.key").read_text())
+    honest = {"st0", "st1", "st2"}
+    big = "n" * ((1 << 20) - 4096)
+
+    async def dones(channel: protocol.Channel) -> None:
+        for i in range(5):
+            await channel.send({"t": "done", "id": f"plan:1:{i}", "ok": False, "detail": big})
+
+    note = json.dumps({**check_payload(1, "copied"), "note": big[: (1 << 20) - 8192]})
+    card = CopiedCard(
+        hub.port, creds, hub.tournament, kind="challenge", payload=note, per_frame=1, extra=dones
+    )
+    with running(hub, *stations):
+        for st in stations:
+            st.start()
+        wait_for(lambda: _connected(hub, honest), 30, "three stations")
+        with silent_slots(hub.port) as opened, card:
+            wait_for(lambda: opened[0] > 500 and card.frames > 20, 30, "both attacks")
+            stations[2].stop()
+            stations[2].start()
+            wait_for(lambda: _connected(hub, {"st2"}), 30, "the restarted station")
+            started = json.loads(
+                hub.ctl("round", "start", "1", "--in", "3", "--basic", "8", "--warning", "2")
+            )
+            assert honest <= set(started["sent_to"])
+            wait_for(lambda: all(st.rings() for st in stations), 30, "the start everywhere")
+        for st in stations:
+            assert st.rings()[0]["signal"] == "start"
+    db = open_db(hub.db_path, store.migrations)
+    try:
+        rows_stored, size = store.usage_since(db, "copied", 0.0)
+        details = [d for (d,) in db.execute("SELECT detail FROM deliveries")]
+    finally:
+        db.close()
+    assert rows_stored > 0 and size <= rows_stored * (protocol.REJECTED_KEEP + 64)
+    assert all(len(d) <= protocol.MAX_DETAIL for d in details)
+    lines = hub.log().splitlines()
     assert len(lines) < 300, "\n".join(lines[-60:])
