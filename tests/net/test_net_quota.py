@@ -219,6 +219,40 @@ async def test_the_referees_lane_does_not_wait_for_the_stations_database_thread(
         await late.close()
 
 
+async def test_a_replayed_hello_holds_at_most_two_connections(tmp_path: Path) -> None:
+    """A hello recorded off the air passes its MAC again (it proves nothing until the
+    first sealed frame): the hub keeps at most two such connections per station."""
+    psk = new_psk()
+    async with loopback_hub(tmp_path / "hub.db", psk) as hub:
+        creds = HallKeys(psk).credentials("st")
+        hello = protocol.seal_hello(
+            creds.key, protocol.Hello("st", "e1", hub.tournament, b"n" * 16, creds.key_id)
+        )
+        conns = []
+        for _ in range(5):
+            reader, writer = await asyncio.open_connection("127.0.0.1", hub.port)
+            writer.write(hello)
+            await protocol.read_frame(reader, protocol.MAX_WELCOME)  # welcomed
+            conns.append((reader, writer))
+        assert len(hub._proving["st"]) == hub.max_proving == 2
+        for reader, _ in conns[:3]:  # the older ones were dropped
+            assert await asyncio.wait_for(reader.read(), 10) == b""
+        for _, writer in conns:
+            writer.close()
+
+
+def test_a_budget_period_is_a_round_or_an_hour() -> None:
+    from samoobsluha.shared.rounds import RoundPlan
+
+    hour = 3600.0
+    assert quota.budget_period([], 10 * hour + 5, hour) == ((0, 10), 10 * hour)
+    plans = [RoundPlan(1, 1000.0), RoundPlan(2, 5000.0), RoundPlan(3, 9000.0).cancelled_plan()]
+    assert quota.budget_period(plans, 999.0, hour)[0] == (0, 0)  # before round 1
+    assert quota.budget_period(plans, 1000.0, hour) == ((1, 0), 1000.0)
+    assert quota.budget_period(plans, 4999.0, hour) == ((1, 1), 4600.0)  # round 1, 2nd hour
+    assert quota.budget_period(plans, 9500.0, hour) == ((2, 1), 8600.0)  # 3 was cancelled
+
+
 async def test_notes_and_done_details_are_bounded(tmp_path: Path) -> None:
     """A 1 MB note is a refused row of which 1 KiB is kept; a 1 MB done detail is kept
     to 500 characters, and only for an item the hub sent on that link."""
