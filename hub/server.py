@@ -31,7 +31,7 @@ from samoobsluha.shared.payloads import PayloadError, StationStatus
 from samoobsluha.shared.protocol import Channel, HallKeys, PeerLog, ProtocolError
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
 
-from . import auth, hubtime, store
+from . import auth, hubtime, quota, store
 
 log = logging.getLogger("hub.server")
 
@@ -44,14 +44,28 @@ DUPLICATE_WINDOW = 10.0  # a same-named station heard from this recently is not 
 # taken its frame within this deadline is frozen or gone: its link is closed (it gets the
 # current state when it reconnects) and nobody else waits for it.
 BROADCAST_DEADLINE = 1.0
-# Bounded resources: connections still in their handshake (nothing proved yet) are capped
-# per address and in total; authenticated stations only in total. One log line per
-# misbehaving address per LOG_EVERY seconds.
+# Bounded resources: connections still in their handshake (nothing proved yet) share
+# MAX_PENDING slots, at most MAX_PENDING_PER_ADDRESS per address, fairly (hub.quota:
+# a newcomer takes the slot of the oldest handshake of the address holding the most);
+# a hello with a valid MAC leaves its slot, and at most MAX_PROVING connections per
+# station may sit between their hello and their first frame (a replayed hello). All
+# connections together: MAX_CONNECTIONS. One log line per misbehaving address or
+# station per LOG_EVERY seconds.
 MAX_CONNECTIONS = 512
 MAX_PENDING = 64
 MAX_PENDING_PER_ADDRESS = 8
+MAX_PROVING = 2
 LOG_EVERY = 60.0
 STALL_AFTER = 60.0  # a station whose backlog has not shrunk for this long is "stalled"
+STATUS_SAVE_EVERY = 5.0  # a station's status is written at most this often (kept in memory)
+WATCH_EVERY = 2.0  # budget periods and unsaved statuses are looked at this often
+CUTOFF_SHOWN = 600.0  # a cut-off station stays flagged for the referee this long
+MAX_ITEMS_TRACKED = 1024  # items sent on one link that await the station's done
+
+
+class PeerCutOff(ProtocolError):
+    """A station broke a limit of hub.quota: its link is closed, it is flagged on the
+    dashboard and refused for :data:`quota.CUTOFF_COOLDOWN`."""
 
 
 class RoundPlayed(ValueError):
@@ -88,6 +102,25 @@ class StationConn:
     last_rx: float = 0.0  # hub monotonic time of the last frame
     progress_at: float = 0.0  # hub monotonic time the backlog last shrank (or was empty)
     best_backlog: int | None = None
+    # flow control (hub.quota): rows and bytes received and not yet acknowledged, which
+    # includes rows held back because the station's budget is full (never acknowledged)
+    unacked_rows: int = 0
+    unacked_bytes: int = 0
+    held_rows: int = 0
+    frames: quota.Bucket = field(
+        default_factory=lambda: quota.Bucket(quota.FRAMES_PER_SECOND, quota.FRAME_BURST)
+    )
+    status_saved_at: float | None = None  # hub monotonic time of the last status write
+    status_dirty: bool = False
+    # items sent to this station (plans, gongs, publications …; on this link or one before
+    # it): a done is taken only for one of them; shared by its connections
+    items: dict[str, None] = field(default_factory=dict)
+
+    def sent(self, item: Any) -> None:
+        if isinstance(item, str):
+            self.items[item] = None
+            if len(self.items) > MAX_ITEMS_TRACKED:
+                del self.items[next(iter(self.items))]
 
 
 class HubServer:
@@ -101,6 +134,7 @@ class HubServer:
         clock: Clock | None = None,
         advertise: bool = True,
         mdns_interfaces: list[str] | None = None,
+        budget: quota.Budget | None = None,
     ) -> None:
         # the hall secret: station keys and the hub's signing key are derived from it
         self.keys = psk if isinstance(psk, HallKeys) else HallKeys(psk)
@@ -109,17 +143,31 @@ class HubServer:
         self.clock = clock or SystemClock()
         self.advertise = advertise
         self.mdns_interfaces = mdns_interfaces
-        # the tournament's tables too: a station's result enters the tournament in the
-        # transaction that stores it (store.store_received)
-        self.dbw = DbWorker(db_path, tour_store.migrations, store.migrations, auth.migrations)
+        # Two lanes to hub.db, each a connection on its own thread. The stations' bulk
+        # (rows, status saves, done) goes through ``dbw``; the referee's path (control
+        # commands, round plans, publications, handshakes, the state sent on connect)
+        # through ``lane``, so it never queues behind a peer's rows. SQLite (WAL) lets
+        # the lane read while ingest writes; a lane write waits for at most one ingest
+        # commit, which flow control and the budgets keep small (hub.quota).
+        # The tournament's tables too: a station's result enters the tournament in the
+        # transaction that stores it (store.store_received).
+        migration_sets = (tour_store.migrations, store.migrations, auth.migrations)
+        self.dbw = DbWorker(db_path, *migration_sets)
+        self.lane = DbWorker(db_path, *migration_sets)
         self.revoked: dict[str, int] = self.dbw.call(auth.load_revocations)
         self.max_connections = MAX_CONNECTIONS
-        self.max_pending = MAX_PENDING
-        self.max_pending_per_address = MAX_PENDING_PER_ADDRESS
+        self.slots = quota.HandshakeSlots(MAX_PENDING, MAX_PENDING_PER_ADDRESS)
+        self.max_proving = MAX_PROVING
+        self._proving: dict[str, list[asyncio.WriteTransport]] = {}
         self.peer_log = PeerLog(log, LOG_EVERY)
         self._open = 0
-        self._pending_by_addr: dict[str, int] = {}
         self.refused_unauthenticated = 0  # handshakes refused (a test and bench figure)
+        self.budget = budget or quota.BUDGET
+        self.usage: dict[str, quota.Usage] = {}  # per station, this budget period
+        # station -> (hub monotonic time it may connect again, why, hub time of the cut)
+        self.cut_off: dict[str, tuple[float, str, float]] = {}
+        self.cutoff_cooldown = quota.CUTOFF_COOLDOWN
+        self._items: dict[str, dict[str, None]] = {}  # per station: StationConn.items
         self.broadcast_deadline = BROADCAST_DEADLINE
         self.stall_after = STALL_AFTER
         self.published_dir = Path(db_path).parent / "published"
@@ -129,10 +177,12 @@ class HubServer:
         for key, _, error in self.dbw.call(store.apply_results, self.clock.now()):
             log.info("station result %s entered%s", key, f": refused ({error})" if error else "")
         self.conns: dict[str, StationConn] = {}
+        self._plans: list[RoundPlan] = self.lane.call(store.load_plans)  # budget periods
         self._server: asyncio.Server | None = None
         self._zc: Any = None
         self._zc_info: Any = None
-        self._pending: list[tuple[StationConn, store.Received]] = []
+        # (connection, its checked rows, how many rows and bytes they weigh in its window)
+        self._pending: list[tuple[StationConn, store.Received, int, int]] = []
         self._flushing = False
         self._gong_counter = 0
         self._tasks: set[asyncio.Task[Any]] = set()
@@ -147,6 +197,7 @@ class HubServer:
         log.info(
             "hub %s of tournament %s on %s:%d", self.hub_id, self.tournament, self.host, self.port
         )
+        self._spawn(self._watch())
         if self.advertise:
             await self._advertise()
 
@@ -199,6 +250,7 @@ class HubServer:
         for task in list(self._tasks):
             task.cancel()
         self.dbw.close()
+        self.lane.close()
 
     async def serve_forever(self) -> None:
         assert self._server is not None
@@ -221,30 +273,59 @@ class HubServer:
         peer = writer.get_extra_info("peername")
         ip = str(peer[0]) if peer else "?"
         address = f"{peer[0]}:{peer[1]}" if peer else "?"
-        pending_here = self._pending_by_addr.get(ip, 0)
-        if (
-            self._open >= self.max_connections
-            or sum(self._pending_by_addr.values()) >= self.max_pending
-            or pending_here >= self.max_pending_per_address
-        ):
+        if self._open >= self.max_connections:
             # nothing read, nothing answered: the cheapest refusal there is
             self.refused_unauthenticated += 1
             self.peer_log.warning(ip, "refused %s: too many connections", address)
             writer.transport.abort()
             return
+        # a handshake slot, shared fairly per address: a full house of silent
+        # connections gives way to a newcomer rather than keep a station out
+        slot, victim = self.slots.admit(ip, writer.transport, self.clock.monotonic())
+        if victim is not None:
+            self.refused_unauthenticated += 1
+            self.peer_log.warning(
+                "slots:" + victim.address,
+                "dropped a handshake from %s after %.1f s: its slot went to a newer connection"
+                " (%d handshakes held by %d addresses)",
+                victim.address,
+                self.clock.monotonic() - victim.opened,
+                len(self.slots),
+                len(self.slots.by_address),
+            )
         self._open += 1
-        self._pending_by_addr[ip] = pending_here + 1
-        pending = True
+        proving: list[asyncio.WriteTransport] | None = None
 
-        def authenticated() -> None:
-            nonlocal pending
-            if pending:
-                pending = False
-                left = self._pending_by_addr.get(ip, 1) - 1
-                if left > 0:
-                    self._pending_by_addr[ip] = left
-                else:
-                    self._pending_by_addr.pop(ip, None)
+        def hello_ok(station: str) -> None:
+            """The hello's MAC held: out of the handshake slots, into the station's own
+            (at most ``max_proving`` between a hello and a first frame: a replay)."""
+            nonlocal proving
+            self.slots.release(slot)
+            proving = self._proving.setdefault(station, [])
+            while len(proving) >= self.max_proving:
+                proving.pop(0).abort()
+            proving.append(writer.transport)
+
+        def done_proving() -> None:
+            nonlocal proving
+            if proving is not None:
+                with contextlib.suppress(ValueError):
+                    proving.remove(writer.transport)
+                if not proving:
+                    for name, held in list(self._proving.items()):
+                        if held is proving:
+                            del self._proving[name]
+                proving = None
+
+        async def acked_for(station: str, epoch: str) -> tuple[int, bytes]:
+            hello_ok(station)
+            cut = self.cut_off.get(station)
+            if cut is not None and self.clock.monotonic() < cut[0]:
+                left = cut[0] - self.clock.monotonic()
+                raise ProtocolError(
+                    f"station {station!r} was cut off ({cut[1]}); refused for {left:.0f} s more"
+                )
+            return await self.lane.run(auth.stored_tip, station, epoch)
 
         conn: StationConn | None = None
         try:
@@ -254,7 +335,7 @@ class HubServer:
                 self.keys,
                 tournament=self.tournament,
                 hub=self.hub_id,
-                acked_for=lambda s, e: self.dbw.run(auth.stored_tip, s, e),
+                acked_for=acked_for,
                 key_for=self._key_for,
             )
             # The station proves it holds the key only with its first sealed frame (a
@@ -263,8 +344,9 @@ class HubServer:
                 first = await channel.recv()
             if first["t"] != "status":
                 raise ProtocolError(f"first frame must be status, not {first['t']!r}")
-            authenticated()
+            done_proving()
             conn = StationConn(hello.station, hello.epoch, address, channel)
+            conn.items = self._items.setdefault(conn.station, {})
             conn.last_rx = conn.progress_at = self.clock.monotonic()
             old = self.conns.get(conn.station)
             if old is not None:
@@ -280,6 +362,7 @@ class HubServer:
                 await old.channel.close()
             self.conns[conn.station] = conn
             await self._on_status(conn, first["status"])
+            await self._load_usage(conn.station)
             log.info("station %s (epoch %s) connected from %s", conn.station, conn.epoch, address)
             await self._send_state(conn)
             while True:
@@ -290,6 +373,15 @@ class HubServer:
                 received = self.clock.now()
                 conn.last_rx = self.clock.monotonic()
                 kind = msg["t"]
+                if kind == "rows":
+                    if msg["rows"]:
+                        self._take_rows(conn, msg["rows"], received)
+                    continue
+                if not conn.frames.take(conn.last_rx):
+                    raise PeerCutOff(
+                        f"more than {quota.FRAMES_PER_SECOND:.0f} frames a second"
+                        f" (beyond a burst of {quota.FRAME_BURST})"
+                    )
                 if kind == "time_req":
                     channel.send_nowait(
                         {
@@ -300,24 +392,17 @@ class HubServer:
                             "t3": self.clock.now(),
                         }
                     )
-                elif kind == "rows":
-                    if msg["rows"]:
-                        # checked here, on the event loop: the database thread only stores
-                        rows = store.receive(conn.station, conn.epoch, msg["rows"], received)
-                        self._queue_rows(conn, rows)
+                    if writer.transport.get_write_buffer_size() > quota.MAX_SEND_BUFFER:
+                        raise PeerCutOff("it does not read what the hub sends")
                 elif kind == "status":
                     await self._on_status(conn, msg["status"])
                 elif kind == "done":
-                    await self.dbw.run(
-                        store.save_delivery,
-                        msg["id"],
-                        conn.station,
-                        msg["ok"],
-                        str(msg.get("detail", "")),
-                        received,
-                    )
+                    await self._on_done(conn, msg, received)
                 else:
                     raise ProtocolError(f"a station may not send {kind!r}")
+        except PeerCutOff as exc:
+            assert conn is not None
+            self._cut(conn, str(exc))
         except ProtocolError as exc:
             if conn is None:
                 self.refused_unauthenticated += 1
@@ -331,10 +416,13 @@ class HubServer:
             if conn is not None:
                 log.info("station %s disconnected (%s)", conn.station, exc)
         finally:
-            authenticated()
+            self.slots.release(slot)
+            done_proving()
             self._open -= 1
             if conn is not None and self.conns.get(conn.station) is conn:
                 del self.conns[conn.station]
+                if conn.status_dirty:
+                    self._spawn(self._save_status(conn))
             if conn is None:
                 writer.transport.abort()  # nothing to flush to a peer that proved nothing
             else:
@@ -342,12 +430,89 @@ class HubServer:
                 with contextlib.suppress(Exception):
                     await writer.wait_closed()
 
-    def _queue_rows(self, conn: StationConn, rows: store.Received) -> None:
-        """Queue a station's checked rows for the one ingest pipeline (:meth:`_flush`)."""
-        self._pending.append((conn, rows))
-        if not self._flushing:
-            self._flushing = True
-            self._spawn(self._flush())
+    def _cut(self, conn: StationConn, why: str) -> None:
+        """Close a station's link for breaking a limit; flag it and refuse it a while."""
+        now = self.clock.monotonic()
+        self.cut_off[conn.station] = (now + self.cutoff_cooldown, why, self.clock.now())
+        self.peer_log.warning(
+            "cut:" + conn.station,
+            "station %s cut off: %s; refused for %.0f s",
+            conn.station,
+            why,
+            self.cutoff_cooldown,
+        )
+        conn.channel.writer.transport.abort()
+
+    # -- rows: flow control, budget, one ingest pipeline --------------------------------------
+    def _period(self) -> tuple[Any, float]:
+        return quota.budget_period(self._plans, self.clock.now(), self.budget.period)
+
+    async def _load_usage(self, station: str) -> quota.Usage:
+        """The station's use of its budget this period (read from hub.db once per period
+        after a restart, then counted here)."""
+        period, start = self._period()
+        usage = self.usage.get(station)
+        if usage is None or usage.period != period:
+            rows, size = await self.lane.run(store.usage_since, station, start)
+            usage = self.usage[station] = quota.Usage(period, rows, size)
+        return usage
+
+    def _take_rows(self, conn: StationConn, rows: list[Any], received: float) -> None:
+        """A station's rows frame: check the window, take what its budget allows into the
+        ingest pipeline, hold back (unacknowledged) what it does not."""
+        size = quota.frame_bytes(rows)
+        conn.unacked_rows += len(rows)
+        conn.unacked_bytes += size
+        if conn.unacked_rows > quota.MAX_UNACKED_ROWS or (
+            conn.unacked_bytes > quota.MAX_UNACKED_BYTES
+        ):
+            raise PeerCutOff(
+                f"{conn.unacked_rows} rows ({conn.unacked_bytes} bytes) sent without waiting"
+                f" for acknowledgements (the window is {quota.MAX_UNACKED_ROWS} rows,"
+                f" {quota.MAX_UNACKED_BYTES} bytes)"
+            )
+        period, _ = self._period()
+        usage = self.usage.get(conn.station)
+        if usage is None or usage.period != period:
+            usage = self.usage[conn.station] = quota.Usage(period)
+        budget = self.budget
+        take, weight = len(rows), size
+        if usage.full_since is None and budget.exceeded_by(usage.rows + take, usage.bytes + size):
+            take, weight = 0, 0
+            for row in rows:
+                w = len(row[1]) + len(row[2])
+                if budget.exceeded_by(usage.rows + take + 1, usage.bytes + weight + w):
+                    break
+                take, weight = take + 1, weight + w
+            usage.full_since = self.clock.now()
+            log.warning(
+                "station %s used its budget for this period (%d rows, %d bytes): further"
+                " rows are held back until the next round",
+                conn.station,
+                budget.rows,
+                budget.bytes,
+            )
+        elif usage.full_since is not None:
+            take, weight = 0, 0
+        if take < len(rows):
+            held = len(rows) - take
+            usage.refused += held
+            conn.held_rows += held
+            self.peer_log.warning(
+                "budget:" + conn.station,
+                "station %s is over its budget: %d rows held back this period",
+                conn.station,
+                usage.refused,
+            )
+        if take:
+            usage.rows += take
+            usage.bytes += weight
+            # checked here, on the event loop: the database thread only stores
+            checked = store.receive(conn.station, conn.epoch, rows[:take], received)
+            self._pending.append((conn, checked, take, weight))
+            if not self._flushing:
+                self._flushing = True
+                self._spawn(self._flush())
 
     async def _flush(self) -> None:
         """Group commit, one pipeline for all stations: each round stores everything that
@@ -358,9 +523,12 @@ class HubServer:
         try:
             while self._pending:
                 batch, self._pending = self._pending, []
-                conns = list(dict.fromkeys(conn for conn, _ in batch))
+                conns = list(dict.fromkeys(conn for conn, *_ in batch))
+                for conn, _, n, weight in batch:  # stored or failed, no longer in flight
+                    conn.unacked_rows -= n
+                    conn.unacked_bytes -= weight
                 try:
-                    result = await self.dbw.run(store.store_received, [r for _, r in batch])
+                    result = await self.dbw.run(store.store_received, [r for _, r, *_ in batch])
                 except Exception as exc:  # the disk is full, the file went read-only …
                     # nothing was acked; drop the links so the stations resend after a backoff
                     for conn in conns:
@@ -380,6 +548,27 @@ class HubServer:
         finally:
             self._flushing = False
 
+    async def _watch(self) -> None:
+        """Every few seconds: write statuses held back, and when a new budget period
+        begins, reconnect the stations whose rows were held back so they send them."""
+        while True:
+            await asyncio.sleep(WATCH_EVERY)
+            try:
+                period, _ = self._period()
+                for station, usage in list(self.usage.items()):
+                    if usage.period == period:
+                        continue
+                    del self.usage[station]
+                    conn = self.conns.get(station)
+                    if conn is not None and conn.held_rows:
+                        log.info("station %s: a new budget period; reconnecting it", station)
+                        self._spawn(conn.channel.close())
+                for conn in list(self.conns.values()):
+                    if conn.status_dirty:
+                        await self._save_status(conn)
+            except Exception:  # never let the watcher die (the disk, a bug)
+                log.exception("hub watcher")
+
     async def _on_status(self, conn: StationConn, status: dict[str, Any]) -> None:
         try:
             StationStatus.from_dict(status)
@@ -391,28 +580,62 @@ class HubServer:
             if backlog == 0 or conn.best_backlog is None or backlog < conn.best_backlog:
                 conn.progress_at = self.clock.monotonic()
             conn.best_backlog = backlog
-        await self.dbw.run(
+        # at most one write per STATUS_SAVE_EVERY: the newest is in memory (stations())
+        now = self.clock.monotonic()
+        if conn.status_saved_at is None:
+            # part of the handshake: the referee's lane, not behind anyone's rows
+            await self._save_status(conn, self.lane)
+        elif now - conn.status_saved_at >= STATUS_SAVE_EVERY:
+            await self._save_status(conn)
+        else:
+            conn.status_dirty = True
+
+    async def _save_status(self, conn: StationConn, lane: DbWorker | None = None) -> None:
+        conn.status_dirty = False
+        conn.status_saved_at = self.clock.monotonic()
+        await (lane or self.dbw).run(
             store.save_status, conn.station, conn.epoch, conn.address, conn.status, self.clock.now()
         )
 
+    async def _on_done(self, conn: StationConn, msg: dict[str, Any], received: float) -> None:
+        """A station confirms an item the hub sent it on this link (only those: a done
+        for anything else would be a row the hub stores for nothing)."""
+        item = msg["id"]
+        if item not in conn.items:
+            self.peer_log.warning(
+                "done:" + conn.station,
+                "station %s confirmed item %r the hub did not send it; ignored",
+                conn.station,
+                item[:64],
+            )
+            return
+        del conn.items[item]
+        detail = str(msg.get("detail", ""))[: protocol.MAX_DETAIL]
+        await self.dbw.run(store.save_delivery, item, conn.station, msg["ok"], detail, received)
+
     async def _send_state(self, conn: StationConn) -> None:
         """Everything a (re)connecting station must have: plans, config, shows, lexicon."""
-        for plan in await self.dbw.run(store.load_plans):
-            await conn.channel.send(_plan_msg(plan))
-        published = await self.dbw.run(store.load_published)
+        for plan in await self.lane.run(store.load_plans):
+            await self._send(conn, _plan_msg(plan))
+        published = await self.lane.run(store.load_published)
         for kind, (item_id, data) in sorted(published.items()):
             if kind == "config":
-                await conn.channel.send({"t": "config", "id": item_id, "config": data})
+                await self._send(conn, {"t": "config", "id": item_id, "config": data})
             elif kind == "lexicon":
                 if conn.status.get("lexicon_sha256") != data["lexicon_sha256"]:
                     self._spawn(self._send_lexicon(conn, item_id, data))
             else:
-                await conn.channel.send({"t": "show", "id": item_id, "kind": kind, "data": data})
+                await self._send(conn, {"t": "show", "id": item_id, "kind": kind, "data": data})
+
+    async def _send(self, conn: StationConn, msg: dict[str, Any]) -> None:
+        conn.sent(msg.get("id"))
+        await conn.channel.send(msg)
 
     async def _send_lexicon(self, conn: StationConn, item_id: str, info: dict[str, Any]) -> None:
         path = Path(info["path"])
         try:
             async with conn.sender:
+                conn.sent(item_id)
                 await conn.channel.send(
                     {
                         "t": "lexicon_begin",
@@ -443,7 +666,7 @@ class HubServer:
         async def one(conn: StationConn) -> str | None:
             try:
                 async with asyncio.timeout(deadline):
-                    await conn.channel.send(msg)
+                    await self._send(conn, msg)
                 return conn.station
             except TimeoutError:
                 self.peer_log.warning(
@@ -463,24 +686,51 @@ class HubServer:
 
     # -- API for the dashboard and the control socket --------------------------------------
     async def stations(self) -> list[dict[str, Any]]:
-        """Every station's last status, ``connected``, and ``stalled``: connected with a
-        backlog that has not shrunk for :data:`STALL_AFTER` seconds (its sync is stuck)."""
-        rows = await self.dbw.run(store.load_stations)
+        """Every station's last status, ``connected``, and the referee's flags:
+
+        ``stalled``    connected with a backlog that has not shrunk for
+                       :data:`STALL_AFTER` seconds (its sync is stuck);
+        ``cut_off``    why its link was cut for breaking a limit (hub.quota), for
+                       :data:`CUTOFF_SHOWN` seconds after (else None);
+        ``over_budget`` its rows this round exceed its budget: the rest are held back;
+        ``budget``     rows and bytes stored this period, rows held back, the limits."""
+        rows = await self.lane.run(store.load_stations)
         now = self.clock.monotonic()
+        period, _ = self._period()
         for row in rows:
-            conn = self.conns.get(row["station_id"])
+            sid = row["station_id"]
+            conn = self.conns.get(sid)
             row["connected"] = conn is not None
+            if conn is not None and conn.status:
+                row["status"] = dict(conn.status)  # newer than the one saved
+            row["revoked"] = sid in self.revoked
+            cut = self.cut_off.get(sid)
+            shown = cut is not None and now - (cut[0] - self.cutoff_cooldown) < CUTOFF_SHOWN
+            row["cut_off"] = cut[1] if shown and cut is not None else None
+            row["cut_off_at"] = cut[2] if shown and cut is not None else None
+            usage = self.usage.get(sid)
+            if usage is not None and usage.period != period:
+                usage = None
+            row["over_budget"] = usage is not None and usage.full_since is not None
+            # a station over its budget waits for the next round, it is not stuck
             row["stalled"] = bool(
                 conn is not None
+                and not row["over_budget"]
                 and (conn.best_backlog or 0) > 0
                 and now - conn.progress_at > self.stall_after
             )
-            row["revoked"] = row["station_id"] in self.revoked
+            row["budget"] = {
+                "rows": usage.rows if usage else 0,
+                "bytes": usage.bytes if usage else 0,
+                "held": usage.refused if usage else 0,
+                "max_rows": self.budget.rows,
+                "max_bytes": self.budget.bytes,
+            }
         return rows
 
     async def revoke_station(self, station: str) -> dict[str, Any]:
         """Refuse every key issued so far to ``station`` and drop its link at once."""
-        bound = await self.dbw.run(auth.revoke, station, self.clock.now())
+        bound = await self.lane.run(auth.revoke, station, self.clock.now())
         self.revoked[station] = bound
         conn = self.conns.get(station)
         if conn is not None:
@@ -491,7 +741,7 @@ class HubServer:
     async def rounds(self) -> list[dict[str, Any]]:
         now = self.clock.now()
         out = []
-        for plan in await self.dbw.run(store.load_plans):
+        for plan in await self.lane.run(store.load_plans):
             status = plan.status(now)
             out.append(
                 {"plan": plan.to_dict(), "phase": str(status.phase), "remaining": status.remaining}
@@ -517,9 +767,9 @@ class HubServer:
             raise ValueError(Phrase("err.schedule.warning"))
         # Never on a clock guessed after a restart (hub.hubtime): every gong would be off.
         hubtime.require_confirmed(self.data_dir)
-        old = await self.dbw.run(store.load_plan, number)
+        old = await self.lane.run(store.load_plan, number)
         if not force:
-            results = await self.dbw.run(store.round_results_count, number)
+            results = await self.lane.run(store.round_results_count, number)
             reasons = played_reason(old, results, self.clock.now())
             if reasons:
                 raise RoundPlayed(Phrase("err.round.start_played", round=number, reasons=reasons))
@@ -538,7 +788,7 @@ class HubServer:
 
     async def change_round(self, number: int, action: str, seconds: float = 0.0) -> dict[str, Any]:
         """``action``: delay, extend (by ``seconds``), pause, resume, cancel."""
-        plan = await self.dbw.run(store.load_plan, number)
+        plan = await self.lane.run(store.load_plan, number)
         if plan is None:
             raise ValueError(Phrase("err.round.not_planned", round=number))
         now = self.clock.now()
@@ -555,7 +805,7 @@ class HubServer:
         elif action == "resume":
             new = plan.resumed(now)
         elif action == "cancel":
-            results = await self.dbw.run(store.round_results_count, number)
+            results = await self.lane.run(store.round_results_count, number)
             if plan.status(now).phase is Phase.ENDED or results:
                 # the kiosks would show "round N cancelled" and the round table ZRUŠENO for
                 # a round that was played: never
@@ -571,7 +821,8 @@ class HubServer:
         return await self._publish_plan(new)
 
     async def _publish_plan(self, plan: RoundPlan) -> dict[str, Any]:
-        await self.dbw.run(store.save_plan, plan, self.clock.now())
+        await self.lane.run(store.save_plan, plan, self.clock.now())
+        self._plans = [p for p in self._plans if p.number != plan.number] + [plan]
         msg = _plan_msg(plan)
         sent = await self._broadcast(msg)
         return {"id": msg["id"], "plan": plan.to_dict(), "sent_to": sent}
@@ -608,7 +859,7 @@ class HubServer:
             raise ValueError(f"{kind} is too large for one frame")
         digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
         item = f"{kind}:{int(self.clock.now() * 1000)}:{digest}"
-        await self.dbw.run(store.save_published, kind, item, data, self.clock.now())
+        await self.lane.run(store.save_published, kind, item, data, self.clock.now())
         if kind == "config":
             msg: dict[str, Any] = {"t": "config", "id": item, "config": data}
         else:
@@ -636,7 +887,7 @@ class HubServer:
             "lexicon_sha256": info.sha256,
         }
         item = f"lexicon:{info.sha256[:16]}"
-        await self.dbw.run(store.save_published, "lexicon", item, record, self.clock.now())
+        await self.lane.run(store.save_published, "lexicon", item, record, self.clock.now())
         sent = []
         for conn in list(self.conns.values()):
             if conn.status.get("lexicon_sha256") != info.sha256:
@@ -645,7 +896,7 @@ class HubServer:
         return {"id": item, "sent_to": sent}
 
     async def deliveries(self, item_id: str) -> dict[str, dict[str, Any]]:
-        return await self.dbw.run(store.load_deliveries, item_id)
+        return await self.lane.run(store.load_deliveries, item_id)
 
 
 def _plan_msg(plan: RoundPlan) -> dict[str, Any]:

@@ -346,9 +346,19 @@ class HubService:
             rows = self.control("stations", timeout=3.0)
             live = {r["station_id"]: bool(r.get("connected")) for r in rows}
             stalled = {r["station_id"] for r in rows if r.get("stalled")}
+            # the limits per station (hub.quota): the referee's call, not a full disk
+            cut_off = {r["station_id"] for r in rows if r.get("cut_off")}
+            held = {  # what waits at the station: its own backlog, as it reports it
+                r["station_id"]: int(
+                    r.get("status", {}).get("backlog") or r.get("budget", {}).get("held", 0)
+                )
+                for r in rows
+                if r.get("over_budget")
+            }
             running = True
         except ServiceError:
             live, running, stalled = None, False, set()
+            cut_off, held = set(), {}
         now = self.clock.now()
         with self._db() as db:
             raw = sync_store.load_stations(db)
@@ -410,6 +420,12 @@ class HubService:
                 )
             if row.station_id in stalled:
                 warnings.append(Phrase("warn.stalled", station=row.station_id))
+            if row.station_id in cut_off:
+                warnings.append(Phrase("warn.cut_off", station=row.station_id))
+            if row.station_id in held:
+                warnings.append(
+                    Phrase("warn.over_budget", station=row.station_id, n=held[row.station_id])
+                )
         return StationReport(out, present, required, online, expected, running, warnings)
 
     def _expected_lexicon(

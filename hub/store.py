@@ -52,10 +52,13 @@ from samoobsluha.shared.payloads import (
     parse_row,
     row_json_error,
 )
+from samoobsluha.shared.protocol import MAX_KIND, MAX_ROW_BYTES, REJECTED_KEEP, PeerLog
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.shared.storage import Database
 
 log = logging.getLogger("hub.store")
+# refused rows: one log line per station per minute (used on the database thread only)
+_refused_log = PeerLog(log, 60.0)
 
 migrations = Migrations("hub.sync")
 
@@ -258,12 +261,22 @@ def receive(station: str, epoch: str, rows: Sequence[Sequence[Any]], now: float)
     The hub runs this on the event loop as a frame arrives, so the database thread only
     stores: with the inserts in multi-row statements (:func:`insert_rows`) the two
     threads rarely wait for each other's GIL. A bad row is kept aside with its reason; it
-    still counts as received, so it never blocks the rows after it."""
+    still counts as received, so it never blocks the rows after it. A row over the size
+    limits (:data:`~shared.protocol.MAX_ROW_BYTES`) is refused without being read, and
+    only its first :data:`~shared.protocol.REJECTED_KEEP` characters are kept."""
     check = row_error  # looked up per call: bench/ingest_check.py switches it off
     good: list[tuple[Any, ...]] = []
     bad: list[tuple[Any, ...]] = []
     for seq, kind, payload, created in rows:
-        error = check(kind, payload)
+        if len(kind) > MAX_KIND or len(payload) > MAX_ROW_BYTES:
+            # no station makes such a row: refused unread, and only its start is kept
+            error = (
+                f"row of {len(kind)} + {len(payload)} characters exceeds the limits"
+                f" ({MAX_KIND} for its kind, {MAX_ROW_BYTES} for its payload)"
+            )
+            kind, payload = kind[:MAX_KIND], payload[:REJECTED_KEEP]
+        else:
+            error = check(kind, payload)
         if error:
             bad.append((station, epoch, seq, kind, payload, created, now, error))
         else:
@@ -335,6 +348,20 @@ def store_received(db: Database, received: Sequence[Received]) -> dict[tuple[str
     return result
 
 
+def usage_since(db: sqlite_utils.Database, station: str, since: float) -> tuple[int, int]:
+    """(rows, characters of kind and payload) the hub stored for ``station`` (accepted or
+    refused) since ``since``: what its budget has used this period (hub.quota)."""
+    rows, size = 0, 0
+    for table in ("inbox", "rejected"):
+        n, chars = db.execute(
+            f"SELECT COUNT(*), COALESCE(SUM(LENGTH(kind) + LENGTH(payload)), 0) FROM {table}"
+            " WHERE station_id = ? AND received_at >= ?",
+            [station, since],
+        ).fetchone()
+        rows, size = rows + int(n), size + int(chars)
+    return rows, size
+
+
 def _store_refused(db: Database, batch: Received) -> None:
     for row in batch.bad:
         cursor = db.conn.execute(
@@ -343,12 +370,15 @@ def _store_refused(db: Database, batch: Received) -> None:
             row,
         )
         if cursor.rowcount:  # once: a resend of the same row is not news
-            log.warning(
+            # and at most one line per station a minute, however many it sends (the
+            # count is in rejected, hub stations and the dashboard)
+            _refused_log.warning(
+                batch.station,
                 "refused row %s/%s/%s (%s) of station %s: %s",
                 batch.station,
                 batch.epoch,
                 row[2],
-                row[3],
+                row[3][:MAX_KIND],
                 batch.station,
                 row[7],
             )

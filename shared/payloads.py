@@ -43,9 +43,12 @@ STARTED = ("first", "second")  # which player of the pairing started the game
 ENTERED_BY = ("players", "referee")
 SIGNALS = ("start", "warning", "end")
 SIGNAL_OUTCOMES = ("given", "missed")
-MAX_TEXT = 200  # names, notes, ids: a station never sends longer ones
+MAX_TEXT = 200  # names, ids, words: a station never sends longer ones
 MAX_WORDS = 20
-ANY_LENGTH = ("note",)  # text fields without the MAX_TEXT limit
+# Free text (a referee's note on a check) is longer, but bounded too: the hub stores
+# what it accepts, and a 1 MB note would be 1 MB of hub.db (docs/network.md).
+MAX_NOTE = 2000
+ANY_LENGTH = ("note",)  # text fields with the MAX_NOTE limit instead of MAX_TEXT
 _INT64 = (-(2**63), 2**63 - 1)  # what SQLite stores as an integer
 _FLOAT = (-sys.float_info.max, sys.float_info.max)  # finite: inf and nan are out of range
 
@@ -158,8 +161,8 @@ _TYPES: dict[str, tuple[Callable[[Any], bool], Callable[[Any], Any], str, Any]] 
         "text",
         lambda name, v: (
             None
-            if len(v) <= MAX_TEXT or name in ANY_LENGTH
-            else f"longer than {MAX_TEXT} characters"
+            if len(v) <= (MAX_NOTE if name in ANY_LENGTH else MAX_TEXT)
+            else f"longer than {MAX_NOTE if name in ANY_LENGTH else MAX_TEXT} characters"
         ),
     ),
     "tuple": (
@@ -478,7 +481,7 @@ def _fast_check(kind: str) -> tuple[Callable[[Any], Any], Callable[[Any], None],
 def _json_decoder(cls: type[Payload]) -> Any:
     """A msgspec JSON decoder for ``cls``'s fields with the same limits as :func:`_checker`:
     strict types (no "412" for 412, no true for 1), unknown fields refused, text up to
-    MAX_TEXT characters (a note any length), lists up to MAX_WORDS strings, finite numbers,
+    MAX_TEXT characters (a note up to MAX_NOTE), lists up to MAX_WORDS strings, finite numbers,
     whole numbers within 64 bits. The dataclass stays the one definition of each record."""
     import msgspec
 
@@ -496,7 +499,11 @@ def _json_decoder(cls: type[Payload]) -> Any:
     fields: list[Any] = []
     for f in dataclasses.fields(cls):
         base, optional = _field_type(hints[f.name])
-        typ = str if (base == "str" and f.name in ANY_LENGTH) else base_types[base]
+        typ: Any = (
+            Annotated[str, meta(max_length=MAX_NOTE)]
+            if base == "str" and f.name in ANY_LENGTH
+            else base_types[base]
+        )
         rule = rules.get(f.name)
         if isinstance(rule, AtLeast):
             typ = Annotated[int, meta(ge=max(rule.minimum, _INT64[0]), le=_INT64[1])]

@@ -137,6 +137,16 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
     "bye": {"reason": (str,)},
 }
 MAX_ROWS_PER_FRAME = 1000
+# Sizes the hub holds a station to (docs/network.md, "Limits per peer"). A row's kind is
+# one of a handful of short words and its payload a record of a few hundred bytes (the
+# largest a station can make, every list full, is ~20 KiB): a longer one is refused as
+# a row (kept aside, only its first REJECTED_KEEP characters). An item id is the hub's
+# own ("plan:3:0", "pairings:<ms>:<digest>"); a ``done`` detail is an error message.
+MAX_KIND = 32
+MAX_ROW_BYTES = 32 * 1024
+REJECTED_KEEP = 1024
+MAX_ITEM_ID = 128
+MAX_DETAIL = 500
 
 
 def check_message(msg: Any, expected: str | None = None) -> dict[str, Any]:
@@ -151,6 +161,8 @@ def check_message(msg: Any, expected: str | None = None) -> dict[str, Any]:
     _check_fields(msg, SCHEMAS[kind], kind)
     if kind == "rows":
         check_rows(msg["rows"])
+    elif kind == "done" and len(msg["id"]) > MAX_ITEM_ID:
+        raise ProtocolError(f"done: an item id is at most {MAX_ITEM_ID} characters")
     return msg
 
 

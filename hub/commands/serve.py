@@ -34,7 +34,7 @@ SWITCH_INTERVAL = 0.001
 
 
 def _serve(args: argparse.Namespace) -> int:
-    from samoobsluha.hub import control, store
+    from samoobsluha.hub import control, quota, store
     from samoobsluha.hub.server import HubServer
     from samoobsluha.hub.web import start_for_hub
     from samoobsluha.shared.storage import open_db
@@ -60,9 +60,19 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
 
+    budget = quota.Budget(
+        rows=args.budget_rows or quota.BUDGET.rows,
+        bytes=int((args.budget_mb or quota.BUDGET.bytes / 2**20) * 2**20),
+    )
+
     async def main() -> None:
         server = HubServer(
-            store.db_path(), psk, host=args.host, port=args.port, advertise=not args.no_mdns
+            store.db_path(),
+            psk,
+            host=args.host,
+            port=args.port,
+            advertise=not args.no_mdns,
+            budget=budget,
         )
         await server.start()
         ctl = await control.start_control(server)
@@ -135,7 +145,7 @@ def _stations(args: argparse.Namespace) -> int:
         state = t("dash.online" if row["connected"] else "dash.offline", lang)
         flags = "".join(
             " " + t(f"cli.stations.{flag}", lang)
-            for flag in ("stalled", "revoked")
+            for flag in ("stalled", "revoked", "cut_off", "over_budget")
             if row.get(flag)
         )
         synced = "synced" if st.get("clock_synced") else "unsynced"
@@ -280,6 +290,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--screen-port", type=int, help="port of the hall screen (default: hub.toml, 8080)"
     )
     serve.add_argument("--no-screen", action="store_true", help="do not serve the hall screen")
+    serve.add_argument(
+        "--budget-rows",
+        type=int,
+        metavar="N",
+        help="rows a station may have stored per round (default 8000; docs/network.md)",
+    )
+    serve.add_argument(
+        "--budget-mb",
+        type=float,
+        metavar="MB",
+        help="megabytes of rows a station may have stored per round (default 8)",
+    )
     serve.add_argument("-v", "--verbose", action="store_true")
     serve.set_defaults(func=_serve)
 

@@ -105,6 +105,8 @@ def test_hub_stations_speaks_the_language(
         "contiguous": 120,
         "stalled": True,
         "revoked": True,
+        "cut_off": "sent without waiting for acknowledgements",  # English: the log's
+        "over_budget": True,
         "rejected": 2,
         "status": {"backlog": 4, "clock_synced": False, "clock_offset": -0.0123,
                    "clock_uncertainty": 0.0021, "version": "0.1.0"},

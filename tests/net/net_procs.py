@@ -126,10 +126,17 @@ def wait_for(cond: Callable[[], Any], timeout: float = 15.0, what: str = "condit
 
 
 class Hub:
-    def __init__(self, data: Path, port: int | None = None, mdns: bool = False) -> None:
+    def __init__(
+        self,
+        data: Path,
+        port: int | None = None,
+        mdns: bool = False,
+        budget_rows: int | None = None,
+    ) -> None:
         self.data = data
         self.port = port or free_port()
         self.mdns = mdns
+        self.budget_rows = budget_rows  # hub serve --budget-rows (default: the real one)
         self.proc: subprocess.Popen[bytes] | None = None
         self.tournament = ""
 
@@ -154,6 +161,8 @@ class Hub:
         args += ["--port-file", str(port_file), "--screen-port", "0"]
         if not self.mdns:
             args.append("--no-mdns")
+        if self.budget_rows:
+            args += ["--budget-rows", str(self.budget_rows), "--budget-mb", "1024"]
         self.stderr = open(self.data / "hub.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             args,
@@ -357,3 +366,108 @@ def flood(port: int, connections: int = 4) -> Iterator[list[int]]:
         stop.set()
         for t in threads:
             t.join(10)
+
+
+class CopiedCard:
+    """A copied station card on the hall LAN: it holds station ``creds`` and streams
+    frames of ``per_frame`` rows (``kind``/``payload`` of every row) without waiting for acks,
+    reconnecting at once whenever the hub drops it. Runs in its own thread."""
+
+    def __init__(
+        self,
+        port: int,
+        creds: protocol.StationKey,
+        tournament: str,
+        *,
+        kind: str = "junk",
+        payload: str = "x" * 100,
+        extra: Callable[[protocol.Channel], Any] | None = None,
+        per_frame: int = 1000,
+    ) -> None:
+        self.port, self.creds, self.tournament = port, creds, tournament
+        self.per_frame = per_frame
+        self.frame_rows = [kind, payload]
+        self.extra = extra  # one more coroutine per connection (done frames …)
+        self.frames = 0
+        self.attempts = 0  # connections opened
+        self.connections = 0  # connections that got through the handshake
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=lambda: asyncio.run(self._run()), daemon=True)
+
+    def __enter__(self) -> CopiedCard:
+        self._thread.start()
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self._stop.set()
+        self._thread.join(15)
+
+    async def _run(self) -> None:
+        assert self.creds.station is not None
+        seq = 1
+        while not self._stop.is_set():
+            writer = None
+            try:
+                self.attempts += 1
+                reader, writer = await asyncio.open_connection("127.0.0.1", self.port)
+                channel, _ = await protocol.client_handshake(
+                    reader, writer, self.creds, tournament=self.tournament,
+                    station=self.creds.station, epoch="copied",
+                )  # fmt: skip
+                await channel.send({"t": "status", "status": station_status(self.creds.station)})
+                self.connections += 1
+                if self.extra is not None:
+                    await self.extra(channel)
+                while not self._stop.is_set():
+                    rows = [[seq + i, *self.frame_rows, 1.0] for i in range(self.per_frame)]
+                    seq += self.per_frame
+                    await channel.send({"t": "rows", "rows": rows})
+                    self.frames += 1
+            except (ConnectionError, OSError, protocol.ProtocolError, asyncio.IncompleteReadError):
+                pass
+            finally:
+                if writer is not None:
+                    writer.close()
+            await asyncio.sleep(0.01)
+
+
+@contextlib.contextmanager
+def silent_slots(port: int, addresses: int = 8, per: int = 16) -> Iterator[list[int]]:
+    """``per`` silent connections from each of ``addresses`` loopback addresses, each
+    reopened as soon as the hub closes it; yields the running count of openings."""
+    stop = threading.Event()
+    opened = [0]
+
+    async def hold(source: str) -> None:
+        while not stop.is_set():
+            try:
+                reader, writer = await asyncio.open_connection(
+                    "127.0.0.1", port, local_addr=(source, 0)
+                )
+            except OSError:
+                await asyncio.sleep(0.05)
+                continue
+            opened[0] += 1
+            with contextlib.suppress(ConnectionError, OSError):
+                await reader.read(1)  # until the hub drops it
+            writer.close()
+
+    async def main() -> None:
+        tasks = [
+            asyncio.create_task(hold(f"127.0.0.{2 + a}"))
+            for a in range(addresses)
+            for _ in range(per)
+        ]
+        while not stop.is_set():
+            await asyncio.sleep(0.1)
+        for t in tasks:
+            t.cancel()
+        await asyncio.gather(*tasks, return_exceptions=True)
+
+    thread = threading.Thread(target=lambda: asyncio.run(main()), daemon=True)
+    thread.start()
+    try:
+        yield opened
+    finally:
+        stop.set()
+        thread.join(10)

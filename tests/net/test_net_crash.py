@@ -19,7 +19,8 @@ def _assert_exactly_once(hub: Hub, station: str, total: int) -> None:
 
 
 def test_kill_station_mid_sync_and_hub_mid_commit(tmp_path: Path) -> None:
-    hub = Hub(tmp_path / "hub")
+    # 24,500 rows from one station in one round: far over a real station's budget
+    hub = Hub(tmp_path / "hub", budget_rows=100_000)
     # first life of the hub: it SIGKILLs itself inside the ingest transaction once it has
     # inserted 1500 rows, i.e. with rows written but not committed
     hub.start(extra_env={KILL_IN_COMMIT_ENV: "1500"})
