@@ -401,9 +401,7 @@ class HubService:
             if row.online and not row.clock_synced:
                 warnings.append(Phrase("warn.clock", station=row.station_id))
             if row.rejected:
-                warnings.append(
-                    Phrase("warn.rejected", station=row.station_id, count=row.rejected)
-                )
+                warnings.append(Phrase("warn.rejected", station=row.station_id, count=row.rejected))
             if row.station_id in stalled:
                 warnings.append(Phrase("warn.stalled", station=row.station_id))
         return StationReport(out, present, required, online, expected, running, warnings)
@@ -975,23 +973,46 @@ class HubService:
         return _screen_url_of(self)
 
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
-        """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``
-        (the same text as ``hub export``)."""
-        if what not in ("standings", "pairings"):
+        """Write standings, pairings or results as ``csv`` (for Excel, in ``lang``),
+        ``html`` (A4) or ``pdf`` (the A4 page printed by headless Chromium) under
+        ``<data>/exports`` (the same as ``hub export``)."""
+        if what not in ("standings", "pairings", "results"):
             raise ServiceError(Phrase("err.export", what=what))
+        pdf = fmt == "pdf"
+        fmt = "html" if pdf else fmt
         with self._tour() as tour:
             last = round_no if round_no is not None else tour.last_round()
             try:
+                url = self._screen_url() if what == "pairings" and fmt == "html" else None
                 text = exports.render(
-                    tour, what, fmt, round_no=last, lang=lang, screen_url=self._screen_url()
+                    tour,
+                    what,
+                    fmt,
+                    round_no=last,
+                    lang=lang,
+                    screen_url=url,
+                    qr_svg=_qr_svg(url),
                 )
             except ValueError as exc:
                 raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
         folder.mkdir(parents=True, exist_ok=True)
+        if pdf:
+            from samoobsluha.hub.printpdf import html_to_pdf
+
+            return html_to_pdf(text, folder / f"{what}-{last}.pdf")
         path = folder / f"{what}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path
+
+
+def _qr_svg(url: str | None) -> str | None:
+    """The printed pairings' QR code of the hall screen's address (exports take it as data)."""
+    if not url:
+        return None
+    from samoobsluha.hub.web.qr import svg
+
+    return svg(url)
 
 
 def _screen_url_of(service: HubService) -> str | None:

@@ -1,7 +1,10 @@
 """The words the system shows people, in Czech (default), Slovak and English.
 
 Code, logs and docs are in English; anything a player or referee reads goes through
-:func:`t`. Keys are stable identifiers; a missing translation falls back to Czech.
+:func:`t`. Keys are stable identifiers; a missing translation falls back to English text
+(never to the key). Numbers and dates for readers go through :func:`decimal`,
+:func:`fixed` and :func:`date_text` (Babel, CLDR) — the one formatting path of every
+output (dashboard, kiosk, hall screen, A4 prints, CSV); tsh files keep tsh's own form.
 """
 
 from __future__ import annotations
@@ -472,7 +475,7 @@ def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
     :data:`PLURAL_COUNTS` (default ``n``): „1 stanice, 2 stanice, 5 stanic“. Float values
     are written with the language's decimal separator (``1 095,58`` in cs and sk)."""
     entry = MESSAGES[key]
-    text: Any = entry.get(lang) or entry[DEFAULT]
+    text: Any = entry.get(lang) or entry.get("en") or entry[DEFAULT]
     if isinstance(text, dict):
         count = values.get(PLURAL_COUNTS.get(key, "n"), 0)
         text = text.get(plural_category(count, lang)) or text["other"]
@@ -520,6 +523,35 @@ def decimal(value: float, lang: str, digits: int | None = None) -> str:
         return format_decimal(value, locale=locale, decimal_quantization=False)
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(value, format=pattern, locale=locale)
+
+
+def fixed(value: float, lang: str, digits: int) -> str:
+    """``value`` always with ``digits`` decimals: TurČAS ``1 116,02`` (cs, sk), ``1,116.02``
+    (en)."""
+    return decimal(value, lang, digits)
+
+
+def date_text(day: Any, lang: str, form: str = "long") -> str:
+    """A date as a reader of ``lang`` writes it (CLDR): ``1. prosince 2026`` (cs, long),
+    ``1. 12. 2026`` (cs, medium), ``1 December 2026`` (en). ``day``: a date, a datetime or
+    a POSIX timestamp (shown in local time)."""
+    import datetime as _dt
+
+    from babel.dates import format_date
+
+    if isinstance(day, int | float):
+        day = _dt.datetime.fromtimestamp(day).date()
+    return str(format_date(day, form, locale=_LOCALES.get(lang, _LOCALES[DEFAULT])))
+
+
+def time_text(at: float, lang: str) -> str:
+    """A moment's local time of day, ``14:05`` (24-hour in every language we speak)."""
+    import datetime as _dt
+
+    from babel.dates import format_time
+
+    moment = _dt.datetime.fromtimestamp(at)
+    return str(format_time(moment, "HH:mm", locale=_LOCALES.get(lang, _LOCALES[DEFAULT])))
 
 
 class Phrase(str):
@@ -659,7 +691,7 @@ MESSAGES.update(
         "tour.col.opponent": {"cs": "Soupeř", "sk": "Súper", "en": "Opponent"},
         "tour.col.score": {"cs": "Skóre", "sk": "Skóre", "en": "Score"},
         "tour.col.result": {"cs": "Výsledek", "sk": "Výsledok", "en": "Result"},
-        "tour.col.started": {"cs": "ZH", "sk": "ZH", "en": "Started"},
+        "tour.col.started": {"cs": "Hraje jako", "sk": "Hrá ako", "en": "Plays as"},
         "tour.bye": {"cs": "volný los", "sk": "voľný žreb", "en": "bye"},
         "tour.kind.forfeit": {"cs": "kontumace", "sk": "kontumácia", "en": "forfeit"},
         "tour.kind.double_forfeit": {
@@ -2630,6 +2662,58 @@ MESSAGES.update(
             "náhradnú s rovnakým názvom.",
             "en": "Switch the station off and on. If the error comes back, swap the card for "
             "the spare with the same name.",
+        },
+    }
+)
+
+# -- h-b: what the hall reads (A4 prints, hall screen, CSV, the hall-day chart) --
+MESSAGES.update(
+    {
+        "print.rules": {"cs": "pravidla {rules}", "sk": "pravidlá {rules}", "en": "{rules} rules"},
+        "print.round": {"cs": "{round}. kolo", "sk": "{round}. kolo", "en": "round {round}"},
+        "print.after_round": {
+            "cs": "po {round}. kole",
+            "sk": "po {round}. kole",
+            "en": "after round {round}",
+        },
+        "print.page": {
+            "cs": "strana {page} z {pages}",
+            "sk": "strana {page} z {pages}",
+            "en": "page {page} of {pages}",
+        },
+        "print.results": {
+            "cs": "Výsledky {round}. kola",
+            "sk": "Výsledky {round}. kola",
+            "en": "Results, round {round}",
+        },
+        "print.result.missing": {"cs": "chybí", "sk": "chýba", "en": "missing"},
+        "print.result.conflict": {"cs": "sporný", "sk": "sporný", "en": "disputed"},
+        "print.scorecard.summary": {
+            "cs": "Pořadí {rank} · výhry {wins} · rozdíl {spread}",
+            "sk": "Poradie {rank} · výhry {wins} · rozdiel {spread}",
+            "en": "Rank {rank} · wins {wins} · spread {spread}",
+        },
+        "tour.col.role": {"cs": "Hraje jako", "sk": "Hrá ako", "en": "Plays as"},
+        "tour.col.note": {"cs": "Poznámka", "sk": "Poznámka", "en": "Note"},
+        "screen.me.zh": {
+            "cs": "{name} začíná (ZH).",
+            "sk": "{name} začína (ZH).",
+            "en": "{name} starts (ZH).",
+        },
+        "screen.me.dh": {
+            "cs": "Začíná soupeř, {name} hraje jako DH.",
+            "sk": "Začína súper, {name} hrá ako DH.",
+            "en": "The opponent starts; {name} plays second (DH).",
+        },
+        "screen.me.place": {
+            "cs": "Pořadí {rank} · výhry {wins} · rozdíl {spread}",
+            "sk": "Poradie {rank} · výhry {wins} · rozdiel {spread}",
+            "en": "Rank {rank} · wins {wins} · spread {spread}",
+        },
+        "screen.me.row": {
+            "cs": "Stůl {table}, soupeř {opponent}",
+            "sk": "Stôl {table}, súper {opponent}",
+            "en": "Table {table}, opponent {opponent}",
         },
     }
 )
