@@ -326,11 +326,14 @@
     clear(cols);
     var rows = snap.where;
     if (!rows.length) { $("where-page").textContent = ""; return; }
-    var ncols = window.innerWidth >= 2400 ? 3 : window.innerWidth >= 900 ? 2 : 1;
-    /* one row, measured, tells the height of every row */
+    /* one row, measured, tells the height of every row and the letters' size: a column
+       is at least 24 letters wide (a whole name, the table, the start of the opponent),
+       so a 4:3 projector gets one column, a 16:9 one two */
     fill(cols, rows, 1, 1, 0);
     var probe = cols.querySelector(".wrow");
     var rowPx = probe ? probe.getBoundingClientRect().height : window.innerHeight * 0.05;
+    var fontPx = probe ? parseFloat(window.getComputedStyle(probe).fontSize) : 20;
+    var ncols = Math.max(1, Math.min(3, Math.floor(cols.getBoundingClientRect().width / (24 * fontPx))));
     var room = cols.getBoundingClientRect().height;
     var perCol = Math.max(1, Math.floor(room / Math.max(1, rowPx)));
     var perPage, pages;
