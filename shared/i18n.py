@@ -2715,5 +2715,29 @@ MESSAGES.update(
             "sk": "Stôl {table}, súper {opponent}",
             "en": "Table {table}, opponent {opponent}",
         },
+        # the hall-day report's gong-spread chart (bench/hallday.py)
+        "hallday.chart.title": {
+            "cs": "Rozptyl gongů podle signálu ({start}, {warning}, {end})",
+            "sk": "Rozptyl gongov podľa signálu ({start}, {warning}, {end})",
+            "en": "Gong spread per signal ({start}, {warning}, {end})",
+        },
+        "hallday.chart.start": {"cs": "začátek", "sk": "začiatok", "en": "start"},
+        "hallday.chart.warning": {"cs": "upozornění", "sk": "upozornenie", "en": "warning"},
+        "hallday.chart.end": {"cs": "konec", "sk": "koniec", "en": "end"},
+        "hallday.chart.spread": {
+            "cs": "rozptyl (nejpozději − nejdříve)",
+            "sk": "rozptyl (najneskôr − najskôr)",
+            "en": "spread (max − min)",
+        },
+        "hallday.chart.offset": {
+            "cs": "{station}: zazvonění − okamžik",
+            "sk": "{station}: zazvonenie − okamih",
+            "en": "{station}: ring − instant",
+        },
+        "hallday.chart.target": {
+            "cs": "cíl {ms} ms",
+            "sk": "cieľ {ms} ms",
+            "en": "target {ms} ms",
+        },
     }
 )
