@@ -27,7 +27,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import date_text, t
 
 KIND = "rehearse"
 TEST_LETTERS = "ěščřžýáíéúůďťň"
@@ -479,8 +479,9 @@ def history(service: Any) -> list[tuple[str, float, bool]]:
 MARK = {OK: "✓", WARN: "!", FAIL: "✗"}
 
 
-def _when(at: float) -> str:
-    return time.strftime("%d. %m. %Y %H:%M:%S", time.localtime(at))
+def _when(at: float, lang: str = "cs") -> str:
+    """The date as its reader writes it (CLDR: „14. 3. 2026“, „14 Mar 2026“), the time."""
+    return f"{date_text(at, lang, 'medium')} {time.strftime('%H:%M:%S', time.localtime(at))}"
 
 
 def station_line(s: StationResult, lang: str) -> str:
@@ -496,7 +497,7 @@ def station_line(s: StationResult, lang: str) -> str:
 def render_text(r: Rehearsal, lang: str | None = None) -> str:
     lang = lang or r.lang
     out = [
-        t("rehearse.title", lang, when=_when(r.finished_at)),
+        t("rehearse.title", lang, when=_when(r.finished_at, lang)),
         t("rehearse.verdict." + ("go" if r.go else "nogo"), lang),
         "",
     ]
@@ -529,7 +530,7 @@ def render_html(r: Rehearsal, lang: str | None = None, tournament: str = "") -> 
     )
     parts = [
         css,
-        f"<p>{e(t('rehearse.title', lang, when=_when(r.finished_at)))}<br>"
+        f"<p>{e(t('rehearse.title', lang, when=_when(r.finished_at, lang)))}<br>"
         f"{e(t('rehearse.meta', lang, id=r.id, version=r.hub_version))}</p>",
         f'<p class="verdict {OK if r.go else FAIL}">'
         f"{e(t('rehearse.verdict.' + ('go' if r.go else 'nogo'), lang))}</p>",

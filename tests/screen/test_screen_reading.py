@@ -31,7 +31,9 @@ return {
   docW: document.documentElement.scrollWidth, docH: document.documentElement.scrollHeight,
   rows: rows.map(rect),
   cut: rows.filter(r => {
-    const n = r.querySelector('.wname'); return n.scrollWidth > n.clientWidth + 1; }).length,
+    const n = r.querySelector('.wname'), range = document.createRange();
+    range.selectNodeContents(n);  /* the text's own width, not rounded */
+    return range.getBoundingClientRect().width > n.getBoundingClientRect().width + 0.01; }).length,
   font: rows.length ? parseFloat(getComputedStyle(rows[0]).fontSize) : 0,
   page: rect(document.getElementById('where-page')),
   pageText: document.getElementById('where-page').textContent,

@@ -216,14 +216,13 @@
       if (games.length) {
         card.appendChild(el("div", t("screen.me.games")));
         var table = el("table");
-        table.appendChild(headRow([[t("tour.col.round"), 1], [t("tour.col.table"), 1], [t("tour.col.opponent")],
+        table.appendChild(headRow([[t("tour.col.round"), 1], [t("tour.col.opponent")],
           [t("tour.col.started")], [t("tour.col.score"), 1], [t("tour.col.result")]]));
         for (var g = 0; g < games.length; g++) {
           var gm = games[g], tr = el("tr");
           var opp = gm[2] !== null ? name(gm[2]) : (gm[7] === "bye" || gm[7] === "" ? t("tour.bye") : "");
           if (gm[7] && gm[7] !== "bye") opp = (opp + " (" + t("tour.kind." + gm[7]) + ")").replace(/^ /, "");
           tr.appendChild(el("td", gm[0], "n"));
-          tr.appendChild(el("td", gm[1] === null ? "" : gm[1], "n"));
           tr.appendChild(el("td", opp, "nm"));
           tr.appendChild(el("td", gm[3]));
           tr.appendChild(el("td", gm[4] + ":" + gm[5], "n"));
@@ -314,6 +313,13 @@
         col.appendChild(whereRow(rows[k]));
       }
       cols.appendChild(col);
+    }
+    /* the tables in a straight line: every name in a column as wide as its longest */
+    var colsNow = cols.querySelectorAll(".wcol");
+    for (var n = 0; n < colsNow.length; n++) {
+      var names = colsNow[n].querySelectorAll(".wname"), widest = 0, j;
+      for (j = 0; j < names.length; j++) widest = Math.max(widest, names[j].scrollWidth);
+      for (j = 0; j < names.length; j++) names[j].style.width = Math.ceil(widest) + 2 + "px";
     }
   }
   function overflows(cols) {
