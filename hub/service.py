@@ -968,9 +968,12 @@ class HubService:
             raise ServiceError(*exc.args) from exc
         return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
 
-    def _screen_url(self) -> str | None:
-        """The hall screen's address for the printed pairings (None: not running)."""
-        return _screen_url_of(self)
+    def _print_link(self) -> exports.ScreenLink | None:
+        """The hall screen's address, the players' Wi-Fi and their QR codes for the printed
+        pairings ({} when no hub with the screen runs); the exports take them as data."""
+        from samoobsluha.hub.web.qr import print_link
+
+        return print_link(self)
 
     def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
         """Write standings, pairings or results as ``csv`` (for Excel, in ``lang``),
@@ -983,16 +986,8 @@ class HubService:
         with self._tour() as tour:
             last = round_no if round_no is not None else tour.last_round()
             try:
-                url = self._screen_url() if what == "pairings" and fmt == "html" else None
-                text = exports.render(
-                    tour,
-                    what,
-                    fmt,
-                    round_no=last,
-                    lang=lang,
-                    screen_url=url,
-                    qr_svg=_qr_svg(url),
-                )
+                link = self._print_link() if what == "pairings" and fmt == "html" else None
+                text = exports.render(tour, what, fmt, round_no=last, lang=lang, link=link)
             except ValueError as exc:
                 raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
@@ -1004,22 +999,6 @@ class HubService:
         path = folder / f"{what}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path
-
-
-def _qr_svg(url: str | None) -> str | None:
-    """The printed pairings' QR code of the hall screen's address (exports take it as data)."""
-    if not url:
-        return None
-    from samoobsluha.hub.web.qr import svg
-
-    return svg(url)
-
-
-def _screen_url_of(service: HubService) -> str | None:
-    from samoobsluha.hub.web.qr import screen_urls
-
-    urls = screen_urls(service)
-    return urls[0] if urls else None
 
 
 def _signal_text(signal: dict[str, Any] | None) -> str:

@@ -2687,6 +2687,16 @@ MESSAGES.update(
             "en": "Results, round {round}",
         },
         "print.result.missing": {"cs": "chybí", "sk": "chýba", "en": "missing"},
+        "print.qr.wifi": {
+            "cs": "1. Připojte telefon k Wi-Fi pro hráče „{ssid}“",
+            "sk": "1. Pripojte telefón k Wi-Fi pre hráčov „{ssid}“",
+            "en": "1. Join the players' Wi-Fi “{ssid}”",
+        },
+        "print.qr.wifi_password": {
+            "cs": "heslo: {password}",
+            "sk": "heslo: {password}",
+            "en": "password: {password}",
+        },
         "print.result.conflict": {"cs": "sporný", "sk": "sporný", "en": "disputed"},
         "print.scorecard.summary": {
             "cs": "Pořadí {rank} · výhry {wins} · rozdíl {spread}",

@@ -357,16 +357,14 @@ def _audit(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _export(tour: Tournament, args: argparse.Namespace) -> None:
-    screen_url = qr_svg = None
+    link = None
     pdf = args.pdf or (args.output or "").lower().endswith(".pdf")
     fmt = "html" if pdf else args.format
     if args.what == "pairings" and fmt == "html":
         from samoobsluha.hub.service import HubService
-        from samoobsluha.hub.web.qr import screen_urls, svg
+        from samoobsluha.hub.web.qr import print_link
 
-        urls = screen_urls(HubService())  # the running hub's hall screen, if any
-        screen_url = urls[0] if urls else None
-        qr_svg = svg(screen_url) if screen_url else None
+        link = print_link(HubService())  # the running hub's hall screen, if any
     text = exports.render(
         tour,
         args.what,
@@ -375,8 +373,7 @@ def _export(tour: Tournament, args: argparse.Namespace) -> None:
         player=args.player,
         lang=args.lang,
         plain=args.plain,
-        screen_url=screen_url,
-        qr_svg=qr_svg,
+        link=link,
     )
     if not pdf:
         _write(args, text)

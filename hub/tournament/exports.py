@@ -82,6 +82,18 @@ class PrintHeader:
         return [first, date_text(self.day or datetime.date.today(), lang)]
 
 
+@dataclass(frozen=True)
+class ScreenLink:
+    """What the printed pairings carry of the hall screen, made by the caller (the hub's
+    web side): its address and QR code; the players' network, its password and join code."""
+
+    url: str
+    qr_svg: str = ""
+    wifi: str = ""
+    wifi_password: str = ""
+    wifi_qr_svg: str = ""
+
+
 def render(
     tour: Tournament,
     what: str,
@@ -93,6 +105,10 @@ def render(
     plain: bool = False,
     screen_url: str | None = None,
     qr_svg: str | None = None,
+    wifi: str | None = None,
+    wifi_password: str = "",
+    wifi_qr_svg: str | None = None,
+    link: ScreenLink | None = None,
     day: datetime.date | None = None,
 ) -> str:
     """The one way to turn a tournament into an export (``hub export``, the dashboard).
@@ -102,8 +118,13 @@ def render(
     stations show for ``round_no`` (JSON); ``scorecard`` of ``player`` (default: every
     player's, a page each). ``fmt``: csv, html or json; ``plain``: the machine CSV (English
     names, ``,``) instead of the spreadsheet's. Printed pairings carry ``screen_url`` (the
-    hall screen's address) as text and ``qr_svg``, its QR code, made by the caller.
-    ``day``: the date printed on every page (default today)."""
+    hall screen's address) as text and ``qr_svg``, its QR code, made by the caller; with
+    ``wifi`` (the players' network), its name, password and join code ``wifi_qr_svg``.
+    ``link``: all of these at once. ``day``: the date printed on every page (default
+    today)."""
+    if link is not None:
+        screen_url, qr_svg = link.url, link.qr_svg
+        wifi, wifi_password, wifi_qr_svg = link.wifi, link.wifi_password, link.wifi_qr_svg
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     players = {p.id: p for p in tour.players()}
@@ -142,6 +163,9 @@ def render(
                 lang=lang,
                 screen_url=screen_url,
                 qr_svg=qr_svg,
+                wifi=wifi,
+                wifi_password=wifi_password,
+                wifi_qr_svg=wifi_qr_svg,
                 header=header,
             )
         return pairings_csv(pairing, players, csv_lang)
@@ -331,11 +355,15 @@ def pairings_html(
     lang: str = "cs",
     screen_url: str | None = None,
     qr_svg: str | None = None,
+    wifi: str | None = None,
+    wifi_password: str = "",
+    wifi_qr_svg: str | None = None,
     header: PrintHeader | None = None,
 ) -> str:
     """The pairings for the wall: by table, then (a new page) every player by name.
     ``screen_url`` and ``qr_svg``: the hall screen's address and its QR code (an inline
-    SVG the caller made), printed so players find their table on their phones."""
+    SVG the caller made), printed so players find their table on their phones; ``wifi``,
+    ``wifi_password``, ``wifi_qr_svg``: the players' network to join first."""
     header = header or PrintHeader(event=title, round=pairing.round)
     rows = pairing_rows(pairing, players)
     for row in rows:
@@ -343,11 +371,22 @@ def pairings_html(
             row["second"] = f"({t('tour.bye', lang)})"
     qr = ""
     if screen_url:
+        esc = html.escape
         code = f'<div class="code">{qr_svg}</div>' if qr_svg else ""
-        qr = (
-            f'<div class="qr">{code}<p>{html.escape(t("screen.qr.caption", lang))}'
-            f"<br><b>{html.escape(screen_url)}</b></p></div>\n"
-        )
+        join = ""
+        caption = esc(t("screen.qr.caption", lang))
+        if wifi:
+            secret = (
+                f"<br>{esc(t('print.qr.wifi_password', lang, password=wifi_password))}"
+                if wifi_password
+                else ""
+            )
+            join = (
+                f'<div class="code">{wifi_qr_svg or ""}</div>'
+                f"<p>{esc(t('print.qr.wifi', lang, ssid=wifi))}{secret}</p>"
+            )
+            caption = "2. " + caption
+        qr = f'<div class="qr">{join}{code}<p>{caption}<br><b>{esc(screen_url)}</b></p></div>\n'
     sections = [
         (t("tour.pairings", lang, round=pairing.round), qr + _table(PAIRING_COLUMNS, rows, lang)),
         (
