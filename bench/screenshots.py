@@ -39,10 +39,12 @@ from samoobsluha.hub.printpdf import html_to_pdf  # noqa: E402
 from samoobsluha.hub.sample import play_sample  # noqa: E402
 from samoobsluha.hub.service import HubService  # noqa: E402
 from samoobsluha.hub.tournament import exports  # noqa: E402
-from samoobsluha.hub.web.qr import svg  # noqa: E402
+from samoobsluha.hub.web.qr import svg, wifi_svg  # noqa: E402
 from samoobsluha.shared.clock import FakeClock  # noqa: E402
 
 DAY = datetime.date(2026, 3, 14)
+WIFI, WIFI_PASSWORD = "SAMOOBSLUHA-HRACI", "scrabble2026"
+PRINTED_URL = "http://192.168.60.2:8080/"  # the hub on the players' network (hall-setup.md)
 DPI = 60  # an A4 page 496 px wide: readable in docs, small in the repository
 
 
@@ -69,6 +71,8 @@ def page_png(pdf: Path, out: Path, page: int = 1) -> Path:
 
 def prints(service: HubService, url: str, work: Path, out: Path) -> list[Path]:
     made = []
+    # as printed with `[screen] wifi = "SAMOOBSLUHA-HRACI"` in hub.toml (docs/screen.md)
+    link = exports.ScreenLink(url, svg(url), WIFI, WIFI_PASSWORD, wifi_svg(WIFI, WIFI_PASSWORD))
     with service._tour() as tour:
         jobs = [
             ("pairings", {"round_no": 4}),
@@ -77,9 +81,7 @@ def prints(service: HubService, url: str, work: Path, out: Path) -> list[Path]:
             ("scorecard", {"round_no": 3, "player": tour.standings(after_round=3)[0].player.id}),
         ]
         for what, kw in jobs:
-            page = exports.render(
-                tour, what, "html", lang="cs", day=DAY, screen_url=url, qr_svg=svg(url), **kw
-            )
+            page = exports.render(tour, what, "html", lang="cs", day=DAY, link=link, **kw)
             pdf = html_to_pdf(page, work / f"{what}.pdf")
             made.append(page_png(pdf, out / f"print-{what}.png"))
             if what == "pairings":
@@ -170,7 +172,7 @@ def main(argv: list[str] | None = None) -> int:
             hub.call(lambda: hub.server.start_round(4, at=T0 + 10, basic_seconds=2400))
             clock.advance(14 * 60 + 23)
             hub.call(hub.screen.refresh)
-            made = prints(service, hub.url, work, out) + screens(hub, clock, out)
+            made = prints(service, PRINTED_URL, work, out) + screens(hub, clock, out)
         finally:
             hub.close()
     finally:
