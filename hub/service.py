@@ -975,10 +975,13 @@ class HubService:
 
         return print_link(self)
 
-    def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
+    def export(
+        self, what: str, fmt: str, round_no: int | None = None, lang: str | None = None
+    ) -> Path:
         """Write standings, pairings or results as ``csv`` (for Excel, in ``lang``),
         ``html`` (A4) or ``pdf`` (the A4 page printed by headless Chromium) under
-        ``<data>/exports`` (the same as ``hub export``)."""
+        ``<data>/exports`` (the same as ``hub export``); ``lang``: default the service's."""
+        lang = lang or self.lang
         if what not in ("standings", "pairings", "results"):
             raise ServiceError(Phrase("err.export", what=what))
         pdf = fmt == "pdf"

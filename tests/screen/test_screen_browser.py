@@ -9,7 +9,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from conftest import PHONE, PROJECTOR, T0, LiveHub, screenshot_dir
+from conftest import PHONE, PROJECTOR, T0, LiveHub
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 
@@ -129,10 +129,6 @@ def test_phone_finds_player_and_follows_the_tournament(
     assert "TurČAS" in text(phone, "#standings-table")
     mine = f"{first_score}:{second_score}" if zh == "ZH" else f"{second_score}:{first_score}"
     assert mine in card
-    shots = screenshot_dir()
-    if shots is not None:
-        phone.execute_script("window.scrollTo(0, 0)")
-        phone.save_screenshot(str(shots / "screen-phone.png"))
 
 
 def test_projector_clock_matches_the_kiosk(
@@ -145,14 +141,11 @@ def test_projector_clock_matches_the_kiosk(
     assert page_clock(projector) == kiosk_clock(hub, tmp_path, clock)  # no round yet
 
     hub.call(lambda: hub.server.start_round(1, at=T0 + 30, basic_seconds=2400))
-    shots = screenshot_dir()
     # every phase: scheduled, running, the last ten minutes, DOHRÁVKA
     for step in (0.0, 45.5, 1900.0, 300.0, 600.0):
         clock.advance(step)
         expected = kiosk_clock(hub, tmp_path, clock)
         wait_for(projector, lambda d, e=expected: page_clock(d) == e, f"clock {expected}")
-        if shots is not None and step == 1900.0:
-            projector.save_screenshot(str(shots / "screen-projector.png"))
     assert page_clock(projector)[2] == "DOHRÁVKA"
 
     # „Kde hraji?“: every player by name with his table, alphabetically (Czech order),
