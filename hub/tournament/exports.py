@@ -289,7 +289,7 @@ def standings_html(
     header = replace(header or PrintHeader(event=title), round=after_round, after=True)
     cols = [c for c in standings_columns(rules) if c not in ("games", "seconds")]
     heading = t("tour.standings", lang, round=after_round)
-    section = _table(cols, standings_rows(standings, rules, lang), lang)
+    section = _table(cols, standings_rows(standings, rules, lang), lang, _pt("standings"))
     return a4_page(header, [(heading, section)], lang, size="standings")
 
 
@@ -388,10 +388,13 @@ def pairings_html(
             caption = "2. " + caption
         qr = f'<div class="qr">{join}{code}<p>{caption}<br><b>{esc(screen_url)}</b></p></div>\n'
     sections = [
-        (t("tour.pairings", lang, round=pairing.round), qr + _table(PAIRING_COLUMNS, rows, lang)),
+        (
+            t("tour.pairings", lang, round=pairing.round),
+            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")),
+        ),
         (
             f"{t('tour.pairings', lang, round=pairing.round)} — {t('tour.by_name', lang)}",
-            qr + _table(BY_NAME_COLUMNS, by_name_rows(pairing, players, lang), lang),
+            qr + _table(BY_NAME_COLUMNS, by_name_rows(pairing, players, lang), lang, _pt("wall")),
         ),
     ]
     return a4_page(header, sections, lang, size="wall")
@@ -442,7 +445,7 @@ def result_rows(
 def results_html(
     rows: Sequence[Mapping[str, str]], round_no: int, *, lang: str, header: PrintHeader
 ) -> str:
-    section = _table(RESULT_COLUMNS, rows, lang)
+    section = _table(RESULT_COLUMNS, rows, lang, _pt("wall"))
     return a4_page(header, [(t("print.results", lang, round=round_no), section)], lang, "wall")
 
 
@@ -516,7 +519,7 @@ def scorecards_html(
             spread=_num(s.spread, lang),
         )
         body = f'<p class="sum">{html.escape(summary)}</p>\n' + _table(
-            SCORECARD_COLUMNS, scorecard_rows(s, players, lang), lang
+            SCORECARD_COLUMNS, scorecard_rows(s, players, lang), lang, _pt("card")
         )
         sections.append((heading, body))
     return a4_page(header, sections, lang, size="card")
@@ -563,6 +566,11 @@ def station_json(
 # have the most columns, a scorecard is read in the hand.
 _SIZES = {"wall": "16pt", "standings": "12pt", "card": "12pt", "protocol": "11pt"}
 
+
+def _pt(size: str) -> float:
+    return float(_SIZES[size].removesuffix("pt"))
+
+
 _CSS = """
 body { font-family: "DejaVu Sans", Arial, sans-serif; color: #000; margin: 0; }
 .sheet-head { display: flex; justify-content: space-between; gap: 4mm; font-size: 9pt;
@@ -572,10 +580,11 @@ body { font-family: "DejaVu Sans", Arial, sans-serif; color: #000; margin: 0; }
 h2 { font-size: 1.25em; margin: 0 0 3mm; break-after: avoid; }
 section + section { break-before: page; }
 table { border-collapse: collapse; width: auto; max-width: 100%; }
-th, td { border: 0.3mm solid #444; padding: 0.6mm 2.5mm; text-align: left; white-space: nowrap; }
+th, td { border: 0.3mm solid #444; padding: 0.6mm 1.8mm; text-align: left; white-space: nowrap; }
 th { background: #ddd; font-size: 0.8em; white-space: normal; vertical-align: bottom; }
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.name { font-weight: bold; }
+td.wrap { white-space: normal; min-width: 20mm; }  /* a club or a note may wrap, a name not */
 tr { break-inside: avoid; } thead { display: table-header-group; }
 div.qr { display: flex; align-items: center; gap: 4mm; margin: 0 0 3mm; font-size: 10pt; }
 div.qr p { margin: 0; }
@@ -599,8 +608,41 @@ _NUMERIC = {
 }
 
 
-def _table(cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str) -> str:
+_WIDTH_PT = (210 - 2 * 12) / 25.4 * 72  # A4 less the side margins
+_PAD_PT = 4.2 / 25.4 * 72  # a cell's padding and borders
+
+
+def _fitted_pt(
+    cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str, size_pt: float
+) -> float:
+    """The font size at which the table's widest rows fit across the page: ``size_pt``,
+    or less when names are long (DejaVu Sans: about 0.5 em a letter, 0.56 in names;
+    a club or a note wraps after 12 letters, a header after 8)."""
+    em = 0.0
+    for c in cols:
+        longest = max([len(r[c]) for r in rows] + [min(len(_col_label(c, lang)), 8)])
+        if c in ("club", "note"):
+            longest = min(longest, 12)
+        em += longest * (0.56 if c in ("name", "first", "second", "opponent") else 0.5)
+    if not em:
+        return size_pt
+    return min(size_pt, (_WIDTH_PT - _PAD_PT * len(cols)) / em)
+
+
+def _table(
+    cols: Sequence[str],
+    rows: Sequence[Mapping[str, str]],
+    lang: str,
+    size_pt: float | None = None,
+) -> str:
+    """A table; with ``size_pt`` (the sheet's font size) a smaller one when its longest
+    names would not fit across the page at that size — names never wrap."""
     esc = html.escape
+    style = ""
+    if size_pt is not None:
+        fitted = _fitted_pt(cols, rows, lang, size_pt)
+        if fitted < size_pt:
+            style = f' style="font-size: {max(fitted, 7.0):.1f}pt"'
     head = "".join(f"<th>{esc(_col_label(c, lang))}</th>" for c in cols)
     body = []
     for row in rows:
@@ -609,12 +651,14 @@ def _table(cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str) ->
             if c in _NUMERIC
             else f'<td class="name">{esc(row[c])}</td>'
             if c == "name"
+            else f'<td class="wrap">{esc(row[c])}</td>'
+            if c in ("club", "note")
             else f"<td>{esc(row[c])}</td>"
             for c in cols
         )
         body.append(f"<tr>{cells}</tr>")
     return (
-        f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
+        f"<table{style}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
         + "\n".join(body)
         + "\n</tbody>\n</table>\n"
     )

@@ -29,6 +29,7 @@ DAY = datetime.date(2026, 3, 14)
 URL = "http://192.168.1.10:8080/"
 EVENT = "Mistrovství České republiky v Scrabble 2026"
 PLACE = "Praha, Dům dětí a mládeže Karlín"
+LONG_NAME = "Kolowratová-Krakovská Maximiliána"
 #: something that looks like a catalogue key: word.word.word (tour.col.zh, screen.me.zh)
 KEY = re.compile(r"\b[a-z][a-z_]*\.[a-z_]+\.[a-z_]+\b")
 
@@ -38,7 +39,7 @@ PRINTS = [
     ("pairings", 4, "print.round", 2),
     ("standings", 3, "print.after_round", 2),
     ("results", 3, "print.round", 1),
-    ("scorecard", 3, "print.after_round", 56),
+    ("scorecard", 3, "print.after_round", 57),
 ]
 
 
@@ -46,6 +47,8 @@ PRINTS = [
 def tour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tournament]:
     path = tmp_path_factory.mktemp("prints") / "hub.db"
     with Tournament.open(path, clock=FakeClock(1_767_258_000.0)) as tour:
+        # the longest name and club a Czech/Slovak field is likely to have: still one line
+        tour.add_player(LONG_NAME, club="Scrabble klub Slovenská Ľupča a okolie", rating=1500)
         play_sample(tour, 3, players=56, name=EVENT, place=PLACE)  # prints of 2+ pages
         yield tour
 
@@ -94,6 +97,8 @@ def test_every_printed_page_says_what_when_and_where(
     for name in names_of(tour):
         assert name in text, f"{name!r} split or missing"
     if what == "standings":
+        # the last column is on the paper: the long name made the table smaller, not wider
+        assert t("tour.col.club", lang) in text and "Ľupča" in text  # (a club may wrap)
         turcas = r"\d,\d\d\b" if lang != "en" else r"\d\.\d\d\b"
         assert re.search(turcas, text), "TurČAS not in the reader's number form"
         if lang != "en":
