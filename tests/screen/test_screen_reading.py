@@ -143,3 +143,5 @@ def test_no_page_shows_a_catalogue_key(
         shown = driver.execute_script("return document.body.innerText")
         assert not KEY.search(shown), KEY.search(shown)
         assert "{" not in shown
+        # a message the page asked for and the hub did not send (shown as nothing)
+        assert driver.execute_script("return window.samoobsluhaMissing") == []

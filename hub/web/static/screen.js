@@ -19,9 +19,12 @@
   var PAGE_SECONDS = Math.max(2, Number((/[?&]page=(\d+)/.exec(location.search) || [0, 12])[1]));
 
   /* A message in the page's language; a missing translation falls back to English, a
-     missing message to nothing — a catalogue key never reaches a reader. */
+     missing message to nothing — a catalogue key never reaches a reader — and is noted
+     in window.samoobsluhaMissing (the tests read it). */
+  var MISSING = window.samoobsluhaMissing = [];
   function t(key, values) {
     var entry = I18N[key];
+    if (!entry && MISSING.indexOf(key) < 0) MISSING.push(key);
     var text = entry ? (entry[LANG] || entry.en || entry.cs || "") : "";
     if (values) {
       text = text.replace(/\{(\w+)\}/g, function (m, name) {
