@@ -990,7 +990,8 @@ class HubService:
             last = round_no if round_no is not None else tour.last_round()
             try:
                 link = self._print_link() if what == "pairings" and fmt == "html" else None
-                text = exports.render(tour, what, fmt, round_no=last, lang=lang, link=link)
+                day = datetime.fromtimestamp(self.clock.now()).date()  # the hub's day
+                text = exports.render(tour, what, fmt, round_no=last, lang=lang, link=link, day=day)
             except ValueError as exc:
                 raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
