@@ -1,6 +1,6 @@
 """The pictures in docs/ of every print and every hall-screen view, in Czech: one command.
 
-    .venv/bin/python bench/screenshots.py [--out docs]
+    .venv/bin/python bench/screenshots.py [--out docs] [--lang cs]
 
 A sample tournament (hub/sample.py: 32 players, ČAS rules, three rounds played with a draw
 and a forfeit, round 4 paired, published and running) in a temporary hub data folder, then:
@@ -69,7 +69,7 @@ def page_png(pdf: Path, out: Path, page: int = 1) -> Path:
     return out
 
 
-def prints(service: HubService, url: str, work: Path, out: Path) -> list[Path]:
+def prints(service: HubService, url: str, work: Path, out: Path, lang: str) -> list[Path]:
     made = []
     # as printed with `[screen] wifi = "SAMOOBSLUHA-HRACI"` in hub.toml (docs/screen.md)
     link = exports.ScreenLink(url, svg(url), WIFI, WIFI_PASSWORD, wifi_svg(WIFI, WIFI_PASSWORD))
@@ -81,7 +81,7 @@ def prints(service: HubService, url: str, work: Path, out: Path) -> list[Path]:
             ("scorecard", {"round_no": 3, "player": tour.standings(after_round=3)[0].player.id}),
         ]
         for what, kw in jobs:
-            page = exports.render(tour, what, "html", lang="cs", day=DAY, link=link, **kw)
+            page = exports.render(tour, what, "html", lang=lang, day=DAY, link=link, **kw)
             pdf = html_to_pdf(page, work / f"{what}.pdf")
             made.append(page_png(pdf, out / f"print-{what}.png"))
             if what == "pairings":
@@ -103,7 +103,7 @@ def prints(service: HubService, url: str, work: Path, out: Path) -> list[Path]:
         started_at=at - 40,
         finished_at=at,
         at=at - 30,
-        lang="cs",
+        lang=lang,
         hub_version="1.0",
         expected_lexicon=None,
         players=32,
@@ -114,12 +114,12 @@ def prints(service: HubService, url: str, work: Path, out: Path) -> list[Path]:
         stations=stations,
         hall=[rehearse.Check("link", rehearse.OK, "4 ze 4 stanic připojeno")],
     )
-    pdf = html_to_pdf(rehearse.render_html(result, "cs", tournament=name), work / "rh.pdf")
+    pdf = html_to_pdf(rehearse.render_html(result, lang, tournament=name), work / "rh.pdf")
     made.append(page_png(pdf, out / "print-rehearsal.png"))
     return made
 
 
-def screens(hub: LiveHub, clock: FakeClock, out: Path) -> list[Path]:
+def screens(hub: LiveHub, clock: FakeClock, out: Path, lang: str) -> list[Path]:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
 
@@ -131,8 +131,10 @@ def screens(hub: LiveHub, clock: FakeClock, out: Path) -> list[Path]:
     ):
         driver = make_browser(size)
         try:
-            driver.get(hub.url + "projector")
-            WebDriverWait(driver, 30).until(lambda d: "živě" in d.find_element(By.ID, "conn").text)
+            driver.get(hub.url + f"projector?lang={lang}")
+            WebDriverWait(driver, 30).until(
+                lambda d: "on" in d.find_element(By.ID, "conn").get_attribute("class")
+            )
             driver.save_screenshot(str(out / name))
             made.append(out / name)
         finally:
@@ -140,7 +142,7 @@ def screens(hub: LiveHub, clock: FakeClock, out: Path) -> list[Path]:
             shutil.rmtree(driver._screen_profile, ignore_errors=True)
     driver = make_browser((360, 740))
     try:
-        driver.get(hub.url)
+        driver.get(hub.url + f"?lang={lang}")
         who = sorted(hub.service.player_names().values(), key=len)[-1]
         driver.find_element(By.ID, "q").send_keys(who.split()[0].lower())
         WebDriverWait(driver, 30).until(lambda d: who in d.find_element(By.ID, "me").text)
@@ -156,6 +158,9 @@ def screens(hub: LiveHub, clock: FakeClock, out: Path) -> list[Path]:
 def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(REPO / "docs"), help="where the PNGs go (docs/)")
+    p.add_argument(
+        "--lang", choices=("cs", "sk", "en"), default="cs", help="docs/ holds Czech (cs)"
+    )
     args = p.parse_args(argv)
     out = Path(args.out)
     out.mkdir(parents=True, exist_ok=True)
@@ -172,7 +177,8 @@ def main(argv: list[str] | None = None) -> int:
             hub.call(lambda: hub.server.start_round(4, at=T0 + 10, basic_seconds=2400))
             clock.advance(14 * 60 + 23)
             hub.call(hub.screen.refresh)
-            made = prints(service, PRINTED_URL, work, out) + screens(hub, clock, out)
+            made = prints(service, PRINTED_URL, work, out, args.lang)
+            made += screens(hub, clock, out, args.lang)
         finally:
             hub.close()
     finally:

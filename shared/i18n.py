@@ -2670,7 +2670,7 @@ MESSAGES.update(
 MESSAGES.update(
     {
         "print.rules": {"cs": "pravidla {rules}", "sk": "pravidlá {rules}", "en": "{rules} rules"},
-        "print.round": {"cs": "{round}. kolo", "sk": "{round}. kolo", "en": "round {round}"},
+        "print.round": {"cs": "{round}. kolo", "sk": "{round}. kolo", "en": "Round {round}"},
         "print.after_round": {
             "cs": "po {round}. kole",
             "sk": "po {round}. kole",
