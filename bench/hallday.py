@@ -796,17 +796,30 @@ def check_signals(day: Day) -> dict[str, Any]:
     }
 
 
-def plot(summary: dict[str, Any], path: Path) -> Path:
+def plot(summary: dict[str, Any], path: Path, lang: str = "en") -> Path:
+    """The gong-spread chart, its words and numbers in ``lang`` (the report's language:
+    the catalogue's messages, Babel's decimal comma on the axis in cs and sk). Text stays
+    text in the SVG (searchable, selectable, smaller)."""
     import matplotlib
 
     matplotlib.use("Agg")
     import matplotlib.pyplot as plt
+    from matplotlib.ticker import FuncFormatter
 
+    from samoobsluha.shared.i18n import decimal, t
+
+    plt.rcParams["svg.fonttype"] = "none"
     sigs = summary["signals"]
-    labels = [f"{s['round']}{s['signal'][0].upper()}" for s in sigs]
+    letter = {k: t(f"hallday.chart.{k}", lang)[0].upper() for k in ("start", "warning", "end")}
+    labels = [f"{s['round']}{letter.get(s['signal'], s['signal'][0].upper())}" for s in sigs]
     fig, ax = plt.subplots(figsize=(max(6.0, len(sigs) * 0.3) + 2.5, 3.6))
     xs = range(len(sigs))
-    ax.bar(xs, [s["spread_ms"] or 0 for s in sigs], color="#9ab", label="spread (max − min)")
+    ax.bar(
+        xs,
+        [s["spread_ms"] or 0 for s in sigs],
+        color="#9ab",
+        label=t("hallday.chart.spread", lang),
+    )
     for name, marker in (("st-1", "o"), ("st-2", "s"), ("st-3", "^")):
         pts = [(i, s["offsets_ms"][name]) for i, s in enumerate(sigs) if name in s["offsets_ms"]]
         if pts:
@@ -815,13 +828,28 @@ def plot(summary: dict[str, Any], path: Path) -> Path:
                 [p[1] for p in pts],
                 marker=marker,
                 s=14,
-                label=f"{name}: ring − instant",
+                label=t("hallday.chart.offset", lang, station=name),
             )
-    ax.axhline(SPREAD_TARGET_MS, color="#b00", linestyle="--", linewidth=1, label="target 20 ms")
+    ax.axhline(
+        SPREAD_TARGET_MS,
+        color="#b00",
+        linestyle="--",
+        linewidth=1,
+        label=t("hallday.chart.target", lang, ms=SPREAD_TARGET_MS),
+    )
+    ax.yaxis.set_major_formatter(FuncFormatter(lambda v, _pos: decimal(round(v, 3), lang)))
     ax.set_xticks(list(xs))
     ax.set_xticklabels(labels, rotation=90, fontsize=7)
     ax.set_ylabel("ms")
-    ax.set_title("Gong spread per signal (S start, W warning, E end)")
+    ax.set_title(
+        t(
+            "hallday.chart.title",
+            lang,
+            start=f"{letter['start']} {t('hallday.chart.start', lang)}",
+            warning=f"{letter['warning']} {t('hallday.chart.warning', lang)}",
+            end=f"{letter['end']} {t('hallday.chart.end', lang)}",
+        )
+    )
     ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))
     fig.tight_layout()
     fig.savefig(path, format="svg", metadata={"Date": None})
@@ -942,6 +970,12 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--dir", default=str(REPO / ".hallday"), help="where the day's data goes")
     p.add_argument("--docs", action="store_true", help="write the report to docs/hallday.md")
     p.add_argument("--json", metavar="FILE", help="also write the figures as JSON")
+    p.add_argument(
+        "--lang",
+        choices=("cs", "sk", "en"),
+        default="en",
+        help="the chart's language (default en, as the report's text in docs/)",
+    )
     args = p.parse_args(argv)
     args.rounds = args.rounds or (3 if args.quick else 9)
     args.scale = args.scale or (120.0 if args.quick else 60.0)
@@ -960,7 +994,7 @@ def main(argv: list[str] | None = None) -> int:
         day.stop()
     summary["wall_seconds"] = time.time() - started
     out_dir = REPO / "docs" if args.docs else day.base
-    svg = plot(summary, out_dir / ("hallday-spread.svg"))
+    svg = plot(summary, out_dir / ("hallday-spread.svg"), args.lang)
     text = report(day, summary, svg, command)
     (out_dir / "hallday.md").write_text(
         text + f"\nWall time: {summary['wall_seconds']:.0f} s.\n", encoding="utf-8"

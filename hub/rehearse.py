@@ -36,7 +36,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.i18n import Phrase, t
+from samoobsluha.shared.i18n import Phrase, date_text, t
 from samoobsluha.shared.rounds import Phase, RoundPlan
 
 KIND = "rehearse"
@@ -563,8 +563,9 @@ def history(service: Any) -> list[tuple[str, float, bool]]:
 MARK = {OK: "✓", WARN: "!", FAIL: "✗"}
 
 
-def _when(at: float) -> str:
-    return time.strftime("%d. %m. %Y %H:%M:%S", time.localtime(at))
+def _when(at: float, lang: str = "cs") -> str:
+    """The date as its reader writes it (CLDR: „14. 3. 2026“, „14 Mar 2026“), the time."""
+    return f"{date_text(at, lang, 'medium')} {time.strftime('%H:%M:%S', time.localtime(at))}"
 
 
 def station_line(s: StationResult, lang: str) -> str:
@@ -580,7 +581,7 @@ def station_line(s: StationResult, lang: str) -> str:
 def render_text(r: Rehearsal, lang: str | None = None) -> str:
     lang = lang or r.lang
     out = [
-        t("rehearse.title", lang, when=_when(r.finished_at)),
+        t("rehearse.title", lang, when=_when(r.finished_at, lang)),
         t("rehearse.verdict." + ("go" if r.go else "nogo"), lang),
         "",
     ]
@@ -597,28 +598,27 @@ def render_text(r: Rehearsal, lang: str | None = None) -> str:
 
 
 def render_html(r: Rehearsal, lang: str | None = None, tournament: str = "") -> str:
-    """An A4 page to print: the verdict, the hall checks, one block per station."""
+    """An A4 page to print: the verdict, the hall checks, one block per station; the
+    prints' own page (hub.tournament.exports.a4_page): the event and the date in every
+    page's margin, page numbers."""
+    from samoobsluha.hub.tournament.exports import PrintHeader, a4_page
+
     lang = lang or r.lang
     e = html.escape
     css = (
-        "@page{size:A4;margin:15mm}body{font-family:'DejaVu Sans',sans-serif;font-size:10pt}"
-        "h1{font-size:16pt;margin:0 0 4pt}h2{font-size:12pt;margin:10pt 0 2pt;"
-        "page-break-after:avoid}table{border-collapse:collapse;width:100%;"
-        "page-break-inside:avoid}td{border:1px solid #999;padding:2pt 4pt;vertical-align:top}"
+        "<style>table.rh{width:100%;margin-bottom:3mm}table.rh td{white-space:normal;"
+        "vertical-align:top}h3{font-size:1.1em;margin:4mm 0 1mm;break-after:avoid}"
         ".ok{color:#060}.warn{color:#a60}.fail{color:#b00;font-weight:bold}"
         ".verdict{font-size:14pt;font-weight:bold;padding:4pt;border:2px solid}"
-        ".sign{margin-top:18pt}"
+        ".sign{margin-top:18pt}</style>"
     )
     parts = [
-        f'<!DOCTYPE html><html lang="{e(lang)}"><head><meta charset="utf-8">',
-        f"<title>{e(t('rehearse.html_title', lang))}</title><style>{css}</style></head><body>",
-        f"<h1>{e(t('rehearse.html_title', lang))}{(' — ' + e(tournament)) if tournament else ''}"
-        "</h1>",
-        f"<p>{e(t('rehearse.title', lang, when=_when(r.finished_at)))}<br>"
+        css,
+        f"<p>{e(t('rehearse.title', lang, when=_when(r.finished_at, lang)))}<br>"
         f"{e(t('rehearse.meta', lang, id=r.id, version=r.hub_version))}</p>",
         f'<p class="verdict {OK if r.go else FAIL}">'
         f"{e(t('rehearse.verdict.' + ('go' if r.go else 'nogo'), lang))}</p>",
-        "<table>",
+        '<table class="rh">',
     ]
     for c in r.hall:
         parts.append(f'<tr><td class="{c.level}">{MARK[c.level]}</td><td>{e(c.text)}</td></tr>')
@@ -626,9 +626,9 @@ def render_html(r: Rehearsal, lang: str | None = None, tournament: str = "") -> 
     for s in r.stations:
         verdict = t("rehearse.go" if s.go else "rehearse.nogo", lang)
         parts.append(
-            f'<h2>{e(s.station_id)}: <span class="{OK if s.go else FAIL}">{e(verdict)}</span></h2>'
+            f'<h3>{e(s.station_id)}: <span class="{OK if s.go else FAIL}">{e(verdict)}</span></h3>'
         )
-        parts.append("<table>")
+        parts.append('<table class="rh">')
         for c in s.checks:
             label = t(f"rehearse.check.{c.key}", lang)
             parts.append(
@@ -638,8 +638,15 @@ def render_html(r: Rehearsal, lang: str | None = None, tournament: str = "") -> 
         parts.append("</table>")
     if any(s.missing for s in r.stations):
         parts.append(f"<p>{e(t('rehearse.sit_hint', lang))}</p>")
-    parts.append(f'<p class="sign">{e(t("rehearse.signature", lang))}</p></body></html>')
-    return "\n".join(parts) + "\n"
+    parts.append(f'<p class="sign">{e(t("rehearse.signature", lang))}</p>')
+    header = PrintHeader(event=tournament, day=_day(r.finished_at))
+    return a4_page(header, [(t("rehearse.html_title", lang), "\n".join(parts) + "\n")], lang)
+
+
+def _day(at: float) -> Any:
+    import datetime
+
+    return datetime.datetime.fromtimestamp(at).date()
 
 
 def write_html(r: Rehearsal, path: Path, tournament: str = "") -> Path:

@@ -6,6 +6,7 @@ from __future__ import annotations
 import csv
 import io
 import random
+from typing import Any
 
 FIRST_MALE = [
     "Jan",
@@ -111,3 +112,47 @@ def sample_csv(count: int = 32, seed: int = 2026) -> str:
     writer.writerow(["jméno", "klub", "rating"])
     writer.writerows(sample_players(count, seed))
     return out.getvalue()
+
+
+def play_sample(
+    tour: Any,
+    rounds: int = 3,
+    *,
+    players: int = 32,
+    seed: int = 2026,
+    name: str = "Mistrovství České republiky v Scrabble 2026",
+    place: str = "Praha, Dům dětí a mládeže Karlín",
+) -> None:
+    """A sample tournament in ``tour`` (a :class:`hub.tournament.Tournament`): the sample
+    field checked in, ``rounds`` rounds paired and played (scores of a real game's size,
+    one draw and one forfeit), every round published, the next round paired. For the
+    prints' and screens' tests and the docs' pictures."""
+    rng = random.Random(seed)
+    tour.configure(name=name, rules="cas", rounds=rounds + 2, place=place)
+    tour.import_players_csv(sample_csv(players, seed))
+    for p in tour.players():
+        tour.check_in(p.id)
+    for round_no in range(1, rounds + 1):
+        boards = tour.pairing(round_no).boards if tour.last_round() >= round_no else None
+        boards = boards or tour.pair(round_no, seed=seed).boards
+        for i, b in enumerate(boards):
+            if b.second is None:
+                continue
+            if round_no == 1 and i == 1:
+                tour.record_result(round_no, b.table, b.first, b.second, 404, 404, b.first)
+            elif round_no == 2 and i == 2:
+                tour.record_result(
+                    round_no,
+                    b.table,
+                    b.first,
+                    b.second,
+                    None,
+                    None,
+                    kind="forfeit",
+                    forfeited=b.second,
+                )
+            else:
+                own, opp = rng.randint(280, 560), rng.randint(280, 560)
+                tour.record_result(round_no, b.table, b.first, b.second, own, opp, b.first)
+        tour.publish(round_no)
+    tour.pair(rounds + 1, seed=seed)

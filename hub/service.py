@@ -415,9 +415,7 @@ class HubService:
             if row.online and not row.clock_synced:
                 warnings.append(Phrase("warn.clock", station=row.station_id))
             if row.rejected:
-                warnings.append(
-                    Phrase("warn.rejected", station=row.station_id, count=row.rejected)
-                )
+                warnings.append(Phrase("warn.rejected", station=row.station_id, count=row.rejected))
             if row.station_id in stalled:
                 warnings.append(Phrase("warn.stalled", station=row.station_id))
             if row.station_id in cut_off:
@@ -990,35 +988,41 @@ class HubService:
             raise ServiceError(*exc.args) from exc
         return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
 
-    def _screen_url(self) -> str | None:
-        """The hall screen's address for the printed pairings (None: not running)."""
-        return _screen_url_of(self)
+    def _print_link(self) -> exports.ScreenLink | None:
+        """The hall screen's address, the players' Wi-Fi and their QR codes for the printed
+        pairings ({} when no hub with the screen runs); the exports take them as data."""
+        from samoobsluha.hub.web.qr import print_link
 
-    def export(self, what: str, fmt: str, round_no: int | None = None, lang: str = "cs") -> Path:
-        """Write standings or pairings as ``csv`` or ``html`` under ``<data>/exports``
-        (the same text as ``hub export``)."""
-        if what not in ("standings", "pairings"):
+        return print_link(self)
+
+    def export(
+        self, what: str, fmt: str, round_no: int | None = None, lang: str | None = None
+    ) -> Path:
+        """Write standings, pairings or results as ``csv`` (for Excel, in ``lang``),
+        ``html`` (A4) or ``pdf`` (the A4 page printed by headless Chromium) under
+        ``<data>/exports`` (the same as ``hub export``); ``lang``: default the service's."""
+        lang = lang or self.lang
+        if what not in ("standings", "pairings", "results"):
             raise ServiceError(Phrase("err.export", what=what))
+        pdf = fmt == "pdf"
+        fmt = "html" if pdf else fmt
         with self._tour() as tour:
             last = round_no if round_no is not None else tour.last_round()
             try:
-                text = exports.render(
-                    tour, what, fmt, round_no=last, lang=lang, screen_url=self._screen_url()
-                )
+                link = self._print_link() if what == "pairings" and fmt == "html" else None
+                day = datetime.fromtimestamp(self.clock.now()).date()  # the hub's day
+                text = exports.render(tour, what, fmt, round_no=last, lang=lang, link=link, day=day)
             except ValueError as exc:
                 raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
         folder.mkdir(parents=True, exist_ok=True)
+        if pdf:
+            from samoobsluha.hub.printpdf import html_to_pdf
+
+            return html_to_pdf(text, folder / f"{what}-{last}.pdf")
         path = folder / f"{what}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path
-
-
-def _screen_url_of(service: HubService) -> str | None:
-    from samoobsluha.hub.web.qr import screen_urls
-
-    urls = screen_urls(service)
-    return urls[0] if urls else None
 
 
 def _signal_text(signal: dict[str, Any] | None) -> str:

@@ -9,6 +9,10 @@ asked for, so a process that speaks Czech never reads the Slovak one. A text mis
 a language falls back to English; a key missing everywhere is a programming error
 (:class:`KeyError`), and ``tests/shared/test_i18n_catalogue.py`` fails on either.
 
+Numbers and dates for readers go through :func:`decimal`, :func:`fixed`,
+:func:`date_text` and :func:`time_text` (Babel, CLDR): the one formatting path of every
+output (dashboard, kiosk, hall screen, A4 prints, CSV); tsh files keep tsh's own form.
+
 A plural message has one form per CLDR plural category of its language, in CLDR's order
 (:data:`CATEGORIES`); the form is chosen by Babel's copy of the CLDR rules, so a decimal
 count gets the Czech and Slovak "many" form that gettext's integer formula cannot pick.
@@ -195,6 +199,35 @@ def decimal(value: float, lang: str, digits: int | None = None) -> str:
         return format_decimal(value, locale=locale, decimal_quantization=False)
     pattern = "#,##0" + ("." + "0" * digits if digits else "")
     return format_decimal(value, format=pattern, locale=locale)
+
+
+def fixed(value: float, lang: str, digits: int) -> str:
+    """``value`` always with ``digits`` decimals: TurČAS ``1 116,02`` (cs, sk), ``1,116.02``
+    (en)."""
+    return decimal(value, lang, digits)
+
+
+def date_text(day: Any, lang: str, form: str = "long") -> str:
+    """A date as a reader of ``lang`` writes it (CLDR): ``1. prosince 2026`` (cs, long),
+    ``1. 12. 2026`` (cs, medium), ``1 December 2026`` (en). ``day``: a date, a datetime or
+    a POSIX timestamp (shown in local time)."""
+    import datetime as _dt
+
+    from babel.dates import format_date
+
+    if isinstance(day, int | float):
+        day = _dt.datetime.fromtimestamp(day).date()
+    return str(format_date(day, form, locale=_LOCALES.get(lang, _LOCALES[DEFAULT])))
+
+
+def time_text(at: float, lang: str) -> str:
+    """A moment's local time of day, ``14:05`` (24-hour in every language we speak)."""
+    import datetime as _dt
+
+    from babel.dates import format_time
+
+    moment = _dt.datetime.fromtimestamp(at)
+    return str(format_time(moment, "HH:mm", locale=_LOCALES.get(lang, _LOCALES[DEFAULT])))
 
 
 class Phrase(str):

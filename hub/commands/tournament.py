@@ -227,6 +227,7 @@ def _init(tour: Tournament, args: argparse.Namespace) -> None:
         rounds=args.rounds,
         protest_minutes=args.protest_minutes,
         overrides=_overrides(args.set),
+        place=args.place,
     )
     print(json.dumps(tour.settings(), ensure_ascii=False, indent=1))
 
@@ -356,23 +357,33 @@ def _audit(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _export(tour: Tournament, args: argparse.Namespace) -> None:
-    screen_url = None
-    if args.what == "pairings" and args.format == "html":
+    link = None
+    pdf = args.pdf or (args.output or "").lower().endswith(".pdf")
+    fmt = "html" if pdf else args.format
+    if args.what == "pairings" and fmt == "html":
         from samoobsluha.hub.service import HubService
-        from samoobsluha.hub.web.qr import screen_urls
+        from samoobsluha.hub.web.qr import print_link
 
-        urls = screen_urls(HubService())  # the running hub's hall screen, if any
-        screen_url = urls[0] if urls else None
+        link = print_link(HubService())  # the running hub's hall screen, if any
     text = exports.render(
         tour,
         args.what,
-        args.format,
+        fmt,
         round_no=args.round,
         player=args.player,
         lang=args.lang,
-        screen_url=screen_url,
+        plain=args.plain,
+        link=link,
     )
-    _write(args, text)
+    if not pdf:
+        _write(args, text)
+        return
+    from samoobsluha.hub.printpdf import html_to_pdf
+
+    if not args.output:
+        raise TournamentError("--pdf needs -o FILE.pdf")
+    html_to_pdf(text, Path(args.output))
+    print(t("cli.wrote", tsh.ui_lang(), path=args.output), file=sys.stderr)
 
 
 @_run
@@ -398,6 +409,7 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p = ts.add_parser("init", help="name, rule set, rounds, protest window")
     _db_args(p)
     p.add_argument("--name", default="")
+    p.add_argument("--place", help="where it is played (printed on every A4 page)")
     _rules_args(p, required=False)
     p.add_argument("--rounds", type=int, default=0, help="rounds planned (0 = open)")
     p.add_argument("--protest-minutes", type=int, default=30)
@@ -512,12 +524,25 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("round", type=int, nargs="?")
     p.set_defaults(func=_audit)
 
-    exp = sub.add_parser("export", help="standings, pairings, scorecards: CSV, A4 HTML, JSON")
+    exp = sub.add_parser(
+        "export", help="standings, pairings, results, scorecards: CSV, A4 HTML or PDF, JSON"
+    )
     _db_args(exp)
-    exp.add_argument("what", choices=("standings", "pairings", "scorecard", "stations"))
+    exp.add_argument("what", choices=exports.EXPORTS)
     exp.add_argument("--round", type=int)
     exp.add_argument("--player", type=int, help="player id for a scorecard")
     exp.add_argument("--format", choices=("csv", "html", "json"), default="csv")
     exp.add_argument("--lang", choices=("cs", "sk", "en"), default="cs")
+    exp.add_argument(
+        "--plain",
+        action="store_true",
+        help="CSV for other tools: English column names, ',' and '.' (default: for Excel in "
+        "--lang: BOM, ';', decimal commas in cs/sk)",
+    )
+    exp.add_argument(
+        "--pdf",
+        action="store_true",
+        help="print the A4 page to -o FILE.pdf with headless Chromium (also when FILE ends .pdf)",
+    )
     exp.add_argument("-o", "--output", metavar="FILE")
     exp.set_defaults(func=_export)

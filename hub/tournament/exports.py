@@ -1,31 +1,97 @@
-"""Standings, pairings and scorecards as CSV, plain text, printable A4 HTML and JSON.
+"""Standings, pairings, results and scorecards as CSV, plain text, printable A4 HTML and JSON.
 
-CSV headers are English machine names (other tools rely on them: standings start with
+Two CSV forms. The default (``lang`` given) is for the spreadsheet a Czech or Slovak
+director has: UTF-8 with a BOM, ``;`` between fields, numbers in the reader's form
+(decimal comma in cs/sk) and headers in the language asked for — Excel opens it as
+columns. The *plain* form (``lang=None``; ``hub export --plain``, ``hub standings``,
+``hub pair``) is for other tools: English machine names as headers (standings start
 ``rank,name,wins,spread,points``; pairings are ``table,first,second`` with an empty
-``second`` for a bye). HTML is for the notice board and the printer: A4, Czech headings by
-default (``lang`` = "cs", "sk" or "en"), no scripts, no external files. JSON is what the
-hub sends to the stations.
+``second`` for a bye), ``,`` separators, ``.`` decimals, no BOM.
+
+HTML is for the wall and the printer: A4, in ``lang`` (default Czech), no scripts, no
+external files. Every printed page carries the event, place, rules, round and date and
+``strana N z M`` in its margins (CSS page-margin boxes, repeated by the browser's print
+engine), table headers repeat on every page, names never break, columns take the width of
+their content, each section starts a new page. JSON is what the hub sends to the stations.
+
+Everything printed comes in as data (the hall screen's address and its QR code as an SVG
+string made by the caller): this module imports nothing from the hub's web server, service
+or screens.
 """
 
 from __future__ import annotations
 
 import csv
+import datetime
 import html
 import io
 import json
 from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from samoobsluha.hub.tournament.model import Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
 from samoobsluha.hub.tournament.rules import RuleSet
-from samoobsluha.shared.i18n import localize, t
+from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t
 
 if TYPE_CHECKING:
     from samoobsluha.hub.tournament.facade import Tournament
 
-EXPORTS = ("standings", "pairings", "stations", "scorecard")
+EXPORTS = ("standings", "pairings", "results", "stations", "scorecard")
 FORMATS = ("csv", "html", "json")
+
+RULES_LABELS = {"cas": "ČAS", "sss": "SSS", "pfs": "PFS"}
+
+
+@dataclass(frozen=True)
+class PrintHeader:
+    """What every printed page says in its margins: the event, where, under which rules,
+    which round (``after``: standings *after* the round) and the day it was printed."""
+
+    event: str = ""
+    place: str = ""
+    rules: str = ""
+    round: int | None = None
+    after: bool = False
+    day: datetime.date | None = None
+
+    @classmethod
+    def of(cls, tour: Tournament, day: datetime.date | None = None) -> PrintHeader:
+        settings = tour.settings()
+        return cls(
+            event=str(settings.get("name", "")),
+            place=str(settings.get("place", "")),
+            rules=RULES_LABELS.get(settings["rules"], str(settings["rules"]).upper()),
+            day=day,
+        )
+
+    def left(self, lang: str) -> list[str]:
+        """The event on the first line, the place and the rules on the second."""
+        second = [self.place]
+        if self.rules:
+            second.append(t("print.rules", lang, rules=self.rules))
+        return [self.event or "Samoobsluha", " · ".join(p for p in second if p)]
+
+    def right(self, lang: str) -> list[str]:
+        """The round on the first line, the date on the second."""
+        first = ""
+        if self.round:
+            key = "print.after_round" if self.after else "print.round"
+            first = t(key, lang, round=self.round)
+        return [first, date_text(self.day or datetime.date.today(), lang)]
+
+
+@dataclass(frozen=True)
+class ScreenLink:
+    """What the printed pairings carry of the hall screen, made by the caller (the hub's
+    web side): its address and QR code; the players' network, its password and join code."""
+
+    url: str
+    qr_svg: str = ""
+    wifi: str = ""
+    wifi_password: str = ""
+    wifi_qr_svg: str = ""
 
 
 def render(
@@ -36,45 +102,94 @@ def render(
     round_no: int | None = None,
     player: int | None = None,
     lang: str = "cs",
+    plain: bool = False,
     screen_url: str | None = None,
+    qr_svg: str | None = None,
+    wifi: str | None = None,
+    wifi_password: str = "",
+    wifi_qr_svg: str | None = None,
+    link: ScreenLink | None = None,
+    day: datetime.date | None = None,
 ) -> str:
     """The one way to turn a tournament into an export (``hub export``, the dashboard).
 
-    ``standings`` after ``round_no`` (default: every round played); ``pairings`` of
-    ``round_no`` (default: the last paired round); ``stations``: what the stations show for
-    ``round_no`` (JSON); ``scorecard`` of ``player``. ``fmt``: csv, html or json. Printed
-    pairings carry ``screen_url`` (the hall screen's address) as text and a QR code."""
+    ``standings`` after ``round_no`` (default: every round played); ``pairings`` and
+    ``results`` of ``round_no`` (default: the last paired round); ``stations``: what the
+    stations show for ``round_no`` (JSON); ``scorecard`` of ``player`` (default: every
+    player's, a page each). ``fmt``: csv, html or json; ``plain``: the machine CSV (English
+    names, ``,``) instead of the spreadsheet's. Printed pairings carry ``screen_url`` (the
+    hall screen's address) as text and ``qr_svg``, its QR code, made by the caller; with
+    ``wifi`` (the players' network), its name, password and join code ``wifi_qr_svg``.
+    ``link``: all of these at once. ``day``: the date printed on every page (default
+    today)."""
+    if link is not None:
+        screen_url, qr_svg = link.url, link.qr_svg
+        wifi, wifi_password, wifi_qr_svg = link.wifi, link.wifi_password, link.wifi_qr_svg
     if fmt not in FORMATS:
         raise ValueError(f"unknown format {fmt!r} (one of {', '.join(FORMATS)})")
     players = {p.id: p for p in tour.players()}
-    title = tour.settings()["name"]
+    header = PrintHeader.of(tour, day)
+    csv_lang = None if plain else lang
     if what == "standings":
         table = tour.standings(after_round=round_no)
         rules = tour.rules
         if fmt == "html":
             after = round_no if round_no is not None else tour.last_scored_round()
-            return standings_html(table, rules, after_round=after, title=title, lang=lang)
+            return standings_html(
+                table, rules, after_round=after, lang=lang, header=replace(header, after=True)
+            )
         if fmt == "json":
             return json.dumps(standings_rows(table, rules), ensure_ascii=False, indent=1)
-        return standings_csv(table, rules)
-    if what in ("pairings", "stations"):
+        return standings_csv(table, rules, csv_lang)
+    if what in ("pairings", "stations", "results"):
         number = round_no if round_no is not None else tour.last_round()
         pairing = tour.pairing(number)
+        header = replace(header, round=number)
+        if what == "results":
+            rows = result_rows(pairing, players, tour.results(number), lang)
+            if fmt == "html":
+                return results_html(rows, number, lang=lang, header=header)
+            if fmt == "json":
+                return json.dumps(rows, ensure_ascii=False, indent=1)
+            machine = result_rows(pairing, players, tour.results(number), None)
+            return to_csv(RESULT_COLUMNS, machine if plain else rows, csv_lang)
         if what == "stations" or fmt == "json":
             table = tour.standings(after_round=number - 1)
             return json.dumps(station_json(pairing, players, table), ensure_ascii=False, indent=1)
         if fmt == "html":
-            return pairings_html(pairing, players, title=title, lang=lang, screen_url=screen_url)
-        return pairings_csv(pairing, players)
+            return pairings_html(
+                pairing,
+                players,
+                lang=lang,
+                screen_url=screen_url,
+                qr_svg=qr_svg,
+                wifi=wifi,
+                wifi_password=wifi_password,
+                wifi_qr_svg=wifi_qr_svg,
+                header=header,
+            )
+        return pairings_csv(pairing, players, csv_lang)
     if what == "scorecard":
-        if player is None:
-            raise ValueError("a scorecard needs --player")
-        standing = {s.player.id: s for s in tour.standings(after_round=round_no)}.get(player)
-        if standing is None:
+        by_id = {s.player.id: s for s in tour.standings(after_round=round_no)}
+        if player is not None and player not in by_id:
             raise ValueError(f"no player {player}")
+        chosen = [by_id[player]] if player is not None else list(by_id.values())
+        if player is None:
+            chosen.sort(key=lambda s: _collate(s.player.name))
         if fmt == "html":
-            return scorecard_html(standing, players, title=title, lang=lang)
-        return scorecard_csv(standing, players)
+            after = round_no if round_no is not None else tour.last_scored_round()
+            return scorecards_html(
+                chosen, players, lang=lang, header=replace(header, round=after, after=True)
+            )
+        if fmt == "json":
+            return json.dumps(
+                {s.player.name: scorecard_rows(s, players, lang) for s in chosen},
+                ensure_ascii=False,
+                indent=1,
+            )
+        if player is None:
+            raise ValueError("a CSV scorecard needs --player")
+        return scorecard_csv(chosen[0], players, csv_lang)
     raise ValueError(f"cannot export {what!r} (one of {', '.join(EXPORTS)})")
 
 
@@ -92,24 +207,32 @@ def standings_columns(rules: RuleSet) -> list[str]:
     return [*cols, "games", "club"]
 
 
-def _num(value: float) -> str:
+def _num(value: float, lang: str | None = None) -> str:
+    """A count or score: the machine form (``0.5``) without ``lang``, else the reader's
+    (``0,5``, ``1 116`` with a no-break space in cs and sk)."""
+    if lang is not None:
+        return decimal(value, lang)
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
-def standings_rows(standings: Sequence[Any], rules: RuleSet) -> list[dict[str, str]]:
+def standings_rows(
+    standings: Sequence[Any], rules: RuleSet, lang: str | None = None
+) -> list[dict[str, str]]:
+    """The table's cells as text: machine numbers without ``lang`` (stations, CSV for
+    tools), the reader's numbers with it (prints, the hall screen, CSV for Excel)."""
     rows = []
     for s in standings:
         row = {
             "rank": str(s.rank),
             "name": s.player.name,
-            "wins": _num(s.wins),
-            "spread": str(s.spread),
-            "points": str(s.points),
-            "turcas": f"{s.turcas:.2f}",
-            "opp_wins": _num(s.opp_wins),
+            "wins": _num(s.wins, lang),
+            "spread": _num(s.spread, lang),
+            "points": _num(s.points, lang),
+            "turcas": f"{s.turcas:.2f}" if lang is None else fixed(s.turcas, lang, 2),
+            "opp_wins": _num(s.opp_wins, lang),
             "starts": str(s.starts),
             "seconds": str(s.seconds),
-            "balance": _num(s.balance),
+            "balance": _num(s.balance, lang),
             "games": str(s.games),
             "club": s.player.club,
         }
@@ -117,12 +240,21 @@ def standings_rows(standings: Sequence[Any], rules: RuleSet) -> list[dict[str, s
     return rows
 
 
-def to_csv(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
+def to_csv(
+    columns: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str | None = None
+) -> str:
+    """CSV text. With ``lang``: the spreadsheet's form (a BOM, ``;``, headers in
+    ``lang``; the rows must already carry the reader's numbers); without: the plain form."""
     out = io.StringIO()
-    writer = csv.DictWriter(out, fieldnames=list(columns), lineterminator="\n")
-    writer.writeheader()
-    writer.writerows(rows)
-    return out.getvalue()
+    if lang is None:
+        writer = csv.DictWriter(out, fieldnames=list(columns), lineterminator="\n")
+        writer.writeheader()
+        writer.writerows(rows)
+        return out.getvalue()
+    plain = csv.writer(out, delimiter=";", lineterminator="\r\n")
+    plain.writerow([_col_label(c, lang) for c in columns])
+    plain.writerows([[row[c] for c in columns] for row in rows])
+    return "\ufeff" + out.getvalue()
 
 
 def to_text(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
@@ -137,8 +269,8 @@ def to_text(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
     return "\n".join(lines) + "\n"
 
 
-def standings_csv(standings: Sequence[Any], rules: RuleSet) -> str:
-    return to_csv(standings_columns(rules), standings_rows(standings, rules))
+def standings_csv(standings: Sequence[Any], rules: RuleSet, lang: str | None = None) -> str:
+    return to_csv(standings_columns(rules), standings_rows(standings, rules, lang), lang)
 
 
 def standings_text(standings: Sequence[Any], rules: RuleSet) -> str:
@@ -146,16 +278,25 @@ def standings_text(standings: Sequence[Any], rules: RuleSet) -> str:
 
 
 def standings_html(
-    standings: Sequence[Any], rules: RuleSet, *, after_round: int, title: str = "", lang: str = "cs"
+    standings: Sequence[Any],
+    rules: RuleSet,
+    *,
+    after_round: int,
+    title: str = "",
+    lang: str = "cs",
+    header: PrintHeader | None = None,
 ) -> str:
+    header = replace(header or PrintHeader(event=title), round=after_round, after=True)
     cols = [c for c in standings_columns(rules) if c not in ("games", "seconds")]
     heading = t("tour.standings", lang, round=after_round)
-    return _page(title, heading, cols, standings_rows(standings, rules), lang)
+    section = _table(cols, standings_rows(standings, rules, lang), lang, _pt("standings"))
+    return a4_page(header, [(heading, section)], lang, size="standings")
 
 
 # --- pairings ------------------------------------------------------------------------------
 
 PAIRING_COLUMNS = ["table", "first", "second"]
+BY_NAME_COLUMNS = ["name", "table", "opponent", "role"]
 
 
 def pairing_rows(pairing: Pairing, players: Mapping[int, Player]) -> list[dict[str, str]]:
@@ -169,18 +310,41 @@ def pairing_rows(pairing: Pairing, players: Mapping[int, Player]) -> list[dict[s
     ]
 
 
-def pairings_csv(pairing: Pairing, players: Mapping[int, Player]) -> str:
-    return to_csv(PAIRING_COLUMNS, pairing_rows(pairing, players))
+def pairings_csv(pairing: Pairing, players: Mapping[int, Player], lang: str | None = None) -> str:
+    rows = pairing_rows(pairing, players)
+    if lang is not None:
+        for row in rows:
+            row["second"] = row["second"] or f"({t('tour.bye', lang)})"
+    return to_csv(PAIRING_COLUMNS, rows, lang)
 
 
-def pairings_explain(
-    pairing: Pairing, players: Mapping[int, Player], lang: str = "cs"
-) -> str:
+def pairings_explain(pairing: Pairing, players: Mapping[int, Player], lang: str = "cs") -> str:
     """The pairing's notes and why each pair, as ``#`` comment lines in ``lang``."""
     lines = [f"# {localize(note, lang)}" for note in pairing.notes]
     for b in pairing.boards:
         lines.append("# " + t("pair.explain.table", lang, table=b.table, why=b.explain(lang)))
     return "\n".join(lines) + "\n"
+
+
+def by_name_rows(
+    pairing: Pairing, players: Mapping[int, Player], lang: str
+) -> list[dict[str, str]]:
+    """Every player by name: his table, his opponent and *his own* role (ZH starts)."""
+    rows = []
+    for b in pairing.boards:
+        for me, other, role in ((b.first, b.second, "ZH"), (b.second, b.first, "DH")):
+            if me is None:
+                continue
+            rows.append(
+                {
+                    "name": players[me].name,
+                    "table": str(b.table),
+                    "opponent": players[other].name if other is not None else t("tour.bye", lang),
+                    "role": role if other is not None else "",
+                }
+            )
+    rows.sort(key=lambda row: _collate(row["name"]))
+    return rows
 
 
 def pairings_html(
@@ -190,42 +354,99 @@ def pairings_html(
     title: str = "",
     lang: str = "cs",
     screen_url: str | None = None,
+    qr_svg: str | None = None,
+    wifi: str | None = None,
+    wifi_password: str = "",
+    wifi_qr_svg: str | None = None,
+    header: PrintHeader | None = None,
 ) -> str:
-    """The pairings for the notice board; ``screen_url``: the hall screen's address, printed
-    with its QR code so players find their table on their phones."""
+    """The pairings for the wall: by table, then (a new page) every player by name.
+    ``screen_url`` and ``qr_svg``: the hall screen's address and its QR code (an inline
+    SVG the caller made), printed so players find their table on their phones; ``wifi``,
+    ``wifi_password``, ``wifi_qr_svg``: the players' network to join first."""
+    header = header or PrintHeader(event=title, round=pairing.round)
     rows = pairing_rows(pairing, players)
     for row in rows:
         if not row["second"]:
             row["second"] = f"({t('tour.bye', lang)})"
-    page = _page(title, t("tour.pairings", lang, round=pairing.round), PAIRING_COLUMNS, rows, lang)
-    # Second part for the notice board: every player by name, so nobody hunts for his table.
-    by_name = []
-    for b in pairing.boards:
-        # the referee's terms on paper: ZH starts, DH replies (the column is "started")
-        for me, other, role in ((b.first, b.second, "ZH"), (b.second, b.first, "DH")):
-            if me is None:
-                continue
-            by_name.append(
-                {
-                    "name": players[me].name,
-                    "table": str(b.table),
-                    "opponent": players[other].name if other is not None else t("tour.bye", lang),
-                    "started": role if other is not None else "",
-                }
-            )
-    by_name.sort(key=lambda row: _collate(row["name"]))
-    section = _table(["name", "table", "opponent", "started"], by_name, lang)
-    heading = f'<h2 class="break">{html.escape(t("tour.by_name", lang))}</h2>\n'
+    qr = ""
     if screen_url:
-        from samoobsluha.hub.web.qr import svg
+        esc = html.escape
+        code = f'<div class="code">{qr_svg}</div>' if qr_svg else ""
+        join = ""
+        caption = esc(t("screen.qr.caption", lang))
+        if wifi:
+            secret = (
+                f"<br>{esc(t('print.qr.wifi_password', lang, password=wifi_password))}"
+                if wifi_password
+                else ""
+            )
+            join = (
+                f'<div class="code">{wifi_qr_svg or ""}</div>'
+                f"<p>{esc(t('print.qr.wifi', lang, ssid=wifi))}{secret}</p>"
+            )
+            caption = "2. " + caption
+        qr = f'<div class="qr">{join}{code}<p>{caption}<br><b>{esc(screen_url)}</b></p></div>\n'
+    sections = [
+        (
+            t("tour.pairings", lang, round=pairing.round),
+            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")),
+        ),
+        (
+            f"{t('tour.pairings', lang, round=pairing.round)} — {t('tour.by_name', lang)}",
+            qr + _table(BY_NAME_COLUMNS, by_name_rows(pairing, players, lang), lang, _pt("wall")),
+        ),
+    ]
+    return a4_page(header, sections, lang, size="wall")
 
-        qr = (
-            f'<div class="qr">{svg(screen_url)}<p>{html.escape(t("screen.qr.caption", lang))}'
-            f"<br><b>{html.escape(screen_url)}</b></p></div>\n"
+
+# --- results -------------------------------------------------------------------------------
+
+RESULT_COLUMNS = ["table", "first", "score", "second", "note"]
+
+
+def result_rows(
+    pairing: Pairing,
+    players: Mapping[int, Player],
+    results: Sequence[Mapping[str, Any]],
+    lang: str | None,
+) -> list[dict[str, str]]:
+    """One row per table of the round: ZH, the score (ZH's first), DH and what else a
+    reader must know (a forfeit, a disputed or a missing result). Without ``lang`` the
+    machine form (the note is the result's kind and state)."""
+    by_table = {int(r["table_no"]): r for r in results}
+    rows = []
+    for b in pairing.boards:
+        r = by_table.get(b.table)
+        first = players[b.first].name
+        second = players[b.second].name if b.second is not None else ""
+        if b.second is None and lang is not None:
+            second = f"({t('tour.bye', lang)})"
+        score, note = "", ""
+        if r is not None and r.get("s_first") is not None:
+            score = f"{_num(r['s_first'], lang)}:{_num(r['s_second'], lang)}"
+        if lang is None:
+            note = "" if r is None else f"{r['kind']} {r['status']}"
+        elif r is None:
+            note = t("print.result.missing", lang) if b.second is not None else ""
+        else:
+            notes = []
+            if r["kind"] not in (Kind.PLAYED.value, Kind.BYE.value):
+                notes.append(t(f"tour.kind.{r['kind']}", lang))
+            if r["status"] == "conflict":
+                notes.append(t("print.result.conflict", lang))
+            note = ", ".join(notes)
+        rows.append(
+            {"table": str(b.table), "first": first, "score": score, "second": second, "note": note}
         )
-        page = page.replace("</h2>\n", "</h2>\n" + qr, 1)
-        heading += qr
-    return page.replace("</body>", heading + section + "</body>")
+    return rows
+
+
+def results_html(
+    rows: Sequence[Mapping[str, str]], round_no: int, *, lang: str, header: PrintHeader
+) -> str:
+    section = _table(RESULT_COLUMNS, rows, lang, _pt("wall"))
+    return a4_page(header, [(t("print.results", lang, round=round_no), section)], lang, "wall")
 
 
 # --- scorecard -----------------------------------------------------------------------------
@@ -234,18 +455,20 @@ SCORECARD_COLUMNS = ["round", "table", "opponent", "started", "own", "opp", "res
 
 
 def scorecard_rows(
-    standing: Any, players: Mapping[int, Player], lang: str = "cs"
+    standing: Any, players: Mapping[int, Player], lang: str | None = "cs"
 ) -> list[dict[str, str]]:
+    """One line a game; ``lang`` None: the machine form (numbers, result letters in cs)."""
+    words = lang or "cs"
     rows = []
     cumulative = 0.0
     for line in standing.lines:
         cumulative += line.wins
         if line.opponent is None:
-            opponent = t("tour.bye", lang) if line.kind is Kind.BYE else ""
+            opponent = t("tour.bye", words) if line.kind is Kind.BYE else ""
         else:
             opponent = players[line.opponent].name
         if line.kind not in (Kind.PLAYED, Kind.BYE):
-            opponent = f"{opponent} ({t(f'tour.kind.{line.kind.value}', lang)})".strip()
+            opponent = f"{opponent} ({t(f'tour.kind.{line.kind.value}', words)})".strip()
         result = {1.0: "tour.win", 0.5: "tour.draw"}.get(line.wins, "tour.loss")
         rows.append(
             {
@@ -253,24 +476,53 @@ def scorecard_rows(
                 "table": "" if line.table is None else str(line.table),
                 "opponent": opponent,
                 "started": {True: "ZH", False: "DH", None: ""}[line.started],
-                "own": str(line.own),
-                "opp": str(line.opp),
-                "result": t(result, lang),
-                "wins": _num(cumulative),
+                "own": _num(line.own, lang),
+                "opp": _num(line.opp, lang),
+                "result": t(result, words),
+                "wins": _num(cumulative, lang),
             }
         )
     return rows
 
 
-def scorecard_csv(standing: Any, players: Mapping[int, Player]) -> str:
-    return to_csv(SCORECARD_COLUMNS, scorecard_rows(standing, players))
+def scorecard_csv(standing: Any, players: Mapping[int, Player], lang: str | None = None) -> str:
+    return to_csv(SCORECARD_COLUMNS, scorecard_rows(standing, players, lang), lang)
 
 
 def scorecard_html(
-    standing: Any, players: Mapping[int, Player], *, title: str = "", lang: str = "cs"
+    standing: Any,
+    players: Mapping[int, Player],
+    *,
+    title: str = "",
+    lang: str = "cs",
+    header: PrintHeader | None = None,
 ) -> str:
-    heading = f"{t('tour.scorecard', lang)}: {standing.player.name}"
-    return _page(title, heading, SCORECARD_COLUMNS, scorecard_rows(standing, players, lang), lang)
+    return scorecards_html([standing], players, lang=lang, header=header or PrintHeader(title))
+
+
+def scorecards_html(
+    standings: Sequence[Any],
+    players: Mapping[int, Player],
+    *,
+    lang: str = "cs",
+    header: PrintHeader,
+) -> str:
+    """Players' scorecards, a page each."""
+    sections = []
+    for s in standings:
+        heading = f"{t('tour.scorecard', lang)}: {s.player.name}"
+        summary = t(
+            "print.scorecard.summary",
+            lang,
+            rank=s.rank,
+            wins=_num(s.wins, lang),
+            spread=_num(s.spread, lang),
+        )
+        body = f'<p class="sum">{html.escape(summary)}</p>\n' + _table(
+            SCORECARD_COLUMNS, scorecard_rows(s, players, lang), lang, _pt("card")
+        )
+        sections.append((heading, body))
+    return a4_page(header, sections, lang, size="card")
 
 
 # --- JSON for stations ---------------------------------------------------------------------
@@ -307,19 +559,36 @@ def station_json(
     }
 
 
-# --- HTML page -----------------------------------------------------------------------------
+# --- the A4 page ---------------------------------------------------------------------------
+
+# Font sizes by what the sheet is for: pairings and results are read on the wall from about
+# 2 m (16 pt: a 3 mm x-height, the size notice boards use at that distance), the standings
+# have the most columns, a scorecard is read in the hand.
+_SIZES = {"wall": "16pt", "standings": "12pt", "card": "12pt", "protocol": "11pt"}
+
+
+def _pt(size: str) -> float:
+    return float(_SIZES[size].removesuffix("pt"))
+
 
 _CSS = """
-@page { size: A4; margin: 12mm; }
-body { font-family: "DejaVu Sans", Arial, sans-serif; font-size: 11pt; color: #000; }
-h1 { font-size: 14pt; margin: 0 0 2mm; } h2 { font-size: 12pt; margin: 0 0 4mm; }
-table { border-collapse: collapse; width: 100%; }
-th, td { border: 0.3mm solid #444; padding: 1mm 2mm; text-align: left; }
-th { background: #ddd; } td.n { text-align: right; font-variant-numeric: tabular-nums; }
-tr { page-break-inside: avoid; } thead { display: table-header-group; }
-h2.break { page-break-before: always; margin-top: 0; }
-div.qr { display: flex; align-items: center; gap: 4mm; margin: 0 0 4mm; }
-div.qr p { margin: 0; font-size: 10pt; }
+body { font-family: "DejaVu Sans", Arial, sans-serif; color: #000; margin: 0; }
+.sheet-head { display: flex; justify-content: space-between; gap: 4mm; font-size: 9pt;
+  border-bottom: 0.3mm solid #000; margin-bottom: 3mm; }
+.sheet-head .r { text-align: right; }
+@media print { .sheet-head { display: none; } }
+h2 { font-size: 1.25em; margin: 0 0 3mm; break-after: avoid; }
+section + section { break-before: page; }
+table { border-collapse: collapse; width: auto; max-width: 100%; }
+th, td { border: 0.3mm solid #444; padding: 0.6mm 1.8mm; text-align: left; white-space: nowrap; }
+th { background: #ddd; font-size: 0.8em; white-space: normal; vertical-align: bottom; }
+td.n { text-align: right; font-variant-numeric: tabular-nums; }
+td.name { font-weight: bold; }
+td.wrap { white-space: normal; min-width: 20mm; }  /* a club or a note may wrap, a name not */
+tr { break-inside: avoid; } thead { display: table-header-group; }
+div.qr { display: flex; align-items: center; gap: 4mm; margin: 0 0 3mm; font-size: 10pt; }
+div.qr p { margin: 0; }
+p.sum { margin: 0 0 3mm; }
 """
 
 _NUMERIC = {
@@ -335,36 +604,120 @@ _NUMERIC = {
     "round",
     "own",
     "opp",
+    "score",
 }
 
 
-def _table(cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str) -> str:
+_WIDTH_PT = (210 - 2 * 12) / 25.4 * 72  # A4 less the side margins
+_PAD_PT = 4.2 / 25.4 * 72  # a cell's padding and borders
+
+
+def _fitted_pt(
+    cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str, size_pt: float
+) -> float:
+    """The font size at which the table's widest rows fit across the page: ``size_pt``,
+    or less when names are long (DejaVu Sans: about 0.5 em a letter, 0.56 in names;
+    a club or a note wraps after 12 letters, a header after 8)."""
+    em = 0.0
+    for c in cols:
+        longest = max([len(r[c]) for r in rows] + [min(len(_col_label(c, lang)), 8)])
+        if c in ("club", "note"):
+            longest = min(longest, 12)
+        em += longest * (0.56 if c in ("name", "first", "second", "opponent") else 0.5)
+    if not em:
+        return size_pt
+    return min(size_pt, (_WIDTH_PT - _PAD_PT * len(cols)) / em)
+
+
+def _table(
+    cols: Sequence[str],
+    rows: Sequence[Mapping[str, str]],
+    lang: str,
+    size_pt: float | None = None,
+) -> str:
+    """A table; with ``size_pt`` (the sheet's font size) a smaller one when its longest
+    names would not fit across the page at that size — names never wrap."""
     esc = html.escape
+    style = ""
+    if size_pt is not None:
+        fitted = _fitted_pt(cols, rows, lang, size_pt)
+        if fitted < size_pt:
+            style = f' style="font-size: {max(fitted, 7.0):.1f}pt"'
     head = "".join(f"<th>{esc(_col_label(c, lang))}</th>" for c in cols)
     body = []
     for row in rows:
         cells = "".join(
-            f'<td class="n">{esc(row[c])}</td>' if c in _NUMERIC else f"<td>{esc(row[c])}</td>"
+            f'<td class="n">{esc(row[c])}</td>'
+            if c in _NUMERIC
+            else f'<td class="name">{esc(row[c])}</td>'
+            if c == "name"
+            else f'<td class="wrap">{esc(row[c])}</td>'
+            if c in ("club", "note")
+            else f"<td>{esc(row[c])}</td>"
             for c in cols
         )
         body.append(f"<tr>{cells}</tr>")
     return (
-        f"<table>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
+        f"<table{style}>\n<thead><tr>{head}</tr></thead>\n<tbody>\n"
         + "\n".join(body)
         + "\n</tbody>\n</table>\n"
     )
 
 
-def _page(
-    title: str, heading: str, cols: Sequence[str], rows: Sequence[Mapping[str, str]], lang: str
-) -> str:
-    esc = html.escape
-    title_html = f"<h1>{esc(title)}</h1>" if title else ""
+def _css_string(text: str) -> str:
+    """``text`` as a CSS string literal (for the page-margin boxes)."""
+    escaped = "".join(c if c.isalnum() or c in " .,:;·–—()/" else f"\\{ord(c):x} " for c in text)
+    return f'"{escaped}"'
+
+
+def _lines(lines: Sequence[str]) -> str:
+    """Lines as one CSS string (``\\A`` breaks them in a ``white-space: pre`` box)."""
+    return ' "\\A" '.join(_css_string(line) for line in lines if line) or '""'
+
+
+def _page_counter(lang: str) -> str:
+    """``strana N z M`` as CSS content: the message around the page counters."""
+    marker = t("print.page", lang, page="\x00", pages="\x01")
+    before, rest = marker.split("\x00")
+    middle, after = rest.split("\x01")
     return (
-        f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
-        f"<title>{esc(title or heading)}</title>\n<style>{_CSS}</style>\n</head>\n<body>\n"
-        f"{title_html}<h2>{esc(heading)}</h2>\n" + _table(cols, rows, lang) + "</body>\n</html>\n"
+        f"{_css_string(before)} counter(page) {_css_string(middle)} counter(pages) "
+        f"{_css_string(after)}"
     )
+
+
+def a4_page(
+    header: PrintHeader,
+    sections: Sequence[tuple[str, str]],
+    lang: str,
+    size: str = "card",
+) -> str:
+    """One printable document: every section (heading, HTML body) starts a page; the
+    header's two lines and the page number are in every page's margins."""
+    esc = html.escape
+    left, right = header.left(lang), header.right(lang)
+    font = 'font: 9pt "DejaVu Sans", Arial, sans-serif; white-space: pre;'
+    variables = (
+        "@page { size: A4; margin: 18mm 12mm 14mm;\n"
+        f"  @top-left {{ content: {_lines(left)}; {font} width: 70%; }}\n"
+        f"  @top-right {{ content: {_lines(right)}; {font} text-align: right; }}\n"
+        f"  @bottom-center {{ content: {_page_counter(lang)}; {font} }} }}\n"
+        f"body {{ font-size: {_SIZES.get(size, '12pt')}; }}"
+    )
+    title = sections[0][0] if sections else left[0]
+    shown_left = "<br>".join(esc(x) for x in left if x)
+    shown_right = "<br>".join(esc(x) for x in right if x)
+    parts = [
+        f'<!DOCTYPE html>\n<html lang="{esc(lang)}">\n<head>\n<meta charset="utf-8">\n'
+        f"<title>{esc(header.event or title)} — {esc(title)}</title>\n"
+        f"<style>{_CSS}{variables}\n</style>\n</head>\n<body>\n"
+        f'<div class="sheet-head"><span>{shown_left}</span>'
+        f'<span class="r">{shown_right}</span></div>\n'
+    ]
+    for heading, body in sections:
+        parts.append(f"<section>\n<h2>{esc(heading)}</h2>\n{body}</section>\n")
+    parts.append("</body>\n</html>\n")
+    return "".join(parts)
 
 
 _CZECH_LETTERS = [

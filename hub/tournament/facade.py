@@ -50,7 +50,14 @@ from samoobsluha.shared.storage import Database
 
 SOURCES = ("operator", "station")
 LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
-DEFAULTS = {"name": "", "rules": "cas", "rounds": "0", "protest_minutes": "30", "overrides": "{}"}
+DEFAULTS = {
+    "name": "",
+    "rules": "cas",
+    "rounds": "0",
+    "protest_minutes": "30",
+    "overrides": "{}",
+    "place": "",  # where it is played: printed in every A4 page's header
+}
 
 
 class TournamentError(ValueError):
@@ -105,6 +112,7 @@ class Tournament:
             "rounds": int(raw["rounds"]),
             "protest_minutes": int(raw["protest_minutes"]),
             "overrides": json.loads(raw["overrides"]),
+            "place": raw["place"],
         }
 
     def configure(
@@ -115,6 +123,7 @@ class Tournament:
         rounds: int | None = None,
         protest_minutes: int | None = None,
         overrides: dict[str, str] | None = None,
+        place: str | None = None,
         who: str = "operator",
     ) -> None:
         """Change settings (only those given). Rule overrides are validated first."""
@@ -126,6 +135,7 @@ class Tournament:
             ("rounds", rounds),
             ("protest_minutes", protest_minutes),
             ("overrides", overrides),
+            ("place", place),
         ):
             if value is not None:
                 after[key] = value

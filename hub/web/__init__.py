@@ -1,4 +1,5 @@
-"""The hall screen: a read-only web page on the hall LAN (projector and phone views).
+"""The hall screen: a read-only web page (projector and phone views). Phones reach it on
+the players' own network, never the stations' (``[screen] interface``; docs/screen.md).
 
 ``hub serve`` (and ``hub run`` when it runs the server itself) starts it beside the
 station link with :func:`start_for_hub`; ``[screen]`` in ``<data>/hub.toml`` switches it

@@ -9,6 +9,11 @@
     port = 8080
     lang = "cs"             # the page's default language (cs, sk, en)
     max_clients = 1000      # live pages at once; more get "busy" and retry
+    wifi = "SAMOOBSLUHA-HRACI"   # the players' network the phones join (printed + QR)
+    wifi_password = "…"     # its password, printed on the pairings ("" or absent: open)
+
+Phones never join the stations' hall network: they join the players' own network, on
+which the hub's web server is the only thing of ours (docs/hall-setup.md, docs/screen.md).
 
 ``hub serve --no-screen`` / ``--screen-port`` override the file for one run.
 """
@@ -38,6 +43,8 @@ class ScreenSettings:
     port: int = DEFAULT_PORT
     lang: str = "cs"
     max_clients: int = 1000
+    wifi: str | None = None  # the players' network name, printed with a join QR code
+    wifi_password: str = ""
 
     def bind_address(self, hub_host: str) -> str:
         """The one address to listen on."""
@@ -57,7 +64,16 @@ def load(data: Path) -> ScreenSettings:
     section: Any = raw.get("screen", {})
     if not isinstance(section, dict):
         raise ScreenConfigError(f"{path}: [screen] must be a table")
-    known = {"enabled", "host", "interface", "port", "lang", "max_clients"}
+    known = {
+        "enabled",
+        "host",
+        "interface",
+        "port",
+        "lang",
+        "max_clients",
+        "wifi",
+        "wifi_password",
+    }
     unknown = set(section) - known
     if unknown:
         raise ScreenConfigError(f"{path}: unknown [screen] keys {sorted(unknown)}")
@@ -66,7 +82,7 @@ def load(data: Path) -> ScreenSettings:
     if not isinstance(enabled, bool):
         raise ScreenConfigError(f"{path}: [screen] enabled must be true or false")
     out.enabled = enabled
-    for key in ("host", "interface"):
+    for key in ("host", "interface", "wifi"):
         value = section.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
             raise ScreenConfigError(f"{path}: [screen] {key} must be a non-empty string")
@@ -83,6 +99,10 @@ def load(data: Path) -> ScreenSettings:
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
         raise ScreenConfigError(f"{path}: [screen] max_clients must be a positive number")
     out.max_clients = limit
+    password = section.get("wifi_password", "")
+    if not isinstance(password, str):
+        raise ScreenConfigError(f"{path}: [screen] wifi_password must be a string")
+    out.wifi_password = password
     return out
 
 

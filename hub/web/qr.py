@@ -3,9 +3,15 @@
 
 from __future__ import annotations
 
+from dataclasses import replace
+from typing import TYPE_CHECKING
+
 import segno
 from rich.style import Style
 from rich.text import Text
+
+if TYPE_CHECKING:
+    from samoobsluha.hub.tournament.exports import ScreenLink
 
 DARK = Style(color="black", bgcolor="white")
 
@@ -38,6 +44,39 @@ def terminal(url: str) -> Text:
 def svg(url: str, scale: int = 4) -> str:
     """An inline SVG for an HTML page (no image files, prints sharp)."""
     return str(segno.make(url, micro=False, error="m").svg_inline(scale=scale, border=2))
+
+
+def wifi_svg(ssid: str, password: str = "", scale: int = 4) -> str:
+    """An inline SVG a phone's camera reads as "join this Wi-Fi" (the ``WIFI:`` format
+    Android and iOS understand; an empty password: an open network)."""
+    from segno import helpers
+
+    code = helpers.make_wifi(
+        ssid=ssid, password=password or None, security="WPA" if password else None
+    )
+    return str(code.svg_inline(scale=scale, border=2))
+
+
+def print_link(service: object) -> ScreenLink | None:
+    """What the printed pairings carry of the hall screen, as data for the exports: the
+    running hub's screen address and its QR code, and the players' network when
+    ``[screen] wifi`` names it; None when no hub with the screen runs. ``service``: a
+    :class:`hub.service.HubService`."""
+    from samoobsluha.hub.tournament.exports import ScreenLink
+    from samoobsluha.hub.web.config import ScreenConfigError, load
+
+    urls = screen_urls(service)
+    if not urls:
+        return None
+    link = ScreenLink(urls[0], svg(urls[0]))
+    try:
+        settings = load(service.data)  # type: ignore[attr-defined]
+    except ScreenConfigError:
+        return link
+    if not settings.wifi:
+        return link
+    code = wifi_svg(settings.wifi, settings.wifi_password)
+    return replace(link, wifi=settings.wifi, wifi_password=settings.wifi_password, wifi_qr_svg=code)
 
 
 def screen_urls(service: object) -> list[str] | None:

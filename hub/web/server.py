@@ -78,7 +78,7 @@ def i18n_subset() -> dict[str, dict[str, str]]:
     """The page's messages; a plural message gives the page its general form."""
 
     def text(entry: dict[str, Any], lang: str) -> str:
-        value = entry.get(lang) or entry["cs"]
+        value = entry.get(lang) or entry.get("en") or entry["cs"]
         return str(value.get("other", "") if isinstance(value, dict) else value)
 
     return {
@@ -126,12 +126,7 @@ class ScreenServer:
         self._changed = asyncio.Event()
         # JSON inside <script type="application/json">: entities are not decoded there, so
         # the characters that could end the element are escaped the JSON way
-        self._i18n = (
-            json.dumps(i18n_subset(), ensure_ascii=False)
-            .replace("<", "\\u003c")
-            .replace(">", "\\u003e")
-            .replace("&", "\\u0026")
-        )
+        self._i18n = _script_json(json.dumps(i18n_subset(), ensure_ascii=False))
         self._page = _static("index.html").decode()
         self._assets = {name: _static(name) for name in ("screen.js", "screen.css")}
 
@@ -270,11 +265,16 @@ class ScreenServer:
 
     # -- handlers -----------------------------------------------------------------------------
     def _render(self, request: web.Request, view: str) -> web.Response:
+        """The page with the state and the hub's time in it, so the first paint already
+        shows the clock, the tables and the projector's paging at their final sizes (the
+        event stream then keeps it current)."""
         lang = request.query.get("lang", "")
+        boot = _script_json(f'{{"snap":{self.snap_json},"now":{self.service.clock.now()!r}}}')
         page = (
             self._page.replace("{{VIEW}}", view)
             .replace("{{LANG}}", lang if lang in LANGUAGES else self.lang)
             .replace("{{I18N}}", self._i18n)
+            .replace("{{BOOT}}", boot)
         )
         return web.Response(text=page, content_type="text/html", charset="utf-8")
 
@@ -322,6 +322,12 @@ class ScreenServer:
         finally:
             self.clients.discard(queue)
         return resp
+
+
+def _script_json(text: str) -> str:
+    """JSON for inside ``<script type="application/json">``: entities are not decoded
+    there, so the characters that could end the element are escaped the JSON way."""
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
 
 
 def _event(name: str, data: str) -> bytes:

@@ -22,6 +22,7 @@ from samoobsluha.hub import store as sync_store
 from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.hub.tournament import Tournament, TournamentError, exports
 from samoobsluha.hub.tournament.model import Kind
+from samoobsluha.shared.i18n import LANGUAGES
 from samoobsluha.station.rounds import PLAYOUT_DISPLAY_SECONDS
 
 
@@ -76,11 +77,16 @@ def build(service: HubService) -> dict[str, Any]:
     where.sort(key=lambda row: exports._collate(names.get(row[0], "")))
     columns = exports.standings_columns(rules) if after else []
     columns = [c for c in columns if c not in ("seconds", "games")]
-    rows = exports.standings_rows(table, rules) if after else []
+    # Numbers reach the page already written as its reader writes them (Babel, CLDR:
+    # „0,5“ and „1 116“ in cs and sk), one table per language the page may ask for.
+    rows = {
+        lang: [[row[c] for c in columns] for row in exports.standings_rows(table, rules, lang)]
+        for lang in LANGUAGES
+    }
     standings = {
         "after": after,
         "columns": columns,
-        "rows": [[row[c] for c in columns] for row in rows],
+        "rows": rows if after else {lang: [] for lang in LANGUAGES},
         "ids": [s.player.id for s in table],
     }
     cards = {str(s.player.id): _card(s) for s in table}

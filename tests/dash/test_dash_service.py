@@ -237,4 +237,6 @@ def test_standings_pairings_payloads_and_exports(service: HubService) -> None:
     html = service.export("standings", "html", 1)
     assert html.exists() and "<table" in html.read_text()
     csv = service.export("pairings", "csv", 2)
-    assert csv.read_text().startswith("table,first,second")
+    # for the director's Excel: a BOM, ';' and the headers in the dashboard's language
+    assert csv.read_bytes().startswith(b"\xef\xbb\xbf")
+    assert csv.read_text(encoding="utf-8-sig").startswith("Stůl;Začíná (ZH);Soupeř (DH)")

@@ -139,7 +139,8 @@ def test_rehearse_real_hall(hall: tuple[Hub, list[Station]], tmp_path: Path) -> 
     assert stored.id in listed.stdout and "NEPŘIPRAVENA" in listed.stdout
 
     text = page.read_text(encoding="utf-8")
-    assert "size:A4" in text and "<h1>Protokol o zkoušce sálu — Zkouška sálu</h1>" in text
+    assert "size: A4" in text and "<h2>Protokol o zkoušce sálu</h2>" in text
+    assert "Zkouška sálu" in text  # the event, in every printed page's header
     assert "SÁL NENÍ PŘIPRAVEN" in text and "nedošla písmena: ď ť" in text
     assert "Hlavní rozhodčí" in text
 

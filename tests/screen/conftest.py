@@ -5,7 +5,6 @@ tournament; and Debian's headless Chromium driven through its chromedriver."""
 from __future__ import annotations
 
 import asyncio
-import os
 import shutil
 import tempfile
 import threading
@@ -171,10 +170,3 @@ def browser_factory() -> Iterator[Callable[[tuple[int, int]], Any]]:
     for driver in drivers:
         driver.quit()
         shutil.rmtree(driver._screen_profile, ignore_errors=True)
-
-
-def screenshot_dir() -> Path | None:
-    """``SAMOOBSLUHA_SCREENSHOTS=docs`` makes the browser tests refresh the pictures in
-    docs/ (they are checked in; the suite itself never writes there)."""
-    value = os.environ.get("SAMOOBSLUHA_SCREENSHOTS")
-    return Path(value) if value else None

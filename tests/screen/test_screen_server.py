@@ -172,6 +172,15 @@ def test_address_reaches_the_printed_pairings_as_a_qr_code(hub: LiveHub) -> None
     page = path.read_text(encoding="utf-8")
     assert hub.url in page and "<svg" in page
     assert "Naskenujte telefonem" in page
+    # the players' network of hub.toml: its name, password and a join code, printed first
+    (hub.data / "hub.toml").write_text(
+        '[screen]\nwifi = "SAMOOBSLUHA-HRACI"\nwifi_password = "scrabble2026"\n',
+        encoding="utf-8",
+    )
+    page = hub.service.export("pairings", "html", 1).read_text(encoding="utf-8")
+    assert "1. Připojte telefon k Wi-Fi pro hráče „SAMOOBSLUHA-HRACI“" in page
+    assert "heslo: scrabble2026" in page and "2. Naskenujte telefonem" in page
+    assert page.count("<svg") == 4  # two codes, on the by-table and the by-name page
 
 
 def test_qr_codes_are_segnos_matrix() -> None:

@@ -183,8 +183,11 @@ def test_db_workflow(capsys: pytest.CaptureFixture[str], tmp_path: Path) -> None
     assert run(capsys, "round", "pair", "2", "--db", db, "--explain")[0] == 0
     code, out, _ = run(capsys, "export", "stations", "--round", "2", "--db", db)
     assert code == 0 and '"round": 2' in out
-    code, out, _ = run(capsys, "export", "scorecard", "--player", "1", "--db", db)
+    code, out, _ = run(capsys, "export", "scorecard", "--player", "1", "--db", db, "--plain")
     assert code == 0 and out.startswith("round,table,opponent")
+    # the default CSV is for a Czech Excel: BOM, ';', Czech headers
+    code, out, _ = run(capsys, "export", "scorecard", "--player", "1", "--db", db)
+    assert code == 0 and out.startswith("\ufeffKolo;Stůl;Soupeř;Hraje jako;")
     assert run(capsys, "tournament", "export-tsh", str(tmp_path / "out.t"), "--db", db)[0] == 0
     assert len(tsh.read(tmp_path / "out.t").players) == 4
     code, _, err = run(capsys, "result", "add", "2", "9", "1", "2", "400", "300", "--db", db)

@@ -303,7 +303,7 @@ def test_pairings_page_lists_everybody_by_name_in_czech_order(tour: Tournament) 
     order = [name for name in sorted((p.name for p in players.values()), key=_collate)]
     import re
 
-    assert re.findall(r"<tr><td>(.*?)</td>", section) == order
+    assert re.findall(r'<tr><td class="name">(.*?)</td>', section) == order
     assert order.index("Cibulka Petr") < order.index("Černý Ondřej") < order.index("Chalupa Jan")
     assert order.index("Nová Eva") < order.index("Novák Jiří")
     assert "(volný los)" in page  # 9 players: one bye

@@ -18,9 +18,14 @@
   /* how long a page of „Kde hraji?“ stays up; ?page=N in the address changes it */
   var PAGE_SECONDS = Math.max(2, Number((/[?&]page=(\d+)/.exec(location.search) || [0, 12])[1]));
 
+  /* A message in the page's language; a missing translation falls back to English, a
+     missing message to nothing — a catalogue key never reaches a reader — and is noted
+     in window.samoobsluhaMissing (the tests read it). */
+  var MISSING = window.samoobsluhaMissing = [];
   function t(key, values) {
     var entry = I18N[key];
-    var text = entry ? (entry[LANG] || entry.cs) : key;
+    if (!entry && MISSING.indexOf(key) < 0) MISSING.push(key);
+    var text = entry ? (entry[LANG] || entry.en || entry.cs || "") : "";
     if (values) {
       text = text.replace(/\{(\w+)\}/g, function (m, name) {
         return values[name] !== undefined ? String(values[name]) : m;
@@ -152,6 +157,11 @@
     if (VIEW === "projector") renderWhere(); else renderPhone();
   }
 
+  /* the standings as the server wrote them for this language (decimal commas in cs/sk) */
+  function standingRows() {
+    var rows = snap.standings.rows;
+    return rows[LANG] || rows.en || [];
+  }
   function resultWord(wins) {
     return t(wins >= 1 ? "tour.win" : wins > 0 ? "tour.draw" : "tour.loss");
   }
@@ -180,19 +190,20 @@
       box.appendChild(el("p", snap.round ? t("kiosk.where.none", { round: snap.round, name: $("q").value.trim() }) : t("kiosk.where.no_pairings"), "muted"));
       return;
     }
-    var rank = {};
-    for (var r = 0; r < snap.standings.ids.length; r++) rank[snap.standings.ids[r]] = snap.standings.rows[r];
+    var rank = {}, shownRows = standingRows();
+    for (var r = 0; r < snap.standings.ids.length; r++) rank[snap.standings.ids[r]] = shownRows[r];
     for (var i = 0; i < found.length && i < 6; i++) {
       var pid = found[i], card = el("div", null, "card");
       card.setAttribute("data-player", pid);
       var w = tableOf(pid);
       if (w) {
         card.appendChild(el("div", t("kiosk.where.round", { round: snap.round }), "muted"));
-        var line = el("div", null, "where");
-        line.appendChild(el("span", t("kiosk.where.row", {
-          name: name(pid), table: w[1], opponent: w[2] !== null ? name(w[2]) : t("kiosk.where.bye")
-        }) + (w[3] ? " (" + w[3] + ")" : "")));
-        card.appendChild(line);
+        card.appendChild(el("div", name(pid), "who"));
+        card.appendChild(el("div", t("screen.me.row", {
+          table: w[1], opponent: w[2] !== null ? name(w[2]) : t("kiosk.where.bye")
+        }), "where"));
+        /* whose role: the searched player's own, said in words */
+        if (w[3]) card.appendChild(el("div", t(w[3] === "ZH" ? "screen.me.zh" : "screen.me.dh", { name: name(pid) }), "role"));
       } else {
         card.appendChild(el("div", name(pid), "where"));
         card.appendChild(el("div", snap.round ? t("kiosk.where.none", { round: snap.round, name: name(pid) }) : t("kiosk.where.no_pairings"), "muted"));
@@ -200,31 +211,28 @@
       var row = rank[pid];
       if (row) {
         var cols = snap.standings.columns;
-        card.appendChild(el("div", t("tour.col.rank") + ": " + row[cols.indexOf("rank")] + " \u00B7 " +
-          t("tour.col.wins") + ": " + row[cols.indexOf("wins")] + " \u00B7 " +
-          t("tour.col.spread") + ": " + row[cols.indexOf("spread")], "rank"));
+        card.appendChild(el("div", t("screen.me.place", {
+          rank: row[cols.indexOf("rank")], wins: row[cols.indexOf("wins")], spread: row[cols.indexOf("spread")]
+        }), "rank"));
       }
       var games = snap.cards[String(pid)] || [];
       if (games.length) {
         card.appendChild(el("div", t("screen.me.games")));
         var table = el("table");
-        table.appendChild(headRow([[t("tour.col.round"), 1], [t("tour.col.table"), 1], [t("tour.col.opponent")],
-          [t("tour.col.zh")], [t("tour.col.score"), 1], [t("tour.col.result")]]));
+        table.appendChild(headRow([[t("tour.col.round"), 1], [t("tour.col.opponent")],
+          [t("tour.col.started")], [t("tour.col.score"), 1], [t("tour.col.result")]]));
         for (var g = 0; g < games.length; g++) {
           var gm = games[g], tr = el("tr");
           var opp = gm[2] !== null ? name(gm[2]) : (gm[7] === "bye" || gm[7] === "" ? t("tour.bye") : "");
           if (gm[7] && gm[7] !== "bye") opp = (opp + " (" + t("tour.kind." + gm[7]) + ")").replace(/^ /, "");
           tr.appendChild(el("td", gm[0], "n"));
-          tr.appendChild(el("td", gm[1] === null ? "" : gm[1], "n"));
-          tr.appendChild(el("td", opp));
+          tr.appendChild(el("td", opp, "nm"));
           tr.appendChild(el("td", gm[3]));
           tr.appendChild(el("td", gm[4] + ":" + gm[5], "n"));
           tr.appendChild(el("td", resultWord(gm[6])));
           table.appendChild(tr);
         }
-        var scroll = el("div", null, "scroll");
-        scroll.appendChild(table);
-        card.appendChild(scroll);
+        card.appendChild(table);
       }
       box.appendChild(card);
     }
@@ -245,9 +253,9 @@
       for (i = 0; i < snap.results.length; i++) {
         var res = snap.results[i], b = byTable[res[0]] || [res[0], null, null], tr = el("tr");
         tr.appendChild(el("td", res[0], "n"));
-        tr.appendChild(el("td", name(b[1])));
+        tr.appendChild(el("td", name(b[1]), "nm"));
         tr.appendChild(el("td", res[1] + ":" + res[2], "n"));
-        tr.appendChild(el("td", name(b[2])));
+        tr.appendChild(el("td", name(b[2]), "nm"));
         rt.appendChild(tr);
       }
     }
@@ -261,17 +269,29 @@
     }
     $("standings-title").textContent = t("tour.standings", { round: st.after });
     var numeric = { rank: 1, wins: 1, spread: 1, points: 1, turcas: 1, opp_wins: 1, starts: 1, balance: 1 };
-    var head = [];
-    for (i = 0; i < st.columns.length; i++) head.push([t("tour.col." + st.columns[i]), numeric[st.columns[i]]]);
+    /* a phone is 360 px wide: rank, name and the rule set's first criteria, no sideways
+       scrolling (the print and the projector carry the rest) */
+    var shown = [], head = [], rows = standingRows();
+    for (i = 0; i < st.columns.length && shown.length < 5; i++) {
+      var cname = st.columns[i];
+      if (cname === "club" || cname === "starts" || (cname === "points" && st.columns.indexOf("turcas") >= 0)) continue;
+      shown.push(i);
+    }
+    for (i = 0; i < shown.length; i++) head.push([t("tour.col." + st.columns[shown[i]]), numeric[st.columns[shown[i]]]]);
     stt.appendChild(headRow(head));
-    for (i = 0; i < st.rows.length; i++) {
+    for (i = 0; i < rows.length; i++) {
       var row = el("tr");
-      for (var c = 0; c < st.columns.length; c++) row.appendChild(el("td", st.rows[i][c], numeric[st.columns[c]] ? "n" : ""));
+      for (var c = 0; c < shown.length; c++) {
+        var col = st.columns[shown[c]];
+        row.appendChild(el("td", rows[i][shown[c]], numeric[col] ? "n" : col === "name" ? "nm" : ""));
+      }
       stt.appendChild(row);
     }
   }
 
-  /* ---- projector: „Kde hraji?“, every player by name, paging when long ---- */
+  /* ---- projector: „Kde hraji?“, every player by name, paging when long ----
+     The clock has a fixed height, so the rows' room is known before the first paint;
+     the rows per column come from the room measured and are checked against it. */
   function renderWhere() {
     $("where-title").textContent = snap.round ? t("kiosk.where.title") + " \u2014 " + t("kiosk.where.round", { round: snap.round }).replace(/:$/, "") : t("kiosk.where.no_pairings");
     page = 0;
@@ -279,30 +299,60 @@
     if (pageTimer) clearInterval(pageTimer);
     pageTimer = setInterval(function () { page += 1; drawWherePage(); }, PAGE_SECONDS * 1000);
   }
+  function whereRow(w) {
+    var line = el("div", null, "wrow");
+    line.appendChild(el("span", name(w[0]), "wname"));
+    line.appendChild(el("span", t("tour.col.table") + " " + w[1], "wtable"));
+    line.appendChild(el("span", w[2] !== null ? name(w[2]) : t("kiosk.where.bye"), "wopp"));
+    return line;
+  }
+  function fill(cols, rows, ncols, perCol, from) {
+    clear(cols);
+    for (var c = 0; c < ncols; c++) {
+      var col = el("div", null, "wcol");
+      for (var i = 0; i < perCol; i++) {
+        var k = from + c * perCol + i;
+        if (k >= rows.length) break;
+        col.appendChild(whereRow(rows[k]));
+      }
+      cols.appendChild(col);
+    }
+    /* the tables in a straight line: every name in a column as wide as its longest */
+    var colsNow = cols.querySelectorAll(".wcol");
+    for (var n = 0; n < colsNow.length; n++) {
+      var names = colsNow[n].querySelectorAll(".wname"), widest = 0, j;
+      for (j = 0; j < names.length; j++) widest = Math.max(widest, names[j].scrollWidth);
+      for (j = 0; j < names.length; j++) names[j].style.width = Math.ceil(widest) + 2 + "px";
+    }
+  }
+  function overflows(cols) {
+    var bottom = cols.getBoundingClientRect().bottom, rows = cols.querySelectorAll(".wrow");
+    for (var i = 0; i < rows.length; i++) if (rows[i].getBoundingClientRect().bottom > bottom + 0.5) return true;
+    return false;
+  }
   function drawWherePage() {
     var cols = $("where-cols");
     clear(cols);
     var rows = snap.where;
     if (!rows.length) { $("where-page").textContent = ""; return; }
-    var ncols = window.innerWidth >= 2400 ? 3 : window.innerWidth >= 900 ? 2 : 1;
-    var rowPx = window.innerHeight * 0.05 + 1;
-    var top = cols.getBoundingClientRect().top;
-    var perCol = Math.max(3, Math.floor((window.innerHeight - top - window.innerHeight * 0.04) / rowPx));
-    var perPage = perCol * ncols;
-    var pages = Math.ceil(rows.length / perPage);
-    page = page % pages;
-    for (var c = 0; c < ncols; c++) {
-      var col = el("div", null, "wcol");
-      for (var i = 0; i < perCol; i++) {
-        var k = page * perPage + c * perCol + i;
-        if (k >= rows.length) break;
-        var w = rows[k], line = el("div", null, "wrow");
-        line.appendChild(el("span", name(w[0]), "wname"));
-        line.appendChild(el("span", t("tour.col.table") + " " + w[1], "wtable"));
-        line.appendChild(el("span", w[2] !== null ? name(w[2]) : t("kiosk.where.bye"), "wopp"));
-        col.appendChild(line);
-      }
-      cols.appendChild(col);
+    /* one row, measured, tells the height of every row and the letters' size: a column
+       is at least 24 letters wide (a whole name, the table, the start of the opponent),
+       so a 4:3 projector gets one column, a 16:9 one two */
+    fill(cols, rows, 1, 1, 0);
+    var probe = cols.querySelector(".wrow");
+    var rowPx = probe ? probe.getBoundingClientRect().height : window.innerHeight * 0.05;
+    var fontPx = probe ? parseFloat(window.getComputedStyle(probe).fontSize) : 20;
+    var ncols = Math.max(1, Math.min(3, Math.floor(cols.getBoundingClientRect().width / (24 * fontPx))));
+    var room = cols.getBoundingClientRect().height;
+    var perCol = Math.max(1, Math.floor(room / Math.max(1, rowPx)));
+    var perPage, pages;
+    for (;;) {
+      perPage = perCol * ncols;
+      pages = Math.ceil(rows.length / perPage);
+      page = page % pages;
+      fill(cols, rows, ncols, perCol, page * perPage);
+      if (perCol === 1 || !overflows(cols)) break;
+      perCol -= 1;
     }
     $("where-page").textContent = pages > 1 ? t("screen.page", { page: page + 1, pages: pages }) : "";
   }
@@ -317,5 +367,15 @@
   $("q").addEventListener("input", function () { if (snap) renderMe(); });
   window.addEventListener("resize", function () { if (snap && VIEW === "projector") drawWherePage(); });
   setConn(false);
+  /* the state the page was served with: drawn before the first paint */
+  try {
+    var boot = JSON.parse($("boot").textContent);
+    if (boot.snap && boot.snap.v) {
+      snap = boot.snap;
+      offset = boot.now - Date.now() / 1000;
+      lastTick = Date.now();
+      render();
+    }
+  } catch (e) { /* no state served: wait for the stream */ }
   connect();
 })();
