@@ -962,11 +962,11 @@ class HubService:
     def set_referee_pin(self, pin: str) -> dict[str, Any]:
         """Send a new referee PIN (only its salted hash leaves this machine) to every
         station, now and whenever one connects later; it replaces the stations' PINs."""
-        from samoobsluha.station.checks import SettingsError, hash_pin
+        from samoobsluha.shared.pin import PinError, hash_pin
 
         try:
             stored = hash_pin(pin)
-        except SettingsError as exc:
+        except PinError as exc:
             raise ServiceError(*exc.args) from exc
         return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
 

@@ -115,12 +115,12 @@ def _referee_pin(args: argparse.Namespace) -> str | None:
         return str(args.referee_pin_hash)
     if not args.referee_pin_file:
         return None
-    from samoobsluha.station.checks import SettingsError, hash_pin
+    from samoobsluha.shared.pin import PinError, hash_pin
 
     pin = Path(args.referee_pin_file).read_text(encoding="utf-8").strip()
     try:
         return hash_pin(pin)
-    except SettingsError as exc:
+    except PinError as exc:
         raise ProvisionError(f"--referee-pin-file: {exc}") from exc
 
 

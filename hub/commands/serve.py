@@ -203,7 +203,7 @@ def _pin_set(args: argparse.Namespace) -> int:
     every station over the hub link."""
     import getpass
 
-    from samoobsluha.station.checks import SettingsError, hash_pin
+    from samoobsluha.shared.pin import PIN_MIN_LENGTH, PinError, hash_pin
 
     lang = cli_language()
     if sys.stdin.isatty():
@@ -215,8 +215,8 @@ def _pin_set(args: argparse.Namespace) -> int:
         pin = sys.stdin.readline().rstrip("\n")
     try:
         stored = hash_pin(pin)
-    except SettingsError:
-        print(t("pin.too_short", lang, min=4), file=sys.stderr)
+    except PinError:
+        print(t("pin.too_short", lang, min=PIN_MIN_LENGTH), file=sys.stderr)
         return 2
     return _show(_call("publish", kind="referee_pin", data={"hash": stored}))
 

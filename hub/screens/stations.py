@@ -16,8 +16,8 @@ from textual.widgets import DataTable, Input, Label
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
 from samoobsluha.hub.service import StationReport
 from samoobsluha.shared.i18n import decimal, localize, t
+from samoobsluha.shared.pin import PIN_MIN_LENGTH
 from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.checks import PIN_MIN_LENGTH
 
 COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog", "signal")
 

@@ -22,7 +22,7 @@ from samoobsluha.hub import store as sync_store
 from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.hub.tournament import Tournament, TournamentError, exports
 from samoobsluha.hub.tournament.model import Kind
-from samoobsluha.station.rounds import PLAYOUT_DISPLAY_SECONDS
+from samoobsluha.shared.rounds import PLAYOUT_DISPLAY_SECONDS
 
 
 def signature(service: HubService) -> str:

@@ -14,6 +14,7 @@ from samoobsluha.station.checks import (
     PIN_WAIT_CAP,
     KioskSettings,
     Limit,
+    PinError,
     PinLock,
     RateState,
     SettingsError,
@@ -75,7 +76,7 @@ def test_pin_hash_is_salted_and_verifies():
     a, b = hash_pin("4711"), hash_pin("4711")
     assert a != b and verify_pin("4711", a) and verify_pin("4711", b)
     assert not verify_pin("4712", a) and not verify_pin("4711", "garbage")
-    with pytest.raises(SettingsError):
+    with pytest.raises(PinError):
         hash_pin("12")
 
 
