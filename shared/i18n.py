@@ -249,9 +249,20 @@ MESSAGES: dict[str, dict[str, Text]] = {
     "kiosk.pin.title": {"cs": "Rozhodčí", "sk": "Rozhodca", "en": "Referee"},
     "kiosk.pin.prompt": {"cs": "PIN rozhodčího:", "sk": "PIN rozhodcu:", "en": "Referee PIN:"},
     "kiosk.pin.new": {
-        "cs": "Nový PIN (alespoň {min} znaky):",
-        "sk": "Nový PIN (aspoň {min} znaky):",
-        "en": "New PIN (at least {min} characters):",
+        "cs": {
+            "one": "Nový PIN (alespoň {min} znak):",
+            "few": "Nový PIN (alespoň {min} znaky):",
+            "other": "Nový PIN (alespoň {min} znaků):",
+        },
+        "sk": {
+            "one": "Nový PIN (aspoň {min} znak):",
+            "few": "Nový PIN (aspoň {min} znaky):",
+            "other": "Nový PIN (aspoň {min} znakov):",
+        },
+        "en": {
+            "one": "New PIN (at least {min} character):",
+            "other": "New PIN (at least {min} characters):",
+        },
     },
     "kiosk.pin.repeat": {"cs": "Zopakujte PIN:", "sk": "Zopakujte PIN:", "en": "Repeat the PIN:"},
     "kiosk.pin.mismatch": {
@@ -260,9 +271,20 @@ MESSAGES: dict[str, dict[str, Text]] = {
         "en": "The PINs differ; again.",
     },
     "kiosk.pin.too_short": {
-        "cs": "PIN musí mít alespoň {min} znaky (bez diakritiky).",
-        "sk": "PIN musí mať aspoň {min} znaky (bez diakritiky).",
-        "en": "The PIN needs at least {min} characters (no accents).",
+        "cs": {
+            "one": "PIN musí mít alespoň {min} znak (bez diakritiky).",
+            "few": "PIN musí mít alespoň {min} znaky (bez diakritiky).",
+            "other": "PIN musí mít alespoň {min} znaků (bez diakritiky).",
+        },
+        "sk": {
+            "one": "PIN musí mať aspoň {min} znak (bez diakritiky).",
+            "few": "PIN musí mať aspoň {min} znaky (bez diakritiky).",
+            "other": "PIN musí mať aspoň {min} znakov (bez diakritiky).",
+        },
+        "en": {
+            "one": "The PIN needs at least {min} character (no accents).",
+            "other": "The PIN needs at least {min} characters (no accents).",
+        },
     },
     "kiosk.pin.wrong": {
         "cs": "Špatný PIN ({n}×).",
@@ -777,9 +799,10 @@ MESSAGES.update(
             "working; hub provision station makes a new one.",
         },
         "dash.revoke.done": {
-            "cs": "Klíč stanice {station} je zneplatněn.",
-            "sk": "Kľúč stanice {station} je zneplatnený.",
-            "en": "The key of station {station} is revoked.",
+            "cs": "Klíč stanice {station} je zneplatněn. Nový PIN rozhodčího pro celý sál: P.",
+            "sk": "Kľúč stanice {station} je zneplatnený. Nový PIN rozhodcu pre celú sálu: P.",
+            "en": "The key of station {station} is revoked. A new referee PIN for the whole "
+            "hall: P.",
         },
         "dash.station_errors": {
             "cs": "Výsledky ze stanic, které nešlo zapsat: {errors}",
@@ -1181,9 +1204,22 @@ MESSAGES.update(
             "en": "The PINs differ; nothing changed.",
         },
         "pin.too_short": {
-            "cs": "PIN musí mít alespoň {min} znaky bez diakritiky; nic se nezměnilo.",
-            "sk": "PIN musí mať aspoň {min} znaky bez diakritiky; nič sa nezmenilo.",
-            "en": "The PIN needs at least {min} characters without accents; nothing changed.",
+            "cs": {
+                "one": "PIN musí mít alespoň {min} znak bez diakritiky; nic se nezměnilo.",
+                "few": "PIN musí mít alespoň {min} znaky bez diakritiky; nic se nezměnilo.",
+                "other": "PIN musí mít alespoň {min} znaků bez diakritiky; nic se nezměnilo.",
+            },
+            "sk": {
+                "one": "PIN musí mať aspoň {min} znak bez diakritiky; nič sa nezmenilo.",
+                "few": "PIN musí mať aspoň {min} znaky bez diakritiky; nič sa nezmenilo.",
+                "other": "PIN musí mať aspoň {min} znakov bez diakritiky; nič sa nezmenilo.",
+            },
+            "en": {
+                "one": "The PIN needs at least {min} character without accents; "
+                "nothing changed.",
+                "other": "The PIN needs at least {min} characters without accents; "
+                "nothing changed.",
+            },
         },
         "pin.sent": {
             "cs": "Nový PIN rozhodčího odeslán stanicím: {stations}",
@@ -2630,6 +2666,54 @@ MESSAGES.update(
             "náhradnú s rovnakým názvom.",
             "en": "Switch the station off and on. If the error comes back, swap the card for "
             "the spare with the same name.",
+        },
+    }
+)
+
+# -- h-e: referee PIN policy, per-station hashes, tsh reading --
+PLURAL_COUNTS.update(
+    {"pin.too_short": "min", "kiosk.pin.too_short": "min", "kiosk.pin.new": "min"}
+)
+MESSAGES.update(
+    {
+        "pin.no_stations": {
+            "cs": "Hub zatím nezná žádnou stanici, PIN není komu poslat. Připojte stanice "
+            "a zkuste to znovu (karta připravená s --referee-pin-file má vlastní PIN).",
+            "sk": "Hub zatiaľ nepozná žiadnu stanicu, PIN nie je komu poslať. Pripojte "
+            "stanice a skúste to znova (karta pripravená s --referee-pin-file má vlastný PIN).",
+            "en": "The hub knows no station yet: there is nobody to send the PIN to. Connect "
+            "the stations and try again (a card provisioned with --referee-pin-file has its "
+            "own PIN).",
+        },
+        "pin.pending": {
+            "cs": "Stanice mimo spojení dostanou PIN, až se připojí: {stations}",
+            "sk": "Stanice mimo spojenia dostanú PIN, keď sa pripoja: {stations}",
+            "en": "Stations offline get the PIN when they reconnect: {stations}",
+        },
+        "kiosk.pin.outdated": {
+            "cs": "PIN této stanice byl nastaven podle starých pravidel a už neplatí. "
+            "Rozhodčí nastaví nový z hubu (F1, P) nebo příkazem station pin set.",
+            "sk": "PIN tejto stanice bol nastavený podľa starých pravidiel a už neplatí. "
+            "Rozhodca nastaví nový z hubu (F1, P) alebo príkazom station pin set.",
+            "en": "This station's PIN was set under the old rules and no longer works. The "
+            "referee sets a new one from the hub (F1, P) or with station pin set.",
+        },
+        "pin.outdated": {
+            "cs": "PIN rozhodčího na této stanici je podle starých pravidel (kratší, slabší) "
+            "a už neplatí: nastavte nový (hub pin set, na dashboardu F1 P, nebo station pin "
+            "set).",
+            "sk": "PIN rozhodcu na tejto stanici je podľa starých pravidiel (kratší, slabší) "
+            "a už neplatí: nastavte nový (hub pin set, na dashboarde F1 P, alebo station pin "
+            "set).",
+            "en": "The referee PIN on this station was set under the old rules (shorter, "
+            "weaker) and no longer works: set a new one (hub pin set, F1 P on the dashboard, "
+            "or station pin set).",
+        },
+        "rehearse.pin.outdated": {
+            "cs": "PIN rozhodčího je podle starých pravidel a neplatí (hub pin set nebo F1 P)",
+            "sk": "PIN rozhodcu je podľa starých pravidiel a neplatí (hub pin set alebo F1 P)",
+            "en": "the referee PIN was set under the old rules and does not work "
+            "(hub pin set or F1 P)",
         },
     }
 )
