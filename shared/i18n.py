@@ -2709,6 +2709,52 @@ MESSAGES.update(
             "weaker) and no longer works: set a new one (hub pin set, F1 P on the dashboard, "
             "or station pin set).",
         },
+        "tsh.warn_undefined": {
+            "cs": "řádek {line} ({name}): 00 (v tsh „nedefinováno“) — přeskočená kola: "
+            "{rounds}, stejně jako v tsh",
+            "sk": "riadok {line} ({name}): 00 (v tsh „nedefinované“) — preskočené kolá: "
+            "{rounds}, rovnako ako v tsh",
+            "en": "line {line} ({name}): 00 (tsh's 'undefined') — rounds skipped: {rounds}, "
+            "as tsh does",
+        },
+        "tsh.encoding_czech": {
+            "cs": "kódování souboru odhadnuto jako {encoding} podle českých a slovenských "
+            "písmen ({letters}); např. řádek {line}: {sample}. Jsou-li jména zkomolená, "
+            "uložte soubor v UTF-8.",
+            "sk": "kódovanie súboru odhadnuté ako {encoding} podľa českých a slovenských "
+            "písmen ({letters}); napr. riadok {line}: {sample}. Ak sú mená skomolené, "
+            "uložte súbor v UTF-8.",
+            "en": "file encoding guessed as {encoding} from Czech and Slovak letters "
+            "({letters}); e.g. line {line}: {sample}. If names look garbled, save the file "
+            "as UTF-8.",
+        },
+        "tsh.encoding_default": {
+            "cs": "kódování souboru odhadnuto jako {encoding} (výchozí v tsh; česky ani "
+            "slovensky se znaky nečtou); např. řádek {line}: {sample}. Jsou-li jména "
+            "zkomolená, uložte soubor v UTF-8.",
+            "sk": "kódovanie súboru odhadnuté ako {encoding} (predvolené v tsh; česky ani "
+            "slovensky sa znaky nečítajú); napr. riadok {line}: {sample}. Ak sú mená "
+            "skomolené, uložte súbor v UTF-8.",
+            "en": "file encoding guessed as {encoding} (tsh's default; the characters do not "
+            "read as Czech or Slovak); e.g. line {line}: {sample}. If names look garbled, "
+            "save the file as UTF-8.",
+        },
+        "tsh.partial": {
+            "cs": "{round}. kolo má výsledky jen zčásti (bez výsledku: {games}) — tyto hry "
+            "se do pořadí nepočítají",
+            "sk": "{round}. kolo má výsledky len sčasti (bez výsledku: {games}) — tieto hry "
+            "sa do poradia nepočítajú",
+            "en": "round {round} is only partly scored (without a result: {games}) — those "
+            "games do not count in the standings",
+        },
+        "tsh.pair_incomplete": {
+            "cs": "{round}. kolo nelze rozlosovat: {prev}. kolo není úplné (bez výsledku: "
+            "{games}); jinak jen s volbou --force",
+            "sk": "{round}. kolo nemožno vyžrebovať: {prev}. kolo nie je úplné (bez "
+            "výsledku: {games}); inak len s voľbou --force",
+            "en": "round {round} cannot be paired: round {prev} is not complete (without a "
+            "result: {games}); use --force to pair anyway",
+        },
         "rehearse.pin.outdated": {
             "cs": "PIN rozhodčího je podle starých pravidel a neplatí (hub pin set nebo F1 P)",
             "sk": "PIN rozhodcu je podľa starých pravidiel a neplatí (hub pin set alebo F1 P)",
