@@ -125,3 +125,26 @@ async def test_dashboard_sends_a_new_referee_pin_after_confirmation(
         assert st2.dbw.call(load_item, "referee_pin") == {"hash": hashes["st-2"]}
         for link in links.values():
             await stop_sync(*link)
+
+
+def test_the_pin_goes_to_every_known_station_but_a_revoked_one() -> None:
+    """After a card goes missing: its station is revoked, and the new PIN is hashed for
+    every other station the hub knows (linked or not), never for the lost card."""
+    import pytest
+
+    from samoobsluha.hub.auth import referee_pin_payload
+    from samoobsluha.shared.pin import PinError
+
+    rows = [
+        {"station_id": "st-1", "connected": True},
+        {"station_id": "st-2", "connected": False},
+        {"station_id": "st-3", "connected": False, "revoked": True},
+    ]
+    hashes = referee_pin_payload(PIN, rows)["hashes"]
+    assert sorted(hashes) == ["st-1", "st-2"]
+    assert all(verify_pin(PIN, h) for h in hashes.values())
+    with pytest.raises(PinError) as caught:
+        referee_pin_payload(PIN, rows[2:])
+    assert caught.value.args[0].key == "pin.no_stations"
+    with pytest.raises(PinError):
+        referee_pin_payload("4711", rows)
