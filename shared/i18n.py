@@ -2677,13 +2677,15 @@ PLURAL_COUNTS.update(
 MESSAGES.update(
     {
         "pin.no_stations": {
-            "cs": "Hub zatím nezná žádnou stanici, PIN není komu poslat. Připojte stanice "
-            "a zkuste to znovu (karta připravená s --referee-pin-file má vlastní PIN).",
-            "sk": "Hub zatiaľ nepozná žiadnu stanicu, PIN nie je komu poslať. Pripojte "
-            "stanice a skúste to znova (karta pripravená s --referee-pin-file má vlastný PIN).",
-            "en": "The hub knows no station yet: there is nobody to send the PIN to. Connect "
-            "the stations and try again (a card provisioned with --referee-pin-file has its "
-            "own PIN).",
+            "cs": "Hub nezná žádnou stanici, které by PIN poslal (zneplatněné se nepočítají). "
+            "Připojte stanice a zkuste to znovu (karta připravená s --referee-pin-file má "
+            "vlastní PIN).",
+            "sk": "Hub nepozná žiadnu stanicu, ktorej by PIN poslal (zneplatnené sa "
+            "nepočítajú). Pripojte stanice a skúste to znova (karta pripravená s "
+            "--referee-pin-file má vlastný PIN).",
+            "en": "The hub knows no station to send the PIN to (revoked ones do not count). "
+            "Connect the stations and try again (a card provisioned with --referee-pin-file "
+            "has its own PIN).",
         },
         "pin.pending": {
             "cs": "Stanice mimo spojení dostanou PIN, až se připojí: {stations}",

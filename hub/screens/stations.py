@@ -29,6 +29,7 @@ class PinDialog(ModalScreen[str | None]):
     PinDialog { align: center middle; }
     PinDialog > Vertical { width: 64; height: auto; border: thick $warning; padding: 1 2;
                            background: $surface; }
+    PinDialog Label { width: 100%; }  /* long prompts and refusals wrap, never cut */
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
