@@ -7,9 +7,9 @@ at the kiosk or with ``station pin set``; only a station verifies.
 The threat is a copied station card: its database holds the hash, and whoever holds it can
 try every PIN offline at their own speed. The cost below makes that slow: at least
 ``PIN_MIN_LENGTH`` characters (the worst case, digits only, is 10**6 PINs) and scrypt at
-``SCRYPT_N``/``SCRYPT_R``/``SCRYPT_P``, measured by ``bench/pin.py`` at 145 ms a guess on
-one desktop core — the whole space takes 1.7 days — while a Raspberry Pi 4 is expected to
-verify one PIN in 0.45–0.6 s (docs/kiosk.md, docs/benchmarks.md).
+``SCRYPT_N``/``SCRYPT_R``/``SCRYPT_P``, measured by ``bench/pin.py`` at 160 ms of CPU a guess
+on one desktop core — the whole space takes 1.8 days — while a Raspberry Pi 4 is expected to
+verify one PIN in 0.5–0.65 s (docs/kiosk.md, docs/benchmarks.md).
 
 A stored hash made under the old, weaker policy (4 characters, scrypt N=2**14 with p=1:
 the whole space of 4-digit PINs fell in minutes) is *outdated*: it verifies nothing, and

@@ -43,7 +43,7 @@ def old_hash(pin: str, n: int = 2**14, r: int = 8, p: int = 1) -> str:
 
 def test_the_policy_makes_the_whole_space_expensive() -> None:
     """At least six characters (10**6 PINs of digits, the worst case) and at least the
-    cost the benchmark measured at ~0.15 s a guess; memory a Pi can spare."""
+    cost bench/pin.py measures at 160 ms a guess; memory a Pi can spare."""
     assert PIN_MIN_LENGTH >= 6
     assert SCRYPT_N * SCRYPT_R * SCRYPT_P == MIN_COST >= 2**19
     assert 128 * SCRYPT_N * SCRYPT_R <= MAX_MEMORY <= 128 * 2**20
