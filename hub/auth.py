@@ -10,12 +10,16 @@ revocation — a lost or copied card is then worth nothing, and ``hub key statio
 
 from __future__ import annotations
 
-import os
+from collections.abc import Iterable, Mapping
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from samoobsluha.shared.i18n import Phrase
+from samoobsluha.shared.paths import write_private
+from samoobsluha.shared.pin import PinError, check_new_pin, hash_pin_for
 from samoobsluha.shared.protocol import HallKeys, row_digest
 from samoobsluha.shared.storage import open_db
 
@@ -62,9 +66,19 @@ def write_station_key(
         key_id = next_key_id(db, station, now)
     finally:
         db.close()
-    fd = os.open(out, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
-    with os.fdopen(fd, "w", encoding="utf-8") as fh:
-        fh.write(keys.credentials(station, key_id).to_text())
+    write_private(out, keys.credentials(station, key_id).to_text())
+
+
+def referee_pin_payload(pin: str, stations: Iterable[Mapping[str, Any]]) -> dict[str, Any]:
+    """What ``publish referee_pin`` sends: one hash of ``pin`` per station the hub knows
+    (``stations``: the rows of the ``stations`` request) and has not revoked, each with
+    its own salt. A station that first connects later keeps the PIN it has (its card's);
+    setting the PIN again includes it."""
+    check_new_pin(pin)
+    names = [str(r["station_id"]) for r in stations if not r.get("revoked")]
+    if not names:
+        raise PinError(Phrase("pin.no_stations"))
+    return {"hashes": hash_pin_for(pin, names)}
 
 
 def stored_tip(db: sqlite_utils.Database, station: str, epoch: str) -> tuple[int, bytes]:

@@ -26,12 +26,11 @@ import os
 from dataclasses import dataclass
 from pathlib import Path
 
-from samoobsluha.shared.clock import Clock
+from samoobsluha.shared.clock import Clock, boot_id
 from samoobsluha.shared.i18n import Phrase
 
 BOOT_FILE = "time-boot.json"
 CONFIRMED_FILE = "time-confirmed.json"
-BOOT_ID_PATH = Path("/proc/sys/kernel/random/boot_id")
 
 
 class TimeNotConfirmed(ValueError):
@@ -49,12 +48,9 @@ class TimeStatus:
     confirmed_by: str | None = None
 
 
-def current_boot_id(path: Path = BOOT_ID_PATH) -> str:
-    """The kernel's id of this boot ("" where there is none, e.g. not Linux)."""
-    try:
-        return path.read_text().strip()
-    except OSError:
-        return ""
+def current_boot_id() -> str:
+    """The kernel's id of this boot (:func:`shared.clock.boot_id`, as the stations use)."""
+    return boot_id()
 
 
 def _read(path: Path) -> dict[str, object] | None:

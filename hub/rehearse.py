@@ -306,9 +306,13 @@ def judge_station(
         add(Check("button", WARN, tr("button.not_asked")))
     else:
         add(Check("button", WARN, tr("button.none")))
+    # what the station holds in force (its own, the hub's push, its config): the record
+    # the kiosk verifies against; an outdated hash is set but opens nothing
     add(
         Check("pin", OK, tr("pin.ok"))
         if answer.get("pin_set")
+        else Check("pin", FAIL, tr("pin.outdated"))
+        if answer.get("pin_state") == "outdated"
         else Check("pin", FAIL, tr("pin.none"))
     )
     add(Check("tables", OK, tr("tables", tables=answer.get("tables") or "—")))

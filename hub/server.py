@@ -17,6 +17,7 @@ import contextlib
 import hashlib
 import logging
 import socket
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -28,6 +29,7 @@ from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.lexicon import read_info
 from samoobsluha.shared.payloads import PayloadError, StationStatus
+from samoobsluha.shared.pin import PinHashState, pin_hash_state
 from samoobsluha.shared.protocol import Channel, HallKeys, PeerLog, ProtocolError
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
 
@@ -624,6 +626,10 @@ class HubServer:
             elif kind == "lexicon":
                 if conn.status.get("lexicon_sha256") != data["lexicon_sha256"]:
                     self._spawn(self._send_lexicon(conn, item_id, data))
+            elif kind == "referee_pin":
+                pin = _pin_msg(item_id, (data.get("hashes") or {}).get(conn.station))
+                if pin is not None:  # a station not known when the PIN was set keeps its own
+                    await self._send(conn, pin)
             else:
                 await self._send(conn, {"t": "show", "id": item_id, "kind": kind, "data": data})
 
@@ -656,29 +662,40 @@ class HubServer:
         except (ConnectionError, OSError) as exc:
             log.info("lexicon push to %s interrupted: %s", conn.station, exc)
 
-    async def _broadcast(self, msg: dict[str, Any]) -> list[str]:
-        """Send ``msg`` to every connected station at once (signed once for all); a
+    async def _broadcast(
+        self, msg: dict[str, Any] | Callable[[StationConn], dict[str, Any] | None]
+    ) -> list[str]:
+        """Send ``msg`` to every connected station at once (signed once for all; or a
+        function giving each station its own message, None: nothing for that one); a
         station that does not take it within :data:`BROADCAST_DEADLINE` delays nobody
         else: its link is cut and it gets the current state when it reconnects."""
-        msg = protocol.sign_item(self.keys, self.tournament, msg)
+        signed = None if callable(msg) else protocol.sign_item(self.keys, self.tournament, msg)
         deadline = self.broadcast_deadline
 
         async def one(conn: StationConn) -> str | None:
+            if signed is not None:
+                msg_ = signed
+            else:
+                assert callable(msg)
+                own = msg(conn)
+                if own is None:
+                    return None
+                msg_ = protocol.sign_item(self.keys, self.tournament, own)
             try:
                 async with asyncio.timeout(deadline):
-                    await self._send(conn, msg)
+                    await self._send(conn, msg_)
                 return conn.station
             except TimeoutError:
                 self.peer_log.warning(
                     conn.station,
                     "station %s did not take %s within %.1f s; closing its link",
                     conn.station,
-                    msg["t"],
+                    msg_["t"],
                     deadline,
                 )
                 conn.channel.writer.transport.abort()
             except (ConnectionError, OSError) as exc:
-                log.info("could not send %s to %s: %s", msg["t"], conn.station, exc)
+                log.info("could not send %s to %s: %s", msg_["t"], conn.station, exc)
             return None
 
         results = await asyncio.gather(*(one(c) for c in list(self.conns.values())))
@@ -840,13 +857,7 @@ class HubServer:
         (``{"hash": "scrypt$…"}``: the referee PIN every station uses from now on)."""
         if kind not in ("config", "pairings", "standings", "referee_pin"):
             raise ValueError(f"cannot publish {kind!r}")
-        if kind == "referee_pin" and not (
-            isinstance(data, dict)
-            and isinstance(data.get("hash"), str)
-            and data["hash"].startswith("scrypt$")
-            and data["hash"].count("$") == 5
-        ):
-            raise ValueError('referee_pin must be {"hash": "scrypt$…"} (hub pin set makes it)')
+        pin_hashes = _check_pin_hashes(data) if kind == "referee_pin" else {}
         # a station refuses a malformed frame and reconnects; a bad item would be resent
         # on every connect, so check it here, once
         if not isinstance(data, dict if kind == "config" else (dict, list)):
@@ -860,6 +871,10 @@ class HubServer:
         digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
         item = f"{kind}:{int(self.clock.now() * 1000)}:{digest}"
         await self.lane.run(store.save_published, kind, item, data, self.clock.now())
+        if kind == "referee_pin":
+            # each station its own hash (its own salt), never the others'
+            sent = await self._broadcast(lambda conn: _pin_msg(item, pin_hashes.get(conn.station)))
+            return {"id": item, "sent_to": sent, "stations": sorted(pin_hashes)}
         if kind == "config":
             msg: dict[str, Any] = {"t": "config", "id": item, "config": data}
         else:
@@ -897,6 +912,30 @@ class HubServer:
 
     async def deliveries(self, item_id: str) -> dict[str, dict[str, Any]]:
         return await self.lane.run(store.load_deliveries, item_id)
+
+
+def _check_pin_hashes(data: Any) -> dict[str, str]:
+    """A referee PIN to publish is ``{"hashes": {station: hash}}``: one current-policy
+    hash per station, each with its own salt (``hub pin set`` and the dashboard make it)."""
+    hashes = data.get("hashes") if isinstance(data, dict) else None
+    if not isinstance(hashes, dict) or not hashes:
+        raise ValueError(
+            'referee_pin must be {"hashes": {"station": "scrypt$…", …}} (hub pin set makes it)'
+        )
+    for station, stored in hashes.items():
+        if not isinstance(station, str) or not isinstance(stored, str):
+            raise ValueError("referee_pin: station names and hashes must be text")
+        if pin_hash_state(stored) is not PinHashState.OK:
+            raise ValueError(f"referee_pin: the hash for {station} is not a current PIN hash")
+    if len(set(h.split("$")[4] for h in hashes.values())) != len(hashes):
+        raise ValueError("referee_pin: every station needs its own salt")
+    return dict(hashes)
+
+
+def _pin_msg(item: str, stored: str | None) -> dict[str, Any] | None:
+    if stored is None:
+        return None
+    return {"t": "show", "id": item, "kind": "referee_pin", "data": {"hash": stored}}
 
 
 def _plan_msg(plan: RoundPlan) -> dict[str, Any]:

@@ -978,15 +978,20 @@ class HubService:
         }
 
     def set_referee_pin(self, pin: str) -> dict[str, Any]:
-        """Send a new referee PIN (only its salted hash leaves this machine) to every
-        station, now and whenever one connects later; it replaces the stations' PINs."""
-        from samoobsluha.station.checks import SettingsError, hash_pin
+        """Send a new referee PIN to every station the hub knows and has not revoked (one
+        action for the whole hall, e.g. after a card went missing): now to those connected,
+        to the others when they reconnect; it replaces the stations' PINs. Only salted
+        hashes leave this machine, each station its own (:func:`auth.referee_pin_payload`).
+        The result has ``sent_to`` (delivered now) and ``stations`` (every one it is for)."""
+        from samoobsluha.hub.auth import referee_pin_payload
+        from samoobsluha.shared.pin import PinError
 
+        rows = self.control("stations", timeout=5.0)
         try:
-            stored = hash_pin(pin)
-        except SettingsError as exc:
+            data = referee_pin_payload(pin, rows)
+        except PinError as exc:
             raise ServiceError(*exc.args) from exc
-        return dict(self.control("publish", kind="referee_pin", data={"hash": stored}))
+        return dict(self.control("publish", kind="referee_pin", data=data))
 
     def _print_link(self) -> exports.ScreenLink | None:
         """The hall screen's address, the players' Wi-Fi and their QR codes for the printed

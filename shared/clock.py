@@ -8,7 +8,10 @@ never jumps and is what timeouts and rate limits use.
 from __future__ import annotations
 
 import time
+from pathlib import Path
 from typing import Protocol
+
+BOOT_ID_PATH = Path("/proc/sys/kernel/random/boot_id")
 
 
 class Clock(Protocol):
@@ -55,3 +58,14 @@ class FakeClock:
 
     def __repr__(self) -> str:
         return f"<FakeClock now={self._now:.3f}>"
+
+
+def boot_id(path: Path = BOOT_ID_PATH) -> str:
+    """This boot of the machine (Linux: the kernel's random boot id). Elsewhere the wall
+    time of the last boot, to the minute, which serves the same purpose. Both sides key
+    what must not survive a reboot on it (a station's PIN lockout, the hub's confirmed
+    time)."""
+    try:
+        return path.read_text().strip()
+    except OSError:
+        return str(round((time.time() - time.monotonic()) / 60))

@@ -170,6 +170,9 @@ PLURAL_COUNTS: dict[str, str] = {
     "cli.players.imported": "n",
     "cli.players.imported_tsh": "n",
     "cli.finalised": "n",
+    "pin.too_short": "min",
+    "kiosk.pin.too_short": "min",
+    "kiosk.pin.new": "min",
 }
 
 _LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB"}

@@ -39,3 +39,24 @@ def hunspell_prefix(language: str) -> Path | None:
         if (folder / f"{name}.dic").is_file() and (folder / f"{name}.aff").is_file():
             return folder / name
     return None
+
+
+def write_private(path: Path, text: str) -> None:
+    """Write a key file readable by its owner only (0600), whatever was there before: the
+    text goes to a new 0600 file beside ``path`` that then replaces it, so an existing
+    0644 file (or a link) never holds the key even for a moment, and a crash leaves the
+    old file or the new one, never half of either."""
+    import tempfile
+
+    fd, name = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+    tmp = Path(name)  # mkstemp makes it 0600
+    try:
+        with os.fdopen(fd, "w", encoding="utf-8") as fh:
+            fh.write(text)
+            fh.flush()
+            os.fsync(fh.fileno())
+        os.chmod(tmp, 0o600)  # whatever the umask did
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise

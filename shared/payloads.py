@@ -392,6 +392,13 @@ class RehearsePayload(Payload):
     clock_delay: float | None = None
     keyboard: dict[str, Any] | None = None
     button: dict[str, Any] | None = None
+    # shared.pin.PinHashState of the PIN in force: "outdated" tells the hub why pin_set
+    # is false (a PIN of the old policy is set but opens nothing)
+    pin_state: str | None = None
+
+    FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
+        ("pin_state", (None, "none", "ok", "outdated", "invalid")),
+    )
 
 
 ROW_TYPES: dict[str, type[Payload]] = {

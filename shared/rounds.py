@@ -17,6 +17,9 @@ from typing import Any
 
 BASIC_SECONDS = 40 * 60
 WARNING_SECONDS = 10 * 60
+# How long a clock (the kiosk's, the hall screen's) keeps showing the play-out after the
+# basic time ends, before it goes back to idle.
+PLAYOUT_DISPLAY_SECONDS = 20 * 60
 
 
 class Phase(StrEnum):

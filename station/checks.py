@@ -8,25 +8,27 @@ Settings come from the ``[kiosk]`` section of the station configuration (see
 
 from __future__ import annotations
 
-import hashlib
-import hmac
 import json
 import re
-import secrets
-import time
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared.alphabet import Alphabet
-from samoobsluha.shared.i18n import Phrase
+
+# boot_id and the PIN hash (below) live in shared/ (the hub uses them too); re-exported
+# for the kiosk's screens, which have always found them here.
+from samoobsluha.shared.clock import boot_id as boot_id
 from samoobsluha.shared.normalize import Word, WordRefused, normalize_word
+from samoobsluha.shared.pin import PIN_MIN_LENGTH as PIN_MIN_LENGTH
+from samoobsluha.shared.pin import PinError as PinError
+from samoobsluha.shared.pin import hash_pin as hash_pin
+from samoobsluha.shared.pin import is_pin_hash as is_pin_hash
+from samoobsluha.shared.pin import verify_pin as verify_pin
 
 MAX_WORDS = 8  # as in Zyzzyva's Word Judge: one play forms at most 8 words in practice
 DEFAULT_TABLES = "1-100"
-PIN_MIN_LENGTH = 4
 
 
 class SettingsError(ValueError):
@@ -298,39 +300,6 @@ def rate_decision(
 
 # --- referee PIN -------------------------------------------------------------------------
 
-_SCRYPT = {"n": 2**14, "r": 8, "p": 1}
-
-
-def hash_pin(pin: str, *, salt: bytes | None = None) -> str:
-    """A salted scrypt hash of ``pin`` as ``scrypt$n$r$p$salt$hash`` (hex)."""
-    if len(pin) < PIN_MIN_LENGTH or not pin.isascii():
-        raise SettingsError(Phrase("pin.too_short", min=PIN_MIN_LENGTH))
-    salt = salt or secrets.token_bytes(16)
-    digest = hashlib.scrypt(pin.encode(), salt=salt, dklen=32, **_SCRYPT)
-    return f"scrypt${_SCRYPT['n']}${_SCRYPT['r']}${_SCRYPT['p']}${salt.hex()}${digest.hex()}"
-
-
-def verify_pin(pin: str, stored: str) -> bool:
-    try:
-        scheme, n, r, p, salt_hex, digest_hex = stored.split("$")
-        if scheme != "scrypt":
-            return False
-        digest = hashlib.scrypt(
-            pin.encode("utf-8", "replace"),
-            salt=bytes.fromhex(salt_hex),
-            n=int(n),
-            r=int(r),
-            p=int(p),
-            dklen=len(digest_hex) // 2,
-        )
-    except (ValueError, TypeError):
-        return False
-    return hmac.compare_digest(digest.hex(), digest_hex)
-
-
-def is_pin_hash(value: str) -> bool:
-    return value.startswith("scrypt$") and value.count("$") == 5
-
 
 @dataclass(frozen=True)
 class PinGate:
@@ -406,12 +375,3 @@ def pin_gate(settings: KioskSettings, lock: PinLock, *, boot: str, mono: float) 
     if remaining > 0:
         return PinGate(False, remaining, lock.failures >= settings.pin_free_attempts)
     return PinGate(True)
-
-
-def boot_id() -> str:
-    """This boot of the machine (Linux: the kernel's random boot id). Elsewhere the wall
-    time of the last boot, to the minute, which serves the same purpose."""
-    try:
-        return Path("/proc/sys/kernel/random/boot_id").read_text().strip()
-    except OSError:
-        return str(round((time.time() - time.monotonic()) / 60))

@@ -199,6 +199,39 @@ def pairings_rows(data: dict[str, Any]) -> tuple[int, list[tuple[int, str, str]]
     return int(data["round"]), rows
 
 
+def referee_pin_in_force(db: sqlite_utils.Database, configured: str = "") -> str:
+    """The referee PIN hash in force on a station: the newest of the one set on it
+    (``station pin set``, the referee screen) and the one the hub sent (``hub pin set``,
+    the dashboard's F1 P); else the config file's ``referee_pin_hash``; "" when there is
+    none. The kiosk verifies against it and the rehearsal reports it: one record."""
+    tables = set(db.table_names())
+    local = local_at = hub = None
+    if "kiosk_settings" in tables:
+        local = db.execute(
+            "SELECT value FROM kiosk_settings WHERE key = ?", [SETTING_PIN]
+        ).fetchone()
+        local_at = db.execute(
+            "SELECT value FROM kiosk_settings WHERE key = ?", [SETTING_PIN_AT]
+        ).fetchone()
+    if "hub_items" in tables:
+        hub = db.execute(
+            "SELECT data, received_at FROM hub_items WHERE kind = 'referee_pin'"
+        ).fetchone()
+    candidates: list[tuple[float, str]] = []
+    if local and local[0]:
+        candidates.append((float(local_at[0]) if local_at else 0.0, str(local[0])))
+    if hub:
+        try:
+            value = json.loads(hub[0]).get("hash", "")
+        except (ValueError, AttributeError):
+            value = ""
+        if isinstance(value, str) and value.startswith("scrypt$"):
+            candidates.append((float(hub[1] or 0.0), value))
+    if candidates:
+        return max(candidates)[1]
+    return configured
+
+
 class KioskStore:
     """The kiosk's view of the station database, safe to call from worker threads."""
 
@@ -419,34 +452,9 @@ class KioskStore:
         return lock
 
     def referee_pin(self, configured: str = "") -> str:
-        """The referee PIN hash in force: the newest of the one set on this station
-        (``station pin set``, the referee screen) and the one the hub sent; else the
-        config file's ``referee_pin_hash``; "" when there is none."""
+        """The referee PIN hash in force (:func:`referee_pin_in_force`)."""
         with self._lock:
-            local = self.db.execute(
-                "SELECT value FROM kiosk_settings WHERE key = ?", [SETTING_PIN]
-            ).fetchone()
-            local_at = self.db.execute(
-                "SELECT value FROM kiosk_settings WHERE key = ?", [SETTING_PIN_AT]
-            ).fetchone()
-            hub = None
-            if "hub_items" in self.db.table_names():
-                hub = self.db.execute(
-                    "SELECT data, received_at FROM hub_items WHERE kind = 'referee_pin'"
-                ).fetchone()
-        candidates: list[tuple[float, str]] = []
-        if local and local[0]:
-            candidates.append((float(local_at[0]) if local_at else 0.0, str(local[0])))
-        if hub:
-            try:
-                value = json.loads(hub[0]).get("hash", "")
-            except (ValueError, AttributeError):
-                value = ""
-            if isinstance(value, str) and value.startswith("scrypt$"):
-                candidates.append((float(hub[1] or 0.0), value))
-        if candidates:
-            return max(candidates)[1]
-        return configured
+            return referee_pin_in_force(self.db, configured)
 
     def set_referee_pin(self, stored: str | None, at: float) -> None:
         """Set (or with None remove) the PIN of this station; a new PIN clears a lockout."""

@@ -41,6 +41,7 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from samoobsluha.shared.pin import PinHashState, pin_hash_state
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
 
@@ -117,22 +118,27 @@ def watchdog_armed(sys_class: Path = Path("/sys/class/watchdog")) -> bool | None
     return False
 
 
-def pin_set(db_path: Path, configured_hash: str) -> bool:
-    """The referee PIN: set on the station (``station pin set``) or in the config file."""
-    if configured_hash:
-        return True
+def pin_state(db_path: Path, configured_hash: str) -> PinHashState:
+    """The referee PIN in force on this station — the record the kiosk verifies against
+    (set on the station, sent by the hub, or in the config file) — and whether it works
+    under the current PIN policy (an outdated hash opens nothing)."""
     import sqlite3
 
+    from samoobsluha.station.log import referee_pin_in_force
+
+    stored = configured_hash
     with contextlib.suppress(sqlite3.Error):
         db = open_db(db_path)
         try:
-            row = db.execute(
-                "SELECT value FROM kiosk_settings WHERE key = 'referee_pin_hash'"
-            ).fetchone()
+            stored = referee_pin_in_force(db, configured_hash)
         finally:
             db.close()
-        return bool(row and row[0])
-    return False
+    return pin_hash_state(stored)
+
+
+def pin_set(db_path: Path, configured_hash: str) -> bool:
+    """Whether the station has a referee PIN that opens its referee screen."""
+    return pin_state(db_path, configured_hash) is PinHashState.OK
 
 
 # -- the responder ----------------------------------------------------------------------------
@@ -289,7 +295,9 @@ class Rehearsal:
             "sound": type(sound).__name__ if sound is not None else None,
             "lamp": str(lamp.pin) if lamp is not None else None,
             "simulated": bool(getattr(self.outputs, "simulated", False)),
-            "pin_set": pin_set(self.db_path, self.configured_pin_hash),
+            "pin_set": (pin := pin_state(self.db_path, self.configured_pin_hash))
+            is PinHashState.OK,
+            "pin_state": str(pin),
             "tables": self.tables,
             "free_bytes": free_bytes(self.data_dir),
             "min_free_bytes": MIN_FREE_BYTES,

@@ -47,6 +47,7 @@ from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.rounds import (
     BASIC_SECONDS,
+    PLAYOUT_DISPLAY_SECONDS,
     WARNING_SECONDS,
     Phase,
     RoundPlan,
@@ -60,7 +61,6 @@ log = logging.getLogger(__name__)
 
 GRACE_SECONDS = 5.0
 SPIN_SECONDS = 0.010  # the runner wakes this early and waits out the rest exactly
-PLAYOUT_DISPLAY_SECONDS = 20 * 60
 SIGNAL_ORDER = {Signal.START: 0, Signal.WARNING: 1, Signal.END: 2}
 
 SOURCE_HUB = "hub"

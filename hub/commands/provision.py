@@ -19,6 +19,7 @@ from samoobsluha.hub.provision.generator import (
     new_tournament_id,
     write,
 )
+from samoobsluha.shared.paths import write_private
 
 
 def _read_key(path: Path, *, create: bool) -> str:
@@ -31,8 +32,7 @@ def _read_key(path: Path, *, create: bool) -> str:
         )
     path.parent.mkdir(parents=True, exist_ok=True)
     key = new_psk()
-    path.write_text(key + "\n", encoding="utf-8")
-    path.chmod(0o600)
+    write_private(path, key + "\n")
     print(f"new hall secret in {path} (keep it private: station cards get keys derived from it)")
     return key
 
@@ -112,15 +112,23 @@ def _spec(args: argparse.Namespace, role: str) -> ProvisionSpec:
 def _referee_pin(args: argparse.Namespace) -> str | None:
     """The station's referee PIN hash: given as a hash, or hashed here from a file."""
     if args.referee_pin_hash:
+        from samoobsluha.shared.pin import PinHashState, pin_hash_state
+
+        if pin_hash_state(str(args.referee_pin_hash)) is PinHashState.OUTDATED:
+            raise ProvisionError(
+                "--referee-pin-hash: made under the old PIN policy (shorter PIN, cheaper "
+                "hash), which a station refuses; make a new one with 'station pin set "
+                "--print-hash' or give --referee-pin-file"
+            )
         return str(args.referee_pin_hash)
     if not args.referee_pin_file:
         return None
-    from samoobsluha.station.checks import SettingsError, hash_pin
+    from samoobsluha.shared.pin import PinError, hash_pin
 
     pin = Path(args.referee_pin_file).read_text(encoding="utf-8").strip()
     try:
         return hash_pin(pin)
-    except SettingsError as exc:
+    except PinError as exc:
         raise ProvisionError(f"--referee-pin-file: {exc}") from exc
 
 
@@ -167,8 +175,7 @@ def _key(args: argparse.Namespace) -> int:
     if path.exists() and not args.force:
         print(f"hub provision key: {path} exists (--force replaces it)", file=sys.stderr)
         return 2
-    path.write_text(new_psk() + "\n", encoding="utf-8")
-    path.chmod(0o600)
+    write_private(path, new_psk() + "\n")
     print(f"wrote a new tournament key to {path}")
     return 0
 

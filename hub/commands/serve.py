@@ -223,7 +223,8 @@ def _pin_set(args: argparse.Namespace) -> int:
     every station over the hub link."""
     import getpass
 
-    from samoobsluha.station.checks import SettingsError, hash_pin
+    from samoobsluha.hub.auth import referee_pin_payload
+    from samoobsluha.shared.pin import PinError, check_new_pin
 
     lang = cli_language()
     if sys.stdin.isatty():
@@ -234,11 +235,17 @@ def _pin_set(args: argparse.Namespace) -> int:
     else:
         pin = sys.stdin.readline().rstrip("\n")
     try:
-        stored = hash_pin(pin)
-    except SettingsError:
-        print(t("pin.too_short", lang, min=4), file=sys.stderr)
+        check_new_pin(pin)
+        data = referee_pin_payload(pin, _call("stations"))
+    except PinError as exc:
+        print(f"hub pin set: {error_text(exc, lang)}", file=sys.stderr)
         return 2
-    return _show(_call("publish", kind="referee_pin", data={"hash": stored}))
+    result = _call("publish", kind="referee_pin", data=data)
+    pending = sorted(set(result.get("stations", [])) - set(result.get("sent_to", [])))
+    print(t("pin.sent", lang, stations=", ".join(result.get("sent_to") or []) or "-"))
+    if pending:
+        print(t("pin.pending", lang, stations=", ".join(pending)))
+    return 0
 
 
 def _push_lexicon(args: argparse.Namespace) -> int:
@@ -361,7 +368,8 @@ def register(sub: argparse._SubParsersAction) -> None:
     pin = command_group(sub, "pin", "the referee PIN of every station")
     pin_set = pin.add_parser(
         "set",
-        help="send a new referee PIN to every station (asked twice; or one line on stdin)",
+        help="send a new referee PIN to every station the hub knows, each its own salted "
+        "hash (asked twice; or one line on stdin)",
     )
     pin_set.set_defaults(func=_pin_set)
 

@@ -45,12 +45,27 @@ def _warn(notices: list[tsh.Notice]) -> None:
         print(t("tsh.warning", tsh.ui_lang(), text=notice.text()), file=sys.stderr)
 
 
+def _games_text(source: tsh.TshFile, games: list[tsh.Game], most: int = 4) -> str:
+    names = [
+        f"{source.players[g.p1 - 1].display_name} – {source.players[g.p2 - 1].display_name}"
+        for g in games
+        if g.p2 is not None
+    ]
+    return ", ".join(names[:most]) + (f" … (+{len(names) - most})" if len(names) > most else "")
+
+
 def _read_tsh(path: str) -> tsh.TshFile:
-    """Read a .t file: warnings to stderr, a pending round said so, no players refused."""
+    """Read a .t file: warnings to stderr (and the encoding, when it is a guess), a pending
+    or partly scored round said so, no players refused."""
     source = tsh.read(path)
+    if source.encoding_note is not None:
+        _warn([source.encoding_note])
     _warn(source.warnings)
     if not source.players:
         raise tsh.TshError("tsh.no_players", file=path)
+    for r in range(1, source.scored_rounds + 1):
+        if missing := tsh.incomplete(source, r):
+            _warn([tsh.Notice("tsh.partial", {"round": r, "games": _games_text(source, missing)})])
     for r in range(source.scored_rounds + 1, source.rounds + 1):
         games = sum(1 for g in tsh.pending(source) if g.round == r and g.p2 is not None)
         _warn([tsh.Notice("tsh.pending", {"round": r, "games": games})])
@@ -113,6 +128,17 @@ def _pair(args: argparse.Namespace) -> int:
         if round_no < 1 or round_no > scored + 1:
             raise ValueError(
                 t("tsh.pair_too_far", tsh.ui_lang(), round=round_no, scored=scored, next=scored + 1)
+            )
+        missing = tsh.incomplete(source, round_no - 1) if round_no > 1 else []
+        if missing and not args.force:  # as the database path refuses (Tournament.pair)
+            raise ValueError(
+                t(
+                    "tsh.pair_incomplete",
+                    tsh.ui_lang(),
+                    round=round_no,
+                    prev=round_no - 1,
+                    games=_games_text(source, missing),
+                )
             )
         active = _present_in(data, round_no, tsh.pending(source))
         data.games = [g for g in data.games if g.round < round_no]
@@ -185,6 +211,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         default=None,
         help="director's override: allow a rematch where the rule set forbids it "
         "(only when no pairing without one exists)",
+    )
+    pr.add_argument(
+        "--force",
+        action="store_true",
+        help="pair although the previous round has games without a result (they count as "
+        "not played)",
     )
     pr.add_argument("--seed", type=int, default=0, help="seed for the lot and coin tosses")
     pr.add_argument(

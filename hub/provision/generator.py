@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from samoobsluha.hub.provision.debindex import DebError, write_index
+from samoobsluha.shared.paths import write_private
 
 BOOT_DIR = "/boot/firmware"  # where Raspberry Pi OS (Bookworm and later) mounts the boot partition
 PAYLOAD_DIR = "samoobsluha"  # our folder on the boot partition
@@ -676,12 +677,13 @@ def write(
     for rel, text in files.items():
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        path.write_text(text, encoding="utf-8", newline="\n")
         name = Path(rel).name
+        if name == KEY_NAME:  # 0600 from the first byte, even over an older 0644 file
+            write_private(path, text)
+            continue
+        path.write_text(text, encoding="utf-8", newline="\n")
         if name in EXECUTABLE:
             path.chmod(0o755)
-        elif name == KEY_NAME:
-            path.chmod(0o600)
     report.append(f"wrote {len(files)} files for {spec.role} {spec.hostname} into {target}")
     payload = target / PAYLOAD_DIR
     if bundle is not None:

@@ -16,9 +16,9 @@ from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
 from samoobsluha.hub.service import StationReport
-from samoobsluha.shared.i18n import decimal, localize, t
+from samoobsluha.shared.i18n import decimal, error_text, localize, t
+from samoobsluha.shared.pin import PIN_MAX_LENGTH, PinError, check_new_pin
 from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.checks import PIN_MIN_LENGTH
 
 COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog", "signal")
 
@@ -30,6 +30,7 @@ class PinDialog(ModalScreen[str | None]):
     PinDialog { align: center middle; }
     PinDialog > Vertical { width: 64; height: auto; border: thick $warning; padding: 1 2;
                            background: $surface; }
+    PinDialog Label { width: 100%; }  /* long prompts and refusals wrap, never cut */
     """
     BINDINGS: ClassVar[list[BindingType]] = [Binding("escape", "cancel", show=False)]
 
@@ -42,7 +43,7 @@ class PinDialog(ModalScreen[str | None]):
     def compose(self) -> ComposeResult:
         with Vertical():
             yield Label(literal(t("dash.pin.new", self.lang)), id="pin-prompt")
-            yield Input(id="pin-input", password=True, max_length=32)
+            yield Input(id="pin-input", password=True, max_length=PIN_MAX_LENGTH)
             yield Label("", id="pin-error")
 
     def on_input_submitted(self, event: Input.Submitted) -> None:
@@ -50,8 +51,10 @@ class PinDialog(ModalScreen[str | None]):
         prompt = self.query_one("#pin-prompt", Label)
         error = self.query_one("#pin-error", Label)
         if not self.first:
-            if len(pin) < PIN_MIN_LENGTH or not pin.isascii():
-                error.update(literal(t("pin.too_short", self.lang, min=PIN_MIN_LENGTH)))
+            try:
+                check_new_pin(pin)
+            except PinError as exc:
+                error.update(literal(error_text(exc, self.lang)))
                 return
             self.first = pin
             error.update("")
@@ -111,7 +114,11 @@ class StationsScreen(DashScreen):
 
     def _pin_sent(self, result: dict[str, Any]) -> None:
         sent = result.get("sent_to") or []
-        self.say(self.tr("pin.sent", stations=", ".join(sent) or self.tr("dash.nobody")))
+        text = self.tr("pin.sent", stations=", ".join(sent) or self.tr("dash.nobody"))
+        pending = sorted(set(result.get("stations") or []) - set(sent))
+        if pending:  # offline now: they get it when they reconnect
+            text += " " + self.tr("pin.pending", stations=", ".join(pending))
+        self.say(text)
 
     def action_rehearse(self) -> None:
         """The hall rehearsal; while a round is being played only after the operator types

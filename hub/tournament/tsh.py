@@ -10,14 +10,20 @@ One line per player, players numbered from 1 in file order. The grammar is tsh's
   id is kept and written back, the name shown without it.
 * RATING is ``1500``, ``1500.5`` or ``0+0+0`` (team ratings) — kept as written.
 * ``#`` lines are comments, blank lines are kept, a leading BOM is dropped (and written back),
-  CRLF and tabs are kept, ``\\;`` inside a value is an escaped ``;``, not a separator.
+  tabs are kept, ``\\;`` inside a value is an escaped ``;``, not a separator.
+* Lines end at LF, CRLF or a lone CR, as tsh splits them (each kept and written back) — and
+  nowhere else: stored text is never cut on U+0085, U+2028 … (:func:`split_lines`).
+* ``00`` in an opponent or a score is tsh's *undefined* (None here): the round is skipped
+  (not paired, or no score), never read as 0; it is written back as ``00``.
 * Opponent 0 is "no opponent" (a bye, a forfeit loss or an unplayed round: the score is the
   spread, e.g. 50, −50 or 0). ``p12`` gives per round 1 (started), 2 (replied), 0 (neither),
   3 (unknown); ``off`` marks a withdrawn player. Every key — known or not — is kept verbatim,
   values such as tsh's ``00`` (undefined) included.
-* Encoding: per file, UTF-8 when every line is valid UTF-8, else ISO-8859-1 (tsh's default).
-  A file whose lines are partly UTF-8 with accents and partly not is refused (it would be
-  garbled either way); the encoding is written back as read.
+* Encoding: per file, UTF-8 when every line is valid UTF-8, else a guess
+  (:func:`guess_encoding`, said in :attr:`TshFile.encoding_note`): Windows-1250 or ISO-8859-2
+  when the bytes read as Czech or Slovak, else ISO-8859-1 (tsh's default). A file whose lines
+  are partly UTF-8 with accents and partly not is refused (it would be garbled either way);
+  the encoding is written back as read.
 * Reading streams line by line with a limit on the length of a line (:data:`MAX_LINE`), so a
   corrupt or hostile file is refused before it costs memory.
 
@@ -51,6 +57,10 @@ from samoobsluha.shared.i18n import cli_language, t
 MAX_LINE = 64 * 1024  # bytes; tsh lines are a few hundred bytes (long events: a few KB)
 MAX_LINES = 100_000  # players and comments; the biggest events have a few hundred players
 BOM = "\ufeff"
+UNDEFINED = "00"  # tsh's token for "undefined" in pairings, scores and key values
+_BLOCK = 64 * 1024
+_EOL = re.compile(rb"\r\n|\r|\n")
+_TEXT_EOL = re.compile(r"\r\n|\r|\n")
 
 _HEAD = re.compile(r"^(.+?\S)\s+(\d+(?:[.+]\d+)*)\s*([\d\s]*)$", re.DOTALL)
 _SCORE = re.compile(r"-?\d+$")
@@ -96,8 +106,8 @@ class TshError(ValueError):
 class TshPlayer:
     name: str  # as written, with its ``:XT…`` id if any
     rating: str  # as written: 1500, 1500.5, 0+0+0
-    opponents: list[int]
-    scores: list[int]
+    opponents: list[int | None]  # None: tsh's ``00``, undefined (not paired that round)
+    scores: list[int | None]  # None: ``00``, undefined (no score that round)
     fields: list[tuple[str, str]] = field(default_factory=list)  # (key, raw values) in order
     line: int = 0  # line number in the file (0: not read from a file)
     raw: str | None = None  # the line as read (without its end); None once changed
@@ -125,12 +135,16 @@ class TshPlayer:
                 return v
         return None
 
-    def ints(self, key: str) -> list[int]:
+    def ints(self, key: str) -> list[int | None]:
+        """A key's values as numbers; tsh's ``00`` is None (undefined), as tsh reads it."""
         raw = self.get(key)
         if not raw:
             return []
-        out = []
+        out: list[int | None] = []
         for token in raw.split():
+            if token == UNDEFINED:
+                out.append(None)
+                continue
             if not _SCORE.match(token):
                 raise TshError(
                     "tsh.bad_key_number", line=self.line, name=self.name, key=key, value=token
@@ -139,7 +153,18 @@ class TshPlayer:
         return out
 
     def scored(self, r: int) -> bool:
-        return len(self.scores) >= r
+        """Round ``r`` has a score (``00`` is no score: tsh reads it as undefined)."""
+        return len(self.scores) >= r and self.scores[r - 1] is not None
+
+    def paired(self, r: int) -> bool:
+        """Round ``r`` has an opponent entry (0 = none) that is not ``00`` (undefined)."""
+        return len(self.opponents) >= r and self.opponents[r - 1] is not None
+
+    def score(self, r: int) -> int:
+        """The score of a scored round (see :meth:`scored`)."""
+        value = self.scores[r - 1]
+        assert value is not None
+        return value
 
 
 @dataclass
@@ -157,6 +182,8 @@ class TshFile:
     lines: list[TshPlayer | TshLine] = field(default_factory=list)  # players and comments
     bom: bool = False
     warnings: list[Notice] = field(default_factory=list)
+    # which 8-bit encoding was assumed and why, when it is a guess (not UTF-8, not ASCII)
+    encoding_note: Notice | None = None
 
     def __post_init__(self) -> None:
         if not self.lines:
@@ -175,28 +202,55 @@ class TshFile:
     @property
     def scored_rounds(self) -> int:
         """The last round with a score (what tsh's standings cover)."""
-        return max((len(p.scores) for p in self.players), default=0)
+        return max(
+            (r for p in self.players for r in range(len(p.scores), 0, -1) if p.scored(r)),
+            default=0,
+        )
 
 
 # --- reading ------------------------------------------------------------------------------
 
 
 def _byte_lines(stream: IO[bytes], limit: int) -> Iterator[tuple[int, bytes]]:
+    """The lines of ``stream`` with their endings: LF, CRLF or a lone CR (classic Mac) —
+    tsh splits on any of them — each at most ``limit`` bytes, read in blocks so a corrupt
+    or hostile file is refused before it costs memory."""
     number = 0
+    buf = b""
     while True:
-        chunk = stream.readline(limit + 1)
-        if not chunk:
+        # never more than one line's limit ahead of what was used: a hostile file costs
+        # at most ``limit`` bytes of memory and reading stops right at the refusal
+        block = stream.read(max(1, min(_BLOCK, limit + 1 - len(buf))))
+        buf += block
+        start = 0
+        for end in _EOL.finditer(buf):
+            if end.group() == b"\r" and end.end() == len(buf) and block:
+                break  # a CR at the end of a block may be the first half of CRLF
+            number += 1
+            if number > MAX_LINES:
+                raise TshError("tsh.too_many_lines", limit=MAX_LINES)
+            if end.start() - start > limit:
+                raise TshError("tsh.line_too_long", line=number, limit=limit)
+            yield number, buf[start : end.end()]
+            start = end.end()
+        buf = buf[start:]
+        if len(buf) > limit:
+            raise TshError("tsh.line_too_long", line=number + 1, limit=limit)
+        if not block:
+            if buf:
+                number += 1
+                if number > MAX_LINES:
+                    raise TshError("tsh.too_many_lines", limit=MAX_LINES)
+                yield number, buf
             return
-        number += 1
-        if number > MAX_LINES:
-            raise TshError("tsh.too_many_lines", limit=MAX_LINES)
-        if len(chunk) > limit and not chunk.endswith(b"\n"):
-            raise TshError("tsh.line_too_long", line=number, limit=limit)
-        yield number, chunk
 
 
 def read_stream(stream: IO[bytes], *, limit: int = MAX_LINE) -> TshFile:
-    """Read a .t file from a binary stream, one line at a time (each at most ``limit``)."""
+    """Read a .t file from a binary stream, one line at a time (each at most ``limit``).
+
+    The encoding: UTF-8 when every line is valid UTF-8; else a guess between Windows-1250
+    / ISO-8859-2 (Czech and Slovak) and ISO-8859-1 (tsh's default) by
+    :func:`guess_encoding`, said in :attr:`TshFile.encoding_note`."""
     raw: list[tuple[int, bytes]] = []
     first_utf8 = first_latin = 0
     bom = False
@@ -212,15 +266,143 @@ def read_stream(stream: IO[bytes], *, limit: int = MAX_LINE) -> TshFile:
         raw.append((number, chunk))
     if first_utf8 and first_latin:
         raise TshError("tsh.mixed_encoding", utf8=first_utf8, latin=first_latin)
-    encoding = "iso-8859-1" if first_latin else "utf-8"
+    encoding, note = "utf-8", None
+    if first_latin:
+        encoding, note = guess_encoding(raw)
     tsh = _parse_lines(((n, b.decode(encoding)) for n, b in raw), encoding, bom)
+    tsh.encoding_note = note
     if encoding == "iso-8859-1":
         for n, b in raw:
             if any(0x80 <= c <= 0x9F for c in b):
-                # C1 controls are never text in ISO-8859-1: most likely Windows-1250/1252.
+                # C1 controls are never text in ISO-8859-1: most likely Windows-1252.
                 tsh.warnings.append(Notice("tsh.warn_c1", {"line": n}))
                 break
     return tsh
+
+
+# --- which 8-bit encoding ------------------------------------------------------------------
+
+_VOWELS = frozenset("aeiouyáéíóúůýěäô")
+_CS_SK = frozenset("áäčďéěíĺľňóôŕřšťúůýžÁÄČĎÉĚÍĹĽŇÓÔŔŘŠŤÚŮÝŽ")
+_PUNCT_1250 = frozenset("€‚„…†‡‰‹‘’“”•–—™›")
+_CANDIDATES = ("cp1250", "iso-8859-2")
+ENCODING_NAMES = {
+    "utf-8": "UTF-8",
+    "cp1250": "Windows-1250",
+    "iso-8859-2": "ISO-8859-2",
+    "iso-8859-1": "ISO-8859-1",
+}
+
+
+def _char(data: bytes, i: int, encoding: str) -> str:
+    if i < 0 or i >= len(data):
+        return " "
+    return data[i : i + 1].decode(encoding, "replace").lower()
+
+
+def _czech_votes(data: bytes, encoding: str) -> tuple[int, int, set[str]]:
+    """(votes for reading ``data`` as Czech/Slovak in ``encoding``, votes for ISO-8859-1,
+    the Czech/Slovak letters that decided). Only bytes the two readings disagree on vote,
+    each by the letter it makes and its neighbours — Czech spelling is the tell: ě only
+    after b p v f m d t n; ů never first, always after a consonant; ř before a vowel or at
+    the end of a word (Norwegian ø, the same byte, sits before r, n, l: Bjørn, Møller);
+    ľ, š, ž, ť are letters where ISO-8859-1 has symbols or control codes."""
+    ours = theirs = 0
+    tells: set[str] = set()
+    for i, b in enumerate(data):
+        if b < 0x80:
+            continue
+        mine, latin = data[i : i + 1].decode(encoding, "replace"), chr(b)
+        if mine == latin:
+            continue
+        c, prev, nxt = mine.lower(), _char(data, i - 1, encoding), _char(data, i + 1, encoding)
+        in_word = prev.isalpha() or nxt.isalpha()
+        if 0x80 <= b <= 0x9F:  # never text in ISO-8859-1
+            if mine.isalpha():  # š ž ť Š Ž Ť (Polish ś ź too)
+                ours += 3
+                if mine in _CS_SK:
+                    tells.add(c)
+            elif mine not in _PUNCT_1250:  # quotes and dashes: Windows-1252's too, no vote
+                ours -= 3
+            continue
+        if mine.isalpha() and not latin.isalpha():
+            ours += 2 if in_word else 0
+            if mine in _CS_SK and in_word:
+                tells.add(c)
+            continue
+        if latin.isalpha() and not mine.isalpha():
+            theirs += 2 if in_word else 0
+            continue
+        after = _char(data, i + 2, encoding)
+        vote = 0
+        if c == "ě":
+            vote = 2 if prev in "bpvfmdtn" and prev.isalpha() else -1
+        elif c == "ů":
+            vote = 2 if prev.isalpha() and prev not in _VOWELS else -1
+        elif c == "ř":
+            vote = 2 if nxt in _VOWELS or not nxt.isalpha() else -1
+        elif c == "č":
+            if nxt in _VOWELS or not nxt.isalpha() or nxt in "kt":
+                vote = 1
+            elif after == "e":  # Hélène, Thérèse, Michèle: French è
+                vote = -1
+        elif c == "ň":
+            vote = 1 if nxt.isalpha() else 0
+        elif c == "ď":
+            vote = 1 if nxt in _VOWELS or not nxt.isalpha() else -1
+        elif c == "ŕ":
+            consonants = prev.isalpha() and prev not in _VOWELS and nxt not in _VOWELS
+            vote = 1 if consonants and nxt.isalpha() else -1
+        elif c == "ĺ":
+            vote = -1  # Scandinavian å is far more common in a name than Slovak ĺ
+        elif c in "ľš":
+            vote = 2 if in_word else 0
+        if vote > 0:
+            ours += vote
+            tells.add(c)
+        elif vote < 0:
+            theirs -= vote
+    return ours, theirs, tells
+
+
+def guess_encoding(lines: Iterable[tuple[int, bytes]]) -> tuple[str, Notice]:
+    """The 8-bit encoding of a file that is not UTF-8, and a notice saying which was
+    assumed and why (shown on stderr: it is a guess). Windows-1250 (or ISO-8859-2) when
+    the letters it makes read as Czech or Slovak better than ISO-8859-1's read as Western
+    (see :func:`_czech_votes`) — even when no byte is in 0x80–0x9F; else ISO-8859-1, tsh's
+    own default."""
+    lines = list(lines)
+    data = b"\n".join(b for _, b in lines)
+    best, best_margin, best_tells = "", 0, set()
+    for encoding in _CANDIDATES:
+        try:
+            data.decode(encoding)
+        except UnicodeDecodeError:
+            continue
+        ours, theirs, tells = _czech_votes(data, encoding)
+        if ours - theirs > best_margin:
+            best, best_margin, best_tells = encoding, ours - theirs, tells
+    encoding = best or "iso-8859-1"
+    line, sample = next(
+        ((n, b.decode(encoding).strip()) for n, b in lines if not b.isascii()), (0, "")
+    )
+    head = _HEAD.match(sample.split(";")[0].strip())
+    sample = (head.group(1) if head else sample)[:40]  # the name, not the numbers
+    if best:
+        letters = ", ".join(sorted(best_tells)[:6])
+        return encoding, Notice(
+            "tsh.encoding_czech",
+            {
+                "encoding": ENCODING_NAMES[encoding],
+                "letters": letters,
+                "line": line,
+                "sample": sample,
+            },
+        )
+    return encoding, Notice(
+        "tsh.encoding_default",
+        {"encoding": ENCODING_NAMES[encoding], "line": line, "sample": sample},
+    )
 
 
 def read(path: Path | str, *, limit: int = MAX_LINE) -> TshFile:
@@ -234,12 +416,26 @@ def read_text(path: Path | str) -> tuple[str, str]:
     return format_file(tsh), tsh.encoding
 
 
+def split_lines(text: str) -> list[str]:
+    """``text`` cut after each LF, CRLF or lone CR, endings kept — as tsh reads a file,
+    and never on the other characters :meth:`str.splitlines` takes for line ends (U+0085,
+    U+2028, form feed …), which are text inside a name."""
+    out = []
+    start = 0
+    for end in _TEXT_EOL.finditer(text):
+        out.append(text[start : end.end()])
+        start = end.end()
+    if start < len(text):
+        out.append(text[start:])
+    return out
+
+
 def parse(text: str, encoding: str = "utf-8") -> TshFile:
     """Parse a file already decoded (as stored in the hub database)."""
     bom = text.startswith(BOM)
     if bom:
         text = text[1:]
-    return _parse_lines(enumerate(text.splitlines(keepends=True), start=1), encoding, bom)
+    return _parse_lines(enumerate(split_lines(text), start=1), encoding, bom)
 
 
 def _split_eol(text: str) -> tuple[str, str]:
@@ -272,12 +468,28 @@ def _parse_player(number: int, text: str, warnings: list[Notice]) -> TshPlayer:
     if head is None:
         raise TshError("tsh.bad_head", line=number, text=text[:60])
     name = head.group(1)
-    opponents = [int(x) for x in head.group(3).split()]
-    scores = []
+    # tsh's 00 is "undefined" (TFile.pm reads it as undef): in an opponent, not paired
+    # that round; in a score, no score — the round is skipped, never a 0 or a 0:0 draw
+    opponents = [None if x == UNDEFINED else int(x) for x in head.group(3).split()]
+    scores: list[int | None] = []
     for token in parts[1].split() if len(parts) > 1 else []:
+        if token == UNDEFINED:
+            scores.append(None)
+            continue
         if not _SCORE.match(token):
             raise TshError("tsh.bad_score", line=number, name=name, value=token)
         scores.append(int(token))
+    undefined = sorted(
+        {r for r, o in enumerate(opponents, start=1) if o is None}
+        | {r for r, x in enumerate(scores, start=1) if x is None}
+    )
+    if undefined:
+        warnings.append(
+            Notice(
+                "tsh.warn_undefined",
+                {"line": number, "name": name, "rounds": ", ".join(map(str, undefined))},
+            )
+        )
     fields: list[tuple[str, str]] = []
     for fragment in parts[2:]:
         key, _, values = fragment.strip().partition(" ")
@@ -297,7 +509,7 @@ def _parse_player(number: int, text: str, warnings: list[Notice]) -> TshPlayer:
         )
     if "p12" in keys:
         codes = player.ints("p12")  # refuses a non-number with its line
-        if any(c not in (0, 1, 2, 3) for c in codes):
+        if any(c not in (0, 1, 2, 3, None) for c in codes):
             warnings.append(Notice("tsh.warn_p12", {"line": number, "name": name}))
     return player
 
@@ -306,6 +518,8 @@ def _check(tsh: TshFile) -> None:
     n = len(tsh.players)
     for index, player in enumerate(tsh.players, start=1):
         for r, opp in enumerate(player.opponents, start=1):
+            if opp is None:
+                continue  # 00: not paired that round
             if opp > n:
                 raise TshError(
                     "tsh.bad_opponent", line=player.line, name=player.name, round=r, opp=opp
@@ -343,11 +557,15 @@ def format_player(p: TshPlayer) -> str:
     """A player line in tsh's own layout (``%-22s %5s``, ``; key values`` per field)."""
     head = f"{p.name:<22} {p.rating:>5}"
     if p.opponents:
-        head += " " + " ".join(str(o) for o in p.opponents)
-    out = [head, " " + " ".join(str(s) for s in p.scores)]
+        head += " " + " ".join(_token(o) for o in p.opponents)
+    out = [head, " " + " ".join(_token(s) for s in p.scores)]
     for key, values in p.fields:
         out.append(f" {key} {values}" if values else f" {key}")
     return ";".join(out)
+
+
+def _token(value: int | None) -> str:
+    return UNDEFINED if value is None else str(value)
 
 
 def format_file(tsh: TshFile, *, bom: bool = True) -> str:
@@ -406,14 +624,14 @@ def to_tournament(tsh: TshFile, name: str = "") -> TournamentData:
         real = [
             r
             for r, o in enumerate(tp.opponents, start=1)
-            if tp.scored(r) and (o or tp.scores[r - 1] != 0)
+            if o is not None and tp.scored(r) and (o or tp.score(r) != 0)
         ]
         first_real = min(real, default=0)
         last_real = max(real, default=0)
         for r, opp in enumerate(tp.opponents, start=1):
-            if not tp.scored(r):
-                continue
-            own = tp.scores[r - 1]
+            if opp is None or not tp.scored(r):
+                continue  # 00 (undefined) or not scored yet: no game, as in tsh
+            own = tp.score(r)
             if opp == 0:
                 if own > 0:
                     data.games.append(Game(r, pid, None, own, None, kind=Kind.BYE))
@@ -427,14 +645,8 @@ def to_tournament(tsh: TshFile, name: str = "") -> TournamentData:
             other = tsh.players[opp - 1]
             if opp < pid or not other.scored(r):
                 continue  # added from the opponent's line, or pending (half-scored)
-            theirs = other.ints("p12")
-            first = _starter(
-                pid,
-                opp,
-                p12[r - 1] if len(p12) >= r else 3,
-                theirs[r - 1] if len(theirs) >= r else 3,
-            )
-            data.games.append(Game(r, pid, opp, own, other.scores[r - 1], first=first))
+            first = _starter(pid, opp, _code(p12, r), _code(other.ints("p12"), r))
+            data.games.append(Game(r, pid, opp, own, other.score(r), first=first))
     data.games.sort(key=lambda g: (g.round, g.p1))
     return data
 
@@ -447,6 +659,8 @@ def pending(tsh: TshFile) -> list[Game]:
     for pid, tp in enumerate(tsh.players, start=1):
         p12 = tp.ints("p12")
         for r, opp in enumerate(tp.opponents, start=1):
+            if opp is None:
+                continue  # 00: not paired that round
             if tp.scored(r) and (not opp or tsh.players[opp - 1].scored(r)):
                 continue
             if opp == 0:
@@ -455,16 +669,22 @@ def pending(tsh: TshFile) -> list[Game]:
                 continue
             if opp < pid and tsh.players[opp - 1].opponents[r - 1] == pid:
                 continue
-            theirs = tsh.players[opp - 1].ints("p12")
-            first = _starter(
-                pid,
-                opp,
-                p12[r - 1] if len(p12) >= r else 3,
-                theirs[r - 1] if len(theirs) >= r else 3,
-            )
+            first = _starter(pid, opp, _code(p12, r), _code(tsh.players[opp - 1].ints("p12"), r))
             out.append(Game(r, pid, opp, first=first))
     out.sort(key=lambda g: (g.round, g.p1))
     return out
+
+
+def _code(codes: list[int | None], r: int) -> int:
+    """The p12 code of round ``r``: 3 (unknown) when missing or ``00``."""
+    code = codes[r - 1] if len(codes) >= r else None
+    return 3 if code is None else code
+
+
+def incomplete(tsh: TshFile, round_no: int) -> list[Game]:
+    """The games of ``round_no`` paired but without a result (a round partly scored, or
+    not at all): what the database path calls missing results."""
+    return [g for g in pending(tsh) if g.round == round_no and g.p2 is not None]
 
 
 def _starter(pid: int, opp: int, mine: int, theirs: int) -> int | None:
@@ -523,6 +743,7 @@ def from_tournament(
     number = {pid: i for i, pid in enumerate(ids, start=1)}
     cells: dict[int, dict[int, tuple[int, int | None, int]]] = {pid: {} for pid in ids}
     derived: tuple[int, int | None, int]
+    code: int | None
     score: int | None
     tables = {(pid, g.round): g.table for g in (*games, *pend) for pid in g.players()}
     for g in games:
@@ -559,12 +780,13 @@ def from_tournament(
         src = source.players[pid - 1] if source is not None and pid <= len(source.players) else None
         mine = cells[pid]
         length = max([scored, *mine]) if src is None else last
-        opps: list[int] = []
-        scores: list[int] = []
-        p12: list[int] = []
+        opps: list[int | None] = []
+        scores: list[int | None] = []  # None: 00 (a round without a score before one with)
+        p12: list[int | None] = []
         same = src is not None
         src_p12 = src.ints("p12") if src is not None else []
         rewritten: list[int] = []  # rounds written from the database, not the source
+        opp: int | None
         for r in range(1, length + 1):
             derived = mine.get(r, (0, 0 if r <= scored else None, 0))
             if src is not None and src_sig.get((pid, r)) == db_sig.get((pid, r)):
@@ -582,8 +804,9 @@ def from_tournament(
                 rewritten.append(r)
             opps.append(opp)
             p12.append(code)
-            if score is not None:
-                scores.append(score)
+            scores.append(score)
+        while scores and scores[-1] is None:
+            scores.pop()
         if src is not None:
             # Anything the source had beyond what the hub knows of (never scored, no game).
             same = same and len(src.opponents) <= length and len(src.scores) <= length
@@ -612,7 +835,7 @@ def from_tournament(
                         tokens.append(str(table))
                 fields = [(k, " ".join(tokens) if k == "board" else v) for k, v in fields]
             if not same:
-                codes = " ".join(str(c) for c in p12)
+                codes = " ".join(_token(c) for c in p12)
                 if any(k == "p12" for k, _ in fields):
                     if src.get("p12") is None or src.ints("p12") != p12:
                         fields = [(k, codes if k == "p12" else v) for k, v in fields]
@@ -632,7 +855,7 @@ def from_tournament(
             fields = [(k, v) for k, v in p.extra.items() if k not in ("p12", "off")]
             if p.withdrawn:
                 fields.append(("off", p.extra.get("off") or "0"))
-            fields.append(("p12", " ".join(str(x) for x in p12)))
+            fields.append(("p12", " ".join(_token(x) for x in p12)))
             fields.sort(key=lambda kv: kv[0])
             line = TshPlayer(p.name, str(p.rating), opps, scores, fields)
         players.append(line)

@@ -23,7 +23,7 @@ from samoobsluha.hub.service import HubService, ServiceError
 from samoobsluha.hub.tournament import Tournament, TournamentError, exports
 from samoobsluha.hub.tournament.model import Kind
 from samoobsluha.shared.i18n import LANGUAGES
-from samoobsluha.station.rounds import PLAYOUT_DISPLAY_SECONDS
+from samoobsluha.shared.rounds import PLAYOUT_DISPLAY_SECONDS
 
 
 def signature(service: HubService) -> str:

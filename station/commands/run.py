@@ -106,8 +106,8 @@ def _pin_set(args: argparse.Namespace) -> int:
     import time
 
     from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.pin import PIN_MIN_LENGTH, PinError, hash_pin
     from samoobsluha.station import config as station_config
-    from samoobsluha.station.checks import SettingsError, hash_pin
     from samoobsluha.station.log import KioskStore
 
     lang = cli_language()
@@ -120,8 +120,8 @@ def _pin_set(args: argparse.Namespace) -> int:
         pin = sys.stdin.readline().rstrip("\n")
     try:
         stored = hash_pin(pin)
-    except SettingsError:
-        print(f"station pin set: {t('pin.too_short', lang, min=4)}", file=sys.stderr)
+    except PinError:
+        print(f"station pin set: {t('pin.too_short', lang, min=PIN_MIN_LENGTH)}", file=sys.stderr)
         return EXIT_CONFIG
     if args.print_hash:
         print(stored)
@@ -140,8 +140,8 @@ def _pin_clear(args: argparse.Namespace) -> int:
     import time
 
     from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.pin import is_pin_hash
     from samoobsluha.station import config as station_config
-    from samoobsluha.station.checks import is_pin_hash
     from samoobsluha.station.log import KioskStore
 
     cfg = station_config.load(args.config)

@@ -26,20 +26,27 @@ from textual.widgets.option_list import Option
 
 from samoobsluha.shared.i18n import MESSAGES, refusal
 from samoobsluha.shared.normalize import WordRefused, normalize_words
+from samoobsluha.shared.pin import (
+    PIN_MAX_LENGTH,
+    PIN_MIN_LENGTH,
+    PinError,
+    PinHashState,
+    check_new_pin,
+    hash_pin,
+    pin_hash_state,
+    verify_pin,
+)
 from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.app import SETTING_TABLES
 from samoobsluha.station.checks import (
-    PIN_MIN_LENGTH,
     PinGate,
     PinLock,
     StepError,
     TablesError,
     format_tables,
-    hash_pin,
     parse_tables,
     pin_gate,
     validate_table,
-    verify_pin,
 )
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.word_input import FlowInput
@@ -76,7 +83,7 @@ class PinScreen(KioskScreen):
         with Vertical(id="pin-box"):
             yield Label("", id="pin-title")
             yield Label("", id="pin-prompt")
-            yield FlowInput(id="pin", password=True, max_length=32)
+            yield FlowInput(id="pin", password=True, max_length=PIN_MAX_LENGTH)
             yield Label("", id="pin-message")
 
     def on_mount(self) -> None:
@@ -84,6 +91,11 @@ class PinScreen(KioskScreen):
         if self.mode == "enter":
             self._prompt("kiosk.pin.prompt")
             self.query_one("#pin", Input).disabled = True
+            if pin_hash_state(self.kiosk.pin_hash) is not PinHashState.OK:
+                # made under the old policy (or not a hash at all): it verifies nothing,
+                # so no try is offered — the referee sets a new PIN (docs/kiosk.md)
+                self._message(self.tr("kiosk.pin.outdated"))
+                return
             self._load_gate()
         else:
             self._prompt("kiosk.pin.new")
@@ -150,7 +162,9 @@ class PinScreen(KioskScreen):
             return
         # choosing a new PIN: twice, the same, then confirmed
         if not self.first_pin:
-            if len(pin) < PIN_MIN_LENGTH or not pin.isascii():
+            try:
+                check_new_pin(pin)
+            except PinError:
                 self._message(self.tr("kiosk.pin.too_short", min=PIN_MIN_LENGTH))
                 return
             self.first_pin = pin

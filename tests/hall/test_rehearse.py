@@ -80,7 +80,7 @@ def _status(hub: Hub, station: str) -> dict[str, object] | None:
 def test_rehearse_real_hall(hall: tuple[Hub, list[Station]], tmp_path: Path) -> None:
     hub, (st1, st2) = hall
     # the referee PIN is set on st-1 only
-    out = _run([str(BIN / "station"), "pin", "set"], st1.data, input="4826\n")
+    out = _run([str(BIN / "station"), "pin", "set"], st1.data, input="482648\n")
     assert out.returncode == 0, out.stderr
     page = tmp_path / "rehearsal.html"
     env = {**os.environ, "SAMOOBSLUHA_DATA": str(hub.data)}

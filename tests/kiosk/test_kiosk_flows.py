@@ -301,14 +301,14 @@ async def test_rate_limit_cap_per_round(make_app, store, clock):
     assert {r["round_no"] for r in rows} == {3}
 
 
-def give_pin(store, pin: str = "4711") -> None:
+def give_pin(store, pin: str = "471147") -> None:
     """The PIN as ``station pin set`` (or provisioning, or the hub) leaves it."""
     from samoobsluha.station.checks import hash_pin
 
     store.set_referee_pin(hash_pin(pin), 0.0)
 
 
-async def set_pin(pilot, pin: str = "4711") -> None:
+async def set_pin(pilot, pin: str = "471147") -> None:
     """Give the station a PIN (as the console would) and open the referee screen."""
     give_pin(pilot.app.store, pin)
     await pilot.press("f12")
@@ -355,7 +355,7 @@ async def test_pin_set_at_the_console_opens_the_referee_screen(make_app, store):
         give_pin(store)  # after start: looked up again at the key
         await pilot.press("f12")
         await settle(pilot)
-        await type_text(pilot, "4711")
+        await type_text(pilot, "471147")
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
@@ -365,22 +365,22 @@ async def test_pin_sent_by_the_hub_wins_over_an_older_one(make_app, store):
     from samoobsluha.station.checks import hash_pin
     from samoobsluha.station.sync import _store_item, m001_sync
 
-    give_pin(store, "4711")
+    give_pin(store, "471147")
     m001_sync(store.db)
-    _store_item(store.db, "referee_pin", "referee_pin:1", {"hash": hash_pin("8642")}, 10.0)
+    _store_item(store.db, "referee_pin", "referee_pin:1", {"hash": hash_pin("864286")}, 10.0)
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f12")
         await settle(pilot)
-        await type_text(pilot, "8642")
+        await type_text(pilot, "864286")
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
     # a PIN set later on the station itself wins again
-    store.set_referee_pin(hash_pin("1357"), 20.0)
+    store.set_referee_pin(hash_pin("135713"), 20.0)
     from samoobsluha.station.checks import verify_pin
 
-    assert verify_pin("1357", store.referee_pin())
+    assert verify_pin("135713", store.referee_pin())
 
 
 async def test_changing_the_pin_asks_twice_and_confirms(make_app, store):
@@ -392,23 +392,23 @@ async def test_changing_the_pin_asks_twice_and_confirms(make_app, store):
         await pilot.press("6")
         await settle(pilot)
         for _ in range(2):
-            await type_text(pilot, "9999")
+            await type_text(pilot, "999999")
             await pilot.press("enter")
             await settle(pilot)
         await pilot.press("escape")  # "really?" — no
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
-        assert verify_pin("4711", store.referee_pin())
+        assert verify_pin("471147", store.referee_pin())
         await pilot.press("6")
         await settle(pilot)
         for _ in range(2):
-            await type_text(pilot, "9999")
+            await type_text(pilot, "999999")
             await pilot.press("enter")
             await settle(pilot)
         await pilot.press("a")
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
-    assert verify_pin("9999", store.referee_pin())
+    assert verify_pin("999999", store.referee_pin())
 
 
 async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
@@ -419,7 +419,7 @@ async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
         await settle(pilot)
         pin_field = app.screen.query_one("#pin", Input)
         for attempt in range(1, 4):
-            await type_text(pilot, "0000")
+            await type_text(pilot, "000000")
             await pilot.press("enter")
             await settle(pilot)
             assert pin_field.disabled  # a wrong PIN is always followed by a wait
@@ -431,7 +431,7 @@ async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
         assert "ZAMČENO" in message
         assert pin_field.disabled
         # the right PIN does not help during the lockout
-        await type_text(pilot, "4711")
+        await type_text(pilot, "471147")
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, PinScreen)
@@ -442,7 +442,7 @@ async def test_wrong_pins_are_delayed_then_locked_out(make_app, store, clock):
         await settle(pilot)
         await pilot.pause(0.2)
         assert not app.screen.query_one("#pin", Input).disabled
-        await type_text(pilot, "4711")
+        await type_text(pilot, "471147")
         await pilot.press("enter")
         await settle(pilot)
         assert isinstance(app.screen, RefereeScreen)
@@ -719,7 +719,7 @@ async def test_result_form_and_pin_typed_in_a_burst(make_app, store):
         give_pin(store)
         await pilot.press("f12")
         await settle(pilot)
-        await burst(pilot, [*"4711", "enter"])
+        await burst(pilot, [*"471147", "enter"])
         assert isinstance(app.screen, RefereeScreen)
         await pilot.press("5")
         await burst(pilot, ["2", "enter", "5", "enter", *"401", "enter", *"399", "enter", "b"])

@@ -140,12 +140,12 @@ async def test_brackets_in_the_where_field_stay_literal(make_app, store) -> None
 async def test_brackets_in_the_referee_table_range_stay_literal(make_app, store) -> None:
     from samoobsluha.station.checks import hash_pin
 
-    store.set_setting("referee_pin_hash", hash_pin("4711"))
+    store.set_setting("referee_pin_hash", hash_pin("471147"))
     app = make_app()
     async with app.run_test(size=(80, 24)) as pilot:
         await pilot.press("f12")
         await settle(pilot)
-        await type_text(pilot, "4711")
+        await type_text(pilot, "471147")
         await pilot.press("enter")
         await settle(pilot)
         await pilot.press("3")

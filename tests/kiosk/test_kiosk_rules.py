@@ -14,6 +14,7 @@ from samoobsluha.station.checks import (
     PIN_WAIT_CAP,
     KioskSettings,
     Limit,
+    PinError,
     PinLock,
     RateState,
     SettingsError,
@@ -72,10 +73,10 @@ def test_rate_decision():
 
 
 def test_pin_hash_is_salted_and_verifies():
-    a, b = hash_pin("4711"), hash_pin("4711")
-    assert a != b and verify_pin("4711", a) and verify_pin("4711", b)
-    assert not verify_pin("4712", a) and not verify_pin("4711", "garbage")
-    with pytest.raises(SettingsError):
+    a, b = hash_pin("471147"), hash_pin("471147")
+    assert a != b and verify_pin("471147", a) and verify_pin("471147", b)
+    assert not verify_pin("471148", a) and not verify_pin("471147", "garbage")
+    with pytest.raises(PinError):
         hash_pin("12")
 
 
@@ -128,11 +129,11 @@ def test_station_pin_set_from_stdin(tmp_path, monkeypatch, capsys):
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path))
     monkeypatch.setenv("SAMOOBSLUHA_CONFIG", str(tmp_path / "none.toml"))
     (tmp_path / "none.toml").write_text("")
-    monkeypatch.setattr(sys, "stdin", io.StringIO("2468\n"))
+    monkeypatch.setattr(sys, "stdin", io.StringIO("246824\n"))
     assert main(["pin", "set"]) == 0
     store = KioskStore.open(tmp_path / "station.db", "x")
     try:
-        assert verify_pin("2468", store.setting("referee_pin_hash"))
+        assert verify_pin("246824", store.setting("referee_pin_hash"))
     finally:
         store.close()
     monkeypatch.setattr(sys, "stdin", io.StringIO("1\n"))

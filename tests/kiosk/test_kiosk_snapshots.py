@@ -54,12 +54,12 @@ def test_verdict_invalid_screen(snap_compare, make_app):
 
 
 def test_referee_screen(snap_compare, make_app, store):
-    store.set_setting("referee_pin_hash", hash_pin("4711"))
+    store.set_setting("referee_pin_hash", hash_pin("471147"))
 
     async def run_before(pilot) -> None:
         await pilot.press("f12")
         await settle(pilot)
-        await type_text(pilot, "4711")
+        await type_text(pilot, "471147")
         await pilot.press("enter")
         await settle(pilot)
 

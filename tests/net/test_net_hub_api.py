@@ -90,23 +90,45 @@ async def test_published_items_are_stored_on_the_station(link) -> None:
 
 
 async def test_referee_pin_from_the_hub_is_the_kiosk_pin(link) -> None:
-    """hub pin set / the dashboard: the PIN's hash rides the hub link like any published
-    item, and the kiosk's PIN lookup (same station database) uses it."""
-    from samoobsluha.station.checks import hash_pin, verify_pin
+    """hub pin set / the dashboard: one hash per station, each with its own salt, rides
+    the hub link; a station gets only its own (never another card's), and the kiosk's PIN
+    lookup (same station database) uses it. A station the PIN is not for gets nothing."""
+    import hashlib as _hashlib
+
+    from samoobsluha.shared.pin import hash_pin, hash_pin_for, verify_pin
     from samoobsluha.station.log import KioskStore
 
     hub, sync, _, tmp = link
-    result = await hub.publish("referee_pin", {"hash": hash_pin("86429753")})
-    assert result["sent_to"] == ["s1"]
+    hashes = hash_pin_for("86429753", ["s1", "s2"])
+    result = await hub.publish("referee_pin", {"hashes": hashes})
+    assert result["sent_to"] == ["s1"] and result["stations"] == ["s1", "s2"]
     await until(lambda: sync.dbw.call(load_item, "referee_pin") is not None)
+    assert sync.dbw.call(load_item, "referee_pin") == {"hash": hashes["s1"]}
     kiosk = KioskStore.open(tmp / "station.db", "s1")
     try:
+        assert kiosk.referee_pin() == hashes["s1"]
         assert verify_pin("86429753", kiosk.referee_pin())
     finally:
         kiosk.close()
-    for bad in ({"hash": "1234"}, {"pin": "1234"}, ["scrypt$"]):
-        with pytest.raises(ValueError, match="referee_pin"):
+    # the same for a station it is not for: nothing is sent to it
+    only_s2 = {"hashes": {"s2": hashes["s2"]}}
+    assert (await hub.publish("referee_pin", only_s2))["sent_to"] == []
+
+    salt = bytes(16)
+    old = _hashlib.scrypt(b"4711", salt=salt, n=2**14, r=8, p=1, dklen=32).hex()
+    outdated = f"scrypt${2**14}$8$1${salt.hex()}${old}"
+    one = hash_pin("86429753", salt=salt)
+    for bad, why in (
+        ({"hash": hashes["s1"]}, "hashes"),  # one hash for every station: one salt
+        ({"hashes": {}}, "hashes"),
+        ({"hashes": {"s1": "1234"}}, "not a current"),
+        ({"hashes": {"s1": outdated}}, "not a current"),  # the old policy
+        ({"hashes": {"s1": one, "s2": one}}, "own salt"),
+        (["scrypt$"], "hashes"),
+    ):
+        with pytest.raises(ValueError, match=why):
             await hub.publish("referee_pin", bad)
+    assert sync.dbw.call(load_item, "referee_pin") == {"hash": hashes["s1"]}
 
 
 async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> None:

@@ -227,8 +227,14 @@ def test_encodings(tmp_path: Path) -> None:
     assert "řádek 1 je v UTF-8, řádek 2 ne" in caught.value.text("cs")
     cp1250 = tmp_path / "cp1250.t"
     cp1250.write_bytes("Šťastný 1500 2; 400\nNovák 1400 1; 350\n".encode("cp1250"))
-    f = tsh.read(cp1250)
-    assert [w.key for w in f.warnings] == ["tsh.warn_c1"]
+    f = tsh.read(cp1250)  # š, ť are in 0x80-0x9F: Windows-1250, no longer a warning
+    assert (f.encoding, f.players[0].name, f.warnings) == ("cp1250", "Šťastný", [])
+    assert f.encoding_note is not None and f.encoding_note.key == "tsh.encoding_czech"
+    assert tsh.encode(f) == cp1250.read_bytes()
+    western = tmp_path / "cp1252.t"  # quotes in 0x80-0x9F, Western letters: still Latin-1
+    western.write_bytes("Jörg “Jo” Bjørnstad 1500 2; 400\nNovák 1400 1; 350\n".encode("cp1252"))
+    f = tsh.read(western)
+    assert f.encoding == "iso-8859-1" and [w.key for w in f.warnings] == ["tsh.warn_c1"]
     bom = tmp_path / "bom.t"
     bom.write_bytes(b"\xef\xbb\xbfNovak, Jan 1500 0; 50\n")
     assert tsh.read(bom).players[0].name == "Novak, Jan"
