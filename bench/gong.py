@@ -129,11 +129,11 @@ async def kiosk_busy(
 ) -> tuple[list[float], int, int]:
     """Signals rung while a real kiosk paints verdicts; returns (lateness ms, missed,
     verdict screens shown)."""
+    from samoobsluha.shared.checks import KioskSettings
     from samoobsluha.shared.lexicon import Lexicon, write_lexicon
     from samoobsluha.shared.normalize import normalize_word
     from samoobsluha.station.app import KioskApp
     from samoobsluha.station.bell import BellThread
-    from samoobsluha.station.checks import KioskSettings
     from samoobsluha.station.log import KioskStore
 
     tag = mode

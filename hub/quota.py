@@ -48,7 +48,7 @@ CUTOFF_COOLDOWN = 60.0
 class Budget:
     """Rows and bytes one station may have stored per period (a round).
 
-    Derived from what a kiosk can produce (station.checks): at most one check every 6 s
+    Derived from what a kiosk can produce (shared.checks): at most one check every 6 s
     and 150 a round per station; a refused attempt writes two rows (the refused check
     and its referee request) and takes a player at least a couple of seconds; results,
     appeals and bell signals are a few dozen a round. Over a 40-minute round with its

@@ -7,19 +7,20 @@ kiosk's own:
 
 * **the same input rules**: the table must be one of the round's tables (else the kiosk's
   range), at most the kiosk's number of words, each word normalised by
-  :func:`station.checks.prepare_words` (SIT notation, blanks in brackets) with the kiosk's
+  :func:`shared.checks.prepare_words` (SIT notation, blanks in brackets) with the kiosk's
   refusal texts (``refused.*``, ``kiosk.error.*``);
 * **the same lexicon the stations use**: the one the hub pushed (``hub push-lexicon``),
   else the hub's default lexicon file — the reference the Stations screen compares the
   stations' lexicons with;
 * **the same limits**: the table's interval and its checks per round
-  (:func:`station.checks.rate_decision` with the kiosk's default settings), counted over
+  (:func:`shared.checks.rate_decision` with the kiosk's default settings), counted over
   every station's checks of that table in the hub's log, with the kiosk's refusal texts;
-* **the same record**: the check is committed by :class:`station.log.KioskStore` (the
-  kiosk's store) in the hub's own station file ``<data>/referee-checks.db`` under the
-  station id :data:`REFEREE_STATION`, then carried into the hub's log by the hub's own
-  ingest (:func:`hub.store.ingest`) — idempotent, so a row not carried (a locked database)
-  is carried with the next check. It is a first-instance check of that table and round:
+* **the same record**: the rows a kiosk sends for a check (:class:`shared.payloads.
+  CheckPayload`, and a referee request for a word too long for the lexicon) stored by the
+  hub's own ingest (:func:`hub.store.ingest`) under the station id
+  :data:`REFEREE_STATION`, in one transaction, before the verdict is shown. The hub
+  imports nothing of the station: the kiosk's input rules and limits are
+  :mod:`shared.checks`. It is a first-instance check of that table and round:
   it counts against the table's limits, shows on the challenges screen (station and
   instance read „rozhodčí“) and the chief referee's appeal (``v``/``n``) works on it as on
   any kiosk's check.
@@ -29,7 +30,6 @@ from __future__ import annotations
 
 import json
 import logging
-import sqlite3
 from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,13 +38,14 @@ from typing import Any
 from samoobsluha.shared.i18n import Phrase, t
 from samoobsluha.shared.lexicon import Lexicon, LexiconError, Status
 from samoobsluha.shared.normalize import WordRefused
+from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload
 from samoobsluha.shared.rounds import Phase
 from samoobsluha.shared.storage import open_db
 
 log = logging.getLogger("hub.refcheck")
 
 REFEREE_STATION = "hub"  # the station id of the referee's checks at the hub
-DB_NAME = "referee-checks.db"
+REFEREE_EPOCH = "referee"  # and its one epoch: the hub's log is its only copy
 NOTE = "ČAS 13.17"
 
 
@@ -107,7 +108,7 @@ def check_round(service: Any, now: float) -> int | None:
     (or ended less than the play-out display ago); before a planned round starts, the one
     before it; without any plan, the tournament's current round (None before pairing)."""
     from samoobsluha.hub import store as sync_store
-    from samoobsluha.station.rounds import PLAYOUT_DISPLAY_SECONDS
+    from samoobsluha.shared.rounds import PLAYOUT_DISPLAY_SECONDS
 
     with service._db() as db:
         plans = [p for p in sync_store.load_plans(db) if not p.cancelled]
@@ -151,7 +152,7 @@ def referee_check(
 ) -> HubCheck:
     """Judge ``raw_words`` for table ``table`` as a kiosk would, log it as that table's
     check (see the module docstring) and return it. Raises :class:`CheckRefused`."""
-    from samoobsluha.station.checks import (
+    from samoobsluha.shared.checks import (
         KioskSettings,
         Limit,
         RateState,
@@ -227,61 +228,65 @@ def _log(
     now: float,
     lang: str,
 ) -> str:
-    """Commit the check as the kiosk does, carry it (and anything left over) into the hub's
-    log, and return its key. A word longer than the lexicon covers asks the referee at a
-    kiosk; here the referee is the one asking, so that call is acknowledged at once."""
-    from samoobsluha.station.log import KioskStore
+    """Store the check in the hub's log and return its key: the rows a kiosk would send
+    (the check, and the referee request a word too long for the lexicon makes), as the
+    hub's own station :data:`REFEREE_STATION`, through the hub's own ingest, in ONE
+    transaction — committed before the verdict is shown, and two referee checks at once
+    (dashboard and ``hub check``) take different seqs. At a kiosk the too-long word calls
+    the referee; here the referee is the one asking, so that call is acknowledged at once."""
+    from samoobsluha.hub import store as sync_store
 
-    store = KioskStore.open(Path(service.data) / DB_NAME, REFEREE_STATION)
+    hub_db = open_db(service.db_path, sync_store.migrations)
     try:
-        record = store.record_check(
-            verdict,
-            lexicon.info,
-            table_no=table_no,
-            round_no=round_no,
-            at=now,
-            ui_language=lang,
-            note=NOTE,
-        )
-        try:
-            key, requests = carry(service, store.db, record.id)
-        except sqlite3.Error as exc:
-            # committed in the referee's file: the verdict stands, and the row goes into
-            # the hub's log with the next check (the carry is idempotent)
-            log.warning("referee check %s not in the hub's log yet: %s", record.id, exc)
-            key, requests = "", []
+        with hub_db.atomic():
+            last = hub_db.execute(
+                "SELECT max(seq) FROM inbox WHERE station_id = ? AND station_epoch = ?",
+                [REFEREE_STATION, REFEREE_EPOCH],
+            ).fetchone()[0]
+            seq = int(last or 0) + 1
+            check = CheckPayload.from_dict(
+                {
+                    "id": seq,
+                    "at": now,
+                    "station_id": REFEREE_STATION,
+                    "table_no": table_no,
+                    "round_no": round_no,
+                    "instance": "first",
+                    "status": verdict.status.value,
+                    "words": [w.face for w in verdict.words],
+                    "canonical": [w.text for w in verdict.words],
+                    "failed": list(verdict.failed),
+                    "too_long": list(verdict.too_long),
+                    "refused_reason": None,
+                    "lexicon_sha256": lexicon.info.sha256,
+                    "lexicon_variant": lexicon.info.variant,
+                    "ui_language": lang,
+                    "appeal_of": None,
+                    "note": NOTE,
+                }
+            )
+            rows = [[seq, check.KIND, _json(check.to_dict()), now]]
+            if verdict.status is Status.REFEREE:
+                request = RefereeRequestPayload.from_dict(
+                    {
+                        "id": seq + 1,
+                        "at": now,
+                        "station_id": REFEREE_STATION,
+                        "table_no": table_no,
+                        "round_no": round_no,
+                        "reason": "too_long",
+                        "challenge_id": seq,
+                    }
+                )
+                rows.append([seq + 1, request.KIND, _json(request.to_dict()), now])
+            sync_store.ingest(hub_db, [(REFEREE_STATION, REFEREE_EPOCH, rows)], now)
     finally:
-        store.close()
-    for request in requests:
-        service.acknowledge_request(request)
+        hub_db.close()
+    key = sync_store.row_key(REFEREE_STATION, REFEREE_EPOCH, seq)
+    if len(rows) > 1:
+        service.acknowledge_request(sync_store.row_key(REFEREE_STATION, REFEREE_EPOCH, seq + 1))
     return key
 
 
-def carry(service: Any, db: Any, check_id: int | None = None) -> tuple[str, list[str]]:
-    """Carry the referee store's outbox into the hub's log (the hub's own ingest, as the
-    server stores a station's rows); return the key of check ``check_id`` and the keys of
-    the referee requests carried."""
-    from samoobsluha.hub import store as sync_store
-    from samoobsluha.station import outbox
-
-    rows = outbox.pending(db)
-    epoch = str(outbox.meta(db, "station_epoch"))
-    key, requests = "", []
-    if rows:
-        wire = [
-            [r["seq"], r["kind"], json.dumps(r["payload"], ensure_ascii=False), r["created_at"]]
-            for r in rows
-        ]
-        hub_db = open_db(service.db_path, sync_store.migrations)
-        try:
-            sync_store.ingest(hub_db, [(REFEREE_STATION, epoch, wire)], service.clock.now())
-        finally:
-            hub_db.close()
-        outbox.acknowledge(db, max(r["seq"] for r in rows))
-        for r in rows:
-            row_key = sync_store.row_key(REFEREE_STATION, epoch, r["seq"])
-            if r["kind"] == "challenge" and r["payload"].get("id") == check_id:
-                key = row_key
-            elif r["kind"] == "referee_request":
-                requests.append(row_key)
-    return key, requests
+def _json(payload: dict[str, Any]) -> str:
+    return json.dumps(payload, ensure_ascii=False)

@@ -34,7 +34,7 @@ REHEARSE = "rehearse"  # a station's answer to ``hub rehearse`` (station/rehears
 
 CHECK_STATUSES = ("valid", "invalid", "referee", "refused")
 INSTANCES = ("first", "appeal")
-# why a check was refused (station.checks.Refusal): a table's or the whole station's limit
+# why a check was refused (shared.checks.Refusal): a table's or the whole station's limit
 REFUSED_REASONS = ("rate_interval", "rate_cap", "station_interval", "station_cap")
 # why a station calls the referee: a word too long for the lexicon, a refused check, a PIN
 # prompt locked after wrong PINs

@@ -1,7 +1,7 @@
 """The station kiosk: the Textual app a player walks up to after a word challenge.
 
 Screens live in :mod:`station.screens`; the rules (limits, PIN, table numbers) in
-:mod:`station.checks`; the records in :mod:`station.log`. The app itself owns what every
+:mod:`shared.checks`; the records in :mod:`station.log`. The app itself owns what every
 screen shares: the lexicon, the store, the settings, the clock, the current language, and
 the worker threads that touch SQLite (the UI never waits on the disk).
 
@@ -21,12 +21,7 @@ from textual import events, work
 from textual.app import App
 from textual.screen import Screen
 
-from samoobsluha.shared.clock import Clock, SystemClock
-from samoobsluha.shared.i18n import LANGUAGES, t
-from samoobsluha.shared.lexicon import Lexicon, LexiconError, Verdict
-from samoobsluha.shared.normalize import Word
-from samoobsluha.shared.rounds import Phase, RoundStatus
-from samoobsluha.station.checks import (
+from samoobsluha.shared.checks import (
     KioskSettings,
     RateDecision,
     SettingsError,
@@ -34,6 +29,11 @@ from samoobsluha.station.checks import (
     parse_tables,
     rate_decision,
 )
+from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.i18n import LANGUAGES, t
+from samoobsluha.shared.lexicon import Lexicon, LexiconError, Verdict
+from samoobsluha.shared.normalize import Word
+from samoobsluha.shared.rounds import Phase, RoundStatus
 from samoobsluha.station.log import SETTING_PIN, CheckRecord, KioskStore
 
 __all__ = ["SETTING_PIN", "SETTING_TABLES", "KioskApp"]

@@ -24,11 +24,11 @@ from typing import Any
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from samoobsluha.shared.checks import PinLock, RateState
 from samoobsluha.shared.lexicon import LexiconInfo, Verdict
 from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload, ResultPayload
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
-from samoobsluha.station.checks import PinLock, RateState
 
 migrations = Migrations("station.log")
 

@@ -441,7 +441,7 @@ def attach(
 ) -> Rehearsal:
     """Hook the responder into a running station (``station daemon``, the linked kiosk).
     ``round_on``: the round the station's clock shows being played (quiet answers)."""
-    from samoobsluha.station.checks import DEFAULT_TABLES
+    from samoobsluha.shared.checks import DEFAULT_TABLES
 
     kiosk = cfg.section("kiosk")
     return Rehearsal(

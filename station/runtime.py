@@ -466,11 +466,11 @@ def build_kiosk(
 ) -> KioskApp:
     """The kiosk app over the station database. ``station_id`` is the name the hub knows
     the station by (``[network] station_id``, else the station's name)."""
+    from samoobsluha.shared.checks import KioskSettings
     from samoobsluha.shared.i18n import LANGUAGES
     from samoobsluha.shared.lexicon import Lexicon, ensure_default_lexicon
     from samoobsluha.station import outbox
     from samoobsluha.station.app import KioskApp
-    from samoobsluha.station.checks import KioskSettings
     from samoobsluha.station.log import KioskStore
 
     settings = KioskSettings.from_section(cfg.section("kiosk"))

@@ -15,9 +15,9 @@ import time
 from collections.abc import Callable
 from typing import Any
 
+from samoobsluha.shared.checks import prepare_words
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.shared.rounds import Phase, RoundPlan
-from samoobsluha.station.checks import prepare_words
 from samoobsluha.station.log import KioskStore, Result, ResultLocked
 
 # Plays a challenged player might have laid: real Czech words and near misses; the

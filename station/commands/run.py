@@ -72,10 +72,10 @@ def _run(args: argparse.Namespace) -> int:
     _without_array_libraries()
     import logging
 
+    from samoobsluha.shared.checks import SettingsError
     from samoobsluha.shared.i18n import cli_language, t
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station import config as station_config
-    from samoobsluha.station.checks import SettingsError
     from samoobsluha.station.hardware import HardwareError
     from samoobsluha.station.runtime import StationRuntime
 

@@ -12,10 +12,7 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
-from samoobsluha.shared.i18n import refusal
-from samoobsluha.shared.normalize import WordRefused
-from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.checks import (
+from samoobsluha.shared.checks import (
     RateDecision,
     StepError,
     prepare_words,
@@ -23,6 +20,9 @@ from samoobsluha.station.checks import (
     validate_count,
     validate_table,
 )
+from samoobsluha.shared.i18n import refusal
+from samoobsluha.shared.normalize import WordRefused
+from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.word_input import FlowInput, WordInput
 

@@ -3,7 +3,7 @@
 PIN screen: wrong PINs are counted in the station database (pulling the plug does not
 reset them); each wrong PIN delays the next try, and after ``pin_free_attempts`` the prompt
 locks for ``pin_lockout`` seconds, doubling with each further wrong PIN (at most an hour),
-timed on the monotonic clock (see :class:`station.checks.PinLock`). With no PIN at all the
+timed on the monotonic clock (see :class:`shared.checks.PinLock`). With no PIN at all the
 hidden key opens nothing (see :meth:`KioskApp._open_referee`).
 
 Referee screen: appeal (re-check a play as the second instance, logged as such, with the
@@ -24,6 +24,16 @@ from textual.containers import Horizontal, Vertical
 from textual.widgets import DataTable, Input, Label, OptionList
 from textual.widgets.option_list import Option
 
+from samoobsluha.shared.checks import (
+    PinGate,
+    PinLock,
+    StepError,
+    TablesError,
+    format_tables,
+    parse_tables,
+    pin_gate,
+    validate_table,
+)
 from samoobsluha.shared.i18n import MESSAGES, refusal
 from samoobsluha.shared.normalize import WordRefused, normalize_words
 from samoobsluha.shared.pin import (
@@ -38,16 +48,6 @@ from samoobsluha.shared.pin import (
 )
 from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.app import SETTING_TABLES
-from samoobsluha.station.checks import (
-    PinGate,
-    PinLock,
-    StepError,
-    TablesError,
-    format_tables,
-    parse_tables,
-    pin_gate,
-    validate_table,
-)
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.word_input import FlowInput
 

@@ -12,8 +12,8 @@ from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
 from textual.widgets import Input, Label
 
+from samoobsluha.shared.checks import StepError, validate_table
 from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.checks import StepError, validate_table
 from samoobsluha.station.log import Pairing, Result, ResultLocked
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.word_input import FlowInput

@@ -12,10 +12,10 @@ from textual.containers import Vertical
 from textual.events import Key, ScreenResume
 from textual.widgets import Label
 
+from samoobsluha.shared.checks import Limit, RateDecision
 from samoobsluha.shared.i18n import t
 from samoobsluha.shared.lexicon import Status, Verdict
 from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.checks import Limit, RateDecision
 from samoobsluha.station.log import CheckRecord
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.bigtext import BigText

@@ -42,7 +42,7 @@ def check(
     at: float,
     round_no: int | None = 1,
 ) -> str:
-    from samoobsluha.station.checks import prepare_words
+    from samoobsluha.shared.checks import prepare_words
 
     verdict = lexicon.judge(prepare_words(words, lexicon.alphabet))
     return store.record_check(

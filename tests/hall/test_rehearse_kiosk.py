@@ -7,10 +7,10 @@ from __future__ import annotations
 import asyncio
 from pathlib import Path
 
+from samoobsluha.shared.checks import KioskSettings, parse_tables
 from samoobsluha.shared.clock import FakeClock
 from samoobsluha.shared.lexicon import write_lexicon
 from samoobsluha.station.app import KioskApp
-from samoobsluha.station.checks import KioskSettings, parse_tables
 from samoobsluha.station.log import KioskStore
 from samoobsluha.station.rehearse import TEST_LETTERS, missing_letters
 from samoobsluha.station.screens.rehearse import KeyboardTestScreen, ask

@@ -10,10 +10,10 @@ from typing import Any
 
 import pytest
 
+from samoobsluha.shared.checks import KioskSettings, parse_tables
 from samoobsluha.shared.clock import FakeClock
 from samoobsluha.shared.lexicon import Lexicon, write_lexicon
 from samoobsluha.station.app import KioskApp
-from samoobsluha.station.checks import KioskSettings, parse_tables
 from samoobsluha.station.log import KioskStore
 
 REPO = Path(__file__).resolve().parents[2]

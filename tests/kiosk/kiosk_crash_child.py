@@ -7,9 +7,9 @@ import asyncio
 import sys
 from pathlib import Path
 
+from samoobsluha.shared.checks import KioskSettings
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.station.app import KioskApp
-from samoobsluha.station.checks import KioskSettings
 from samoobsluha.station.log import KioskStore
 
 

@@ -303,7 +303,7 @@ async def test_rate_limit_cap_per_round(make_app, store, clock):
 
 def give_pin(store, pin: str = "471147") -> None:
     """The PIN as ``station pin set`` (or provisioning, or the hub) leaves it."""
-    from samoobsluha.station.checks import hash_pin
+    from samoobsluha.shared.checks import hash_pin
 
     store.set_referee_pin(hash_pin(pin), 0.0)
 
@@ -362,7 +362,7 @@ async def test_pin_set_at_the_console_opens_the_referee_screen(make_app, store):
 
 
 async def test_pin_sent_by_the_hub_wins_over_an_older_one(make_app, store):
-    from samoobsluha.station.checks import hash_pin
+    from samoobsluha.shared.checks import hash_pin
     from samoobsluha.station.sync import _store_item, m001_sync
 
     give_pin(store, "471147")
@@ -378,13 +378,13 @@ async def test_pin_sent_by_the_hub_wins_over_an_older_one(make_app, store):
         assert isinstance(app.screen, RefereeScreen)
     # a PIN set later on the station itself wins again
     store.set_referee_pin(hash_pin("135713"), 20.0)
-    from samoobsluha.station.checks import verify_pin
+    from samoobsluha.shared.checks import verify_pin
 
     assert verify_pin("135713", store.referee_pin())
 
 
 async def test_changing_the_pin_asks_twice_and_confirms(make_app, store):
-    from samoobsluha.station.checks import verify_pin
+    from samoobsluha.shared.checks import verify_pin
 
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
@@ -456,7 +456,7 @@ async def test_lockout_survives_a_restart_and_a_clock_step(make_app, store, cloc
     """Three wrong PINs lock the prompt for a minute. Neither a restart of the app nor the
     wall clock stepping back 30 minutes opens it; the minute is counted on the monotonic
     clock, and after a reboot (a new monotonic clock) it starts again from the first look."""
-    from samoobsluha.station.checks import KioskSettings, PinLock
+    from samoobsluha.shared.checks import KioskSettings, PinLock
 
     give_pin(store)
     settings = KioskSettings(pin_free_attempts=3, pin_lockout=60)

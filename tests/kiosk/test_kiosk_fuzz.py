@@ -13,8 +13,8 @@ from hypothesis import given
 from kiosk_pilot import settle
 from textual.widgets import Input, Label
 
+from samoobsluha.shared.checks import hash_pin
 from samoobsluha.shared.textsafe import visible
-from samoobsluha.station.checks import hash_pin
 from samoobsluha.station.screens.idle import IdleScreen
 from samoobsluha.station.screens.referee import PinScreen, RefereeScreen
 from samoobsluha.station.screens.verdict import RefusedScreen, VerdictScreen

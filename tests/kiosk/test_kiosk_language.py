@@ -11,8 +11,8 @@ from kiosk_pilot import settle
 from language_guard import english_on_screen
 from textual.widgets import DataTable, Label, OptionList
 
+from samoobsluha.shared.checks import hash_pin
 from samoobsluha.shared.rounds import Phase, RoundStatus
-from samoobsluha.station.checks import hash_pin
 
 PIN = "47114711"
 NAMES = {"Novak", "Jan", "Svoboda", "Petr", "TEST"}  # data: players, lexicon variant

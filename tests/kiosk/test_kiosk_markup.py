@@ -138,7 +138,7 @@ async def test_brackets_in_the_where_field_stay_literal(make_app, store) -> None
 
 
 async def test_brackets_in_the_referee_table_range_stay_literal(make_app, store) -> None:
-    from samoobsluha.station.checks import hash_pin
+    from samoobsluha.shared.checks import hash_pin
 
     store.set_setting("referee_pin_hash", hash_pin("471147"))
     app = make_app()

@@ -9,8 +9,7 @@ import sys
 import pytest
 from kiosk_pilot import settle, start_check, type_text
 
-from samoobsluha.shared.lexicon import Lexicon, Status
-from samoobsluha.station.checks import (
+from samoobsluha.shared.checks import (
     PIN_WAIT_CAP,
     KioskSettings,
     Limit,
@@ -26,6 +25,7 @@ from samoobsluha.station.checks import (
     rate_decision,
     verify_pin,
 )
+from samoobsluha.shared.lexicon import Lexicon, Status
 from samoobsluha.station.cli import main
 from samoobsluha.station.log import KioskStore
 

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from kiosk_pilot import settle, start_check, type_text
 
+from samoobsluha.shared.checks import hash_pin
 from samoobsluha.shared.rounds import RoundPlan
-from samoobsluha.station.checks import hash_pin
 
 SIZE = (80, 24)
 

@@ -17,7 +17,7 @@ CHILD = """
 import asyncio, gc, json, sys
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.station.app import KioskApp
-from samoobsluha.station.checks import KioskSettings
+from samoobsluha.shared.checks import KioskSettings
 from samoobsluha.station.log import KioskStore
 from samoobsluha.station.startup import hold_collector
 

@@ -19,6 +19,7 @@ from samoobsluha.hub.sample import sample_csv
 from samoobsluha.hub.service import HubService
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament
+from samoobsluha.shared.checks import prepare_words
 from samoobsluha.shared.clock import FakeClock
 from samoobsluha.shared.i18n import localize
 from samoobsluha.shared.lexicon import Lexicon
@@ -35,7 +36,6 @@ from samoobsluha.shared.payloads import (
 )
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
-from samoobsluha.station.checks import prepare_words
 from samoobsluha.station.log import KioskStore, Result
 
 NOW = 1_767_258_000.0
@@ -473,15 +473,15 @@ def test_a_bug_while_entering_a_result_does_not_stop_the_stream(
 
 
 def test_every_refusal_and_pin_lock_the_kiosk_reports_reads_at_the_hub() -> None:
-    """The reasons the kiosk writes (station.checks.Limit, the PIN lockout) are the ones the
+    """The reasons the kiosk writes (shared.checks.Limit, the PIN lockout) are the ones the
     hub accepts: a station-wide refusal or a locked PIN prompt is never refused as junk."""
+    from samoobsluha.shared.checks import Limit
     from samoobsluha.shared.payloads import (
         REFEREE_REASONS,
         REFUSED_REASONS,
         PayloadError,
         RefereeRequestPayload,
     )
-    from samoobsluha.station.checks import Limit
 
     assert {limit.value for limit in Limit} == set(REFUSED_REASONS)
     row = {"id": 1, "at": 1.0, "station_id": "st", "table_no": None, "round_no": None,

@@ -148,7 +148,7 @@ def test_referee_pin_from_provisioning_opens_the_kiosk_referee_screen(
 ) -> None:
     """hub provision station --referee-pin-file: only the hash lands on the card, in
     [kiosk] referee_pin_hash, where the kiosk's settings read it."""
-    from samoobsluha.station.checks import KioskSettings, verify_pin
+    from samoobsluha.shared.checks import KioskSettings, verify_pin
 
     pin_file = tmp_path / "pin.txt"
     pin_file.write_text("86429753\n", encoding="utf-8")

@@ -1,6 +1,7 @@
-"""The kiosk's rules, without a terminal: settings, table numbers, word input, rate limits,
-and the referee PIN. Everything here is plain Python so it can be tested (and reused by
-the network layer or a future GUI) without Textual.
+"""The rules of a check, without a terminal: the kiosk's settings, table numbers, word
+input, rate limits, and the referee PIN prompt's lockout. Plain Python, shared by the
+station's kiosk and the hub's referee check (ČAS 13.17, :mod:`hub.refcheck`), so both
+refuse the same input with the same words, and testable without Textual.
 
 Settings come from the ``[kiosk]`` section of the station configuration (see
 ``docs/kiosk.md``); every key has a default so a station starts with no file at all.
@@ -17,8 +18,7 @@ from typing import Any
 
 from samoobsluha.shared.alphabet import Alphabet
 
-# boot_id and the PIN hash (below) live in shared/ (the hub uses them too); re-exported
-# for the kiosk's screens, which have always found them here.
+# boot_id and the PIN hash live in their own modules; re-exported for the kiosk's screens.
 from samoobsluha.shared.clock import boot_id as boot_id
 from samoobsluha.shared.normalize import Word, WordRefused, normalize_word
 from samoobsluha.shared.pin import PIN_MIN_LENGTH as PIN_MIN_LENGTH
