@@ -1033,9 +1033,9 @@ MESSAGES.update(
             "en": "Nothing to correct.",
         },
         "dash.act.approve": {
-            "cs": "Schválit (zveřejnit)",
-            "sk": "Schváliť (zverejniť)",
-            "en": "Approve (publish)",
+            "cs": "Zveřejnit kolo",
+            "sk": "Zverejniť kolo",
+            "en": "Publish round",
         },
         "dash.act.finalise": {"cs": "Uzavřít kolo", "sk": "Uzavrieť kolo", "en": "Make final"},
         "dash.act.correct": {
@@ -1044,9 +1044,9 @@ MESSAGES.update(
             "en": "Correct last",
         },
         "dash.act.publish": {
-            "cs": "Poslat stanicím",
-            "sk": "Poslať staniciam",
-            "en": "Publish to stations",
+            "cs": "Poslat rozlosování",
+            "sk": "Poslať žrebovanie",
+            "en": "Send pairings",
         },
         "dash.act.pair": {
             "cs": "Rozlosovat další kolo",
@@ -2633,3 +2633,143 @@ MESSAGES.update(
         },
     }
 )
+
+
+# -- h-a: result lifecycle (disputes, one publication, entry sanity) --
+MESSAGES.update(
+    {
+        "err.tour.negative_score": _r(
+            "skóre {score} je záporné",
+            "skóre {score} je záporné",
+            "score {score} is negative",
+        ),
+        "err.tour.above_max": _r(
+            "skóre {score} je vyšší než nejvyšší obvyklé ({max}); je opravdu správně?",
+            "skóre {score} je vyššie ako najvyššie obvyklé ({max}); je naozaj správne?",
+            "score {score} is above the usual maximum ({max}); is it really right?",
+        ),
+        "err.tour.zero_zero": _r(
+            "0:0 u odehrané partie; není to kontumace?",
+            "0:0 pri odohranej partii; nie je to kontumácia?",
+            "0:0 in a played game; is it not a forfeit?",
+        ),
+        "err.tour.published": _r(
+            "{round}. kolo je zveřejněné; výsledek stolu {table} změní jen oprava",
+            "{round}. kolo je zverejnené; výsledok stola {table} zmení len oprava",
+            "round {round} is published; only a correction changes table {table}",
+        ),
+        "err.tour.no_dispute": _r(
+            "spor č. {id} neexistuje nebo je už vyřešený",
+            "spor č. {id} neexistuje alebo je už vyriešený",
+            "dispute {id} does not exist or is resolved",
+        ),
+        "entry.negative": _r(
+            "„{text}“: záporné skóre nelze zapsat",
+            "„{text}“: záporné skóre nemožno zapísať",
+            "“{text}”: a negative score cannot be entered",
+        ),
+        "dash.state.dispute": {"cs": "SPOR", "sk": "SPOR", "en": "dispute"},
+        "dash.outcome.dispute": {
+            "cs": "SPOR: kolo je zveřejněné, výsledek se nezměnil",
+            "sk": "SPOR: kolo je zverejnené, výsledok sa nezmenil",
+            "en": "dispute: the round is published, the result is unchanged",
+        },
+        "dash.disputes.badge": {
+            "cs": {
+                "one": "⚠ {n} spor o výsledek",
+                "few": "⚠ {n} spory o výsledek",
+                "other": "⚠ {n} sporů o výsledek",
+            },
+            "sk": {
+                "one": "⚠ {n} spor o výsledok",
+                "few": "⚠ {n} spory o výsledok",
+                "other": "⚠ {n} sporov o výsledok",
+            },
+            "en": {
+                "one": "⚠ {n} result dispute",
+                "other": "⚠ {n} result disputes",
+            },
+        },
+        "dash.dispute.hint": _r(
+            "Spor: {round}. kolo, stůl {table}: {who} hlásí {sent}, zveřejněno {result} "
+            "(F9 ponechat, F10 vzít nový)",
+            "Spor: {round}. kolo, stôl {table}: {who} hlási {sent}, zverejnené {result} "
+            "(F9 ponechať, F10 vziať nový)",
+            "Dispute: round {round} table {table}: {who} sent {sent}, published {result} "
+            "(F9 keep, F10 take new)",
+        ),
+        "dash.dispute.pick": _r(
+            "Vyberte stůl se sporem (šipkami v tabulce)",
+            "Vyberte stôl so sporom (šípkami v tabuľke)",
+            "Select a table with a dispute (arrows in the table)",
+        ),
+        "dash.dispute.keep_q": _r(
+            "{round}. kolo, stůl {table}: ponechat zveřejněný výsledek {result} "
+            "a zamítnout {sent} ({who})?",
+            "{round}. kolo, stôl {table}: ponechať zverejnený výsledok {result} "
+            "a zamietnuť {sent} ({who})?",
+            "Round {round}, table {table}: keep the published {result} and dismiss "
+            "{sent} ({who})?",
+        ),
+        "dash.dispute.take_q": _r(
+            "{round}. kolo, stůl {table}: nahradit zveřejněný výsledek {result} "
+            "novým {sent} ({who})?",
+            "{round}. kolo, stôl {table}: nahradiť zverejnený výsledok {result} "
+            "novým {sent} ({who})?",
+            "Round {round}, table {table}: replace the published {result} with "
+            "{sent} ({who})?",
+        ),
+        "dash.act.keep": {"cs": "Ponechat", "sk": "Ponechať", "en": "Keep"},
+        "dash.act.take": {"cs": "Vzít nový", "sk": "Vziať nový", "en": "Take new"},
+        "dash.confirm.implausible": _r(
+            "{reason}\nZapsat {line} přesto?",
+            "{reason}\nZapísať {line} napriek tomu?",
+            "{reason}\nEnter {line} anyway?",
+        ),
+        "dash.standings.pending": _r(
+            "Nezapočteno (čeká na výsledek): {tables}",
+            "Nezapočítané (čaká na výsledok): {tables}",
+            "Not counted yet (result pending): {tables}",
+        ),
+        "dash.standings.pending_table": _r(
+            "{round}. kolo stůl {table} ({status})",
+            "{round}. kolo stôl {table} ({status})",
+            "round {round} table {table} ({status})",
+        ),
+        "dash.published": _r(
+            "{round}. kolo zveřejněno, protesty do {closes}; {sent}",
+            "{round}. kolo zverejnené, protesty do {closes}; {sent}",
+            "Round {round} published, protests until {closes}; {sent}",
+        ),
+        "cli.standings.pending": _r(
+            "{round}. kolo, stůl {table}: nezapočteno, čeká na výsledek ({status})",
+            "{round}. kolo, stôl {table}: nezapočítané, čaká na výsledok ({status})",
+            "round {round} table {table}: not counted, result pending ({status})",
+        ),
+        "cli.dispute.line": _r(
+            "spor č. {id}: {round}. kolo, stůl {table} {first} – {second}: {who} poslal(a) "
+            "{sent} v {at}, zveřejněno {result} (hub dispute keep|take {id})",
+            "spor č. {id}: {round}. kolo, stôl {table} {first} – {second}: {who} poslal(a) "
+            "{sent} o {at}, zverejnené {result} (hub dispute keep|take {id})",
+            "dispute {id}: round {round} table {table} {first} – {second}: {who} sent "
+            "{sent} at {at}, published {result} (hub dispute keep|take {id})",
+        ),
+        "cli.disputes.none": _r("žádné spory", "žiadne spory", "no disputes"),
+        "cli.published.first": _r(
+            "{round}. kolo zveřejněno; lhůta pro protesty do {closes}",
+            "{round}. kolo zverejnené; lehota na protesty do {closes}",
+            "round {round} published; protests until {closes}",
+        ),
+        "cli.published.again": _r(
+            "{round}. kolo už bylo zveřejněno (protesty do {closes}); odesláno znovu",
+            "{round}. kolo už bolo zverejnené (protesty do {closes}); odoslané znova",
+            "round {round} was already published (protests until {closes}); sent again",
+        ),
+        "cli.published.stored": _r(
+            "server hubu neběží: stanice dostanou pořadí, až se připojí",
+            "server hubu nebeží: stanice dostanú poradie, keď sa pripoja",
+            "the hub server is not running: stations get the standings when they connect",
+        ),
+    }
+)
+PLURAL_COUNTS["dash.disputes.badge"] = "n"

@@ -32,7 +32,9 @@ COMMANDS: list[tuple[list[str], int]] = [
     (["schedule", "--set", "warning_minutes=90"], 2),  # warning after the end
     (["schedule", "start", "1", "--at", "25:61"], 2),
     (["schedule", "start", "42"], 2),  # not in the day's schedule
-    (["publish-round", "1"], 2),  # no server running
+    (["publish-round", "1"], 2),  # tables without a result
+    (["publish-pairings", "1"], 2),  # no server running
+    (["dispute"], 0),
     (["players", "list"], 0),
     (["players", "add", "Nový Hráč"], 0),
     (["round", "pair", "3"], 2),  # the next round to pair is 2
