@@ -226,22 +226,32 @@ def _known(key: str, lang: str, fallback: Any) -> str:
 
 @_guard
 def _enter(args: argparse.Namespace) -> int:
+    from samoobsluha.hub.service import ConfirmationNeeded, ServiceError
+
     svc = _service(args)
     code = 0
+    lang = cli_language()
     for line in args.lines:
         try:
             echo = svc.enter_result(
                 args.round, parse_entry(line), correct=args.correct, confirm=args.confirm
             )
         except EntryError as exc:
-            print(f"hub: {exc.message(cli_language())}", file=sys.stderr)
+            print(f"hub: {exc.message(lang)}", file=sys.stderr)
             code = 2
             continue
-        lang = cli_language()
+        except ConfirmationNeeded as exc:  # each line is its own entry: go on with the next
+            print(f"hub: {line}: {error_text(exc, lang)} (--confirm)", file=sys.stderr)
+            code = 2
+            continue
+        except ServiceError as exc:
+            print(f"hub: {line}: {error_text(exc, lang)}", file=sys.stderr)
+            code = 2
+            continue
         print(echo.line(lang))
         for w in echo.warnings:
             print("  " + t("tsh.warning", lang, text=localize(w, lang)))
-        if echo.outcome == "conflict":
+        if echo.outcome == "conflict" and code == 0:
             code = 1
     return code
 
