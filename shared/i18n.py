@@ -1003,9 +1003,9 @@ MESSAGES.update(
             "en": "Protest window closed",
         },
         "dash.protest.unpublished": {
-            "cs": "Výsledky nejsou schválené",
-            "sk": "Výsledky nie sú schválené",
-            "en": "Results not approved yet",
+            "cs": "Kolo není zveřejněné (F6)",
+            "sk": "Kolo nie je zverejnené (F6)",
+            "en": "Round not published yet (F6)",
         },
         "dash.final": {
             "cs": "Výsledky jsou konečné",
@@ -2691,12 +2691,15 @@ MESSAGES.update(
             },
         },
         "dash.dispute.hint": _r(
-            "Spor: {round}. kolo, stůl {table}: {who} hlásí {sent}, zveřejněno {result} "
-            "(F9 ponechat, F10 vzít nový)",
-            "Spor: {round}. kolo, stôl {table}: {who} hlási {sent}, zverejnené {result} "
-            "(F9 ponechať, F10 vziať nový)",
-            "Dispute: round {round} table {table}: {who} sent {sent}, published {result} "
-            "(F9 keep, F10 take new)",
+            "Spor: {round}. kolo, stůl {table}: {who} hlásí {sent}, zveřejněno {result}",
+            "Spor: {round}. kolo, stôl {table}: {who} hlási {sent}, zverejnené {result}",
+            "Dispute: round {round} table {table}: {who} sent {sent}, published {result}",
+        ),
+        "dash.dispute.keys": _r(
+            "F9 ponechat zveřejněný, F10 vzít nový (stůl pod kurzorem, jinak první spor)",
+            "F9 ponechať zverejnený, F10 vziať nový (stôl pod kurzorom, inak prvý spor)",
+            "F9 keep the published one, F10 take the new one (the table under the cursor, "
+            "else the first dispute)",
         ),
         "dash.dispute.pick": _r(
             "Vyberte stůl se sporem (šipkami v tabulce)",

@@ -151,6 +151,10 @@ class ResultsScreen(DashScreen):
                     )
                     for d in self.every_dispute
                 )
+                + "\n"
+                + self.tr("dash.dispute.keys")
+                if self.every_dispute
+                else ""
             )
         )
         disputes.set_class(bool(self.every_dispute), "error")

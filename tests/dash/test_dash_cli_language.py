@@ -84,7 +84,7 @@ def test_the_same_commands_speak_english_when_asked(
 ) -> None:
     monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
     assert main(["enter", "1", "99 400 300"]) == 2
-    assert capsys.readouterr().err == "hub: round 1 has no table 99\n"
+    assert capsys.readouterr().err == "hub: 99 400 300: round 1 has no table 99\n"
     assert main(["round", "pair", "3"]) == 2
     assert "the next round to pair is 2" in capsys.readouterr().err
     assert main(["hall"]) == 1
