@@ -23,6 +23,7 @@ nowhere else for results; :class:`hub.tournament.facade.Tournament` delegates to
 from __future__ import annotations
 
 import json
+import logging
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -32,6 +33,8 @@ from samoobsluha.shared.clock import Clock
 from samoobsluha.shared.countdown import minutes_left
 from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.storage import Database
+
+log = logging.getLogger("hub.tournament.intake")
 
 SOURCES = ("operator", "station")
 LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
@@ -206,11 +209,13 @@ class ResultBook:
         now = self.clock.now()
         existing = self.result_row(round_no, table)
         published = self.round_row(round_no)["published_at"] is not None
+        # the same entry again from the same author (the operator, or one station)
         duplicate = self.db.execute(
             "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
+            " AND (source = 'operator' OR who = ?)"
             " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
             " AND forfeited IS ?",
-            [round_no, table, source, *(value[k] for k in VALUE_KEYS)],
+            [round_no, table, source, who, *(value[k] for k in VALUE_KEYS)],
         ).fetchone()
         if duplicate and not correct:
             return Outcome("duplicate", warnings, existing)
@@ -260,14 +265,15 @@ class ResultBook:
         ):
             raise TournamentError(Phrase("err.tour.operator_result", round=round_no, table=table))
         entry = self._insert_entry(round_no, table, source, who, now, value)
-        # Before publication the result follows the latest entry of each source: one
-        # source → entered; several that agree → confirmed; several that differ → conflict
-        # (the first agreed value stays in the row, but no standings count it).
-        latest = self._latest_by_source(round_no, table)
+        # Before publication the result follows the latest entry of each author (the
+        # operator, each station): all agree → entered (one source) or confirmed (operator
+        # and station); they differ → conflict (the first agreed value stays in the row,
+        # but no standings count it).
+        latest = self._latest_by_author(round_no, table)
         values = list(latest.values())
-        sources = sorted(latest)
+        sources = sorted({author.partition(":")[0] for author in latest})
         if all(v == values[0] for v in values):
-            status = "confirmed" if len(values) > 1 else "entered"
+            status = "confirmed" if len(sources) > 1 else "entered"
             self._write(round_no, table, values[0], status, sources, now)
             if existing is not None and existing["status"] == "conflict":
                 action = "agreed"
@@ -296,13 +302,15 @@ class ResultBook:
         )
         return int(cursor.lastrowid or 0)
 
-    def _latest_by_source(self, round_no: int, table: int) -> dict[str, dict[str, Any]]:
+    def _latest_by_author(self, round_no: int, table: int) -> dict[str, dict[str, Any]]:
+        """The latest entry of the operator (whoever typed it) and of each station."""
         latest: dict[str, dict[str, Any]] = {}
         for row in self.db.query(
             "SELECT * FROM tour_entries WHERE round = ? AND table_no = ? ORDER BY id",
             [round_no, table],
         ):
-            latest[row["source"]] = _value(row)
+            author = "operator" if row["source"] == "operator" else f"station:{row['who']}"
+            latest[author] = _value(row)
         return latest
 
     def _write(
@@ -528,6 +536,11 @@ class ResultBook:
             except TournamentError as exc:
                 why = exc.args[0] if exc.args and isinstance(exc.args[0], Phrase) else None
                 phrase = why or Phrase("err.intake.internal", error=str(exc))
+                out.append(IntakeOutcome(res.key, res.round_no, res.table_no, "", phrase))
+                continue
+            except Exception as exc:  # a bug must not stop the other stations' results
+                log.exception("entering result %s failed", res.key)
+                phrase = Phrase("err.intake.internal", error=f"{type(exc).__name__}: {exc}")
                 out.append(IntakeOutcome(res.key, res.round_no, res.table_no, "", phrase))
                 continue
             out.append(IntakeOutcome(res.key, res.round_no, res.table_no, outcome))

@@ -68,7 +68,9 @@ def test_results_confirm_conflict_correct_and_audit(tour: Tournament, clock: Fak
     out = tour.record_result(1, b.table, b.second, b.first, 380, 420, b.first, who="Jana")
     assert out.status == "confirmed"
     # The station re-sends (network retry): nothing changes.
-    again = tour.record_result(1, b.table, b.first, b.second, 420, 380, b.first, source="station")
+    again = tour.record_result(
+        1, b.table, b.first, b.second, 420, 380, b.first, source="station", who="stanice-2"
+    )
     assert again.status == "duplicate"
 
     c = pairing.boards[1]

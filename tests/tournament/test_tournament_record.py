@@ -49,8 +49,8 @@ class Table:
     value: Value | None = None
     status: str | None = None  # entered | confirmed | conflict | final
     sources: set[str] = field(default_factory=set)
-    latest: dict[str, Value] = field(default_factory=dict)
-    seen: set[tuple[str, Value]] = field(default_factory=set)  # (source, value) entered
+    latest: dict[str, Value] = field(default_factory=dict)  # per author: operator, st-1 …
+    seen: set[tuple[str, Value]] = field(default_factory=set)  # (author, value) entered
 
 
 class Record(RuleBasedStateMachine):
@@ -93,24 +93,25 @@ class Record(RuleBasedStateMachine):
         first, second = self.boards[key]
         assert second is not None
         m = self.tables.setdefault(key, Table())
+        author = "operator" if source == "operator" else who
         try:
             out = self.tour.record_result(
                 r, t, first, second, v[0], v[1], source=source, who=who, confirm=True
             )
         except TournamentError:
             out = None
-        if (source, v) in m.seen:
+        if (author, v) in m.seen:
             assert out is not None and out.status == "duplicate"
             return
         if r in self.published and m.value is not None:
             if v == m.value:
                 assert out is not None and out.status == "duplicate"
-                m.seen.add((source, v))
+                m.seen.add((author, v))
             elif source == "operator":
                 assert out is None  # refused: the operator corrects explicitly
             else:
                 assert out is not None and out.status == "dispute"
-                m.seen.add((source, v))
+                m.seen.add((author, v))
                 ids = [d["id"] for d in self.tour.disputes(r) if d["table_no"] == t]
                 new = max(ids)
                 assert new not in self.disputes
@@ -126,13 +127,13 @@ class Record(RuleBasedStateMachine):
             assert out is None
             return
         assert out is not None, (key, v, source, m)
-        m.seen.add((source, v))
-        m.latest[source] = v
+        m.seen.add((author, v))
+        m.latest[author] = v
         values = set(m.latest.values())
-        m.sources = set(m.latest)
+        m.sources = {"operator" if a == "operator" else "station" for a in m.latest}
         if len(values) == 1:
             m.value = v
-            m.status = "confirmed" if len(m.latest) > 1 else "entered"
+            m.status = "confirmed" if len(m.sources) > 1 else "entered"
         else:
             m.status = "conflict"
             if m.value is None:
