@@ -94,6 +94,7 @@ def test_late_station_results_after_publication_become_disputes(tmp_path: Path) 
         for st in stations:
             st.start()
         wait_for(lambda: _online(hub) >= 2, 60, "both stations connected")
+        hub_cmd(hub, "publish-pairings", "1")  # the hall screen shows round 1 and its results
 
         # The operator types the scoresheets and publishes round 1 (stations, hall
         # screen, protest window), then pairs round 2 — as in the hall.
@@ -105,6 +106,8 @@ def test_late_station_results_after_publication_become_disputes(tmp_path: Path) 
         before = hub_cmd(hub, "standings", "--format", "csv")
         before_text = hub_cmd(hub, "standings", "--format", "text")
         published = results_of(hub)
+        hall_before = hall_screen(hub)
+        assert len(json.loads(hall_before)["results"]) == 4
 
         # Now the stations' results arrive: st-1's agree with the scoresheets, st-2's
         # differ (table 3 the other way round, table 4 one point off).
@@ -129,6 +132,8 @@ def test_late_station_results_after_publication_become_disputes(tmp_path: Path) 
         assert hub_cmd(hub, "standings", "--format", "csv") == before
         assert hub_cmd(hub, "standings", "--format", "text") == before_text
         assert results_of(hub) == published
+        # the hall screen and the phones: not one byte of what they get is different
+        assert hall_screen(hub) == hall_before
 
         # … and the operator sees every differing table as a dispute.
         overview = hub_cmd(hub, "overview", "1", lang="en").splitlines()
@@ -155,6 +160,14 @@ def test_late_station_results_after_publication_become_disputes(tmp_path: Path) 
         # the decision is in the audit trail, by the operator
         audit = [json.loads(line) for line in hub_cmd(hub, "result", "audit", "1").splitlines()]
         assert [a["action"] for a in audit if a["table_no"] == 3][-1] == "dispute_take"
+
+
+def hall_screen(hub: Hub) -> str:
+    """What the hall screen's page (and every phone) receives, as the hub builds it."""
+    from samoobsluha.hub.service import HubService
+    from samoobsluha.hub.web import snapshot
+
+    return snapshot.dumps(snapshot.build(HubService(hub.data)))
 
 
 def _online(hub: Hub) -> int:
