@@ -2744,6 +2744,11 @@ MESSAGES.update(
             "{round}. kolo zverejnené, protesty do {closes}; {sent}",
             "Round {round} published, protests until {closes}; {sent}",
         ),
+        "dash.published.again": _r(
+            "{round}. kolo už je zveřejněné (protesty do {closes}); {sent}",
+            "{round}. kolo už je zverejnené (protesty do {closes}); {sent}",
+            "Round {round} is already published (protests until {closes}); {sent}",
+        ),
         "cli.standings.pending": _r(
             "{round}. kolo, stůl {table}: nezapočteno, čeká na výsledek ({status})",
             "{round}. kolo, stôl {table}: nezapočítané, čaká na výsledok ({status})",

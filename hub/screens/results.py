@@ -290,13 +290,9 @@ class ResultsScreen(DashScreen):
         sent = ", ".join(standings.get("sent_to") or []) or self.tr("dash.nobody")
         closes = done["protest_closes"]
         at = time.strftime("%H:%M", time.localtime(closes)) if isinstance(closes, float) else "-"
+        key = "dash.published" if done["published"] else "dash.published.again"
         self.say(
-            self.tr(
-                "dash.published",
-                round=done["round"],
-                closes=at,
-                sent=self.tr("dash.sent", stations=sent),
-            )
+            self.tr(key, round=done["round"], closes=at, sent=self.tr("dash.sent", stations=sent))
         )
 
     def _dispute_here(self) -> DisputeRow | None:
