@@ -1058,15 +1058,22 @@ class HubService:
             return len(tour.pair(round_no, seed=seed, force=force, who=self.who).boards)
 
     def station_payloads(self, round_no: int) -> tuple[dict[str, Any], dict[str, Any]]:
-        """What the stations show for ``round_no``: (pairings, standings)."""
+        """What the stations show for ``round_no``: (pairings, standings). The standings
+        are those after the last *published* round before it, as on the hall screen:
+        players never see results the operator has not published (a conflict there
+        would silently be no game)."""
         with self._tour() as tour:
             pairing = tour.pairing(round_no)
             players = {p.id: p for p in tour.players()}
-            table = tour.standings(after_round=round_no - 1)
+            after = max(
+                (r for r in range(1, round_no) if tour.round_state(r)["published_at"] is not None),
+                default=0,
+            )
+            table = tour.standings(after_round=after)
             rules = tour.rules
         pairings = exports.station_json(pairing, players, table)
         standings = {
-            "round": round_no - 1,
+            "round": after,
             "columns": exports.standings_columns(rules),
             "rows": exports.standings_rows(table, rules),
         }
