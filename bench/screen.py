@@ -211,7 +211,7 @@ def main() -> int:
         ]
         pages: Pages | None = None
         try:
-            hub.ctl("publish-round", str(current))
+            hub.ctl("publish-pairings", str(current))
             wait_for(
                 lambda: f'"round":{current}'.encode() in fetch(url + "snapshot.json"),
                 10,

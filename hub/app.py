@@ -170,6 +170,7 @@ class HubApp(App[None], inherit_bindings=False):
             "rules": info["rules"],
             "info": info,
             "time_confirmed": time_status.confirmed,
+            "disputes": int(info.get("disputes", 0)),
         }
         self.call_from_thread(self._set_summary, summary)
 
@@ -190,12 +191,14 @@ class HubApp(App[None], inherit_bindings=False):
     def topbar_text(self) -> str:
         s = self.summary
         now = time.strftime("%H:%M:%S", time.localtime(self.service.clock.now()))
+        # Open result disputes first on every screen: the line may be cut off at 80 columns.
+        badge = [t("dash.disputes.badge", self.lang, n=s["disputes"])] if s.get("disputes") else []
         if s.get("time_confirmed") is False:
             # First, with the time to compare: the rest of the line may be cut off at 80 columns.
             return " · ".join(
-                [t("hubtime.unconfirmed", self.lang, time=now), t("dash.title", self.lang)]
+                [t("hubtime.unconfirmed", self.lang, time=now), *badge, t("dash.title", self.lang)]
             )
-        parts = [t("dash.title", self.lang)]
+        parts = [*badge, t("dash.title", self.lang)]
         if s.get("name"):
             parts.append(str(s["name"]))
         parts.append(

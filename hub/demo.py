@@ -173,7 +173,10 @@ def start_background(port: str, screen_port: str) -> list[subprocess.Popen[bytes
         time.sleep(0.1)
     # Published before the stations start: each gets the pairings when it connects.
     subprocess.run(
-        [str(BIN / "hub"), "publish-round", "1"], env=env_for(HUB), capture_output=True, check=False
+        [str(BIN / "hub"), "publish-pairings", "1"],
+        env=env_for(HUB),
+        capture_output=True,
+        check=False,
     )
     st2 = DEMO / "st-2"
     conf = str(st2 / "station.toml")
@@ -200,7 +203,10 @@ def start_background(port: str, screen_port: str) -> list[subprocess.Popen[bytes
     )
     time.sleep(1.0)
     subprocess.run(
-        [str(BIN / "hub"), "publish-round", "1"], env=env_for(HUB), capture_output=True, check=False
+        [str(BIN / "hub"), "publish-pairings", "1"],
+        env=env_for(HUB),
+        capture_output=True,
+        check=False,
     )
     return procs
 

@@ -20,6 +20,9 @@ from dataclasses import dataclass
 from samoobsluha.shared.i18n import t
 
 _NUMBER = re.compile(r"\d+")
+# a minus sign: a dash at the start or after a space, right before a digit ("4 -20 300");
+# between two numbers without a space it separates them ("412-389")
+_MINUS = re.compile(r"(?:^|(?<=\s))[-–]\d")
 _ALLOWED = re.compile(r"^[\d\s:;,./\-–]*$")
 
 
@@ -56,6 +59,8 @@ def parse_entry(line: str) -> Entry:
         raise EntryError("entry.empty")
     if not _ALLOWED.match(text):
         raise EntryError("entry.not_numbers", text=text)
+    if _MINUS.search(text):
+        raise EntryError("entry.negative", text=text)
     numbers = [int(n) for n in _NUMBER.findall(text)]
     if len(numbers) < 3:
         raise EntryError("entry.too_few", text=text, n=len(numbers))

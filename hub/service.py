@@ -21,6 +21,7 @@ The dashboard's own tables:
 from __future__ import annotations
 
 import contextlib
+import hashlib
 import json
 import time
 from collections.abc import Iterator
@@ -45,7 +46,7 @@ from samoobsluha.hub.officiating import (
 )
 from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament import store as tour_store
-from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.facade import NeedsConfirmation, Tournament, TournamentError
 from samoobsluha.hub.tournament.pairing import PairingError
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.i18n import MESSAGES, Phrase, decimal, localize, t
@@ -78,6 +79,11 @@ def m001_dashboard(db: sqlite_utils.Database) -> None:
 
 class ServiceError(Exception):
     """A request the hub refused or could not carry out; the message says why."""
+
+
+class ConfirmationNeeded(ServiceError):
+    """A result entry that is possible but implausible: the message says why; entered
+    again with ``confirm=True`` it is stored."""
 
 
 # -- plain data the screens show ------------------------------------------------------------
@@ -189,11 +195,31 @@ class TableRow:
     second: int | None
     first_name: str
     second_name: str
-    state: str  # in | pending | missing | conflict | bye
+    state: str  # in | pending | missing | conflict | dispute | bye
     score_first: int | None = None
     score_second: int | None = None
     sources: list[str] = field(default_factory=list)
     result_status: str = ""
+    disputes: list[DisputeRow] = field(default_factory=list)
+
+
+@dataclass
+class DisputeRow:
+    """A late entry that differs from a published result (hub/tournament/intake.py): the
+    result stands until the operator keeps it or takes this entry."""
+
+    id: int
+    round_no: int
+    table: int
+    source: str
+    who: str
+    at: float
+    score_first: int | None  # the entry's scores, in the pairing's order
+    score_second: int | None
+    result_first: int | None  # the result it disputes
+    result_second: int | None
+    first_name: str = ""
+    second_name: str = ""
 
 
 @dataclass
@@ -205,6 +231,7 @@ class RoundResults:
     protest_closes: float | None
     protests: int
     station_errors: list[str] = field(default_factory=list)
+    disputes: list[DisputeRow] = field(default_factory=list)
 
     def count(self, state: str) -> int:
         return sum(1 for t in self.tables if t.state == state)
@@ -287,6 +314,8 @@ class HubService:
         with self._db() as db:
             try:
                 yield Tournament(db, self.clock)
+            except NeedsConfirmation as exc:
+                raise ConfirmationNeeded(*exc.args) from exc
             except (TournamentError, PairingError) as exc:
                 raise ServiceError(*exc.args) from exc  # a Phrase stays one
 
@@ -316,6 +345,7 @@ class HubService:
             settings["players"] = len(players)
             settings["checked_in"] = sum(1 for p in players if p.checked_in)
             settings["last_round"] = tour.last_round()
+            settings["disputes"] = len(tour.disputes())
             return settings
 
     def current_round(self) -> int:
@@ -843,7 +873,13 @@ class HubService:
             results = {r["table_no"]: r for r in tour.results(round_no)}
             state = tour.round_state(round_no)
             protest_minutes = tour.settings()["protest_minutes"]
-            errors = [error for _, error in sync_store.result_intake(tour.db).values() if error]
+            errors = [
+                error for _, error in sync_store.result_intake(tour.db, round_no).values() if error
+            ]
+            disputes = self._disputes(tour, round_no)
+        by_table: dict[int, list[DisputeRow]] = {}
+        for d in disputes:
+            by_table.setdefault(d.table, []).append(d)
         tables = []
         for b in pairing.boards:
             r = results.get(b.table)
@@ -867,6 +903,9 @@ class HubService:
                     row.state = "in"
                 else:
                     row.state = "pending"  # a station's entry waiting for the scoresheet
+                if b.table in by_table:
+                    row.state = "dispute"  # the published result stands until resolved
+                    row.disputes = by_table[b.table]
             tables.append(row)
         published = state["published_at"]
         return RoundResults(
@@ -877,10 +916,51 @@ class HubService:
             published + protest_minutes * 60 if published is not None else None,
             state["protests"],
             errors,
+            disputes,
         )
 
-    def enter_result(self, round_no: int, entry: Entry, *, correct: bool = False) -> EntryEcho:
-        """Fast entry of one scoresheet (tsh ``a`` mode)."""
+    @staticmethod
+    def _disputes(tour: Tournament, round_no: int | None) -> list[DisputeRow]:
+        names = {p.id: p.name for p in tour.players()}
+        out = []
+        for d in tour.disputes(round_no):
+            board = tour.book.board(d["round"], d["table_no"])
+            result = d["result"] or {}
+            out.append(
+                DisputeRow(
+                    d["id"],
+                    d["round"],
+                    d["table_no"],
+                    d["source"],
+                    d["who"],
+                    d["at"],
+                    d["s_first"],
+                    d["s_second"],
+                    result.get("s_first"),
+                    result.get("s_second"),
+                    names.get(board["first"], ""),
+                    names.get(board["second"], ""),
+                )
+            )
+        return out
+
+    def disputes(self, round_no: int | None = None) -> list[DisputeRow]:
+        """Open disputes (late entries differing from published results), oldest first."""
+        with self._tour() as tour:
+            return self._disputes(tour, round_no)
+
+    def resolve_dispute(self, dispute_id: int, *, take: bool) -> str:
+        """Keep the published result or take the disputed entry: one audited action.
+        Returns the outcome (``unchanged`` or ``corrected``)."""
+        with self._tour() as tour:
+            return tour.resolve_dispute(dispute_id, take=take, who=self.who).status
+
+    def enter_result(
+        self, round_no: int, entry: Entry, *, correct: bool = False, confirm: bool = False
+    ) -> EntryEcho:
+        """Fast entry of one scoresheet (tsh ``a`` mode). An implausible entry (above the
+        tournament's maximum score, a played 0:0) raises :class:`ConfirmationNeeded` unless
+        ``confirm``."""
         with self._tour() as tour:
             first, second = self._board(tour, round_no, entry.table)
             outcome = tour.record_result(
@@ -894,6 +974,7 @@ class HubService:
                 source="operator",
                 who=self.who,
                 correct=correct,
+                confirm=confirm,
             )
             standings = {s.player.id: s for s in tour.standings(after_round=round_no)}
             names = {p.id: p.name for p in tour.players()}
@@ -912,10 +993,46 @@ class HubService:
             totals,
         )
 
-    def publish_results(self, round_no: int) -> None:
-        """Approve the round's results: publication starts the protest window."""
+    def publish_round(self, round_no: int) -> dict[str, Any]:
+        """Publish round ``round_no``: ONE operation whichever key or command starts it
+        (the dashboard's F6, ``hub publish-round N``, ``hub tournament publish N``).
+
+        The round's results are published (refused while a table is missing or in
+        conflict) and its protest window starts — once: publishing again keeps the
+        window and only sends again; the standings after the round go to every station
+        (through the running server, or stored for it to send when it runs); the hall
+        screen shows them at once (it reads the same record)."""
         with self._tour() as tour:
-            tour.publish(round_no, who=self.who)
+            first = tour.publish(round_no, who=self.who)
+            table = tour.standings(after_round=round_no)
+            rules = tour.rules
+            closes = tour.book.protest_closes(round_no)
+        standings = {
+            "round": round_no,
+            "columns": exports.standings_columns(rules),
+            "rows": exports.standings_rows(table, rules),
+        }
+        return {
+            "round": round_no,
+            "published": first,
+            "protest_closes": closes,
+            "standings": self._send("standings", standings),
+        }
+
+    def publish_results(self, round_no: int) -> dict[str, Any]:
+        """The same as :meth:`publish_round` (its older name)."""
+        return self.publish_round(round_no)
+
+    def _send(self, kind: str, data: Any) -> dict[str, Any]:
+        """An item for the stations: through the running server, or — with none running —
+        stored where the server sends it from to every station that connects."""
+        if self.server_running():
+            return dict(self.control("publish", kind=kind, data=data))
+        with self._db() as db:
+            digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
+            item = f"{kind}:{int(self.clock.now() * 1000)}:{digest}"
+            sync_store.save_published(db, kind, item, data, self.clock.now())
+        return {"id": item, "sent_to": [], "stored": True}
 
     def finalise(self, round_no: int, *, early: bool = False) -> int:
         with self._tour() as tour:
@@ -929,6 +1046,12 @@ class HubService:
             rules = tour.rules
             table = tour.standings(after_round=after_round)
             return exports.standings_columns(rules), exports.standings_rows(table, rules)
+
+    def unsettled(self, after_round: int | None = None) -> list[dict[str, Any]]:
+        """Tables that standings after ``after_round`` do not count yet (missing, or in
+        conflict): round, table, names, status — shown beside the standings."""
+        with self._tour() as tour:
+            return tour.unsettled(after_round)
 
     def pairing_table(
         self, round_no: int, lang: str | None = None
@@ -955,22 +1078,32 @@ class HubService:
             return len(tour.pair(round_no, seed=seed, force=force, who=self.who).boards)
 
     def station_payloads(self, round_no: int) -> tuple[dict[str, Any], dict[str, Any]]:
-        """What the stations show for ``round_no``: (pairings, standings)."""
+        """What the stations show for ``round_no``: (pairings, standings). The standings
+        are those after the last *published* round before it, as on the hall screen:
+        players never see results the operator has not published (a conflict there
+        would silently be no game)."""
         with self._tour() as tour:
             pairing = tour.pairing(round_no)
             players = {p.id: p for p in tour.players()}
-            table = tour.standings(after_round=round_no - 1)
+            after = max(
+                (r for r in range(1, round_no) if tour.round_state(r)["published_at"] is not None),
+                default=0,
+            )
+            table = tour.standings(after_round=after)
             rules = tour.rules
         pairings = exports.station_json(pairing, players, table)
         standings = {
-            "round": round_no - 1,
+            "round": after,
             "columns": exports.standings_columns(rules),
             "rows": exports.standings_rows(table, rules),
         }
         return pairings, standings
 
     def publish_to_stations(self, round_no: int) -> dict[str, Any]:
-        """Send round ``round_no``'s pairings and the standings before it to every station."""
+        """Publish round ``round_no``'s pairings: its pairings and the standings before it
+        to every station (``hub publish-pairings N``, the standings screen's ``p``); the
+        hall screen shows the pairing the stations have. Not the round's results: that is
+        :meth:`publish_round`."""
         pairings, standings = self.station_payloads(round_no)
         return {
             "pairings": self.control("publish", kind="pairings", data=pairings),

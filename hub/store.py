@@ -7,10 +7,14 @@
                feature reads these rows through :func:`inbox_records` (and friends) here.
 ``rejected``   rows that failed that check, with the reason: acknowledged (so they never
                block the station's stream) but never read as data; the operator sees
-               them counted per station (``hub stations``, the dashboard's F1).
-``result_intake`` which ``result`` rows were entered into the tournament, and how (its
-               outcome, or the tournament's refusal). A result enters the tournament in
-               the same transaction that stores its inbox row.
+               them counted per station (``hub stations``, the dashboard's F1). A row
+               whose ``station_id`` is not the station authenticated on the link is one
+               of them: the author of every stored row is the station that sent it.
+``result_intake`` which ``result`` rows were handed to the tournament, and what became of
+               them (the outcome, or the tournament's refusal), with their round and
+               table. A result is handed over (:func:`apply_results`, as a typed
+               :class:`~hub.tournament.intake.StationResult`) in the same transaction
+               that stores its inbox row; its lifecycle is hub/tournament/intake.py's.
 ``progress``   highest contiguous seq stored per (station_id, station_epoch): what the hub
                acknowledges, always after the commit that stored it.
 ``stations``   last status each station reported (version, lexicon, clock offset …).
@@ -37,9 +41,15 @@ from itertools import chain
 from pathlib import Path
 from typing import Any
 
+import msgspec
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
+from samoobsluha.hub.tournament.intake import (
+    IntakeOutcome,
+    StationResult,
+    enter_station_results,
+)
 from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.payloads import (
@@ -168,6 +178,25 @@ def m003_resent(db: sqlite_utils.Database) -> None:
     )
 
 
+@migrations()
+def m004_intake_round(db: sqlite_utils.Database) -> None:
+    # Intake outcomes per round: the operator asks about one round (``round_results``).
+    db.execute("ALTER TABLE result_intake ADD COLUMN round INTEGER")
+    db.execute("ALTER TABLE result_intake ADD COLUMN table_no INTEGER")
+    for sid, epoch, seq, payload in db.execute(
+        "SELECT station_id, station_epoch, seq, payload FROM inbox WHERE kind = 'result'"
+    ).fetchall():
+        try:
+            value = json.loads(payload)
+            where = (int(value["round_no"]), int(value["table_no"]))
+        except (ValueError, KeyError, TypeError):
+            continue
+        db.execute(
+            "UPDATE result_intake SET round = ?, table_no = ? WHERE key = ?",
+            [*where, row_key(sid, epoch, seq)],
+        )
+
+
 def db_path() -> Path:
     return data_dir() / "hub.db"
 
@@ -226,6 +255,25 @@ def row_error(kind: str, payload: str) -> str:
     return row_json_error(kind, payload)
 
 
+class _Author(msgspec.Struct):
+    station_id: str = ""
+
+
+_author = msgspec.json.Decoder(_Author).decode
+_AUTHORED = frozenset({"challenge", "appeal", "referee_request", RESULT})
+
+
+def author_error(station: str, kind: str, payload: str | bytes) -> str:
+    """Why a valid row is refused for who it claims to come from ("" when it names
+    ``station``, the station authenticated on the link, or names nobody)."""
+    if kind not in _AUTHORED:
+        return ""
+    claimed = _author(payload).station_id
+    if claimed == station:
+        return ""
+    return f"{kind}: station_id {claimed!r} is not the sending station {station!r}"
+
+
 @dataclass(slots=True)
 class Received:
     """One station's rows, checked as they arrived and ready to store: the inbox rows,
@@ -263,7 +311,9 @@ def receive(station: str, epoch: str, rows: Sequence[Sequence[Any]], now: float)
     threads rarely wait for each other's GIL. A bad row is kept aside with its reason; it
     still counts as received, so it never blocks the rows after it. A row over the size
     limits (:data:`~shared.protocol.MAX_ROW_BYTES`) is refused without being read, and
-    only its first :data:`~shared.protocol.REJECTED_KEEP` characters are kept."""
+    only its first :data:`~shared.protocol.REJECTED_KEEP` characters are kept.
+    ``station`` is the station authenticated on the link: a row claiming another one is
+    such a bad row."""
     check = row_error  # looked up per call: bench/ingest_check.py switches it off
     good: list[tuple[Any, ...]] = []
     bad: list[tuple[Any, ...]] = []
@@ -276,7 +326,7 @@ def receive(station: str, epoch: str, rows: Sequence[Sequence[Any]], now: float)
             )
             kind, payload = kind[:MAX_KIND], payload[:REJECTED_KEEP]
         else:
-            error = check(kind, payload)
+            error = check(kind, payload) or author_error(station, kind, payload)
         if error:
             bad.append((station, epoch, seq, kind, payload, created, now, error))
         else:
@@ -679,99 +729,71 @@ class _At:
 def apply_results(
     db: Database, now: float, keys: Sequence[str] | None = None
 ) -> list[tuple[str, str, str]]:
-    """Enter stored ``result`` rows (``keys``, or every one) that are not entered yet into
-    the tournament as station entries; a disagreement with another source becomes a
-    recorded conflict. Returns (key, outcome, error) per row handled. Runs inside the
-    caller's transaction when there is one (the ingest's)."""
-    from samoobsluha.hub.tournament.facade import Tournament, TournamentError
-
+    """Hand stored ``result`` rows (``keys``, or every one) not handed over yet to the
+    tournament (:func:`hub.tournament.intake.enter_station_results`, which owns what a
+    result does in each state) and record what became of each in ``result_intake``.
+    The author handed over is the row's ``station_id`` as stored — the authenticated
+    station. Returns (key, outcome, error) per row handled. Runs inside the caller's
+    transaction when there is one (the ingest's)."""
     if not db.table("tour_rounds").exists():
         return []  # no tournament tables in this file (a bare sync database)
     done = []
     with db.atomic():
         handled = {k for (k,) in db.execute("SELECT key FROM result_intake")}
-        tour = Tournament(db, _At(now))
+        todo = []
         for row in inbox_records(db, RESULT, keys=keys):
             if row.key in handled:
                 continue
-            assert isinstance(row.record, ResultPayload)
-            outcome, error = "", ""
-            why: Phrase | None = None
-            try:
-                with db.atomic():  # a savepoint: a refused entry leaves nothing behind
-                    outcome = _enter(tour, row.record)
-            except TournamentError as exc:
-                error = str(exc)
-                why = exc.args[0] if exc.args and isinstance(exc.args[0], Phrase) else None
-            except Exception as exc:  # a bug must not stop every station's sync
-                log.exception("entering result %s failed", row.key)
-                why = Phrase("err.intake.internal", error=f"{type(exc).__name__}: {exc}")
-                error = str(why)
-            # stored as the phrase's data (shown in the operator's language), else as text
-            stored = json.dumps(why.to_data(), ensure_ascii=False) if why is not None else error
-            db.execute(
-                "INSERT OR IGNORE INTO result_intake (key, at, outcome, error) VALUES (?, ?, ?, ?)",
-                [row.key, now, outcome, stored],
+            res = row.record
+            assert isinstance(res, ResultPayload)
+            todo.append(
+                StationResult(
+                    row.key,
+                    row.station_id,
+                    res.round_no,
+                    res.table_no,
+                    res.first,
+                    res.second,
+                    res.score_first,
+                    res.score_second,
+                    res.started,
+                )
             )
-            if error:
-                log.warning("result %s not entered: %s", row.key, error)
-            done.append((row.key, outcome, error))
+        try:
+            outcomes = enter_station_results(db, todo, _At(now))
+        except Exception as exc:  # a bug must not stop every station's sync
+            log.exception("entering results %s failed", [r.key for r in todo])
+            why = Phrase("err.intake.internal", error=f"{type(exc).__name__}: {exc}")
+            outcomes = [IntakeOutcome(r.key, r.round_no, r.table_no, "", why) for r in todo]
+        for out in outcomes:
+            # stored as the phrase's data (shown in the operator's language)
+            stored = json.dumps(out.error.to_data(), ensure_ascii=False) if out.error else ""
+            db.execute(
+                "INSERT OR IGNORE INTO result_intake (key, at, outcome, error, round, table_no)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [out.key, now, out.outcome, stored, out.round_no, out.table_no],
+            )
+            if out.error:
+                log.warning("result %s not entered: %s", out.key, out.error)
+            done.append((out.key, out.outcome, str(out.error) if out.error else ""))
     return done
 
 
-def _enter(tour: Any, res: ResultPayload) -> str:
-    """One station result into the tournament. The station names the players as its
-    pairing listed them; they must be this table's players (in either order)."""
-    from samoobsluha.hub.tournament.facade import TournamentError
-
-    board = next((b for b in tour.pairing(res.round_no).boards if b.table == res.table_no), None)
-    if board is None:
-        raise TournamentError(Phrase("err.no_table", round=res.round_no, table=res.table_no))
-    if board.second is None:
-        raise TournamentError(Phrase("err.intake.bye", round=res.round_no, table=res.table_no))
-    first, second = board.first, board.second
-    names = {p.id: p.name for p in tour.players()}
-    scores = (res.score_first, res.score_second)
-    started = first if res.started == "first" else second
-    if res.first or res.second:
-        sent = (res.first, res.second)
-        if sent == (names.get(second), names.get(first)):
-            # the station's pairing listed them the other way round
-            scores = (res.score_second, res.score_first)
-            started = second if res.started == "first" else first
-        elif sent != (names.get(first), names.get(second)):
-            raise TournamentError(
-                Phrase(
-                    "err.intake.players",
-                    round=res.round_no,
-                    table=res.table_no,
-                    first=names.get(first),
-                    second=names.get(second),
-                    sent_first=res.first,
-                    sent_second=res.second,
-                )
-            )
-    outcome = tour.record_result(
-        res.round_no,
-        res.table_no,
-        first,
-        second,
-        scores[0],
-        scores[1],
-        started=started,
-        source="station",
-        who=res.station_id,
-    )
-    return str(outcome.status)
-
-
-def result_intake(db: sqlite_utils.Database) -> dict[str, tuple[str, str]]:
-    """key -> (outcome, error) of every station result handled so far. An error stored as
-    a phrase's data comes back as the :class:`Phrase` (English as text, the operator's
-    language through ``localize``); one stored as text (older hubs) as that text."""
+def result_intake(
+    db: sqlite_utils.Database, round_no: int | None = None
+) -> dict[str, tuple[str, str]]:
+    """key -> (outcome, error) of every station result handled so far (of ``round_no``
+    only, when given). An error stored as a phrase's data comes back as the
+    :class:`Phrase` (English as text, the operator's language through ``localize``); one
+    stored as text (older hubs) as that text."""
+    sql = "SELECT key, outcome, error FROM result_intake"
+    args: list[Any] = []
+    if round_no is not None:
+        sql += " WHERE round = ?"
+        args.append(round_no)
     return {
         key: (outcome or "", _stored_error(error or ""))
-        for key, outcome, error in db.execute("SELECT key, outcome, error FROM result_intake")
+        for key, outcome, error in db.execute(sql + " ORDER BY at, key", args)
     }
 
 

@@ -173,6 +173,7 @@ PLURAL_COUNTS: dict[str, str] = {
     "pin.too_short": "min",
     "kiosk.pin.too_short": "min",
     "kiosk.pin.new": "min",
+    "dash.disputes.badge": "n",
 }
 
 _LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB"}

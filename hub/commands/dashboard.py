@@ -10,13 +10,18 @@
 ``hub pull-results``               enter station results the hub has not entered yet (the
                                    server enters them on receipt; this catches up old rows)
 ``hub rejected``                   station rows the hub refused as malformed, with the reason
-``hub overview [ROUND]``           tables in / pending / missing / conflict, protest window
+``hub overview [ROUND]``           tables in / pending / missing / conflict / dispute, protest
+                                   window, every open dispute of the round
+``hub dispute [--round N]``        open disputes; ``hub dispute keep|take ID`` resolves one
 ``hub schedule [--set K=V …]``     the day's timetable; ``hub schedule start N [--at HH:MM]``
-``hub publish-round N``            pairings of round N and standings to every station
+``hub publish-round N``            publish round N: its results (protest window), the
+                                   standings after it to every station and the hall screen
+                                   (the same as ``hub tournament publish N`` and F6)
+``hub publish-pairings N``         round N's pairings and the standings before it to stations
 ``hub sample-players``             a sample field of Czech/Slovak players (CSV, fixed seed)
 
-Round start/change, gong, pairing, approving and exports are ``hub round …``,
-``hub gong``, ``hub tournament publish|finalise`` and ``hub export``.
+Round start/change, gong, pairing, finalising and exports are ``hub round …``,
+``hub gong``, ``hub tournament finalise`` and ``hub export``.
 """
 
 from __future__ import annotations
@@ -35,9 +40,80 @@ from samoobsluha.shared.i18n import MESSAGES, cli_language, error_text, localize
 
 
 def _service(args: argparse.Namespace) -> Any:
+    return _service_for(getattr(args, "who", "operator"), getattr(args, "db", None))
+
+
+def _service_for(who: str, db: str | None = None) -> Any:
+    from pathlib import Path
+
     from samoobsluha.hub.service import HubService
 
-    return HubService(who=getattr(args, "who", "operator"))
+    if db is None:
+        return HubService(who=who)
+    svc = HubService(Path(db).parent, who=who)
+    svc.db_path = Path(db)  # ``--db FILE`` of the tournament commands
+    return svc
+
+
+def publish_round(number: int, *, who: str = "operator", db: str | None = None) -> int:
+    """``hub publish-round N`` and ``hub tournament publish N``: one operation
+    (:meth:`HubService.publish_round`), said in the operator's language."""
+    from samoobsluha.hub.service import ServiceError
+
+    lang = cli_language()
+    try:
+        done = _service_for(who, db).publish_round(number)
+    except ServiceError as exc:
+        print(f"hub: {error_text(exc, lang)}", file=sys.stderr)
+        return 2
+    key = "cli.published.first" if done["published"] else "cli.published.again"
+    print(t(key, lang, round=number, closes=_at(done["protest_closes"])))
+    sent = done["standings"].get("sent_to") or []
+    if done["standings"].get("stored"):
+        print(t("cli.published.stored", lang))
+    else:
+        print(t("dash.sent", lang, stations=", ".join(sent) or t("dash.nobody", lang)))
+    return 0
+
+
+def dispute_line(tour_or_row: Any, d: Any, lang: str) -> str:
+    """One dispute in one line (the English one contains the word "dispute"): the table,
+    the entry, who sent it, the result it disputes and how to resolve it."""
+    from samoobsluha.hub.service import DisputeRow
+
+    if isinstance(d, DisputeRow):
+        row = d
+    else:
+        board = tour_or_row.book.board(d["round"], d["table_no"])
+        names = {p.id: p.name for p in tour_or_row.players()}
+        result = d["result"] or {}
+        row = DisputeRow(
+            d["id"],
+            d["round"],
+            d["table_no"],
+            d["source"],
+            d["who"],
+            d["at"],
+            d["s_first"],
+            d["s_second"],
+            result.get("s_first"),
+            result.get("s_second"),
+            names.get(board["first"], ""),
+            names.get(board["second"], ""),
+        )
+    return t(
+        "cli.dispute.line",
+        lang,
+        id=row.id,
+        round=row.round_no,
+        table=row.table,
+        first=row.first_name,
+        second=row.second_name,
+        who=row.who,
+        at=_at(row.at),
+        sent=f"{row.score_first}:{row.score_second}",
+        result=f"{row.result_first}:{row.result_second}",
+    )
 
 
 def _guard(fn: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Namespace], int]:
@@ -150,20 +226,32 @@ def _known(key: str, lang: str, fallback: Any) -> str:
 
 @_guard
 def _enter(args: argparse.Namespace) -> int:
+    from samoobsluha.hub.service import ConfirmationNeeded, ServiceError
+
     svc = _service(args)
     code = 0
+    lang = cli_language()
     for line in args.lines:
         try:
-            echo = svc.enter_result(args.round, parse_entry(line), correct=args.correct)
+            echo = svc.enter_result(
+                args.round, parse_entry(line), correct=args.correct, confirm=args.confirm
+            )
         except EntryError as exc:
-            print(f"hub: {exc.message(cli_language())}", file=sys.stderr)
+            print(f"hub: {exc.message(lang)}", file=sys.stderr)
             code = 2
             continue
-        lang = cli_language()
+        except ConfirmationNeeded as exc:  # each line is its own entry: go on with the next
+            print(f"hub: {line}: {error_text(exc, lang)} (--confirm)", file=sys.stderr)
+            code = 2
+            continue
+        except ServiceError as exc:
+            print(f"hub: {line}: {error_text(exc, lang)}", file=sys.stderr)
+            code = 2
+            continue
         print(echo.line(lang))
         for w in echo.warnings:
             print("  " + t("tsh.warning", lang, text=localize(w, lang)))
-        if echo.outcome == "conflict":
+        if echo.outcome == "conflict" and code == 0:
             code = 1
     return code
 
@@ -208,6 +296,8 @@ def _overview(args: argparse.Namespace) -> int:
             conflict=data.count("conflict"),
         )
     )
+    if data.disputes:
+        print(t("dash.disputes.badge", lang, n=len(data.disputes)))
     if data.final_at:
         print(t("dash.final", lang))
     elif data.protest_closes:
@@ -220,7 +310,27 @@ def _overview(args: argparse.Namespace) -> int:
         score = f"{row.score_first}:{row.score_second}" if row.score_first is not None else ""
         state = _known(f"dash.state.{row.state}", lang, row.state)
         print(f"{row.table:>3}  {row.first_name} – {row.second_name}  {score}  {state}")
+    for d in data.disputes:
+        print("     " + dispute_line(None, d, lang))
+    for error in data.station_errors:
+        print("     " + t("dash.station_errors", lang, errors=localize(error, lang)))
     return 0
+
+
+@_guard
+def _dispute(args: argparse.Namespace) -> int:
+    svc = _service(args)
+    lang = cli_language()
+    if args.dispute_action in ("keep", "take"):
+        outcome = svc.resolve_dispute(args.id, take=args.dispute_action == "take")
+        print(_known(f"dash.outcome.{outcome}", lang, outcome))
+        return 0
+    rows = svc.disputes(args.round)
+    for d in rows:
+        print(dispute_line(None, d, lang))
+    if not rows:
+        print(t("cli.disputes.none", lang))
+    return 1 if rows else 0
 
 
 @_guard
@@ -264,8 +374,12 @@ def _schedule(args: argparse.Namespace) -> int:
     return 0
 
 
-@_guard
 def _publish_round(args: argparse.Namespace) -> int:
+    return publish_round(args.round, who=args.who)
+
+
+@_guard
+def _publish_pairings(args: argparse.Namespace) -> int:
     result = _service(args).publish_to_stations(args.round)
     print(json.dumps(result, ensure_ascii=False, indent=1))
     return 0
@@ -315,6 +429,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     e.add_argument("round", type=int)
     e.add_argument("lines", nargs="+", metavar="LINE")
     e.add_argument("--correct", action="store_true", help="replace an earlier entry")
+    e.add_argument(
+        "--confirm", action="store_true", help="store an implausible score (0:0, above max)"
+    )
     e.add_argument("--who", default="operator")
     e.set_defaults(func=_enter)
 
@@ -327,7 +444,21 @@ def register(sub: argparse._SubParsersAction) -> None:
     rj.add_argument("--json", action="store_true")
     rj.set_defaults(func=_rejected)
 
-    ov = sub.add_parser("overview", help="a round's tables: in, pending, missing, conflict")
+    dp = sub.add_parser("dispute", help="late entries differing from published results")
+    dp.add_argument("--round", type=int)
+    dp.add_argument("--who", default="operator", help="name recorded in the audit trail")
+    dp.set_defaults(func=_dispute, dispute_action="list")
+    ds = dp.add_subparsers(dest="dispute_action", metavar="ACTION")
+    for action, text in (
+        ("keep", "keep the published result (the dispute is closed)"),
+        ("take", "take the disputed entry as the result"),
+    ):
+        d = ds.add_parser(action, help=text)
+        d.add_argument("id", type=int, help="the dispute's number (hub dispute)")
+
+    ov = sub.add_parser(
+        "overview", help="a round's tables: in, pending, missing, conflict, dispute"
+    )
     ov.add_argument("round", type=int, nargs="?")
     ov.add_argument("--json", action="store_true")
     ov.set_defaults(func=_overview)
@@ -349,9 +480,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--force", action="store_true", help="start again a round that has begun or has results"
     )
 
-    pb = sub.add_parser("publish-round", help="send round N's pairings and standings to stations")
+    pb = sub.add_parser(
+        "publish-round",
+        help="publish round N: results (protest window), standings to stations and hall screen",
+    )
     pb.add_argument("round", type=int)
+    pb.add_argument("--who", default="operator", help="name recorded in the audit trail")
     pb.set_defaults(func=_publish_round)
+    pp = sub.add_parser(
+        "publish-pairings", help="send round N's pairings and the standings before it to stations"
+    )
+    pp.add_argument("round", type=int)
+    pp.set_defaults(func=_publish_pairings)
 
     sp = sub.add_parser(
         "sample-players", help="a sample field (Czech/Slovak names) as CSV, from a fixed seed"

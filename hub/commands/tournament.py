@@ -9,7 +9,7 @@ From the hub database (the operator's workflow; the dashboard calls the same fac
 
     hub tournament init|info|publish|finalise|missing|export-tsh|import-tsh
     hub players import|list|add|checkin|withdraw|return
-    hub result add|list|protest|resolve|audit
+    hub result add|list|protest|disputes|resolve|audit
     hub round pair N
     hub export standings|pairings|scorecard|stations
 """
@@ -92,6 +92,18 @@ def _present_in(
     return sorted(present) if present else None
 
 
+def _say_unsettled(tour: Tournament, after_round: int | None) -> None:
+    """Tables the standings do not count yet (missing, or a conflict before publication)
+    are pending, not lost: say so on stderr, one line each."""
+    lang = tsh.ui_lang()
+    for m in tour.unsettled(after_round):
+        status = t(f"dash.state.{m['status']}", lang)
+        print(
+            t("cli.standings.pending", lang, round=m["round"], table=m["table"], status=status),
+            file=sys.stderr,
+        )
+
+
 def _standings(args: argparse.Namespace) -> int:
     try:
         rules = get_rules(args.rules or "cas", _overrides(args.set))
@@ -108,6 +120,7 @@ def _standings(args: argparse.Namespace) -> int:
                 if not tour.players():
                     raise TournamentError(t("tour.no_players", tsh.ui_lang()))
                 table = tour.standings(rules=rules, after_round=args.round)
+                _say_unsettled(tour, args.round)
     except (OSError, ValueError, TournamentError) as exc:
         print(f"hub standings: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
         return 2
@@ -258,6 +271,7 @@ def _init(tour: Tournament, args: argparse.Namespace) -> None:
         rules=args.rules,
         rounds=args.rounds,
         protest_minutes=args.protest_minutes,
+        max_score=args.max_score,
         overrides=_overrides(args.set),
         place=args.place,
     )
@@ -336,6 +350,7 @@ def _result_add(tour: Tournament, args: argparse.Namespace) -> None:
         correct=args.correct,
         kind=args.kind,
         forfeited=args.forfeited,
+        confirm=args.confirm,
     )
     lang = tsh.ui_lang()
     for warning in outcome.warnings:
@@ -362,9 +377,31 @@ def _missing(tour: Tournament, args: argparse.Namespace) -> int:
     return 1 if missing else 0
 
 
+def _publish(args: argparse.Namespace) -> int:
+    """The one publication of a round (as ``hub publish-round N`` and the dashboard's F6):
+    results, protest window, standings to the stations, the hall screen."""
+    from samoobsluha.hub.commands.dashboard import publish_round
+
+    return publish_round(args.round, who=args.who, db=args.db)
+
+
 @_run
-def _publish(tour: Tournament, args: argparse.Namespace) -> None:
-    tour.publish(args.round, who=args.who)
+def _disputes(tour: Tournament, args: argparse.Namespace) -> int:
+    from samoobsluha.hub.commands.dashboard import dispute_line
+
+    lang = tsh.ui_lang()
+    rows = tour.disputes(args.round)
+    for d in rows:
+        print(dispute_line(tour, d, lang))
+    if not rows:
+        print(t("cli.disputes.none", lang))
+    return 1 if rows else 0
+
+
+@_run
+def _resolve(tour: Tournament, args: argparse.Namespace) -> None:
+    outcome = tour.resolve_dispute(args.id, take=args.decision == "take", who=args.who)
+    print(t(f"dash.outcome.{outcome.status}", tsh.ui_lang()))
 
 
 @_run
@@ -445,6 +482,11 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     _rules_args(p, required=False)
     p.add_argument("--rounds", type=int, default=0, help="rounds planned (0 = open)")
     p.add_argument("--protest-minutes", type=int, default=30)
+    p.add_argument(
+        "--max-score",
+        type=int,
+        help="an operator's score above this needs --confirm (default 1000)",
+    )
     p.set_defaults(func=_init)
     p = ts.add_parser("info", help="show the settings")
     _db_args(p)
@@ -539,7 +581,19 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--correct", action="store_true", help="replace an earlier entry")
     p.add_argument("--kind", choices=("played", "forfeit", "double_forfeit"), default="played")
     p.add_argument("--forfeited", type=int, help="id of the player forfeited against")
+    p.add_argument(
+        "--confirm", action="store_true", help="store an implausible score (0:0, above max)"
+    )
     p.set_defaults(func=_result_add)
+    p = rs.add_parser("disputes", help="late entries that differ from published results")
+    _db_args(p)
+    p.add_argument("round", type=int, nargs="?")
+    p.set_defaults(func=_disputes)
+    p = rs.add_parser("resolve", help="keep a published result or take the disputed entry")
+    _db_args(p)
+    p.add_argument("id", type=int, help="the dispute's number (hub result disputes)")
+    p.add_argument("decision", choices=("keep", "take"))
+    p.set_defaults(func=_resolve)
     p = rs.add_parser("list", help="results of a round (JSON lines)")
     _db_args(p)
     p.add_argument("round", type=int)

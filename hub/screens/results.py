@@ -1,8 +1,15 @@
 """Results: per round which tables are in, pending (a station's entry waiting for the
 paper scoresheet), missing or in conflict; fast entry from scoresheets as in tsh's ``a``
 mode (type the table and the two scores, see the names and new totals echoed, ``-``
-corrects the last entry); approving (publishing) the round and the protest window
-countdown; making results final.
+corrects the last entry); publishing the round (F6: results, protest window, standings
+to the stations and the hall screen — the same as ``hub publish-round N``) and the protest
+window countdown; making results final.
+
+A *dispute* — a station's entry that arrived after the round was published and differs
+from its result — marks its table (state SPOR) on its round's screen, is listed above the
+tables whatever round the screen shows, and counted in every screen's top bar; F9 keeps
+the published result, F10 takes the new entry (the table under the cursor, else the
+oldest dispute), each after a question naming the table and both scores.
 
 The *Kolo* field follows the tournament's current round (the last paired one); a number the
 operator typed stays until the tournament moves on to another round."""
@@ -12,7 +19,7 @@ from __future__ import annotations
 import time
 from typing import ClassVar
 
-from textual import on
+from textual import on, work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
 from textual.containers import Horizontal
@@ -20,9 +27,15 @@ from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.entry import Entry, EntryError, parse_entry
 from samoobsluha.hub.screens.base import DashScreen, fill_table, int_or_none
-from samoobsluha.hub.service import EntryEcho, RoundResults
+from samoobsluha.hub.service import (
+    ConfirmationNeeded,
+    DisputeRow,
+    EntryEcho,
+    RoundResults,
+    ServiceError,
+)
 from samoobsluha.shared.countdown import countdown
-from samoobsluha.shared.i18n import MESSAGES, localize
+from samoobsluha.shared.i18n import MESSAGES, error_text, localize
 from samoobsluha.shared.textsafe import literal
 
 COLUMNS = (
@@ -41,6 +54,8 @@ class ResultsScreen(DashScreen):
         Binding("f6", "approve", "dash.act.approve", priority=True),
         Binding("f7", "finalise", "dash.act.finalise", priority=True),
         Binding("f8", "correct_last", "dash.act.correct", priority=True),
+        Binding("f9", "resolve(False)", "dash.act.keep", priority=True),
+        Binding("f10", "resolve(True)", "dash.act.take", priority=True),
     ]
 
     def __init__(self) -> None:
@@ -49,6 +64,7 @@ class ResultsScreen(DashScreen):
         self.last: Entry | None = None
         self.correcting: Entry | None = None
         self.echoes: list[str] = []
+        self.every_dispute: list[DisputeRow] = []  # of every round, oldest first
         self._suggested: int | None = None  # the round the field last followed
 
     def compose_body(self) -> ComposeResult:
@@ -58,6 +74,7 @@ class ResultsScreen(DashScreen):
             yield Label("", id="results-summary")
         yield Label("", id="protest")
         yield Label("", id="station-errors")
+        yield Label("", id="disputes")
         yield DataTable(id="tables", cursor_type="row", zebra_stripes=True)
         yield Label("", id="echo")
         yield Label("", id="entry-mode")
@@ -70,14 +87,16 @@ class ResultsScreen(DashScreen):
     def round_no(self) -> int:
         return int_or_none(self.query_one("#results-round", Input).value) or 0
 
-    def fetch(self) -> tuple[int, RoundResults | None]:
+    def fetch(self) -> tuple[int, RoundResults | None, list[DisputeRow]]:
         current = self.service.current_round()
         # a new current round wins over a typed number (round 2 was paired: show round 2)
         number = current if current != self._suggested else (self.round_no() or current)
-        return current, self.service.round_results(number) if number else None
+        data = self.service.round_results(number) if number else None
+        return current, data, self.service.disputes()
 
-    def show(self, fetched: tuple[int, RoundResults | None]) -> None:
-        current, data = fetched
+    def show(self, fetched: tuple[int, RoundResults | None, list[DisputeRow]]) -> None:
+        current, data, every = fetched
+        self.every_dispute = every
         if current != self._suggested:
             field = self.query_one("#results-round", Input)
             if field.value and self._suggested is not None and field.value != str(current):
@@ -118,6 +137,28 @@ class ResultsScreen(DashScreen):
             )
         )
         errors.display = bool(data.station_errors)
+        disputes = self.query_one("#disputes", Label)
+        disputes.update(
+            literal(
+                "\n".join(
+                    self.tr(
+                        "dash.dispute.hint",
+                        round=d.round_no,
+                        table=d.table,
+                        who=d.who,
+                        sent=f"{d.score_first}:{d.score_second}",
+                        result=f"{d.result_first}:{d.result_second}",
+                    )
+                    for d in self.every_dispute
+                )
+                + "\n"
+                + self.tr("dash.dispute.keys")
+                if self.every_dispute
+                else ""
+            )
+        )
+        disputes.set_class(bool(self.every_dispute), "error")
+        disputes.display = bool(self.every_dispute)
         self.query_one("#results-summary", Label).update(
             literal(
                 self.tr(
@@ -172,10 +213,32 @@ class ResultsScreen(DashScreen):
             return
         correct = self.correcting is not None and self.correcting.table == entry.table
         event.input.value = ""
-        self.act(
-            lambda: self.service.enter_result(number, entry, correct=correct),
-            self._entered,
-        )
+        self._enter(number, entry, correct)
+
+    @work(thread=True, group="act", exit_on_error=False)
+    def _enter(self, number: int, entry: Entry, correct: bool) -> None:
+        """Store the entry; an implausible one (0:0, above the maximum) is stored only
+        after a yes to a question saying why."""
+        try:
+            echo = self.service.enter_result(number, entry, correct=correct)
+        except ConfirmationNeeded as exc:
+            question = self.tr(
+                "dash.confirm.implausible",
+                reason=error_text(exc, self.lang),
+                line=entry.as_line(),
+            )
+            self.app.call_from_thread(
+                self._ask,
+                question,
+                lambda: self.service.enter_result(number, entry, correct=correct, confirm=True),
+                self._entered,
+            )
+            return
+        except ServiceError as exc:
+            self.app.call_from_thread(self.say, error_text(exc, self.lang), error=True)
+            return
+        self.app.call_from_thread(self._entered, echo)
+        self.app.call_from_thread(self.dash.action_reload)
 
     def _entered(self, echo: EntryEcho) -> None:
         self.last = echo.entry
@@ -217,8 +280,49 @@ class ResultsScreen(DashScreen):
         )
 
     def action_approve(self) -> None:
+        """Publish the round: the one operation ``hub publish-round N`` also does."""
         if number := self.round_no():
-            self.act(lambda: self.service.publish_results(number))
+            self.act(lambda: self.service.publish_round(number), self._published)
+
+    def _published(self, done: dict[str, object]) -> None:
+        standings = done["standings"]
+        assert isinstance(standings, dict)
+        sent = ", ".join(standings.get("sent_to") or []) or self.tr("dash.nobody")
+        closes = done["protest_closes"]
+        at = time.strftime("%H:%M", time.localtime(closes)) if isinstance(closes, float) else "-"
+        key = "dash.published" if done["published"] else "dash.published.again"
+        self.say(
+            self.tr(key, round=done["round"], closes=at, sent=self.tr("dash.sent", stations=sent))
+        )
+
+    def _dispute_here(self) -> DisputeRow | None:
+        """The dispute of the table under the cursor, else the oldest one of any round."""
+        if self.data is not None:
+            index = self.query_one("#tables", DataTable).cursor_row
+            if 0 <= index < len(self.data.tables) and self.data.tables[index].disputes:
+                return self.data.tables[index].disputes[0]
+        return self.every_dispute[0] if self.every_dispute else None
+
+    def action_resolve(self, take: bool) -> None:
+        """F9 keeps the published result, F10 takes the disputed entry: one audited
+        action each, after a question naming the table and both scores."""
+        d = self._dispute_here()
+        if d is None:
+            self.say(self.tr("dash.dispute.pick"), error=True)
+            return
+        question = self.tr(
+            "dash.dispute.take_q" if take else "dash.dispute.keep_q",
+            round=d.round_no,
+            table=d.table,
+            who=d.who,
+            sent=f"{d.score_first}:{d.score_second}",
+            result=f"{d.result_first}:{d.result_second}",
+        )
+        self.confirm_then(
+            lambda: question,
+            lambda: self.service.resolve_dispute(d.id, take=take),
+            lambda outcome: self.say(self._outcome(outcome)),
+        )
 
     def action_finalise(self) -> None:
         """Make the round final: after the protest window, or early (director's approval)."""

@@ -30,6 +30,7 @@ class StandingsData:
     standings: list[dict[str, str]]
     pairing: list[dict[str, str]] | None
     notes: list[str]
+    pending: list[dict[str, object]]  # tables the standings do not count yet
 
 
 class StandingsScreen(DashScreen):
@@ -57,6 +58,7 @@ class StandingsScreen(DashScreen):
             with Vertical():
                 yield Label("", id="pairings-title", classes="side-title")
                 yield DataTable(id="pairings", cursor_type="row", zebra_stripes=True)
+        yield Label("", id="standings-pending")
         yield Label("", id="explain")
 
     def on_mount(self) -> None:
@@ -78,7 +80,8 @@ class StandingsScreen(DashScreen):
                 pairing, notes = self.service.pairing_table(number, self.lang)
             except ServiceError:
                 pairing = None
-        return StandingsData(number, after, columns, rows, pairing, notes)
+        pending = self.service.unsettled(after)
+        return StandingsData(number, after, columns, rows, pairing, notes, pending)
 
     def show(self, data: StandingsData) -> None:
         self.data = data
@@ -93,6 +96,27 @@ class StandingsScreen(DashScreen):
         self.query_one("#standings-title", Label).update(
             literal(self.tr("dash.standings.after", n=data.after))
         )
+        # a table missing or in conflict is pending, not a lost game: say so
+        pending = self.query_one("#standings-pending", Label)
+        pending.update(
+            literal(
+                self.tr(
+                    "dash.standings.pending",
+                    tables=", ".join(
+                        self.tr(
+                            "dash.standings.pending_table",
+                            round=m["round"],
+                            table=m["table"],
+                            status=self.tr(f"dash.state.{m['status']}"),
+                        )
+                        for m in data.pending
+                    ),
+                )
+                if data.pending
+                else ""
+            )
+        )
+        pending.display = bool(data.pending)
         title = self.query_one("#pairings-title", Label)
         columns = [(key, self.tr(f"dash.col.{key}")) for key in ("table", "first", "second")]
         pairing = data.pairing or []

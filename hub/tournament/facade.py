@@ -31,25 +31,33 @@ import json
 import secrets
 from collections.abc import Iterator
 from contextlib import contextmanager
-from dataclasses import asdict, dataclass, field
+from dataclasses import asdict
 from pathlib import Path
 from typing import Any
 
 import sqlite_utils
 
 from samoobsluha.hub.tournament import tsh as tshfile
+from samoobsluha.hub.tournament.intake import (
+    DEFAULT_MAX_SCORE,
+    HIGH_SCORE,
+    LOW_SCORE,
+    MAX_SCORE,
+    SOURCES,
+    NeedsConfirmation,
+    Outcome,
+    ResultBook,
+    TournamentError,
+)
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
 from samoobsluha.hub.tournament.pairing import Board, Pairing, pair_round
 from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
-from samoobsluha.shared.countdown import minutes_left
 from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.storage import Database
 
-SOURCES = ("operator", "station")
-LOW_SCORE, HIGH_SCORE, MAX_SCORE = 100, 800, 2000
 DEFAULTS = {
     "name": "",
     "rules": "cas",
@@ -57,25 +65,18 @@ DEFAULTS = {
     "protest_minutes": "30",
     "overrides": "{}",
     "place": "",  # where it is played: printed in every A4 page's header
+    "max_score": str(DEFAULT_MAX_SCORE),
 }
-
-
-class TournamentError(ValueError):
-    """A request the tournament refuses; nothing was changed. The message says why."""
-
-
-@dataclass
-class Outcome:
-    """What :meth:`Tournament.record_result` did.
-
-    ``status``: ``entered`` (first entry), ``confirmed`` (second source agrees),
-    ``duplicate`` (identical entry already received — nothing changed), ``conflict``
-    (sources differ; the operator must decide), ``corrected`` (operator correction).
-    """
-
-    status: str
-    warnings: list[str] = field(default_factory=list)
-    result: dict[str, Any] | None = None
+__all__ = [
+    "HIGH_SCORE",
+    "LOW_SCORE",
+    "MAX_SCORE",
+    "SOURCES",
+    "NeedsConfirmation",
+    "Outcome",
+    "Tournament",
+    "TournamentError",
+]
 
 
 class Tournament:
@@ -89,6 +90,7 @@ class Tournament:
     def __init__(self, db: Database, clock: Clock | None = None) -> None:
         self.db = db
         self.clock: Clock = clock or SystemClock()
+        self.book = ResultBook(db, self.clock)
 
     @classmethod
     @contextmanager
@@ -111,6 +113,7 @@ class Tournament:
             "rules": raw["rules"],
             "rounds": int(raw["rounds"]),
             "protest_minutes": int(raw["protest_minutes"]),
+            "max_score": int(raw["max_score"]),
             "overrides": json.loads(raw["overrides"]),
             "place": raw["place"],
         }
@@ -122,6 +125,7 @@ class Tournament:
         rules: str | None = None,
         rounds: int | None = None,
         protest_minutes: int | None = None,
+        max_score: int | None = None,
         overrides: dict[str, str] | None = None,
         place: str | None = None,
         who: str = "operator",
@@ -134,13 +138,14 @@ class Tournament:
             ("rules", rules),
             ("rounds", rounds),
             ("protest_minutes", protest_minutes),
+            ("max_score", max_score),
             ("overrides", overrides),
             ("place", place),
         ):
             if value is not None:
                 after[key] = value
         get_rules(after["rules"], after["overrides"])  # raises on a bad name or override
-        if after["protest_minutes"] < 0 or after["rounds"] < 0:
+        if after["protest_minutes"] < 0 or after["rounds"] < 0 or after["max_score"] < 1:
             raise TournamentError(Phrase("err.tour.negative"))
         with self._tx():
             for key in DEFAULTS:
@@ -358,136 +363,42 @@ class Tournament:
         correct: bool = False,
         kind: str = "played",
         forfeited: int | None = None,
+        confirm: bool = False,
     ) -> Outcome:
-        """Enter the result of one table (tsh-style checks).
+        """Enter the result of one table (tsh-style checks); the lifecycle is
+        :class:`hub.tournament.intake.ResultBook`'s (docs/tournament.md).
 
         * ``player`` and ``opponent`` must be the pairing of that table (in either order),
           ``score`` and ``opponent_score`` are theirs;
-        * scores are 0..2000; under 100 or over 800 is accepted with a warning;
+        * scores are 0..2000; under 100 or over 800 is accepted with a warning; an
+          operator's score above the tournament's ``max_score`` or a played 0:0 is refused
+          with :class:`NeedsConfirmation` unless ``confirm``;
         * ``started`` is the id of who started the game, default the pairing's first
           player (a warning if it differs);
         * ``kind`` "forfeit" (with ``forfeited``: the player it is forfeited against; the
           scores are the score at that moment, may be None) or "double_forfeit".
 
-        The same entry twice is a no-op (``duplicate``). A second source agreeing makes
-        the result ``confirmed``; disagreeing makes a ``conflict``. An operator with
-        ``correct=True`` replaces the result (and so resolves a conflict), audited with the
-        old and new values. A final result can only be corrected.
+        The same entry twice is a no-op (``duplicate``). Before publication a second
+        source agreeing makes the result ``confirmed``, disagreeing a ``conflict`` that
+        clears when the entries agree. After publication a differing station entry is a
+        ``dispute`` and changes nothing. An operator with ``correct=True`` replaces the
+        result in any state, audited with the old and new values.
         """
-        if source not in SOURCES:
-            raise TournamentError(Phrase("err.tour.source", sources=list(SOURCES)))
-        if correct and source != "operator":
-            raise TournamentError(Phrase("err.tour.correct_operator"))
-        try:
-            kind_ = Kind(kind)
-        except ValueError:
-            raise TournamentError(Phrase("err.tour.kind", kind=kind)) from None
-        if kind_ not in (Kind.PLAYED, Kind.FORFEIT, Kind.DOUBLE_FORFEIT):
-            raise TournamentError(Phrase("err.tour.bye_entry"))
-        board = self._board(round_no, table)
-        if board["second"] is None:
-            raise TournamentError(Phrase("err.tour.table_bye", round=round_no, table=table))
-        pf, ps = board["first"], board["second"]
-        if {player, opponent} != {pf, ps}:
-            raise TournamentError(
-                Phrase(
-                    "err.tour.wrong_players",
-                    round=round_no,
-                    table=table,
-                    first=self._name(pf),
-                    second=self._name(ps),
-                    player=self._name(player),
-                    opponent=self._name(opponent),
-                )
-            )
-        s_first, s_second = (score, opponent_score) if player == pf else (opponent_score, score)
-        warnings: list[str] = []
-        if kind_ is Kind.PLAYED and (s_first is None or s_second is None):
-            raise TournamentError(Phrase("err.tour.both_scores"))
-        for s in (s_first, s_second):
-            if s is None:
-                continue
-            if not 0 <= s <= MAX_SCORE:
-                raise TournamentError(Phrase("err.tour.score_range", score=s, max=MAX_SCORE))
-            if kind_ is Kind.PLAYED and (s < LOW_SCORE or s > HIGH_SCORE):
-                warnings.append(
-                    Phrase("warn.unusual_score", score=s, low=LOW_SCORE, high=HIGH_SCORE)
-                )
-        if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
-            raise TournamentError(Phrase("err.tour.forfeit_whom"))
-        if kind_ is not Kind.FORFEIT:
-            forfeited = None
-        if started is None:
-            started = pf
-        elif started not in (pf, ps):
-            raise TournamentError(Phrase("err.tour.starter"))
-        elif started != pf:
-            warnings.append(
-                Phrase("warn.other_started", started=self._name(started), paired=self._name(pf))
-            )
-        value = {
-            "s_first": s_first,
-            "s_second": s_second,
-            "starter": started,
-            "kind": kind_.value,
-            "forfeited": forfeited,
-        }
-        now = self.clock.now()
-        with self._tx():
-            duplicate = self.db.execute(
-                "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
-                " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
-                " AND forfeited IS ?",
-                [round_no, table, source, s_first, s_second, started, kind_.value, forfeited],
-            ).fetchone()
-            existing = self._result_row(round_no, table)
-            if duplicate and not correct:
-                return Outcome("duplicate", warnings, existing)
-            if existing is not None and existing["status"] == "final" and not correct:
-                if all(existing[k] == v for k, v in value.items()):
-                    return Outcome("duplicate", warnings, existing)
-                raise TournamentError(Phrase("err.tour.final", round=round_no, table=table))
-            self.db.table("tour_entries").insert(
-                {"round": round_no, "table_no": table, "source": source, "who": who, "at": now}
-                | value
-            )
-            if existing is None:
-                status, sources, action = "entered", [source], "entered"
-                new = value
-            else:
-                same = all(existing[k] == v for k, v in value.items())
-                sources = sorted(set(json.loads(existing["sources"])) | {source})
-                if correct:
-                    status, action, new = "confirmed", "corrected", value
-                    sources = [source]
-                elif same and existing["status"] != "conflict":
-                    confirmed = len(sources) > 1
-                    status = "confirmed" if confirmed else existing["status"]
-                    action, new = ("confirmed" if confirmed else "entered"), value
-                elif same:
-                    status, action, new = "conflict", "conflict", value
-                elif source in json.loads(existing["sources"]) and source == "operator":
-                    raise TournamentError(
-                        Phrase("err.tour.operator_result", round=round_no, table=table)
-                    )
-                else:
-                    status, action = "conflict", "conflict"
-                    new = {k: existing[k] for k in value}
-            row = {
-                "round": round_no,
-                "table_no": table,
-                **new,
-                "status": status,
-                "sources": json.dumps(sources),
-                "updated_at": now,
-            }
-            self.db.table("tour_results").upsert(row, pk=("round", "table_no"))
-            after = self._result_row(round_no, table)
-            detail = dict(after or {})
-            if action == "conflict":
-                detail["disputed_entry"] = value | {"source": source, "who": who}
-            self._audit(who, action, round_no, table, existing, detail)
-        return Outcome(action if action in ("corrected", "conflict") else status, warnings, after)
+        return self.book.record(
+            round_no,
+            table,
+            player,
+            opponent,
+            score,
+            opponent_score,
+            started,
+            source=source,
+            who=who,
+            correct=correct,
+            kind=kind,
+            forfeited=forfeited,
+            confirm=confirm,
+        )
 
     def results(self, round_no: int) -> list[dict[str, Any]]:
         """Rows of ``tour_results`` for a round, with player names, by table."""
@@ -502,23 +413,38 @@ class Tournament:
 
     def missing_results(self, round_no: int) -> list[dict[str, Any]]:
         """Tables of a paired round with no result yet or with a conflict."""
+        return [
+            {
+                "table": b["table_no"],
+                "first": self._name(b["first"]),
+                "second": self._name(b["second"]),
+                "status": b["status"] or "missing",
+            }
+            for b in self.book.missing(round_no)
+        ]
+
+    def unsettled(self, until_round: int | None = None) -> list[dict[str, Any]]:
+        """Tables of rounds up to ``until_round`` (default: what standings cover) that the
+        standings do not count yet — missing or in conflict: round, table, names, status.
+        Whatever shows those standings must say so (the table is pending, not lost)."""
+        last = self.last_scored_round() if until_round is None else until_round
         out = []
-        for b in self.db.query(
-            "SELECT b.table_no, b.first, b.second, r.status FROM tour_boards b"
-            " LEFT JOIN tour_results r USING (round, table_no)"
-            " WHERE b.round = ? AND b.second IS NOT NULL"
-            " AND (r.status IS NULL OR r.status = 'conflict') ORDER BY b.table_no",
-            [round_no],
-        ):
-            out.append(
-                {
-                    "table": b["table_no"],
-                    "first": self._name(b["first"]),
-                    "second": self._name(b["second"]),
-                    "status": b["status"] or "missing",
-                }
-            )
+        for r in range(1, last + 1):
+            if not self.db.execute("SELECT 1 FROM tour_rounds WHERE round = ?", [r]).fetchone():
+                continue
+            for m in self.missing_results(r):
+                out.append({"round": r, **m})
         return out
+
+    def disputes(
+        self, round_no: int | None = None, *, open_only: bool = True
+    ) -> list[dict[str, Any]]:
+        """Late differing entries of published rounds (open ones by default)."""
+        return self.book.disputes(round_no, open_only=open_only)
+
+    def resolve_dispute(self, dispute_id: int, *, take: bool, who: str = "operator") -> Outcome:
+        """Keep the published result or take the disputed entry: one audited action."""
+        return self.book.resolve_dispute(dispute_id, take=take, who=who)
 
     def entries(self, round_no: int, table: int) -> list[dict[str, Any]]:
         return list(
@@ -530,90 +456,25 @@ class Tournament:
 
     # --- publication, protests, finalisation ---------------------------------------------
 
-    def publish(self, round_no: int, *, who: str = "operator") -> None:
+    def publish(self, round_no: int, *, who: str = "operator") -> bool:
         """Publish a round's results: the protest window starts now. Refused while tables
-        are missing or in conflict."""
-        missing = self.missing_results(round_no)
-        if missing:
-            raise TournamentError(
-                Phrase("err.tour.unagreed", round=round_no, tables=len(missing))
-            )
-        with self._tx():
-            self.db.execute(
-                "UPDATE tour_rounds SET published_at = ? WHERE round = ?",
-                [self.clock.now(), round_no],
-            )
-            self._audit(who, "publish", round_no, None, None, None)
+        are missing or in conflict; publishing again changes nothing (False)."""
+        return self.book.publish(round_no, who=who)
 
     def lodge_protest(self, round_no: int, table: int, *, who: str, note: str = "") -> None:
         """A protest within the window holds that table's result from becoming final."""
-        row = self._round_row(round_no)
-        if row["published_at"] is not None:
-            closes = row["published_at"] + self.settings()["protest_minutes"] * 60
-            if self.clock.now() > closes:
-                raise TournamentError(Phrase("err.tour.protest_closed", round=round_no))
-        self._board(round_no, table)
-        with self._tx():
-            self.db.table("tour_protests").insert(
-                {
-                    "round": round_no,
-                    "table_no": table,
-                    "who": who,
-                    "at": self.clock.now(),
-                    "note": note,
-                }
-            )
-            self._audit(who, "protest", round_no, table, None, {"note": note})
+        self.book.lodge_protest(round_no, table, who=who, note=note)
 
     def close_protest(self, round_no: int, table: int, *, who: str, note: str = "") -> None:
-        with self._tx():
-            cur = self.db.execute(
-                "UPDATE tour_protests SET closed_at = ?, closed_by = ?, close_note = ?"
-                " WHERE round = ? AND table_no = ? AND closed_at IS NULL",
-                [self.clock.now(), who, note, round_no, table],
-            )
-            if not cur.rowcount:
-                raise TournamentError(Phrase("err.tour.no_protest", round=round_no, table=table))
-            self._audit(who, "protest_closed", round_no, table, None, {"note": note})
+        self.book.close_protest(round_no, table, who=who, note=note)
 
     def open_protests(self, round_no: int) -> list[dict[str, Any]]:
-        return list(
-            self.db.query(
-                "SELECT * FROM tour_protests WHERE round = ? AND closed_at IS NULL", [round_no]
-            )
-        )
+        return self.book.open_protests(round_no)
 
     def finalise(self, round_no: int, *, early: bool = False, who: str = "operator") -> int:
         """Make the round's results final once its protest window has closed (or now, with
-        ``early``: the director approves early). Protested tables stay held. Returns how
-        many results became final."""
-        row = self._round_row(round_no)
-        if row["published_at"] is None:
-            raise TournamentError(Phrase("err.tour.unpublished", round=round_no))
-        closes = row["published_at"] + self.settings()["protest_minutes"] * 60
-        if not early and self.clock.now() < closes:
-            left = minutes_left(closes - self.clock.now())
-            raise TournamentError(Phrase("err.tour.protest_open", round=round_no, minutes=left))
-        held = {p["table_no"] for p in self.open_protests(round_no)}
-        done = 0
-        with self._tx():
-            for r in self.results(round_no):
-                if r["status"] in ("entered", "confirmed") and r["table_no"] not in held:
-                    self.db.execute(
-                        "UPDATE tour_results SET status = 'final', updated_at = ?"
-                        " WHERE round = ? AND table_no = ?",
-                        [self.clock.now(), round_no, r["table_no"]],
-                    )
-                    done += 1
-            if not held and not self.missing_results(round_no):
-                self.db.execute(
-                    "UPDATE tour_rounds SET final_at = ? WHERE round = ?",
-                    [self.clock.now(), round_no],
-                )
-            self._audit(
-                who, "finalise", round_no, None, None, {"final": done, "held": sorted(held)}
-            )
-        return done
+        ``early``). Protested and disputed tables stay held. Returns how many became final."""
+        return self.book.finalise(round_no, early=early, who=who)
 
     def round_state(self, round_no: int) -> dict[str, Any]:
         row = self._round_row(round_no)
@@ -624,6 +485,7 @@ class Tournament:
             "final_at": row["final_at"],
             "missing": len(self.missing_results(round_no)),
             "protests": len(self.open_protests(round_no)),
+            "disputes": len(self.disputes(round_no)),
         }
 
     # --- standings, data, audit ----------------------------------------------------------
@@ -842,29 +704,8 @@ class Tournament:
         write lock at its start, nested ones are savepoints)."""
         return self.db.atomic()
 
-    def _board(self, round_no: int, table: int) -> dict[str, Any]:
-        rows = list(
-            self.db.query(
-                "SELECT * FROM tour_boards WHERE round = ? AND table_no = ?", [round_no, table]
-            )
-        )
-        if not rows:
-            raise TournamentError(Phrase("err.no_table", round=round_no, table=table))
-        return rows[0]
-
     def _round_row(self, round_no: int) -> dict[str, Any]:
-        rows = list(self.db.query("SELECT * FROM tour_rounds WHERE round = ?", [round_no]))
-        if not rows:
-            raise TournamentError(Phrase("err.tour.not_paired", round=round_no))
-        return rows[0]
-
-    def _result_row(self, round_no: int, table: int) -> dict[str, Any] | None:
-        rows = list(
-            self.db.query(
-                "SELECT * FROM tour_results WHERE round = ? AND table_no = ?", [round_no, table]
-            )
-        )
-        return rows[0] if rows else None
+        return self.book.round_row(round_no)
 
     def _name(self, pid: int | None) -> str:
         if pid is None:
@@ -883,17 +724,7 @@ class Tournament:
         before: Any,
         after: Any,
     ) -> None:
-        self.db.table("tour_audit").insert(
-            {
-                "at": self.clock.now(),
-                "who": who,
-                "action": action,
-                "round": round_no,
-                "table_no": table,
-                "before": None if before is None else json.dumps(before, ensure_ascii=False),
-                "after": None if after is None else json.dumps(after, ensure_ascii=False),
-            }
-        )
+        self.book.audit(who, action, round_no, table, before, after)
 
 
 # Why a pair was paired, and the pairing's notes, are kept as catalogue phrases (a key and

@@ -12,6 +12,9 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
 * ``tour_results``   the agreed result per table and its state
   (entered / confirmed / conflict / final), scores in board order (first, second).
 * ``tour_protests``  protests lodged against a result; an open one holds it.
+* ``tour_disputes``  entries that arrived after the round was published and differ from its
+  result: kept with the entry they came with until the operator keeps the result or takes
+  the entry (:mod:`hub.tournament.intake`).
 * ``tour_audit``     who did what when, with the row before and after (JSON).
 * ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
   encoding), so that an export gives back every token the hub did not change.
@@ -134,6 +137,19 @@ def m002_tsh_source(db: sqlite_utils.Database) -> None:
         " file TEXT NOT NULL, encoding TEXT NOT NULL, text TEXT NOT NULL,"
         " imported_at REAL NOT NULL)"
     )
+
+
+@migrations()
+def m003_disputes(db: sqlite_utils.Database) -> None:
+    db.execute(
+        "CREATE TABLE tour_disputes (id INTEGER PRIMARY KEY, round INTEGER NOT NULL,"
+        " table_no INTEGER NOT NULL, entry_id INTEGER NOT NULL REFERENCES tour_entries(id),"
+        " source TEXT NOT NULL, who TEXT NOT NULL, at REAL NOT NULL, s_first INTEGER,"
+        " s_second INTEGER, starter INTEGER, kind TEXT NOT NULL, forfeited INTEGER,"
+        " resolved_at REAL, resolved_by TEXT,"
+        " resolution TEXT CHECK (resolution IN ('keep', 'take', 'corrected')))"
+    )
+    db.execute("CREATE INDEX tour_disputes_open ON tour_disputes(round, resolved_at)")
 
 
 def hub_db_path() -> Path:

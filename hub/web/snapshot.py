@@ -122,7 +122,8 @@ def _approved_results(service: HubService, round_no: int) -> list[list[Any]]:
     return [
         [t.table, t.score_first, t.score_second]
         for t in rr.tables
-        if t.state == "in" and t.score_first is not None
+        # a disputed table keeps its published result until the operator decides
+        if t.state in ("in", "dispute") and t.score_first is not None
     ]
 
 

@@ -32,7 +32,9 @@ COMMANDS: list[tuple[list[str], int]] = [
     (["schedule", "--set", "warning_minutes=90"], 2),  # warning after the end
     (["schedule", "start", "1", "--at", "25:61"], 2),
     (["schedule", "start", "42"], 2),  # not in the day's schedule
-    (["publish-round", "1"], 2),  # no server running
+    (["publish-round", "1"], 2),  # tables without a result
+    (["publish-pairings", "1"], 2),  # no server running
+    (["dispute"], 0),
     (["players", "list"], 0),
     (["players", "add", "Nový Hráč"], 0),
     (["round", "pair", "3"], 2),  # the next round to pair is 2
@@ -82,7 +84,7 @@ def test_the_same_commands_speak_english_when_asked(
 ) -> None:
     monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
     assert main(["enter", "1", "99 400 300"]) == 2
-    assert capsys.readouterr().err == "hub: round 1 has no table 99\n"
+    assert capsys.readouterr().err == "hub: 99 400 300: round 1 has no table 99\n"
     assert main(["round", "pair", "3"]) == 2
     assert "the next round to pair is 2" in capsys.readouterr().err
     assert main(["hall"]) == 1

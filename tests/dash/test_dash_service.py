@@ -233,6 +233,10 @@ def test_standings_pairings_payloads_and_exports(service: HubService) -> None:
     assert service.pair(2, seed=1) == 4
     pairings, standings = service.station_payloads(2)
     assert pairings["round"] == 2 and len(pairings["tables"]) == 4
+    # players see only published results: round 1 is not published yet
+    assert standings["round"] == 0 and {r["wins"] for r in standings["rows"]} == {"0"}
+    service.publish_round(1)
+    pairings, standings = service.station_payloads(2)
     assert standings["round"] == 1 and len(standings["rows"]) == 8
     html = service.export("standings", "html", 1)
     assert html.exists() and "<table" in html.read_text()

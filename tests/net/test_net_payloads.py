@@ -17,6 +17,7 @@ from hypothesis import strategies as st
 from samoobsluha.hub import store
 from samoobsluha.hub.sample import sample_csv
 from samoobsluha.hub.service import HubService
+from samoobsluha.hub.tournament import intake
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.hub.tournament.facade import Tournament
 from samoobsluha.shared.checks import prepare_words
@@ -160,7 +161,7 @@ def test_a_payload_that_is_not_one_json_object_is_one_refused_row(
     """Not a frame refused (the station would resend it forever): the row is kept aside
     with its reason and the rows after it are stored."""
     rows = [[1, "result", text, NOW], [2, "result", json.dumps(GOOD_RESULT), NOW]]
-    assert store.ingest(hub_db, [("s", "e", rows)], NOW) == {("s", "e"): 2}
+    assert store.ingest(hub_db, [("st-1", "e", rows)], NOW) == {("st-1", "e"): 2}
     [refused] = store.rejected_rows(hub_db)
     assert message in refused["error"]
     assert [r["seq"] for r in store.inbox_rows(hub_db)] == [2]
@@ -416,7 +417,11 @@ def test_two_stations_disagreeing_is_a_recorded_conflict(paired: Any) -> None:
         db,
         [
             ("st-1", "e", [[1, "result", _result(4, first, second), NOW]]),
-            ("st-2", "f", [[1, "result", _result(4, first, second, score_first=411), NOW]]),
+            (
+                "st-2",
+                "f",
+                [[1, "result", _result(4, first, second, score_first=411, station_id="st-2"), NOW]],
+            ),
         ],
         NOW,
     )
@@ -424,6 +429,43 @@ def test_two_stations_disagreeing_is_a_recorded_conflict(paired: Any) -> None:
     assert res["status"] == "conflict"
     audit = [a["action"] for a in db.query("SELECT action FROM tour_audit WHERE table_no = 4")]
     assert "conflict" in audit
+
+
+def test_a_row_is_authored_by_the_station_that_sent_it(paired: Any) -> None:
+    """A result (or a check) claiming another station than the one on the link is refused
+    with the reason and never entered; the station's own rows are, authored by it."""
+    from net_procs import check_payload
+
+    db, boards = paired
+    first, second = boards[1]
+    forged = _result(1, first, second, station_id="stul-01")
+    check = json.dumps(check_payload(1, station_id="stul-01"))
+    own = _result(2, *boards[2], station_id="stul-66")
+    rows = [[1, "result", forged, NOW], [2, "challenge", check, NOW], [3, "result", own, NOW]]
+    assert store.ingest(db, [("stul-66", "e", rows)], NOW) == {("stul-66", "e"): 3}
+    refused = store.rejected_rows(db)
+    assert [(r["key"], r["kind"]) for r in refused] == [
+        ("stul-66/e/1", "result"),
+        ("stul-66/e/2", "challenge"),
+    ]
+    assert all("'stul-01' is not the sending station 'stul-66'" in r["error"] for r in refused)
+    assert store.result_intake(db) == {"stul-66/e/3": ("entered", "")}
+    assert [a["who"] for a in db.query("SELECT who FROM tour_audit WHERE action = 'entered'")] == [
+        "stul-66"
+    ]
+
+
+def test_intake_outcomes_are_kept_per_round(paired: Any) -> None:
+    db, boards = paired
+    rows = [
+        [1, "result", _result(1, *boards[1]), NOW],
+        [2, "result", _result(9, "X", "Y"), NOW],
+        [3, "result", _result(1, *boards[1], round_no=2), NOW],
+    ]
+    store.ingest(db, [("st-1", "e", rows)], NOW)
+    assert set(store.result_intake(db, 1)) == {"st-1/e/1", "st-1/e/2"}
+    assert set(store.result_intake(db, 2)) == {"st-1/e/3"}
+    assert "no table" in store.result_intake(db, 1)["st-1/e/2"][1]
 
 
 def test_migrating_keeps_what_the_dashboard_entered_and_sets_bad_old_rows_aside(
@@ -460,10 +502,10 @@ def test_a_bug_while_entering_a_result_does_not_stop_the_stream(
 ) -> None:
     db, boards = paired
 
-    def broken(tour: Any, res: Any) -> str:
+    def broken(book: Any, res: Any, names: Any) -> str:
         raise RuntimeError("boom")
 
-    monkeypatch.setattr(store, "_enter", broken)
+    monkeypatch.setattr(intake.ResultBook, "_enter_station", broken)
     row = _result(1, *boards[1])
     acked = store.ingest(db, [("st-1", "e", [[1, "result", row, NOW]])], NOW)
     assert acked[("st-1", "e")] == 1  # stored and acknowledged

@@ -68,7 +68,9 @@ def test_results_confirm_conflict_correct_and_audit(tour: Tournament, clock: Fak
     out = tour.record_result(1, b.table, b.second, b.first, 380, 420, b.first, who="Jana")
     assert out.status == "confirmed"
     # The station re-sends (network retry): nothing changes.
-    again = tour.record_result(1, b.table, b.first, b.second, 420, 380, b.first, source="station")
+    again = tour.record_result(
+        1, b.table, b.first, b.second, 420, 380, b.first, source="station", who="stanice-2"
+    )
     assert again.status == "duplicate"
 
     c = pairing.boards[1]
@@ -76,21 +78,25 @@ def test_results_confirm_conflict_correct_and_audit(tour: Tournament, clock: Fak
     out = tour.record_result(1, c.table, c.first, c.second, 400, 309, c.first, who="Jana")
     assert out.status == "conflict"
     assert [m["table"] for m in tour.missing_results(1)] == [c.table, pairing.boards[2].table]
-    # Operator without --correct cannot overwrite his own entry.
-    with pytest.raises(TournamentError, match="correct it"):
-        tour.record_result(1, c.table, c.first, c.second, 400, 300, c.first, who="Jana")
+    # Re-typing in a conflict is allowed: a third score keeps the conflict …
+    out = tour.record_result(1, c.table, c.first, c.second, 400, 300, c.first, who="Jana")
+    assert out.status == "conflict"
+    # … and the entries agreeing again (the scoresheet was misread) clear it, no F8 needed.
     clock.advance(60)
-    out = tour.record_result(
-        1, c.table, c.first, c.second, 400, 390, c.first, who="HR", correct=True
-    )
-    assert out.status == "corrected"
+    out = tour.record_result(1, c.table, c.first, c.second, 400, 390, c.first, who="HR")
+    assert out.status == "confirmed"
     assert tour.results(1)[1]["status"] == "confirmed"
     trail = [a for a in tour.audit(1) if a["table_no"] == c.table]
-    assert [a["action"] for a in trail] == ["entered", "conflict", "corrected"]
+    assert [a["action"] for a in trail] == ["entered", "conflict", "conflict", "agreed"]
     assert trail[1]["after"]["disputed_entry"]["s_second"] == 309
-    assert (trail[2]["before"]["s_second"], trail[2]["after"]["s_second"]) == (390, 390)
-    assert trail[2]["who"] == "HR" and trail[2]["at"] == clock.now()
-    assert len(tour.entries(1, c.table)) == 3  # every entry kept as received
+    assert (trail[3]["before"]["status"], trail[3]["after"]["s_second"]) == ("conflict", 390)
+    assert trail[3]["who"] == "HR" and trail[3]["at"] == clock.now()
+    assert len(tour.entries(1, c.table)) == 4  # every entry kept as received
+    # Outside a conflict the operator cannot overwrite his own entry without --correct.
+    with pytest.raises(TournamentError, match="correct it"):
+        tour.record_result(1, c.table, c.first, c.second, 401, 390, c.first, who="Jana")
+    out = tour.record_result(1, c.table, c.first, c.second, 401, 390, c.first, correct=True)
+    assert out.status == "corrected" and tour.results(1)[1]["s_first"] == 401
 
 
 def test_entry_checks(tour: Tournament) -> None:
@@ -128,10 +134,15 @@ def test_protest_window_and_finalisation(tour: Tournament, clock: FakeClock) -> 
     tour.close_protest(1, 2, who="HR", note="zamítnuto")
     assert tour.finalise(1) == 1
     assert tour.round_state(1)["final_at"] == clock.now()
-    # A final result changes only by an explicit correction.
+    # A final result changes only by an operator action: a differing station entry is a
+    # dispute; the operator's plain entry is refused (he corrects explicitly).
     b = tour.pairing(1).boards[0]
+    before = tour.results(1)[0]
+    out = tour.record_result(1, b.table, b.first, b.second, 1, 2, b.first, source="station")
+    assert out.status == "dispute" and tour.results(1)[0] == before
+    assert [d["table_no"] for d in tour.disputes(1)] == [b.table]
     with pytest.raises(TournamentError, match="final"):
-        tour.record_result(1, b.table, b.first, b.second, 1, 2, b.first, source="station")
+        tour.record_result(1, b.table, b.first, b.second, 1, 2, b.first)
 
 
 def test_early_approval(tour: Tournament) -> None:
