@@ -6,8 +6,8 @@ round plans), :mod:`hub.store` (the pairings published to the stations) and the
 writes, and nothing secret goes in: no challenge log, no words, no station keys or
 addresses. The page (``static/screen.js``) renders this dict.
 
-The pairing shown is the one the operator **published** to the stations (``hub
-publish-round``), not a draft he may still re-pair; results of that round appear as they
+The pairing shown is the one the operator **sent** to the stations (``hub
+publish-pairings``), not a draft he may still re-pair; results of that round appear as they
 are approved (entered by the operator, or confirmed by a station and the scoresheet);
 standings are those after the last round whose results were published.
 """
