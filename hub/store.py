@@ -32,10 +32,9 @@ import json
 import logging
 import os
 import secrets
-import signal
 import socket
 import sqlite3
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import chain
 from pathlib import Path
@@ -72,9 +71,10 @@ _refused_log = PeerLog(log, 60.0)
 
 migrations = Migrations("hub.sync")
 
-# Test hook (multi-process crash tests only): SIGKILL this process inside the ingest
-# transaction once this many rows have been inserted since start, i.e. mid-commit.
-KILL_IN_COMMIT_ENV = "SAMOOBSLUHA_TEST_KILL_IN_COMMIT"
+#: Fault-injection seam for the crash tests (tests/net/hub_crashing.py sets it in a hub
+#: process of its own): called inside the ingest transaction, after the rows of a group
+#: commit are inserted and before they are committed, with their number. None in a hall.
+before_commit: Callable[[int], None] | None = None
 
 
 @migrations()
@@ -247,8 +247,6 @@ def ensure_key(path: Path) -> tuple[bytes, bool]:
 
 # -- ingest -------------------------------------------------------------------------------
 
-_inserted_since_start = 0
-
 
 def row_error(kind: str, payload: str) -> str:
     """Why a station row is refused ("" when it is a valid record of its kind)."""
@@ -357,8 +355,6 @@ def store_received(db: Database, received: Sequence[Received]) -> dict[tuple[str
     contiguous seqs, one write of ``progress``. Python's sqlite3 gives up the GIL around
     every statement, and with the event loop busy each one costs the database thread a
     wait to get it back (five statements per station per round measured ~2 µs a row)."""
-    global _inserted_since_start
-    kill_at = int(os.environ.get(KILL_IN_COMMIT_ENV) or 0)
     frames: dict[tuple[str, str], list[Received]] = {}
     for batch in received:  # a station's frames in the order they came
         frames.setdefault((batch.station, batch.epoch), []).append(batch)
@@ -386,9 +382,8 @@ def store_received(db: Database, received: Sequence[Received]) -> dict[tuple[str
         insert_inbox(db, rows)
         for batch in groups.values():
             _store_refused(db, batch)
-        _inserted_since_start += sum(len(b.seqs) for b in groups.values())
-        if kill_at and _inserted_since_start >= kill_at:
-            os.kill(os.getpid(), signal.SIGKILL)  # pragma: no cover - test hook
+        if before_commit is not None:
+            before_commit(sum(len(b.seqs) for b in groups.values()))
         result = _advance_all(db, progress, {k: b.seqs for k, b in groups.items()})
         for (station, epoch), good in stored.items():
             results = [row[2] for row in good if row[3] == RESULT]

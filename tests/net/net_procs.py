@@ -152,11 +152,19 @@ class Hub:
     def db_path(self) -> Path:
         return self.data / "hub.db"
 
-    def start(self, extra_env: dict[str, str] | None = None) -> Hub:
+    def start(
+        self, extra_env: dict[str, str] | None = None, *, kill_in_commit: int | None = None
+    ) -> Hub:
+        """Start ``hub serve``; with ``kill_in_commit`` it SIGKILLs itself inside the
+        ingest transaction once that many rows are inserted (tests/net/hub_crashing.py)."""
         self.data.mkdir(parents=True, exist_ok=True)
         port_file = self.data / "port"
         port_file.unlink(missing_ok=True)
-        args = [str(BIN / "hub"), "serve", "--host", "127.0.0.1", "--port", str(self.port)]
+        hub = [str(BIN / "hub")]
+        if kill_in_commit is not None:
+            hub = [str(BIN / "python"), str(Path(__file__).with_name("hub_crashing.py"))]
+            hub.append(str(kill_in_commit))
+        args = [*hub, "serve", "--host", "127.0.0.1", "--port", str(self.port)]
         # the hall screen on a free port: hubs of parallel tests never fight over 8080
         args += ["--port-file", str(port_file), "--screen-port", "0"]
         if not self.mdns:

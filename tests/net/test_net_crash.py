@@ -7,8 +7,6 @@ from pathlib import Path
 
 from net_procs import Hub, Station, running, wait_for
 
-from samoobsluha.hub.store import KILL_IN_COMMIT_ENV
-
 
 def _assert_exactly_once(hub: Hub, station: str, total: int) -> None:
     rows = [r for r in hub.rows() if r["station_id"] == station]
@@ -23,7 +21,7 @@ def test_kill_station_mid_sync_and_hub_mid_commit(tmp_path: Path) -> None:
     hub = Hub(tmp_path / "hub", budget_rows=100_000)
     # first life of the hub: it SIGKILLs itself inside the ingest transaction once it has
     # inserted 1500 rows, i.e. with rows written but not committed
-    hub.start(extra_env={KILL_IN_COMMIT_ENV: "1500"})
+    hub.start(kill_in_commit=1500)
     a = Station(tmp_path / "a", hub, "a")
     b = Station(tmp_path / "b", hub, "b")
     a.enqueue(4000)
