@@ -2642,3 +2642,22 @@ MESSAGES.update(
         },
     }
 )
+
+# -- h-f: provisioning (the start-up failure screen of a full data partition) --
+MESSAGES.update(
+    {
+        "fallback.why.disk": {
+            "cs": "Datový oddíl (SAMODATA) je plný: stanice nemůže nic zaznamenat.",
+            "sk": "Dátový oddiel (SAMODATA) je plný: stanica nemôže nič zaznamenať.",
+            "en": "The data partition (SAMODATA) is full: the station cannot record anything.",
+        },
+        "fallback.do.disk": {
+            "cs": "Vyměňte kartu za náhradní se stejným názvem. Plnou kartu prohlédněte "
+            "na notebooku (co zabírá místo v /srv/samoobsluha).",
+            "sk": "Vymeňte kartu za náhradnú s rovnakým názvom. Plnú kartu prezrite "
+            "na notebooku (čo zaberá miesto v /srv/samoobsluha).",
+            "en": "Swap the card for the spare with the same name. Look at the full card on "
+            "the laptop (what takes the space in /srv/samoobsluha).",
+        },
+    }
+)

@@ -18,12 +18,15 @@ import pytest
 
 from samoobsluha.hub.provision import NetworkSpec, ProvisionSpec, render, write
 from samoobsluha.station import bootconfig
+from samoobsluha.station.checks import hash_pin
 from samoobsluha.station.config import load as load_station
 from samoobsluha.station.gong import GongConfig
 
 KEY = "cd" * 32
 PASSWORD_HASH = "$6$saltsalt$" + "h" * 86
 WIFI_PASSWORD = "hall-wifi-secret-42"
+# Whatever form the referee PIN's hash takes, it is the station's own owner who makes it.
+PIN_HASH = hash_pin("4821")
 PAYLOAD = resources.files("samoobsluha.hub.provision").joinpath("payload")
 README = Path(__file__).resolve().parents[2] / "hardware" / "README.md"
 
@@ -35,6 +38,7 @@ def spec(**kw: object) -> ProvisionSpec:
         "psk": KEY,
         "password_hash": PASSWORD_HASH,
         "network": NetworkSpec(wifi_ssid="Sal", wifi_password=WIFI_PASSWORD),
+        "referee_pin_hash": PIN_HASH,
     }
     base.update(kw)
     return ProvisionSpec(**base)  # type: ignore[arg-type]
@@ -45,8 +49,18 @@ def card(tmp_path: Path, **kw: object) -> Path:
     boot.mkdir()
     (boot / "config.txt").write_text("dtparam=audio=on\n[all]\n")
     (boot / "cmdline.txt").write_text("console=tty1 root=PARTUUID=1-02 rootwait quiet\n")
+    if kw.get("image", "trixie") == "trixie":
+        stock_cloud_init(boot)
     write(spec(**kw), boot)
     return boot
+
+
+def stock_cloud_init(boot: Path) -> None:
+    """What a Trixie image's boot partition carries before it is customised (pi-gen's
+    stage2/04-cloud-init installs these three files)."""
+    (boot / "meta-data").write_text("instance-id: rpi-image\n")
+    (boot / "user-data").write_text("#cloud-config\n")
+    (boot / "network-config").write_text("network:\n  version: 2\n")
 
 
 def secrets_left(boot: Path) -> list[str]:
@@ -54,7 +68,7 @@ def secrets_left(boot: Path) -> list[str]:
     for path in boot.rglob("*"):
         if path.is_file():
             text = path.read_bytes()
-            for secret in (KEY, PASSWORD_HASH, WIFI_PASSWORD):
+            for secret in (KEY, PASSWORD_HASH, WIFI_PASSWORD, PIN_HASH):
                 if secret.encode() in text:
                     found.append(f"{path.relative_to(boot)}: {secret[:8]}")
     return found
@@ -92,6 +106,9 @@ def test_wipe_secrets_leaves_none_on_the_card(tmp_path: Path, image: str) -> Non
         # stubs, so nothing that looks for the files trips over their absence
         assert (boot / "user-data").read_text().startswith("#cloud-config\n")
         assert "removed" in (boot / "network-config").read_text()
+    # station.toml stays (what the station is), only without its referee PIN lines
+    toml = (boot / "samoobsluha" / "station.toml").read_text()
+    assert 'name = "station-07"' in toml and "referee_pin" not in toml
     # the rest of the payload is untouched; a second run changes nothing
     assert (boot / "samoobsluha" / "install.sh").exists()
     assert "0 file(s) wiped" in wipe(boot).stdout

@@ -21,9 +21,7 @@ def test_a_phrase_survives_copy_deepcopy_and_pickle() -> None:
         assert localize(twin, "cs") == localize(inner, "cs")
 
 
-def test_hall_json_with_a_warning(
-    data_dir: Path, capsys: pytest.CaptureFixture[str]
-) -> None:
+def test_hall_json_with_a_warning(data_dir: Path, capsys: pytest.CaptureFixture[str]) -> None:
     # No hub serve runs for this data dir: the report carries the "not running" warning.
     main(["hall", "--json"])
     out = capsys.readouterr().out

@@ -64,6 +64,11 @@ for f in "$HERE"/*.key "$HERE"/secrets/*; do
         install -m 0600 "$f" "$ETC/staged/$(basename "$f")"
     fi
 done
+# station.toml holds the referee PIN's hash, which wipe-secrets removes from the card's copy:
+# the full file is staged (a second run must not install the copy without it).
+if [ -f "$HERE/station.toml" ] && ! grep -q '^# referee PIN removed from the card' "$HERE/station.toml"; then
+    install -m 0600 "$HERE/station.toml" "$ETC/staged/station.toml"
+fi
 
 # --- 1. Debian packages -----------------------------------------------------------------
 missing=()
@@ -145,7 +150,10 @@ install -m 0644 "$HERE/files/kiosk-lockdown.kmap" "$LIB/kiosk-lockdown.kmap"
 install -d -m 0755 /usr/local/share/doc/samoobsluha
 [ -f "$HERE/files/hall-setup.md" ] && install -m 0644 "$HERE/files/hall-setup.md" /usr/local/share/doc/samoobsluha/
 
-if [ -f "$HERE/station.toml" ]; then
+if [ -f "$ETC/staged/station.toml" ]; then
+    install -m 0644 "$ETC/staged/station.toml" "$ETC/station.toml"
+    rm -f "$ETC/staged/station.toml"
+elif [ -f "$HERE/station.toml" ] && [ ! -f "$ETC/station.toml" ]; then
     install -m 0644 "$HERE/station.toml" "$ETC/station.toml"
 fi
 if [ "$ROLE" = station ] && [ -f "$ETC/staged/tournament.key" ]; then
