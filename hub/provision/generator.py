@@ -52,7 +52,6 @@ PAYLOAD_FILES = (
     "samoobsluha-time-serve.service",
     "samoobsluha-admin",
     "wipe-secrets",
-    "hall-check",
 )
 EXECUTABLE = frozenset(
     {
@@ -64,7 +63,6 @@ EXECUTABLE = frozenset(
         "samoobsluha-time",
         "samoobsluha-admin",
         "wipe-secrets",
-        "hall-check",
     }
 )
 
@@ -75,7 +73,10 @@ EXECUTABLE = frozenset(
 # Raspberry Pi's archive, which a build machine cannot reach. lgpio has no aarch64 wheels
 # on PyPI either, so the venv sees the image's copy (--system-site-packages).
 APT_COMMON = ("chrony", "python3-venv", "overlayroot", "console-setup", "kbd")
-APT_STATION: tuple[str, ...] = ()
+# The kiosk's PAM session (payload/samoobsluha-kiosk.pam) needs pam_systemd.so: without
+# libpam-systemd the kiosk unit fails at its PAM step on every start (found by booting the
+# dry run's station root; Raspberry Pi OS Lite has it, a minimal Debian does not).
+APT_STATION: tuple[str, ...] = ("libpam-systemd",)
 APT_CAGE = ("cage", "foot", "fonts-dejavu-core")
 APT_HUB = ("hunspell-cs", "hunspell-sk")
 

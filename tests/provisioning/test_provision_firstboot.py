@@ -196,7 +196,9 @@ def test_provisioned_station_toml_gives_the_readme_line(tmp_path: Path) -> None:
 
 
 # -- read-only root switch --------------------------------------------------------------------
-def admin(boot: Path, *args: str, proc: str = "") -> subprocess.CompletedProcess[str]:
+def admin(
+    boot: Path, *args: str, proc: str = "", root: str = "ext4", data: str = "ext4"
+) -> subprocess.CompletedProcess[str]:
     proc_file = boot.parent / "proc-cmdline"
     proc_file.write_text(proc or "console=tty1\n")
     return subprocess.run(
@@ -205,6 +207,9 @@ def admin(boot: Path, *args: str, proc: str = "") -> subprocess.CompletedProcess
             **os.environ,
             "SAMOOBSLUHA_BOOT": str(boot),
             "SAMOOBSLUHA_PROC_CMDLINE": str(proc_file),
+            # what findmnt says about / and the data partition on the Pi
+            "SAMOOBSLUHA_ROOT_FSTYPE": root,
+            "SAMOOBSLUHA_DATA_FSTYPE": data,
             "PATH": "/usr/bin:/bin",  # no raspi-config here
         },
         capture_output=True,
@@ -227,7 +232,8 @@ def test_admin_rw_and_ro_edit_the_one_cmdline_line(tmp_path: Path) -> None:
     assert "next boot: read-only" in admin(boot, "status").stdout
     assert admin(boot, "rw").returncode == 0
     assert (boot / "cmdline.txt").read_text() == "console=tty1 root=PARTUUID=1-02 rootwait\n"
-    st = admin(boot, "status", proc="console=tty1 overlayroot=tmpfs:recurse=0\n").stdout
+    asked = "console=tty1 overlayroot=tmpfs:recurse=0\n"
+    st = admin(boot, "status", proc=asked, root="overlay").stdout
     assert "now: read-only root" in st and "next boot: writable" in st
     admin(boot, "ro")
     admin(boot, "ro")  # twice: still one parameter, still one line
@@ -276,3 +282,19 @@ def test_station_check_uses_the_lexicon_the_card_carried(
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "empty-data"))
     assert station_main(["check", "kůň"]) == 0
     assert station_main(["check", "xqzwy"]) == 1
+
+
+def test_admin_check_reads_the_mounts_not_the_command_line(tmp_path: Path) -> None:
+    """A Pi 5 whose initramfs lacks overlayroot boots with overlayroot= on the command line
+    and a writable root: only findmnt tells. hall-check runs 'check' on every Pi."""
+    boot = tmp_path / "boot"
+    boot.mkdir()
+    (boot / "cmdline.txt").write_text("console=tty1 rootwait overlayroot=tmpfs:recurse=0\n")
+    asked = "console=tty1 overlayroot=tmpfs:recurse=0\n"
+    assert admin(boot, "check", proc=asked, root="overlay").returncode == 0
+    no_overlay = admin(boot, "check", proc=asked, root="ext4")
+    assert no_overlay.returncode == 1 and "WRITABLE" in no_overlay.stdout
+    assert admin(boot, "check", proc="console=tty1\n", root="ext4").returncode == 1
+    no_data = admin(boot, "check", proc=asked, root="overlay", data="")
+    assert no_data.returncode == 1 and "NOT MOUNTED" in no_data.stdout
+    assert admin(boot, "status", proc=asked, root="ext4").returncode == 0  # status only says
