@@ -15,6 +15,7 @@ import os
 import shutil
 import socket
 import subprocess
+import sys
 import warnings
 from pathlib import Path
 
@@ -52,18 +53,27 @@ def _why_not(work: Path) -> str | None:
     return None
 
 
-def _loudly(message: str) -> None:
+def _loudly(config: pytest.Config, message: str) -> None:
+    """A banner past pytest's output capture (on the terminal, in the CI log), and a
+    warning in the summary."""
     banner = "\n" + "!" * 78 + f"\n!!! {message}\n" + "!" * 78 + "\n"
-    os.write(2, banner.encode())  # past pytest's capture: on the terminal / in the CI log
+    capture = config.pluginmanager.getplugin("capturemanager")
+    if capture is not None:
+        with capture.global_and_fixture_disabled():
+            print(banner, file=sys.stderr, flush=True)
+    else:
+        print(banner, file=sys.stderr, flush=True)
     warnings.warn(message, stacklevel=2)
 
 
-def test_native_dry_run_passes_every_check(cs_lexicon_path: Path) -> None:
+def test_native_dry_run_passes_every_check(
+    pytestconfig: pytest.Config, cs_lexicon_path: Path
+) -> None:
     arch = _arch()
     work = REPO / ".cache" / "dry-run" / f"{arch}-{RELEASE}"
     reason = _why_not(work)
     if reason is not None:
-        _loudly(f"THE PROVISIONING DRY RUN DID NOT RUN: {reason}")
+        _loudly(pytestconfig, f"THE PROVISIONING DRY RUN DID NOT RUN: {reason}")
         pytest.skip(f"provisioning dry run not run: {reason}")
     work.mkdir(parents=True, exist_ok=True)
     log = work.parent / f"{arch}-{RELEASE}.log"
