@@ -94,9 +94,10 @@ def test_native_dry_run_passes_every_check(
     ]
     failed = [what for state, what in rows if state == "FAIL"]
     assert done.returncode == 0 and not failed, f"failed: {failed}\n{tail}\n(full log: {log})"
-    passed = {what for state, what in rows if state == "ok"}
-    # Every role's checks ran (a script that stopped early or skipped checks cannot pass).
-    assert len(passed) >= 85, f"only {len(passed)} checks passed:\n{tail}"
+    passed = [what for state, what in rows if state == "ok"]
+    # Every role's checks ran (a script that stopped early or skipped checks cannot pass):
+    # 97 on 2026-12-01 (the hub's and the station's common checks count twice).
+    assert len(passed) >= 95, f"only {len(passed)} checks passed:\n{tail}"
     for needed in (
         "secrets: the card's own key, PIN hash, password hash nowhere on it",
         "--image of the other release refused, card untouched",
