@@ -203,7 +203,7 @@ key=$WORK/tournament.key
 rm -f "$key" "$WORK/tournament.id"
 printf 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDryRun0000000000000000000000000000000000000 dry@run\n' > "$WORK/id.pub"
 printf '%s\n' 'dry-run-password' > "$WORK/password"
-printf '%s\n' '4821' > "$WORK/referee-pin"
+printf '%s\n' '482193' > "$WORK/referee-pin"
 
 run_role() {
     local role=$1 root=$WORK/$1 boot t0
