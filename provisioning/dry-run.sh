@@ -8,9 +8,12 @@
 #     qemu-user-static's "F" flag, so chroot and every program started inside work as on
 #     the Pi). Slow (see provisioning/README.md for the figures), nothing skipped.
 #   --arch amd64: the same on this machine's architecture, for speed.
-#   WORKDIR (default /tmp/samoobsluha-dry-run-ARCH-RELEASE): debootstrap's base root is
-#     cached there and reused; the installed roots are removed at the end unless
-#     KEEP_ROOTS=1 (they need ~2 GB free while the run lasts).
+#   WORKDIR (default .cache/dry-run/ARCH-RELEASE in this clone): debootstrap's base root is
+#     cached there and reused (the bundle's apt lists and packages are cached in
+#     .cache/bundle-apt); the installed roots are removed at the end unless KEEP_ROOTS=1
+#     (they need ~2 GB free while the run lasts). Every check's result is also written to
+#     WORKDIR/checks.tsv ("ok"/"FAIL", tab, what); tests/provisioning/test_provision_dryrun.py
+#     runs this script natively and reads it.
 #
 # 1. debootstrap a minimal Debian root of the release (+ systemd-timesyncd, which Raspberry
 #    Pi OS Lite has and chrony must replace offline);
@@ -20,13 +23,22 @@
 #    into each root's /boot/firmware (a stock-like cmdline.txt and config.txt);
 # 4. install.sh in each root inside a network namespace with no interfaces (unshare --net):
 #    the install really has no network;
-# 5. checks: packages, venv, units, config.txt's bell line, logind, secrets wiped from the
-#    card, samoobsluha-admin rw/ro, then the programs themselves, emulated: "station check
-#    kůň" (exit 0), "station run --headless" for 20 s, "hub serve" answering on loopback,
-#    the hub-time rule (hub time status/confirm, round start refused before) and
-#    hall-check.sh run on the hub against the station (its ssh replaced by a chroot).
-# What it cannot do: boot the root (no kernel, firmware, cloud-init run, data partition,
-# overlay, display, GPIO); see docs/hall-setup.md for the checks on a real Pi.
+# 5. checks: packages, venv, units, config.txt's bell line, logind, secrets (key, password
+#    hash, referee PIN hash) wiped from the card, a card/--image mismatch refused before
+#    anything is written, samoobsluha-admin rw/ro, then the programs themselves: "station
+#    check kůň" (exit 0), "station run --headless" for 20 s, "hub serve" answering on
+#    loopback, the hub-time rule (exit codes of hub time status/confirm and round start);
+# 6. the kiosk's start-up failures, each ending on the recorded red screen: data partition
+#    missing, data partition full (free space, and SQLite's own "disk is full"), lexicon
+#    missing, station.toml broken; then the station root BOOTED under systemd-nspawn with
+#    an unmountable data partition and --display console: the kiosk unit must start, show
+#    the fallback screen on the console (its tty), not only in the journal;
+# 7. hall-check.sh from "the laptop" (this machine) with --hub, its ssh replaced by chroots
+#    into overlay-mounted copies of both roots: it must fail while the station's clock is
+#    unknown, off or unsynchronised, the root is not an overlay or the data partition is not
+#    mounted, and pass when all is well.
+# What it cannot do: boot a Pi (no kernel, firmware, cloud-init run, display, GPIO); see
+# provisioning/README.md for what only a real Pi proves.
 set -euo pipefail
 REPO=$(cd "$(dirname "$(readlink -f "$0")")/.." && pwd)
 ARCH=""
@@ -36,7 +48,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --arch) ARCH=$2; shift 2 ;;
         --release) SUITE=$2; shift 2 ;;
-        -h|--help) sed -n '2,29p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "dry-run: unknown option $1" >&2; exit 2 ;;
         *) WORK=$1; shift ;;
     esac
@@ -44,7 +56,7 @@ done
 HOST_ARCH=$(dpkg --print-architecture)
 ARCH=${ARCH:-arm64}
 MODE=$([ "$ARCH" = "$HOST_ARCH" ] && echo native || echo "emulated $ARCH")
-WORK=${WORK:-/tmp/samoobsluha-dry-run-$ARCH-$SUITE}
+WORK=${WORK:-$REPO/.cache/dry-run/$ARCH-$SUITE}
 MIRROR=${MIRROR:-http://deb.debian.org/debian}
 HUB=${HUB:-$REPO/.venv/bin/hub}
 LEXICON=${LEXICON:-$(find "$REPO/.cache/lexicons" -name 'cs-*.lex' 2>/dev/null | head -n1)}
@@ -113,6 +125,8 @@ say() { printf '\033[1m==> %s\033[0m\n' "$*" >&2; }
 started=$(date +%s)
 stamp() { echo "$(( $(date +%s) - started )) s"; }
 mkdir -p "$WORK"
+WORK=$(readlink -f "$WORK")
+: > "$WORK/checks.tsv"
 timings=()
 lap() { timings+=("$1: $(( $(date +%s) - $2 )) s"); }
 
@@ -148,15 +162,32 @@ offline() {  # offline ROOT COMMAND...
 }
 
 # 1. base root: roughly what Raspberry Pi OS Lite has that matters here (python3, systemd,
-#    sudo, systemd-timesyncd).
+#    sudo, systemd-timesyncd, dbus for logind and the kiosk's PAM session).
+BASE_PACKAGES=python3,systemd,systemd-sysv,systemd-timesyncd,sudo,ca-certificates,util-linux,dbus
 t0=$(date +%s)
 if [ ! -x "$WORK/base/usr/bin/python3" ]; then
     say "debootstrap $SUITE $ARCH into $WORK/base"
     rm -rf "$WORK/base"
-    debootstrap --arch="$ARCH" --variant=minbase \
-        --include=python3,systemd,systemd-sysv,systemd-timesyncd,sudo,ca-certificates,util-linux \
+    debootstrap --arch="$ARCH" --variant=minbase --include="$BASE_PACKAGES" \
         "$SUITE" "$WORK/base" "$MIRROR" > "$WORK/debootstrap.log"
     lap "debootstrap" "$t0"
+fi
+# A base cached by an older version of this script may lack a package added since.
+missing_base=()
+for pkg in ${BASE_PACKAGES//,/ }; do
+    # shellcheck disable=SC2016  # dpkg-query's format, not an expansion
+    chroot "$WORK/base" dpkg-query -W -f='${Status}' "$pkg" 2>/dev/null | grep -q "ok installed" \
+        || missing_base+=("$pkg")
+done
+if [ ${#missing_base[@]} -gt 0 ]; then
+    say "adding ${missing_base[*]} to the cached base"
+    mount_api "$WORK/base"
+    cp /etc/resolv.conf "$WORK/base/etc/resolv.conf"
+    chroot "$WORK/base" env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    chroot "$WORK/base" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq \
+        --no-install-recommends "${missing_base[@]}" > "$WORK/base-add.log"
+    chroot "$WORK/base" apt-get clean
+    unmount_api "$WORK/base"
 fi
 [ "$(chroot "$WORK/base" dpkg --print-architecture)" = "$ARCH" ] \
     || { echo "dry-run: $WORK/base is not $ARCH" >&2; exit 1; }
@@ -172,6 +203,7 @@ key=$WORK/tournament.key
 rm -f "$key" "$WORK/tournament.id"
 printf 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDryRun0000000000000000000000000000000000000 dry@run\n' > "$WORK/id.pub"
 printf '%s\n' 'dry-run-password' > "$WORK/password"
+printf '%s\n' '482193' > "$WORK/referee-pin"
 
 run_role() {
     local role=$1 root=$WORK/$1 boot t0
@@ -187,6 +219,22 @@ run_role() {
         'display_auto_detect=1' 'auto_initramfs=1' 'dtoverlay=vc4-kms-v3d' 'max_framebuffers=2' \
         'disable_fw_kms_setup=1' 'arm_64bit=1' 'disable_overscan=1' 'arm_boost=1' '' '[cm4]' \
         'otg_mode=1' '' '[cm5]' 'dtoverlay=dwc2,dr_mode=host' '' '[all]' > "$boot/config.txt"
+    if [ "$SUITE" != bookworm ]; then
+        # Trixie's boot partition carries a cloud-init seed (pi-gen stage2/04-cloud-init).
+        echo "instance-id: rpi-image" > "$boot/meta-data"
+        echo "#cloud-config" > "$boot/user-data"
+        printf 'network:\n  version: 2\n' > "$boot/network-config"
+    fi
+    # --image for the other release: refused before anything is written (checked below).
+    local other
+    other=$([ "$SUITE" = bookworm ] && echo trixie || echo bookworm)
+    (cd "$boot" && find . -type f -exec sha256sum {} + | sort) > "$WORK/$role-card-before"
+    mismatch_rc=0
+    "$HUB" provision "$role" --image "$other" --name "${role/station/station-01}" --target "$boot" \
+        --psk-file "$([ "$role" = hub ] && echo "$WORK/mismatch/tournament.key" || echo "$key")" \
+        --ssh-key "$WORK/id.pub" --password-file "$WORK/password" \
+        --tournament dry-run > "$WORK/$role-mismatch.log" 2>&1 || mismatch_rc=$?
+    (cd "$boot" && find . -type f -exec sha256sum {} + | sort) > "$WORK/$role-card-after"
 
     say "$role: hub provision $role --image $SUITE"
     if [ "$role" = hub ]; then
@@ -202,9 +250,24 @@ run_role() {
         "$HUB" provision station --image "$SUITE" --name station-01 --target "$boot" \
             --psk-file "$key" --ssh-key "$WORK/id.pub" --password-file "$WORK/password" \
             --tournament dry-run --hub 192.168.50.2:7310 --bundle "$bundle" \
+            --referee-pin-file "$WORK/referee-pin" \
             --lexicon "$LEXICON" > "$WORK/$role-provision.log"
     fi
-    cp "$key" "$WORK/$role.key-on-card"
+    # What the card carries before the install (the station's is its own derived key, not
+    # the hall secret), and the secrets the install must leave nowhere on it.
+    cp "$boot/samoobsluha/tournament.key" "$WORK/$role.key-on-card"
+    {
+        if grep -q '^key = ' "$boot/samoobsluha/tournament.key"; then  # a station's own key
+            sed -n 's/^key = "\(.*\)"$/\1/p' "$boot/samoobsluha/tournament.key"
+        else                                                            # the hall secret
+            tr -d '\n' < "$boot/samoobsluha/tournament.key"; echo
+        fi
+        if [ -f "$boot/samoobsluha/station.toml" ]; then
+            sed -n 's/^referee_pin[A-Za-z0-9_]* = "\(.*\)"$/\1/p' "$boot/samoobsluha/station.toml"
+        fi
+        cat "$boot/firstrun.sh" "$boot/user-data" 2>/dev/null \
+            | grep -o '\$[0-9a-z]\+\$[^"'"'"' ]*' | head -n1 || true
+    } > "$WORK/$role.secrets"
 
     mount_api "$root"
     say "$role: install.sh with NO network (unshare --net), $ARCH"
@@ -229,11 +292,30 @@ check() {  # check DESCRIPTION COMMAND...
     shift
     if "$@" > "$WORK/last-check.log" 2>&1; then
         printf '  ok    %s\n' "$what"
+        printf 'ok\t%s\n' "$what" >> "$WORK/checks.tsv"
     else
         printf '  FAIL  %s\n' "$what"
+        printf 'FAIL\t%s\n' "$what" >> "$WORK/checks.tsv"
         sed 's/^/        /' "$WORK/last-check.log" | tail -n 8
         fails=$((fails + 1))
     fi
+}
+no_secret_on_card() {  # none of ROLE's secrets (key, PIN hash, password hash) on its card
+    local root=$1 role=$2 secret
+    [ -s "$WORK/$role.secrets" ] || { echo "no secrets recorded"; return 1; }
+    while read -r secret; do
+        [ -n "$secret" ] || continue
+        if grep -rqF --exclude-dir=debs --exclude-dir=wheelhouse -- "$secret" "$root/boot/firmware"; then
+            echo "still on the card: ${secret:0:12}…"
+            return 1
+        fi
+    done < "$WORK/$role.secrets"
+}
+mismatch_refused() {  # the other release's --image was refused and the card left as it was
+    local role=$1
+    cat "$WORK/$role-mismatch.log"
+    [ "$mismatch_rc" = 2 ] && grep -q -- "--image" "$WORK/$role-mismatch.log" \
+        && cmp -s "$WORK/$role-card-before" "$WORK/$role-card-after"
 }
 
 no_network() {  # succeeds when a namespace like install.sh's cannot open a TCP connection
@@ -279,9 +361,9 @@ admin_cycle() {  # samoobsluha-admin ro, rw, ro on the root's cmdline.txt
     base=$(sed 's/ overlayroot=[^ ]*//g' "$c")  # the rest of the line must survive
     chroot "$root" samoobsluha-admin ro && [ "$(cat "$c")" = "$base overlayroot=tmpfs:recurse=0" ] \
         && [ "$(wc -l < "$c")" = 1 ] \
-        && chroot "$root" samoobsluha-admin status | grep -q 'next boot: read-only' \
+        && grep -q 'next boot: read-only' <<<"$(chroot "$root" samoobsluha-admin status)" \
         && chroot "$root" samoobsluha-admin rw && [ "$(cat "$c")" = "$base" ] \
-        && chroot "$root" samoobsluha-admin status | grep -q 'next boot: writable' \
+        && grep -q 'next boot: writable' <<<"$(chroot "$root" samoobsluha-admin status)" \
         && chroot "$root" samoobsluha-admin ro && [ "$(cat "$c")" = "$base overlayroot=tmpfs:recurse=0" ]
 }
 headless_station() {  # station run keeps running for 20 s (timeout's 124), its database made
@@ -318,9 +400,9 @@ SH
         echo "port 7310 open"
         ! run /usr/local/bin/hub time status
         echo "time unconfirmed after the restore"
-        ! run /usr/local/bin/hub round start 1 2> /tmp/refused.log
-        grep -q "not confirmed" /tmp/refused.log
-        echo "round start refused: $(cat /tmp/refused.log)"
+        rc=0; run /usr/local/bin/hub round start 1 2> /tmp/refused.log || rc=$?
+        [ "$rc" = 2 ]                                      # refused (a service error)
+        echo "round start refused (exit $rc): $(cat /tmp/refused.log)"
         run /usr/local/bin/hub time confirm --yes
         run /usr/local/bin/hub time status
         run /usr/local/bin/hub round start 1 --in 60 > /dev/null
@@ -330,35 +412,212 @@ SH
         echo "hub serve did not print the key"
     '
 }
+overlay_root() {  # overlay_root LOWER TARGET: TARGET = LOWER + a throw-away upper layer in RAM
+    local lower=$1 target=$2 ovl
+    ovl=$WORK/ovl-$(basename "$target")
+    mkdir -p "$ovl" "$target"
+    mount -t tmpfs -o size=512m dry-run-upper "$ovl"
+    mounted=("$ovl" "${mounted[@]}")
+    mkdir -p "$ovl/upper" "$ovl/work"
+    mount -t overlay dry-run-root -o "lowerdir=$lower,upperdir=$ovl/upper,workdir=$ovl/work" "$target"
+    mounted=("$target" "${mounted[@]}")
+}
+bind_data() {  # bind_data ROOT LIVE: the data directory as its own mount, as on a Pi
+    mount --bind "$1/srv/samoobsluha" "$2/srv/samoobsluha"
+    mounted=("$2/srv/samoobsluha" "${mounted[@]}")
+}
+
+# --- 6. the kiosk's start-up failures --------------------------------------------------------
+kiosk_fails_with() {  # kiosk_fails_with ROOT KIND RC [ENV=VALUE...]: kiosk-inner, as the kiosk
+                      # runs it, exits RC with the KIND screen recorded
+    local root=$1 want=$2 want_rc=$3 rc=0 rt shown
+    shift 3
+    rt=$(mktemp -d "$root/tmp/kiosk-runtime.XXXXXX")
+    chmod 0777 "$rt"
+    as_service "$root" env FALLBACK_SECONDS=0 RUNTIME_DIRECTORY="${rt#"$root"}" "$@" \
+        timeout 120 /usr/local/lib/samoobsluha/kiosk-inner < /dev/null > "$WORK/kiosk-inner.out" 2>&1 \
+        || rc=$?
+    shown=$(cat "$rt/fallback" 2>/dev/null)
+    rm -rf "$rt"
+    tail -n 5 "$WORK/kiosk-inner.out"
+    echo "exit $rc, screen '$shown' (wanted $want_rc, '$want')"
+    [ "$rc" = "$want_rc" ] && [ "$shown" = "$want" ]
+}
+fail_data_missing() {  # install.sh found the partition; at this boot it is not mounted
+    local root=$1 rc=0
+    touch "$root/etc/samoobsluha/require-data-mount"
+    kiosk_fails_with "$root" data 1 || rc=1
+    rm -f "$root/etc/samoobsluha/require-data-mount"
+    return $rc
+}
+full_data() {  # full_data ROOT SIZE: a tmpfs of SIZE over the data dir, the station's files
+               # in it, the rest filled up
+    local root=$1 data=$1/srv/samoobsluha
+    mkdir -p "$WORK/full"
+    mount -t tmpfs -o "size=$2,mode=0750" dry-run-full "$WORK/full"
+    mounted=("$WORK/full" "${mounted[@]}")
+    cp -a "$data/lexicons" "$WORK/full/" 2>/dev/null || true
+    mkdir -p "$WORK/full/run"
+    dd if=/dev/zero of="$WORK/full/filler" bs=64k status=none 2>/dev/null || true
+    mount --bind "$WORK/full" "$data"
+    mounted=("$data" "${mounted[@]}")
+    chroot "$root" chown -R samoobsluha:samoobsluha /srv/samoobsluha
+}
+unfull_data() {
+    umount "$1/srv/samoobsluha" 2>/dev/null
+    umount "$WORK/full" 2>/dev/null
+    return 0
+}
+fail_disk_full() {  # below the free-space floor: the word check never starts
+    local root=$1 rc=0
+    full_data "$root" 16m
+    kiosk_fails_with "$root" disk 1 || rc=1
+    unfull_data "$root"
+    return $rc
+}
+fail_disk_full_sqlite() {  # no floor: station run itself meets the full disk (a new database)
+    local root=$1 rc=0
+    full_data "$root" 16m
+    kiosk_fails_with "$root" disk 1 MIN_FREE_KIB=0 || rc=1
+    unfull_data "$root"
+    return $rc
+}
+fail_lexicon_missing() {
+    local root=$1 lex rc=0
+    lex=$root/srv/samoobsluha/lexicons/$(basename "$LEXICON")
+    mv "$lex" "$lex.away"
+    kiosk_fails_with "$root" lexicon 2 || rc=1
+    mv "$lex.away" "$lex"
+    return $rc
+}
+fail_config_broken() {
+    local root=$1 toml=$1/etc/samoobsluha/station.toml rc=0
+    cp -p "$toml" "$toml.good"
+    printf '[station\nname = \n' >> "$toml"
+    kiosk_fails_with "$root" config 2 || rc=1
+    mv -f "$toml.good" "$toml"
+    return $rc
+}
+
+# The station booted: systemd-nspawn runs the installed root's own systemd with an
+# unmountable data partition (an image file that is no file system, "nofail" as install.sh
+# writes it) and the console kiosk. The kiosk unit must START (no dependency on the mount)
+# and show the red screen on its terminal; a probe unit records what systemd says.
+boot_fallback() {
+    local root=$1 live=$WORK/boot-station res=$WORK/boot-results title
+    command -v systemd-nspawn >/dev/null || { echo "systemd-nspawn missing (systemd-container)"; return 1; }
+    overlay_root "$root" "$live"
+    rm -rf "$res"
+    mkdir -p "$res"
+    head -c 1M /dev/urandom > "$live/var/lib/samodata-damaged.img"
+    echo "/var/lib/samodata-damaged.img /srv/samoobsluha ext4 loop,defaults,noatime,nofail,x-systemd.device-timeout=10s 0 2" \
+        >> "$live/etc/fstab"
+    touch "$live/etc/samoobsluha/require-data-mount"
+    sed -i 's/^KIOSK_DISPLAY=.*/KIOSK_DISPLAY=console/' "$live/etc/samoobsluha/kiosk.env"
+    # A container's console is /dev/console (a pty), not a VT: the kiosk's terminal there
+    # (no VT hang-up), and the container's own getty off it.
+    mkdir -p "$live/etc/systemd/system/samoobsluha-kiosk.service.d"
+    printf '[Service]\nTTYPath=/dev/console\nTTYVHangup=no\nTTYVTDisallocate=no\nEnvironment=FALLBACK_SECONDS=300\n' \
+        > "$live/etc/systemd/system/samoobsluha-kiosk.service.d/dry-run.conf"
+    ln -sf /dev/null "$live/etc/systemd/system/console-getty.service"
+    cat > "$live/usr/local/lib/samoobsluha/dry-run-probe" <<'SH'
+#!/bin/bash
+for _ in $(seq 120); do [ -s /run/samoobsluha-kiosk/fallback ] && break; sleep 1; done
+cp /run/samoobsluha-kiosk/fallback /dry-run-results/fallback 2>/dev/null
+systemctl is-active samoobsluha-kiosk > /dry-run-results/kiosk-active
+systemctl show -p ActiveState,SubState,Result,NRestarts samoobsluha-kiosk > /dry-run-results/kiosk-show
+systemctl is-active srv-samoobsluha.mount > /dry-run-results/mount-active
+journalctl -b -o cat --no-pager > /dry-run-results/journal.txt 2>&1
+systemctl --no-block poweroff
+SH
+    chmod 0755 "$live/usr/local/lib/samoobsluha/dry-run-probe"
+    printf '[Unit]\nAfter=samoobsluha-kiosk.service\n[Service]\nType=oneshot\nExecStart=/usr/local/lib/samoobsluha/dry-run-probe\n[Install]\nWantedBy=multi-user.target\n' \
+        > "$live/etc/systemd/system/dry-run-probe.service"
+    ln -sf /etc/systemd/system/dry-run-probe.service "$live/etc/systemd/system/multi-user.target.wants/"
+    # script(1) gives nspawn a terminal, so the container's console is a pty we can read.
+    timeout 300 script -qfec "systemd-nspawn -q --register=no --keep-unit -D $live --bind=$res:/dry-run-results -b" \
+        "$res/console.log" < /dev/null > /dev/null 2>&1 || true
+    title=$(chroot "$root" /opt/samoobsluha/bin/python -c \
+        'from samoobsluha.shared.i18n import t; print(t("fallback.title", "cs"))')
+    echo "kiosk: $(cat "$res/kiosk-active" 2>/dev/null); screen: $(cat "$res/fallback" 2>/dev/null);" \
+        "data mount: $(cat "$res/mount-active" 2>/dev/null)"
+    cat "$res/kiosk-show" 2>/dev/null
+    [ "$(cat "$res/kiosk-active" 2>/dev/null)" = active ] \
+        && [ "$(cat "$res/fallback" 2>/dev/null)" = data ] \
+        && [ "$(cat "$res/mount-active" 2>/dev/null)" != active ] \
+        && grep -qF "$title" "$res/console.log" \
+        && ! grep -qF "$title" "$res/journal.txt"
+}
+
+# --- 7. hall-check from the laptop -------------------------------------------------------------
 admin_user() {  # the administrator cloud-init / firstrun.sh would create (not run here)
     chroot "$1" id rozhodci >/dev/null 2>&1 \
         || chroot "$1" useradd -m -s /bin/bash -G sudo rozhodci
     echo 'rozhodci ALL=(ALL) NOPASSWD:ALL' > "$1/etc/sudoers.d/rozhodci"
     chmod 0440 "$1/etc/sudoers.d/rozhodci"
 }
-hall_check() {  # hall-check on the hub, as its administrator; ssh to station-01 = a chroot
-    local hub=$WORK/hub
-    admin_user "$hub"
-    admin_user "$WORK/station"
-    mkdir -p "$hub/mnt/station-01"
-    mountpoint -q "$hub/mnt/station-01" || {
-        mount --rbind "$WORK/station" "$hub/mnt/station-01"
-        mount --make-rslave "$hub/mnt/station-01"
-        mounted=("$hub/mnt/station-01" "${mounted[@]}")
-    }
-    cat > "$hub/usr/local/lib/samoobsluha/dry-run-ssh" <<'SH'
+live_roots() {  # overlay-mounted copies of both roots (read-only root, data as its own mount)
+    local role
+    for role in hub station; do
+        overlay_root "$WORK/$role" "$WORK/live-$role"
+        bind_data "$WORK/$role" "$WORK/live-$role"
+        mount_api "$WORK/live-$role"
+        admin_user "$WORK/live-$role"
+    done
+    # The station's chrony as its "chronyc tracking" would report it (state in a file).
+    cat > "$WORK/live-station/usr/local/bin/chronyc" <<'SH'
 #!/bin/bash
-# dry-run stand-in for ssh: [options] user@station-01.local COMMAND -> COMMAND in the
-# station's root (bind-mounted at /mnt/station-01), as its administrator.
+read -r leap offset < /etc/dry-run-tracking
+echo "Reference ID    : C0A83202 (hub.local)"
+echo "System time     : $offset seconds slow of NTP time"
+echo "Leap status     : $leap"
+SH
+    chmod 0755 "$WORK/live-station/usr/local/bin/chronyc"
+    # A third station root: the same files, but a plain (writable) root, data mounted.
+    mkdir -p "$WORK/plain-station"
+    mount --bind "$WORK/station" "$WORK/plain-station"
+    mounted=("$WORK/plain-station" "${mounted[@]}")
+    cat > "$WORK/dry-run-ssh" <<'SH'
+#!/bin/bash
+# dry-run stand-in for ssh: [options] rozhodci@HOST COMMAND -> COMMAND in HOST's root
 while [ "${1#-}" != "$1" ]; do case "$1" in -o) shift 2 ;; *) shift ;; esac; done
 host=${1#*@}
 shift
-[ "$host" = station-01.local ] || { echo "ssh: $host: unknown host" >&2; exit 255; }
-exec sudo -n chroot /mnt/station-01 runuser -u rozhodci -- bash -c "$*"
+case "$host" in
+    hub.local) root=$WORK/live-hub ;;
+    station-01.local) root=$WORK/${STATION_ROOT:-live-station} ;;
+    *) echo "ssh: $host: unknown host" >&2; exit 255 ;;
+esac
+exec unshare --net env -i PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin \
+    HOME=/home/rozhodci LANG=C.UTF-8 chroot "$root" runuser -u rozhodci -- bash -c "$*"
 SH
-    chmod 0755 "$hub/usr/local/lib/samoobsluha/dry-run-ssh"
-    offline "$hub" runuser -u rozhodci -- env HALL_SSH=/usr/local/lib/samoobsluha/dry-run-ssh \
-        /usr/local/bin/hall-check station-01
+    chmod 0755 "$WORK/dry-run-ssh"
+}
+hall_check_rc() {  # hall_check_rc RC TRACKING [ENV=VALUE...]: hall-check.sh exits RC
+    local want=$1 tracking=$2 rc=0
+    shift 2
+    echo "$tracking" > "$WORK/live-station/etc/dry-run-tracking"
+    env WORK="$WORK" HALL_SSH="$WORK/dry-run-ssh" "$@" \
+        "$REPO/provisioning/hall-check.sh" --hub hub station-01 || rc=$?
+    echo "exit $rc (wanted $want)"
+    [ "$rc" = "$want" ]
+}
+hall_check_no_data() {  # the station's data partition not mounted
+    local rc=0
+    umount "$WORK/live-station/srv/samoobsluha"
+    hall_check_rc 1 "Normal 0.000012" || rc=1
+    bind_data "$WORK/station" "$WORK/live-station"
+    return $rc
+}
+hall_check_plain_root() {  # the station's root writable (no overlay), data mounted
+    local rc=0
+    bind_data "$WORK/station" "$WORK/plain-station"
+    mount_api "$WORK/plain-station"
+    admin_user "$WORK/plain-station"
+    hall_check_rc 1 "Normal 0.000012" STATION_ROOT=plain-station || rc=1
+    unmount_api "$WORK/plain-station"
+    umount "$WORK/plain-station/srv/samoobsluha"
+    return $rc
 }
 invalid_word() {  # station check says NOT VALID (exit 1) for a made-up word
     local rc=0
@@ -380,6 +639,11 @@ chrony_replaced() {
         && ! chroot "$1" dpkg-query -W -f="\${Status}" systemd-timesyncd 2>/dev/null | grep -q 'ok installed'
 }
 no_local_line() { ! grep -q '^local' "$1/etc/chrony/chrony.conf"; }
+console_cache_fresh() {
+    local cache
+    cache=$(find "$1/etc/console-setup" -maxdepth 1 -name 'cached_*.kmap.gz' 2>/dev/null | head -n1)
+    [ -n "$cache" ] && [ ! "$1/etc/default/keyboard" -nt "$cache" ]
+}
 
 check_role() {
     local role=$1 root=$2
@@ -394,7 +658,8 @@ check_role() {
     if [ "$role" = station ]; then
         check "tournament key 0640 root:samoobsluha in /etc" \
             test "$(chroot "$root" stat -c '%a %U:%G' /etc/samoobsluha/tournament.key)" = "640 root:samoobsluha"
-        check "key installed is the key on the card" cmp -s "$WORK/station.key-on-card" "$root/etc/samoobsluha/tournament.key"
+        check "key installed is the station's own key from the card" cmp -s "$WORK/station.key-on-card" "$root/etc/samoobsluha/tournament.key"
+        check "referee PIN hash installed in /etc" grep -q '^referee_pin' "$root/etc/samoobsluha/station.toml"
     else
         check "tournament key 0600 samoobsluha in the data dir (where hub serve reads it)" \
             test "$(chroot "$root" stat -c '%a %U' /srv/samoobsluha/tournament.key)" = "600 samoobsluha"
@@ -402,6 +667,8 @@ check_role() {
     fi
     check "secrets: no key file left on the card" test ! -e "$root/boot/firmware/samoobsluha/tournament.key"
     check "secrets: the key's text is nowhere on the card" not_in_boot "$root" "$(tr -d '\n' < "$key")"
+    check "secrets: the card's own key, PIN hash, password hash nowhere on it" no_secret_on_card "$root" "$role"
+    check "--image of the other release refused, card untouched" mismatch_refused "$role"
     check "secrets: no password hash on the card" no_password_hash "$root"
     check "secrets: no staged copies left in /etc" test ! -e "$root/etc/samoobsluha/staged/tournament.key"
     if [ "$SUITE" = bookworm ]; then
@@ -412,6 +679,8 @@ check_role() {
     check "cloud-init switched off after the install" test -e "$root/etc/cloud/cloud-init.disabled"
     check "keyboard cz" grep -q 'XKBLAYOUT="cz"' "$root/etc/default/keyboard"
     check "console font Lat2 Terminus 16x32" grep -q 'FONTSIZE="16x32"' "$root/etc/default/console-setup"
+    check "console-setup cache fresh (newer than the keyboard file)" console_cache_fresh "$root"
+    check "rpi-swap: no swap file on the read-only root" grep -qx 'Mechanism=zram' "$root/etc/rpi/swap.conf.d/90-samoobsluha.conf"
     check "chrony.conf parses" chroot "$root" chronyd -p -f /etc/chrony/chrony.conf
     check "watchdog configured" grep -q RuntimeWatchdogSec "$root/etc/systemd/system.conf.d/samoobsluha.conf"
     check "config.txt: dtparam=watchdog=on" grep -q '^dtparam=watchdog=on' "$root/boot/firmware/config.txt"
@@ -441,6 +710,22 @@ check_role() {
         check "$MODE: station check xqzwy (exit 1, not valid)" invalid_word "$root"
         check "$MODE: station run --headless keeps running for 20 s, offline" headless_station "$root"
         check "$MODE: lexicon error -> the Czech start-up failure screen" fallback_screen "$root"
+        check "kiosk: data partition missing -> the data screen, no word check" fail_data_missing "$root"
+        check "kiosk: data partition full -> the disk screen, no word check" fail_disk_full "$root"
+        check "kiosk: SQLite meets a full disk at start -> the disk screen" fail_disk_full_sqlite "$root"
+        check "kiosk: lexicon missing -> the lexicon screen (exit 2)" fail_lexicon_missing "$root"
+        check "kiosk: station.toml broken -> the config screen (exit 2)" fail_config_broken "$root"
+        if [ "$ARCH" != "$HOST_ARCH" ] && [ "${BOOT:-0}" != 1 ]; then
+            # Booting a whole emulated systemd is slow and not what this mode measures.
+            echo "dry-run: boot check skipped under emulation (BOOT=1 runs it)" >&2
+            printf 'SKIP\t%s\n' "boot (nspawn)" >> "$WORK/checks.tsv"
+        elif command -v systemd-nspawn >/dev/null; then
+            check "boot (nspawn): unmountable data partition -> kiosk unit runs, red screen on its tty, not only in the journal" \
+                boot_fallback "$root"
+        else
+            echo "dry-run: SKIPPED the boot check: systemd-nspawn is missing (apt-get install systemd-container)" >&2
+            printf 'SKIP\t%s\n' "boot (nspawn)" >> "$WORK/checks.tsv"
+        fi
     else
         check "hub service enabled" state "$root" samoobsluha-hub.service enabled
         check "hub unit: LimitNOFILE" grep -q '^LimitNOFILE=' "$root/etc/systemd/system/samoobsluha-hub.service"
@@ -458,11 +743,19 @@ for role in ${ROLES:-hub station}; do
     run_role "$role"
 done
 if [ -d "$WORK/hub" ] && [ -d "$WORK/station" ]; then
-    say "hall-check.sh on the hub against station-01"
+    say "hall-check.sh from the laptop (--hub) against station-01"
     t0=$(date +%s)
     with_setuid_emulation || echo "dry-run: cannot enable setuid under emulation; sudo fails" >&2
-    check "hall-check on the hub passes (lexicon per station, sudo -u samoobsluha)" hall_check
+    live_roots
+    check "hall-check fails while the station's clock is not synchronised" \
+        hall_check_rc 1 "Not synchronised 0.000012"
+    check "hall-check fails when the station's clock is 2.5 s off" hall_check_rc 1 "Normal 2.500000"
+    check "hall-check fails when the station's data partition is not mounted" hall_check_no_data
+    check "hall-check fails when the station's root is not a read-only overlay" hall_check_plain_root
+    check "hall-check passes: overlay, data, lexicon per station, clock synchronised" \
+        hall_check_rc 0 "Normal 0.000012"
     cat "$WORK/last-check.log"
+    for role in hub station; do unmount_api "$WORK/live-$role"; done
     lap "hall-check" "$t0"
 fi
 for role in hub station; do [ -d "$WORK/$role" ] && unmount_api "$WORK/$role"; done

@@ -253,6 +253,11 @@ class Phrase(str):
         obj.values = values
         return obj
 
+    def __reduce__(self) -> tuple[Any, ...]:
+        # copy, deepcopy (dataclasses.asdict) and pickle rebuild a phrase from its key and
+        # values; str's own reduction would pass the English text to __new__ as the key.
+        return (_phrase, (self.key, self.values))
+
     def to_data(self) -> dict[str, Any]:
         """``{"key": …, "values": {…}}`` with nested phrases as the same kind of dict."""
         return {"key": self.key, "values": {k: _encode(v) for k, v in self.values.items()}}
@@ -273,6 +278,10 @@ class Phrase(str):
             return cls(data["key"], **values)
         except (KeyError, IndexError, ValueError):  # a value the message no longer has
             return f"{data['key']} {values}"
+
+
+def _phrase(key: str, values: dict[str, Any]) -> Phrase:
+    return Phrase(key, **values)
 
 
 def _encode(value: Any) -> Any:

@@ -28,7 +28,7 @@ from typing import TextIO
 
 from samoobsluha.shared.i18n import LANGUAGES, t
 
-KINDS = ("lexicon", "config", "hardware", "data", "unknown")
+KINDS = ("lexicon", "config", "hardware", "data", "disk", "unknown")
 DEFAULT_SECONDS = 60
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
@@ -37,6 +37,8 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 def classify(reason: str) -> str:
     """Which kind of failure ``station run``'s error output describes."""
     low = reason.lower()
+    if "disk is full" in low or "no space left on device" in low:
+        return "disk"
     if "lexicon" in low or "slovník" in low or ".lex" in low:
         return "lexicon"
     if "gpio" in low or "pin " in low or "hardware" in low or "lgpio" in low:
@@ -162,6 +164,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--seconds", type=int, default=DEFAULT_SECONDS, help="then exit")
     parser.add_argument("--lang", choices=LANGUAGES, help="default: the station's language")
     parser.add_argument("--print", action="store_true", help="print the text only (no colours)")
+    parser.add_argument(
+        "--record", type=Path, help="write the kind shown into this file (status checks read it)"
+    )
     args = parser.parse_args(argv)
     text = ""
     if args.reason_file is not None:
@@ -172,6 +177,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     lang = args.lang or station_language(Path(config) if config else None)
     size = shutil.get_terminal_size((80, 24))
     lines = render(kind, clean_reason(text), lang, args.seconds, size.columns, size.lines)
+    if args.record is not None:
+        with contextlib.suppress(OSError):
+            args.record.write_text(kind + "\n", encoding="utf-8")
     if args.print:
         print("\n".join(line.rstrip() for line in lines).strip("\n"))
         return 0

@@ -53,7 +53,6 @@ PAYLOAD_FILES = (
     "samoobsluha-time-serve.service",
     "samoobsluha-admin",
     "wipe-secrets",
-    "hall-check",
 )
 EXECUTABLE = frozenset(
     {
@@ -65,7 +64,6 @@ EXECUTABLE = frozenset(
         "samoobsluha-time",
         "samoobsluha-admin",
         "wipe-secrets",
-        "hall-check",
     }
 )
 
@@ -76,7 +74,10 @@ EXECUTABLE = frozenset(
 # Raspberry Pi's archive, which a build machine cannot reach. lgpio has no aarch64 wheels
 # on PyPI either, so the venv sees the image's copy (--system-site-packages).
 APT_COMMON = ("chrony", "python3-venv", "overlayroot", "console-setup", "kbd")
-APT_STATION: tuple[str, ...] = ()
+# The kiosk's PAM session (payload/samoobsluha-kiosk.pam) needs pam_systemd.so: without
+# libpam-systemd the kiosk unit fails at its PAM step on every start (found by booting the
+# dry run's station root; Raspberry Pi OS Lite has it, a minimal Debian does not).
+APT_STATION: tuple[str, ...] = ("libpam-systemd",)
 APT_CAGE = ("cage", "foot", "fonts-dejavu-core")
 APT_HUB = ("hunspell-cs", "hunspell-sk")
 
@@ -301,23 +302,32 @@ def user_data(spec: ProvisionSpec) -> str:
         "keyboard:",
         f"  layout: {q(spec.keyboard)}",
         '  model: "pc105"',
-        "users:",
-        f"  - name: {q(u)}",
-        '    gecos: "Samoobsluha administrator"',
-        '    groups: "adm,sudo,audio,video,plugdev,input"',
-        '    shell: "/bin/bash"',
-        '    sudo: "ALL=(ALL) NOPASSWD:ALL"',
+        # "user:" (singular), as Raspberry Pi Imager 2.x writes it: cloud-init renames and
+        # extends the image's default user (uid 1000, with its groups: sudo, gpio, video,
+        # input ...). A "users:" list without "- default" would make a second, group-less
+        # account beside it (raspberrypi/rpi-imager issue 1601).
+        "user:",
+        f"  name: {q(u)}",
+        '  gecos: "Samoobsluha administrator"',
+        '  shell: "/bin/bash"',
+        '  sudo: "ALL=(ALL) NOPASSWD:ALL"',
     ]
     if spec.password_hash:
-        lines += ["    lock_passwd: false", f"    passwd: {q(spec.password_hash)}"]
+        lines += ["  lock_passwd: false", f"  passwd: {q(spec.password_hash)}"]
     else:
-        lines.append("    lock_passwd: true")
+        lines.append("  lock_passwd: true")
     if spec.ssh_keys:
-        lines.append("    ssh_authorized_keys:")
-        lines += [f"      - {q(k.strip())}" for k in spec.ssh_keys]
+        lines.append("  ssh_authorized_keys:")
+        lines += [f"    - {q(k.strip())}" for k in spec.ssh_keys]
+    sudoers = f"/etc/sudoers.d/010_{u}-nopasswd"
+    rule = shlex.quote(f"{u} ALL=(ALL) NOPASSWD:ALL")
     lines += [
         "ssh_pwauth: false",
         "runcmd:",
+        # The sudo rule as a file too (Imager does the same: not every cloud-init path
+        # applies the user's sudo key).
+        f"  - [{q('sh')}, {q('-c')}, {q(f'echo {rule} > {sudoers}')}]",
+        f"  - [{q('chmod')}, {q('0440')}, {q(sudoers)}]",
     ]
     if spec.ssh_keys:
         lines.append('  - ["systemctl", "enable", "--now", "ssh"]')
@@ -376,10 +386,14 @@ def network_config(spec: ProvisionSpec) -> str:
     return "\n".join(lines)
 
 
+def cloud_instance_id(spec: ProvisionSpec) -> str:
+    """A new instance-id per generation: cloud-init runs again on a re-provisioned card."""
+    return f"samoobsluha-{spec.hostname}-{spec.instance_id}"
+
+
 def meta_data(spec: ProvisionSpec) -> str:
-    # A new instance-id per generation: cloud-init runs again on a re-provisioned card.
     return (
-        f"instance-id: {q(f'samoobsluha-{spec.hostname}-{spec.instance_id}')}\n"
+        f"instance-id: {q(cloud_instance_id(spec))}\n"
         f"local-hostname: {q(spec.hostname)}\n"
         'dsmode: "local"\n'
     )
@@ -442,9 +456,9 @@ def firstrun_sh(spec: ProvisionSpec) -> str:
             "systemctl enable ssh",
         ]
     if net.wifi_ssid:
-        args = [s(net.wifi_ssid)]
-        if net.wifi_password is not None:
-            args.append(s(net.wifi_password))
+        # imager_custom set_wlan SSID PASS COUNTRY: positional, so an open network passes an
+        # empty passphrase (as Imager does), never the country in its place.
+        args = [s(net.wifi_ssid), s(net.wifi_password or "")]
         out += [
             "",
             'if [ -x "$custom" ]; then',
@@ -652,6 +666,47 @@ def _copy_tree(src: Path, dest: Path) -> int:
     return count
 
 
+def card_image(target: Path) -> Literal["trixie", "bookworm"] | None:
+    """Which kind of Raspberry Pi OS image the boot partition at ``target`` comes from, as
+    far as its first boot goes: "trixie" when it reads cloud-init (pi-gen's cloud-init stage
+    puts meta-data, user-data and network-config on the boot partition; Imager 2.x adds
+    ``ds=nocloud;i=…`` to cmdline.txt), "bookworm" for an image without them (firstrun.sh),
+    None when ``target`` is not a boot partition (no config.txt: a folder to copy later)."""
+    if not (target / "config.txt").is_file():
+        return None
+    cmdline = target / "cmdline.txt"
+    line = cmdline.read_text(errors="replace") if cmdline.is_file() else ""
+    if (target / "meta-data").is_file() or "ds=nocloud" in line:
+        return "trixie"
+    return "bookworm"
+
+
+def check_card(spec: ProvisionSpec, target: Path) -> None:
+    """Refuse, before anything is written, a card whose image would not read what
+    ``--image`` writes: nothing would run at first boot, and the key, the password hash
+    and the Wi-Fi passphrase would stay on the card's FAT partition."""
+    found = card_image(target)
+    if found is None or found == spec.image:
+        return
+    if found == "trixie":
+        raise ProvisionError(
+            f"--image {spec.image}: the card in {target} reads cloud-init (meta-data / "
+            "ds=nocloud in cmdline.txt: Raspberry Pi OS Trixie or later), which never runs "
+            "firstrun.sh; use --image trixie, or write a Bookworm image onto the card"
+        )
+    raise ProvisionError(
+        f"--image {spec.image}: the card in {target} has no cloud-init files (no meta-data: "
+        "Raspberry Pi OS Bookworm or older), so user-data would never run; use --image "
+        "bookworm, or write a Trixie image onto the card"
+    )
+
+
+def _set_cmdline(cmdline: Path, drop: str, add: str) -> None:
+    """cmdline.txt is one line: remove the parameters starting with ``drop``, append ``add``."""
+    words = [w for w in cmdline.read_text().split() if not w.startswith(drop)]
+    cmdline.write_text(" ".join([*words, add]) + "\n")
+
+
 def write(
     spec: ProvisionSpec,
     target: Path,
@@ -667,6 +722,7 @@ def write(
     human-readable lines describing what was written.
     """
     files = render(spec)
+    check_card(spec, target)
     target.mkdir(parents=True, exist_ok=True)
     report = []
     if not (target / "config.txt").is_file():
@@ -714,6 +770,13 @@ def write(
         report.append(f"copied lexicon {lex.name}")
     if docs is not None and docs.is_file():
         shutil.copyfile(docs, payload / "files" / "hall-setup.md")
+    if spec.image == "trixie" and (target / "cmdline.txt").is_file():
+        # A cloud-init instance id on the command line wins over meta-data's: Imager 2.x
+        # writes its own there, and with it a re-provisioned card would not run again.
+        _set_cmdline(
+            target / "cmdline.txt", "ds=nocloud", f"ds=nocloud;i={cloud_instance_id(spec)}"
+        )
+        report.append("cmdline.txt: cloud-init instance id set (ds=nocloud;i=…)")
     if spec.image == "bookworm":
         cmdline = target / "cmdline.txt"
         if cmdline.is_file():

@@ -21,9 +21,16 @@ from samoobsluha.station import bootconfig
 from samoobsluha.station.config import load as load_station
 from samoobsluha.station.gong import GongConfig
 
+try:  # the PIN's owner: shared/pin.py once the hub imports nothing from station/
+    from samoobsluha.shared.pin import hash_pin  # type: ignore[import-not-found,unused-ignore]
+except ImportError:
+    from samoobsluha.station.checks import hash_pin
+
 KEY = "cd" * 32
 PASSWORD_HASH = "$6$saltsalt$" + "h" * 86
 WIFI_PASSWORD = "hall-wifi-secret-42"
+# Whatever form the referee PIN's hash takes, it is the station's own owner who makes it.
+PIN_HASH = hash_pin("482193")
 PAYLOAD = resources.files("samoobsluha.hub.provision").joinpath("payload")
 README = Path(__file__).resolve().parents[2] / "hardware" / "README.md"
 
@@ -35,6 +42,7 @@ def spec(**kw: object) -> ProvisionSpec:
         "psk": KEY,
         "password_hash": PASSWORD_HASH,
         "network": NetworkSpec(wifi_ssid="Sal", wifi_password=WIFI_PASSWORD),
+        "referee_pin_hash": PIN_HASH,
     }
     base.update(kw)
     return ProvisionSpec(**base)  # type: ignore[arg-type]
@@ -45,8 +53,18 @@ def card(tmp_path: Path, **kw: object) -> Path:
     boot.mkdir()
     (boot / "config.txt").write_text("dtparam=audio=on\n[all]\n")
     (boot / "cmdline.txt").write_text("console=tty1 root=PARTUUID=1-02 rootwait quiet\n")
+    if kw.get("image", "trixie") == "trixie":
+        stock_cloud_init(boot)
     write(spec(**kw), boot)
     return boot
+
+
+def stock_cloud_init(boot: Path) -> None:
+    """What a Trixie image's boot partition carries before it is customised (pi-gen's
+    stage2/04-cloud-init installs these three files)."""
+    (boot / "meta-data").write_text("instance-id: rpi-image\n")
+    (boot / "user-data").write_text("#cloud-config\n")
+    (boot / "network-config").write_text("network:\n  version: 2\n")
 
 
 def secrets_left(boot: Path) -> list[str]:
@@ -54,7 +72,7 @@ def secrets_left(boot: Path) -> list[str]:
     for path in boot.rglob("*"):
         if path.is_file():
             text = path.read_bytes()
-            for secret in (KEY, PASSWORD_HASH, WIFI_PASSWORD):
+            for secret in (KEY, PASSWORD_HASH, WIFI_PASSWORD, PIN_HASH):
                 if secret.encode() in text:
                     found.append(f"{path.relative_to(boot)}: {secret[:8]}")
     return found
@@ -92,6 +110,9 @@ def test_wipe_secrets_leaves_none_on_the_card(tmp_path: Path, image: str) -> Non
         # stubs, so nothing that looks for the files trips over their absence
         assert (boot / "user-data").read_text().startswith("#cloud-config\n")
         assert "removed" in (boot / "network-config").read_text()
+    # station.toml stays (what the station is), only without its referee PIN lines
+    toml = (boot / "samoobsluha" / "station.toml").read_text()
+    assert 'name = "station-07"' in toml and "referee_pin" not in toml
     # the rest of the payload is untouched; a second run changes nothing
     assert (boot / "samoobsluha" / "install.sh").exists()
     assert "0 file(s) wiped" in wipe(boot).stdout
@@ -179,7 +200,9 @@ def test_provisioned_station_toml_gives_the_readme_line(tmp_path: Path) -> None:
 
 
 # -- read-only root switch --------------------------------------------------------------------
-def admin(boot: Path, *args: str, proc: str = "") -> subprocess.CompletedProcess[str]:
+def admin(
+    boot: Path, *args: str, proc: str = "", root: str = "ext4", data: str = "ext4"
+) -> subprocess.CompletedProcess[str]:
     proc_file = boot.parent / "proc-cmdline"
     proc_file.write_text(proc or "console=tty1\n")
     return subprocess.run(
@@ -188,6 +211,9 @@ def admin(boot: Path, *args: str, proc: str = "") -> subprocess.CompletedProcess
             **os.environ,
             "SAMOOBSLUHA_BOOT": str(boot),
             "SAMOOBSLUHA_PROC_CMDLINE": str(proc_file),
+            # what findmnt says about / and the data partition on the Pi
+            "SAMOOBSLUHA_ROOT_FSTYPE": root,
+            "SAMOOBSLUHA_DATA_FSTYPE": data,
             "PATH": "/usr/bin:/bin",  # no raspi-config here
         },
         capture_output=True,
@@ -210,7 +236,8 @@ def test_admin_rw_and_ro_edit_the_one_cmdline_line(tmp_path: Path) -> None:
     assert "next boot: read-only" in admin(boot, "status").stdout
     assert admin(boot, "rw").returncode == 0
     assert (boot / "cmdline.txt").read_text() == "console=tty1 root=PARTUUID=1-02 rootwait\n"
-    st = admin(boot, "status", proc="console=tty1 overlayroot=tmpfs:recurse=0\n").stdout
+    asked = "console=tty1 overlayroot=tmpfs:recurse=0\n"
+    st = admin(boot, "status", proc=asked, root="overlay").stdout
     assert "now: read-only root" in st and "next boot: writable" in st
     admin(boot, "ro")
     admin(boot, "ro")  # twice: still one parameter, still one line
@@ -259,3 +286,19 @@ def test_station_check_uses_the_lexicon_the_card_carried(
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "empty-data"))
     assert station_main(["check", "kůň"]) == 0
     assert station_main(["check", "xqzwy"]) == 1
+
+
+def test_admin_check_reads_the_mounts_not_the_command_line(tmp_path: Path) -> None:
+    """A Pi 5 whose initramfs lacks overlayroot boots with overlayroot= on the command line
+    and a writable root: only findmnt tells. hall-check runs 'check' on every Pi."""
+    boot = tmp_path / "boot"
+    boot.mkdir()
+    (boot / "cmdline.txt").write_text("console=tty1 rootwait overlayroot=tmpfs:recurse=0\n")
+    asked = "console=tty1 overlayroot=tmpfs:recurse=0\n"
+    assert admin(boot, "check", proc=asked, root="overlay").returncode == 0
+    no_overlay = admin(boot, "check", proc=asked, root="ext4")
+    assert no_overlay.returncode == 1 and "WRITABLE" in no_overlay.stdout
+    assert admin(boot, "check", proc="console=tty1\n", root="ext4").returncode == 1
+    no_data = admin(boot, "check", proc=asked, root="overlay", data="")
+    assert no_data.returncode == 1 and "NOT MOUNTED" in no_data.stdout
+    assert admin(boot, "status", proc=asked, root="ext4").returncode == 0  # status only says

@@ -97,8 +97,12 @@ def test_user_data_sets_host_user_keyboard_and_runs_installer() -> None:
     doc = yaml.safe_load(render(spec)["user-data"])
     assert doc["hostname"] == "station-01"
     assert doc["keyboard"] == {"layout": "cz", "model": "pc105"}
-    (user,) = doc["users"]
+    # "user:" (singular, as Imager 2.x writes it): the image's default user is renamed and
+    # keeps its groups, instead of a second, group-less account beside it
+    assert "users" not in doc
+    user = doc["user"]
     assert user["name"] == "rozhodci"
+    assert ["chmod", "0440", "/etc/sudoers.d/010_rozhodci-nopasswd"] in doc["runcmd"]
     assert user["ssh_authorized_keys"] == [SSH_KEY]
     assert user["passwd"] == "$6$salt$hash" and user["lock_passwd"] is False
     assert ["systemctl", "enable", "--now", "ssh"] in doc["runcmd"]

@@ -205,7 +205,13 @@ def test_kiosk_unit_is_locked_down() -> None:
         "Restart=always",
         "StartLimitIntervalSec=0",
         "Conflicts=getty@tty1.service",
-        "WorkingDirectory=/srv/samoobsluha/run",
+        # "-": no implicit dependency on the data partition's mount (systemd.exec(5)):
+        # without it a missing partition left tty1 black instead of the red screen
+        "WorkingDirectory=-/srv/samoobsluha/run",
+        "After=srv-samoobsluha.mount",
+        "After=console-setup.service keyboard-setup.service",
+        # the console path's screen (and its failure screen) is tty1, not the journal
+        "StandardOutput=tty",
         "PAMName=samoobsluha-kiosk",
         "ExecStopPost=-/usr/local/bin/station gong off",
     ):

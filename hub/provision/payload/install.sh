@@ -64,6 +64,11 @@ for f in "$HERE"/*.key "$HERE"/secrets/*; do
         install -m 0600 "$f" "$ETC/staged/$(basename "$f")"
     fi
 done
+# station.toml holds the referee PIN's hash, which wipe-secrets removes from the card's copy:
+# the full file is staged (a second run must not install the copy without it).
+if [ -f "$HERE/station.toml" ] && ! grep -q '^# referee PIN removed from the card' "$HERE/station.toml"; then
+    install -m 0600 "$HERE/station.toml" "$ETC/staged/station.toml"
+fi
 
 # --- 1. Debian packages -----------------------------------------------------------------
 missing=()
@@ -145,7 +150,10 @@ install -m 0644 "$HERE/files/kiosk-lockdown.kmap" "$LIB/kiosk-lockdown.kmap"
 install -d -m 0755 /usr/local/share/doc/samoobsluha
 [ -f "$HERE/files/hall-setup.md" ] && install -m 0644 "$HERE/files/hall-setup.md" /usr/local/share/doc/samoobsluha/
 
-if [ -f "$HERE/station.toml" ]; then
+if [ -f "$ETC/staged/station.toml" ]; then
+    install -m 0644 "$ETC/staged/station.toml" "$ETC/station.toml"
+    rm -f "$ETC/staged/station.toml"
+elif [ -f "$HERE/station.toml" ] && [ ! -f "$ETC/station.toml" ]; then
     install -m 0644 "$HERE/station.toml" "$ETC/station.toml"
 fi
 if [ "$ROLE" = station ] && [ -f "$ETC/staged/tournament.key" ]; then
@@ -173,11 +181,18 @@ FONTSIZE="16x32"
 VIDEOMODE=
 CON
 
+# console-setup's cache, rebuilt from the files above: under the read-only root a stale
+# cache made setupcon rebuild and load the full keymap (Alt+Fn switching included) at every
+# boot; the kiosk's lock-down keymap is loaded after console-setup.service.
+if command -v setupcon >/dev/null; then
+    setupcon --force --save-only || log "WARNING: setupcon --save-only failed"
+fi
+
 install -m 0644 "$HERE/files/chrony.conf" /etc/chrony/chrony.conf
 install -m 0755 "$HERE/files/samoobsluha-time" "$LIB/samoobsluha-time"
 install -m 0755 "$HERE/files/samoobsluha-admin" /usr/local/sbin/samoobsluha-admin
-# The pre-round check of every station (provisioning/hall-check.sh), run on the hub.
-install -m 0755 "$HERE/files/hall-check" /usr/local/bin/hall-check
+# No hall-check here: it runs on the organiser's laptop (provisioning/hall-check.sh --hub),
+# the one machine whose SSH key the Pis accept.
 install -D -m 0644 "$HERE/files/system-samoobsluha.conf" /etc/systemd/system.conf.d/samoobsluha.conf
 install -D -m 0644 "$HERE/files/journald-samoobsluha.conf" /etc/systemd/journald.conf.d/samoobsluha.conf
 install -D -m 0644 "$HERE/files/sysctl-samoobsluha.conf" /etc/sysctl.d/90-samoobsluha.conf
@@ -223,6 +238,13 @@ else
 fi
 systemctl disable samoobsluha-firstboot.service
 
+# Swap: Bookworm's dphys-swapfile is disabled with the overlay (step 5); Trixie's rpi-swap
+# defaults to zram + a writeback file /var/swap on the root, which under the overlay is RAM
+# again: compressed RAM only (swap.conf(5) drop-in; harmless where rpi-swap is absent).
+install -d -m 0755 /etc/rpi/swap.conf.d
+printf '# Samoobsluha: no swap file on the read-only root\n[Main]\nMechanism=zram\n' \
+    > /etc/rpi/swap.conf.d/90-samoobsluha.conf
+
 # --- 4. data partition -------------------------------------------------------------------
 data_device() { blkid -L "$DATA_LABEL" 2>/dev/null || true; }
 
@@ -246,9 +268,30 @@ make_data_partition() {
     mkfs.ext4 -q -L "$DATA_LABEL" "$(lsblk -nrpo NAME "$disk" | tail -n1)"
 }
 
+# A USB stick the organiser formatted on any computer (FAT32 or exFAT, named SAMODATA:
+# Windows and macOS cannot write ext4) becomes the data partition: formatted as ext4 here,
+# once, keeping its name. Only a FAT/exFAT volume with exactly that name, not mounted.
+convert_data_stick() {
+    local dev=$1 fstype
+    fstype=$(blkid -o value -s TYPE "$dev" 2>/dev/null || true)
+    case "$fstype" in
+        vfat|exfat)
+            if findmnt -rno TARGET "$dev" >/dev/null 2>&1; then
+                log "WARNING: $dev ($DATA_LABEL, $fstype) is mounted: not formatted"
+                return 1
+            fi
+            log "formatting $dev ($fstype, named $DATA_LABEL) as the ext4 data partition"
+            mkfs.ext4 -F -q -L "$DATA_LABEL" "$dev"
+            udevadm settle 2>/dev/null || true
+            ;;
+    esac
+}
+
 if [ "$DRY_RUN" = 1 ]; then
     log "dry run: data partition, overlay and reboot skipped"
 else
+    dev=$(data_device)
+    [ -z "$dev" ] || convert_data_stick "$dev" || true
     dev=$(data_device)
     if [ -z "$dev" ]; then
         make_data_partition || true
