@@ -1,21 +1,21 @@
-"""The station's side of the hub link: find the hub, sync the outbox, follow the hub clock.
+"""The station's side of the hub link: connect to the hub, sync the outbox, receive its pushes.
 
 :class:`StationSync` runs as one asyncio task beside the kiosk (or in ``station daemon``)
 and never makes the kiosk wait: SQLite work happens on its own thread
 (:class:`~shared.dbworker.DbWorker`), everything else is short. It
 
-* finds the hub of *its* tournament by zeroconf (``_samoobsluha._tcp``, TXT
-  ``tournament``) or uses ``[network] hub = "host:port"``; mDNS is only a hint, the TCP
-  connection and the pinned hub signature are the proof: every candidate is tried
-  (staggered, in parallel), a refusing or silent one never holds the station back;
+* connects to the hub of *its* tournament, found by :mod:`station.link.discovery` (mDNS,
+  ``_samoobsluha._tcp`` TXT ``tournament``, or ``[network] hub = "host:port"``); mDNS is
+  only a hint, the TCP connection and the pinned hub signature are the proof: every
+  candidate is tried (staggered, in parallel), a refusing or silent one never holds the
+  station back;
 * is supervised: any failure (a locked database, a bad row, a bug) is logged and the
   link restarts with capped exponential backoff and jitter;
 * sends outbox rows after the hub's acknowledged seq and records each ack; notices a
   database restored from an older copy (the hub holds a different row at its ack) and
   starts a new epoch, so nothing written since is mistaken for already stored;
-* estimates the offset to the hub clock NTP-style (four timestamps; samples with a round
-  trip far above the minimum are rejected, the minimum-delay sample of the last
-  :data:`SAMPLES` wins) and exposes it as :class:`HubClock` with its error bound;
+* follows the hub clock (:mod:`station.link.clock`: NTP-style samples, exposed as
+  :class:`~station.link.clock.HubClock` with its error bound);
 * stores round plans, config, pairings/standings the hub pushes (``Migrations("station.sync")``)
   and confirms each; receives a pushed lexicon in chunks, checks its SHA-256 and swaps it
   in atomically; then calls the handlers the caller registered (``on_plan``, ``on_gong`` …).
@@ -33,7 +33,6 @@ import logging
 import os
 import random
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,7 +42,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared import protocol
-from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.clock import Clock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.payloads import StationStatus
@@ -51,14 +50,11 @@ from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox, rounds
 from samoobsluha.station.config import ConfigError, StationConfig
+from samoobsluha.station.link.clock import HubClock, OffsetEstimator
+from samoobsluha.station.link.discovery import discover_hub, parse_hostport
 
 log = logging.getLogger("station.sync")
 
-SAMPLES = 8  # clock samples kept; the one with the smallest round trip wins
-MAX_GOOD_DELAY = 0.5  # a sample with a longer round trip is never "a good estimate"
-SYNC_BOUND = 0.010  # the clock is "synced" only while its error bound is within this
-DRIFT = 100e-6  # what a Pi's crystal may drift (s/s) since the best sample: grows the bound
-REJECT_FACTOR, REJECT_SLACK = 2.0, 0.002  # a round trip over 2 × the minimum + 2 ms: queued
 CANDIDATE_STAGGER = 0.25  # try the next hub candidate this soon if the last one is silent
 BURST = 6  # clock exchanges right after connecting
 RESYNC_EVERY = 5.0
@@ -149,125 +145,6 @@ class NetworkConfig:
             raise ConfigError(f"{self.psk_file}: {exc}") from None
 
 
-def parse_hostport(text: str, where: str = "hub") -> tuple[str, int]:
-    host, _, port = str(text).rpartition(":")
-    if not host or not port.isdigit():
-        raise ConfigError(f'{where} must be "host:port", not {text!r}')
-    return host, int(port)
-
-
-# -- clocks -------------------------------------------------------------------------------
-
-
-class SkewedClock:
-    """The local clock shifted by ``skew`` seconds (both wall and monotonic): how tests
-    and demos give each station its own wrong clock on one machine."""
-
-    def __init__(self, skew: float, base: Clock | None = None) -> None:
-        self.skew = skew
-        self.base = base or SystemClock()
-
-    def now(self) -> float:
-        return self.base.now() + self.skew
-
-    def monotonic(self) -> float:
-        return self.base.monotonic() + self.skew
-
-
-@dataclass(frozen=True)
-class ClockSample:
-    offset: float  # hub time minus local time
-    delay: float  # round trip minus the hub's own processing
-    taken_at: float  # local monotonic time
-
-
-class OffsetEstimator:
-    """NTP-style offset from (t1, t2, t3, t4): keep the last :data:`SAMPLES` samples and
-    trust the one with the smallest delay (its offset error is at most delay / 2).
-
-    A sample whose round trip is far above the smallest seen lately (over
-    ``REJECT_FACTOR`` × it + ``REJECT_SLACK``) waited in some queue on one leg of the path
-    and is rejected: one delayed leg shifts the offset by half the extra delay."""
-
-    def __init__(self, keep: int = SAMPLES, max_delay: float = MAX_GOOD_DELAY) -> None:
-        self.samples: deque[ClockSample] = deque(maxlen=keep)
-        self.delays: deque[float] = deque(maxlen=4 * keep)  # accepted or not
-        self.max_delay = max_delay
-        self.rejected = 0
-
-    def add(self, t1: float, t2: float, t3: float, t4: float, taken_at: float) -> ClockSample:
-        sample = ClockSample(((t2 - t1) + (t3 - t4)) / 2, (t4 - t1) - (t3 - t2), taken_at)
-        if sample.delay < 0:
-            return sample
-        self.delays.append(sample.delay)
-        if sample.delay > min(self.delays) * REJECT_FACTOR + REJECT_SLACK:
-            self.rejected += 1
-            return sample
-        self.samples.append(sample)
-        return sample
-
-    def clear(self) -> None:
-        self.samples.clear()
-        self.delays.clear()
-
-    def best(self) -> ClockSample | None:
-        good = [s for s in self.samples if s.delay <= self.max_delay]
-        return min(good, key=lambda s: s.delay) if good else None
-
-
-class HubClock:
-    """A :class:`~shared.clock.Clock` that reads hub time: the local *monotonic* clock plus
-    the estimated offset, so a station's wall clock (no RTC on a Pi, wrong after every
-    power cut) never matters. Before the first good estimate it falls back to local wall
-    time and :attr:`synced` is False."""
-
-    def __init__(self, local: Clock | None = None, bound: float = SYNC_BOUND) -> None:
-        self.local = local or SystemClock()
-        self._mono_offset: float | None = None  # hub wall time minus local monotonic
-        self.delay: float | None = None
-        self.synced_at: float | None = None
-        self.bound = bound
-
-    @property
-    def synced(self) -> bool:
-        """An estimate exists (signals may ring on it); see :attr:`precise`."""
-        return self._mono_offset is not None
-
-    @property
-    def uncertainty(self) -> float | None:
-        """Bound on the error of :meth:`now`, seconds: half the best sample's round trip
-        plus what the local crystal may have drifted since; None before the first."""
-        if self.delay is None or self.synced_at is None:
-            return None
-        return self.delay / 2 + (self.local.monotonic() - self.synced_at) * DRIFT
-
-    @property
-    def precise(self) -> bool:
-        """Synced within :attr:`bound` (10 ms): what the station calls "synced"."""
-        u = self.uncertainty
-        return u is not None and u <= self.bound
-
-    def set_offset(self, mono_offset: float, delay: float, taken_at: float | None = None) -> None:
-        self._mono_offset = mono_offset
-        self.delay = delay
-        self.synced_at = self.local.monotonic() if taken_at is None else taken_at
-
-    @property
-    def offset(self) -> float:
-        """Hub time minus local wall time (what the status shows)."""
-        if self._mono_offset is None:
-            return 0.0
-        return self.local.monotonic() + self._mono_offset - self.local.now()
-
-    def now(self) -> float:
-        if self._mono_offset is None:
-            return self.local.now()
-        return self.local.monotonic() + self._mono_offset
-
-    def monotonic(self) -> float:
-        return self.local.monotonic()
-
-
 # -- status -------------------------------------------------------------------------------
 
 
@@ -316,70 +193,6 @@ def software_version() -> str:
         return version("samoobsluha")
     except Exception:
         return "unknown"
-
-
-# -- discovery ----------------------------------------------------------------------------
-
-
-async def discover_hub(
-    tournament: str,
-    *,
-    interfaces: list[str] | None = None,
-    timeout: float = 3.0,
-    settle: float = 1.0,
-) -> list[tuple[str, int, str]]:
-    """Every hub of ``tournament`` answering on mDNS: [(host, port, hub_id)]. Anyone on
-    the hall network can announce anything, so this does not stop at the first answer:
-    it keeps collecting for ``settle`` seconds after it (the caller tries them all and
-    believes only the pinned hub signature)."""
-    from zeroconf import IPVersion, ServiceStateChange
-    from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
-
-    kwargs: dict[str, Any] = {"ip_version": IPVersion.V4Only}
-    if interfaces:
-        kwargs["interfaces"] = interfaces
-    azc = AsyncZeroconf(**kwargs)
-    names: list[str] = []
-    found: list[tuple[str, int, str]] = []
-    seen = asyncio.Event()
-
-    def on_change(
-        zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
-    ) -> None:
-        if state_change is not ServiceStateChange.Removed and name not in names:
-            names.append(name)
-            seen.set()
-
-    browser = AsyncServiceBrowser(azc.zeroconf, [protocol.SERVICE_TYPE], handlers=[on_change])
-    try:
-        deadline = time.monotonic() + timeout
-        checked = 0
-        while time.monotonic() < deadline:
-            with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(seen.wait(), max(0.0, deadline - time.monotonic()))
-            seen.clear()
-            for name in names[checked:]:
-                info = AsyncServiceInfo(protocol.SERVICE_TYPE, name)
-                if not await info.async_request(azc.zeroconf, 1500):
-                    continue
-                props = {
-                    k.decode(): (v or b"").decode(errors="replace")
-                    for k, v in info.properties.items()
-                }
-                if props.get("tournament") != tournament:
-                    continue
-                if props.get("v") != str(protocol.PROTOCOL_VERSION):
-                    log.warning("hub %s speaks protocol %s", name, props.get("v"))
-                    continue
-                for addr in info.parsed_addresses():
-                    found.append((addr, int(info.port or 0), props.get("hub", "")))
-                if found:
-                    deadline = min(deadline, time.monotonic() + settle)
-            checked = len(names)
-    finally:
-        await browser.async_cancel()
-        await azc.async_close()
-    return found
 
 
 # -- the link -----------------------------------------------------------------------------

@@ -13,7 +13,8 @@ from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
 from samoobsluha.hub.server import HubServer
 from samoobsluha.shared import protocol
-from samoobsluha.station.sync import NetworkConfig, StationSync, discover_hub
+from samoobsluha.station.link.discovery import discover_hub
+from samoobsluha.station.sync import NetworkConfig, StationSync
 
 
 async def test_two_tournaments_on_one_lan(tmp_path: Path) -> None:
