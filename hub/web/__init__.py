@@ -52,7 +52,7 @@ async def start_for_hub(
         host=address,
         port=settings.port,
         lang=settings.lang,
-        max_clients=settings.max_clients,
+        limits=settings.limits,
     )
     try:
         await screen.start()
