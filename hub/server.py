@@ -172,6 +172,8 @@ class HubServer:
             properties={
                 "tournament": self.tournament,
                 "hub": self.hub_id,
+                # the public key stations pin: theirs resolves first, fakes cannot delay it
+                "key": self.keys.public_key.hex(),
                 "v": str(protocol.PROTOCOL_VERSION),
             },
         )

@@ -51,7 +51,12 @@ from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox, rounds
 from samoobsluha.station.config import ConfigError, StationConfig
 from samoobsluha.station.link.clock import HubClock, OffsetEstimator
-from samoobsluha.station.link.discovery import discover_hub, parse_hostport
+from samoobsluha.station.link.discovery import (
+    Candidate,
+    discover,
+    format_hostport,
+    parse_hostport,
+)
 
 log = logging.getLogger("station.sync")
 
@@ -317,7 +322,9 @@ class StationSync:
         self._handler_tasks: set[asyncio.Future[Any]] = set()
         self._status_now = asyncio.Event()
         self._last_address: tuple[str, int] | None = None
-        self._seen: dict[tuple[str, int], str] = {}  # mDNS candidates: (host, port) -> hub id
+        self._seen: dict[tuple[str, int], Candidate] = {}  # mDNS candidates by address
+        # a configured address is checked now, not at every reconnect
+        self._hub_target = parse_hostport(net.hub) if net.hub else None
         self.peer_log = protocol.PeerLog(log)
         self.restarts = 0  # supervised restarts after an unexpected failure
         self.restored = 0  # new epochs started after a restored database was noticed
@@ -399,25 +406,30 @@ class StationSync:
 
     # -- internals --------------------------------------------------------------------
     async def _targets(self) -> list[tuple[str, int]]:
-        if self.net.hub:
-            return [parse_hostport(self.net.hub)]
-        found = await discover_hub(self.net.tournament_id, interfaces=self.net.mdns_interfaces)
+        if self._hub_target is not None:
+            return [self._hub_target]
+        found = await discover(
+            self.net.tournament_id,
+            interfaces=self.net.mdns_interfaces,
+            pinned_key=self.credentials.hub_public,
+        )
         # mDNS answers trickle in: keep what earlier rounds found too (a fast rogue must
         # not hide a slower hub), newest first, bounded
-        for h, p, i in found:
-            self._seen.pop((h, p), None)
-            self._seen[(h, p)] = i
+        for c in reversed(found):
+            self._seen.pop((c.host, c.port), None)
+            self._seen[(c.host, c.port)] = c
         while len(self._seen) > 16:
             self._seen.pop(next(iter(self._seen)))
-        hubs = [(h, p, i) for (h, p), i in reversed(self._seen.items())]
-        # the hub seen last first (a rogue announcing the same tournament only adds
-        # candidates; the pinned signature decides), then the rest as announced
+        hubs = list(reversed(self._seen.values()))
+        # the hub announcing the pinned key first, then the one seen last (a rogue
+        # announcing the same tournament only adds candidates; the pinned signature
+        # decides), then the rest as announced
         last_id, last_addr = self.status.hub_id, self._last_address
         ordered = sorted(
-            dict.fromkeys((h, p, i) for h, p, i in hubs),
-            key=lambda c: (c[2] != last_id, (c[0], c[1]) != last_addr),
+            hubs,
+            key=lambda c: (not c.pinned, c.hub_id != last_id, (c.host, c.port) != last_addr),
         )
-        targets = [(h, p) for h, p, _ in ordered]
+        targets = [(c.host, c.port) for c in ordered]
         if last_addr is not None and last_addr not in targets:
             targets.append(last_addr)  # mDNS is a hint; the hub may still be where it was
         return list(dict.fromkeys(targets))
@@ -512,13 +524,12 @@ class StationSync:
                         writer, channel, welcome = task.result()
                         return writer, channel, welcome, (host, port)
                     reason = str(exc) or type(exc).__name__
-                    errors.append(f"{host}:{port}: {reason}")
+                    errors.append(f"{format_hostport(host, port)}: {reason}")
                     self.peer_log.log(
                         logging.WARNING if isinstance(exc, ProtocolError) else logging.INFO,
-                        f"{host}:{port}",
-                        "hub candidate %s:%d: %s",
-                        host,
-                        port,
+                        format_hostport(host, port),
+                        "hub candidate %s: %s",
+                        format_hostport(host, port),
                         reason,
                     )
         finally:
@@ -576,14 +587,14 @@ class StationSync:
             await self.dbw.run(outbox.acknowledge, hub_acked)
             self.status.acked_seq = hub_acked
             self.status.hub_id = welcome["hub"]
-            self.status.hub_address = f"{host}:{port}"
+            self.status.hub_address = format_hostport(host, port)
             self._last_address = (host, port)
             self.status.last_error = None
             self.status.last_contact = self.clock.monotonic()
             self.status.backlog = await self.dbw.run(outbox.backlog)
             await channel.send({"t": "status", "status": self._status_payload()})
             self._set_connected(True)
-            log.info("connected to hub %s at %s:%d", welcome["hub"], host, port)
+            log.info("connected to hub %s at %s", welcome["hub"], format_hostport(host, port))
             tasks = [
                 asyncio.create_task(self._receiver(channel)),
                 asyncio.create_task(self._sender(channel, hub_acked)),
