@@ -212,8 +212,10 @@ class ScreenServer:
 
     def urls(self) -> list[str]:
         """The addresses a phone can open (every LAN address when listening on all)."""
-        hosts = local_addresses() if self.host in ("0.0.0.0", "") else [self.host]
-        return [f"http://{h}:{self.port}/" for h in hosts]
+        hosts = local_addresses() if self.host in ("0.0.0.0", "::", "") else [self.host]
+        return [
+            f"http://[{h}]:{self.port}/" if ":" in h else f"http://{h}:{self.port}/" for h in hosts
+        ]
 
     # -- state --------------------------------------------------------------------------------
     def _data_version(self) -> int | None:

@@ -207,3 +207,15 @@ async def discover_hub(
         resolve_timeout=resolve_timeout,
     )
     return [(c.host, c.port, c.hub_id) for c in found]
+
+
+def hub_address_arg(text: str) -> str:
+    """argparse ``type=`` for ``--hub``: a bad address is a usage error at once, not a
+    link that keeps failing."""
+    import argparse
+
+    try:
+        parse_hostport(text, where="--hub")
+    except ConfigError as exc:
+        raise argparse.ArgumentTypeError(str(exc)) from None
+    return text.strip()
