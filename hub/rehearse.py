@@ -76,7 +76,8 @@ async def broadcast(
         "button": button,
         "letters": letters,
     }
-    sent = await server._broadcast({"t": "show", "id": rid, "kind": KIND, "data": data})
+    msg = {"t": "show", "id": rid, "ver": int(now * 1000), "kind": KIND, "data": data}
+    sent = await server._broadcast(msg)
     return {"id": rid, "at": data["at"], "asked_at": now, "sent_to": sent}
 
 

@@ -399,13 +399,11 @@ class HubServer:
             await conn.channel.send(_plan_msg(plan))
         published = await self.dbw.run(store.load_published)
         for kind, (item_id, data) in sorted(published.items()):
-            if kind == "config":
-                await conn.channel.send({"t": "config", "id": item_id, "config": data})
-            elif kind == "lexicon":
+            if kind == "lexicon":
                 if conn.status.get("lexicon_sha256") != data["lexicon_sha256"]:
                     self._spawn(self._send_lexicon(conn, item_id, data))
             else:
-                await conn.channel.send({"t": "show", "id": item_id, "kind": kind, "data": data})
+                await conn.channel.send(_item_msg(kind, item_id, data))
 
     async def _send_lexicon(self, conn: StationConn, item_id: str, info: dict[str, Any]) -> None:
         path = Path(info["path"])
@@ -415,6 +413,7 @@ class HubServer:
                     {
                         "t": "lexicon_begin",
                         "id": item_id,
+                        "ver": item_version(item_id),
                         "name": info["name"],
                         "size": info["size"],
                         "sha256": info["file_sha256"],
@@ -597,13 +596,16 @@ class HubServer:
         ):
             raise ValueError(f"{kind} is too large for one frame")
         digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
-        item = f"{kind}:{int(self.clock.now() * 1000)}:{digest}"
+        item = f"{kind}:{await self._next_version(kind)}:{digest}"
         await self.dbw.run(store.save_published, kind, item, data, self.clock.now())
-        if kind == "config":
-            msg: dict[str, Any] = {"t": "config", "id": item, "config": data}
-        else:
-            msg = {"t": "show", "id": item, "kind": kind, "data": data}
-        return {"id": item, "sent_to": await self._broadcast(msg)}
+        return {"id": item, "sent_to": await self._broadcast(_item_msg(kind, item, data))}
+
+    async def _next_version(self, kind: str) -> int:
+        """A published item's version: the hub's time in ms, and always above the last
+        one of its kind (a hub clock set back must not make the next item look older)."""
+        published = await self.dbw.run(store.load_published)
+        last = item_version(published[kind][0]) if kind in published else 0
+        return max(int(self.clock.now() * 1000), last + 1)
 
     async def push_lexicon(self, path: Path | str) -> dict[str, Any]:
         """Send a lexicon file to every station whose lexicon differs (and later joiners)."""
@@ -625,7 +627,7 @@ class HubServer:
             "file_sha256": hashlib.sha256(data).hexdigest(),
             "lexicon_sha256": info.sha256,
         }
-        item = f"lexicon:{info.sha256[:16]}"
+        item = f"lexicon:{await self._next_version('lexicon')}:{info.sha256[:16]}"
         await self.dbw.run(store.save_published, "lexicon", item, record, self.clock.now())
         sent = []
         for conn in list(self.conns.values()):
@@ -636,6 +638,20 @@ class HubServer:
 
     async def deliveries(self, item_id: str) -> dict[str, dict[str, Any]]:
         return await self.dbw.run(store.load_deliveries, item_id)
+
+
+def item_version(item_id: str) -> int:
+    """The version in a published item's id (``kind:version:digest``)."""
+    parts = item_id.split(":")
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
+
+
+def _item_msg(kind: str, item_id: str, data: Any) -> dict[str, Any]:
+    """The frame of a published config / pairings / standings / referee PIN item."""
+    ver = item_version(item_id)
+    if kind == "config":
+        return {"t": "config", "id": item_id, "ver": ver, "config": data}
+    return {"t": "show", "id": item_id, "ver": ver, "kind": kind, "data": data}
 
 
 def _plan_msg(plan: RoundPlan) -> dict[str, Any]:

@@ -71,6 +71,7 @@ WINDOW = 2000  # rows in flight before waiting for an ack
 CONNECT_TIMEOUT = 3.0
 IDLE_TIMEOUT = 20.0  # no frame from the hub for this long: the link is dead
 BACKOFF_MIN, BACKOFF_MAX = 0.5, 10.0
+STALE_DETAIL = "older than the one this station has: refused"
 
 migrations = Migrations("station.sync")
 
@@ -104,6 +105,14 @@ def m003_one_plan_table(db: sqlite_utils.Database) -> None:
         plan = RoundPlan.from_dict(json.loads(text))
         rounds.store_plan(db, tournament, plan, source=rounds.SOURCE_HUB, now=received_at)
     db.execute("DROP TABLE hub_plans")
+
+
+@migrations()
+def m004_item_versions(db: sqlite_utils.Database) -> None:
+    # The newest version of each kind of signed item (config, pairings, standings, referee
+    # PIN, lexicon) this station has accepted: a relay replaying an older signed item is
+    # refused, however valid its signature.
+    db.table("hub_versions").create({"kind": str, "version": int}, pk="kind")
 
 
 # -- configuration ------------------------------------------------------------------------
@@ -225,12 +234,46 @@ def _store_plan(db: sqlite_utils.Database, tournament: str, plan: RoundPlan, now
     return rounds.store_plan(db, tournament, plan, source=rounds.SOURCE_HUB, now=now)
 
 
-def _store_item(db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float) -> None:
+# what _store_item and _take_version answer
+NEW, SAME, STALE = "new", "same", "stale"
+
+
+def _take_version(db: sqlite_utils.Database, kind: str, version: int) -> str:
+    """Record ``version`` as the newest of ``kind`` if it is newer than what this station
+    has: NEW; the one it has: SAME; older: STALE (a replay, nothing recorded)."""
+    row = db.execute("SELECT version FROM hub_versions WHERE kind = ?", [kind]).fetchone()
+    if row is not None and version < row[0]:
+        return STALE
+    if row is not None and version == row[0]:
+        return SAME
+    db.table("hub_versions").upsert({"kind": kind, "version": version}, pk="kind")
+    return NEW
+
+
+def _store_item(
+    db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float, version: int
+) -> str:
+    """Keep a signed item the hub pushed if it is newer than the one of its kind this
+    station has (NEW); SAME or STALE leave everything as it was."""
     with db.atomic():
-        db.table("hub_items").upsert(
-            {"kind": kind, "item_id": item_id, "data": json.dumps(data), "received_at": now},
-            pk="kind",
-        )
+        verdict = _take_version(db, kind, version)
+        if verdict == NEW:
+            db.table("hub_items").upsert(
+                {"kind": kind, "item_id": item_id, "data": json.dumps(data), "received_at": now},
+                pk="kind",
+            )
+    return verdict
+
+
+def _take_lexicon_version(db: sqlite_utils.Database, version: int) -> str:
+    with db.atomic():
+        return _take_version(db, "lexicon", version)
+
+
+def item_version(db: sqlite_utils.Database, kind: str) -> int | None:
+    """The newest version of ``kind`` this station has accepted, or None."""
+    row = db.execute("SELECT version FROM hub_versions WHERE kind = ?", [kind]).fetchone()
+    return int(row[0]) if row else None
 
 
 def load_item(db: sqlite_utils.Database, kind: str) -> Any:
@@ -319,6 +362,7 @@ class StationSync:
         self._time_id = 0
         self._time_sent: dict[int, float] = {}
         self._lexicon_rx: dict[str, Any] | None = None
+        self._lexicon_refused: str | None = None  # a replayed lexicon push being dropped
         self._handler_tasks: set[asyncio.Future[Any]] = set()
         self._status_now = asyncio.Event()
         self._last_address: tuple[str, int] | None = None
@@ -670,13 +714,11 @@ class StationSync:
                 self._emit("gong", msg["signal"], float(msg["at"]))
                 await self._done(channel, msg["id"], True)
             elif kind == "config":
-                await self.dbw.run(_store_item, "config", msg["id"], msg["config"], time.time())
-                self._emit("config", msg["config"])
-                await self._done(channel, msg["id"], True)
+                if await self._on_item(channel, msg, "config", msg["config"]):
+                    self._emit("config", msg["config"])
             elif kind == "show":
-                await self.dbw.run(_store_item, msg["kind"], msg["id"], msg["data"], time.time())
-                self._emit("show", msg["kind"], msg["data"])
-                await self._done(channel, msg["id"], True)
+                if await self._on_item(channel, msg, msg["kind"], msg["data"]):
+                    self._emit("show", msg["kind"], msg["data"])
             elif kind.startswith("lexicon_"):
                 await self._on_lexicon(channel, msg)
             elif kind == "bye":
@@ -711,6 +753,26 @@ class StationSync:
                 )
             self._emit("clock", self.status)
 
+    async def _on_item(self, channel: Channel, msg: dict[str, Any], kind: str, data: Any) -> bool:
+        """Store a signed config/pairings/standings/PIN item if it is newer than the one
+        this station has and confirm it; True when it is news for the kiosk."""
+        verdict = await self.dbw.run(_store_item, kind, msg["id"], data, time.time(), msg["ver"])
+        if verdict == STALE:
+            self._refuse_stale(kind, msg["ver"])
+            await self._done(channel, msg["id"], False, STALE_DETAIL)
+            return False
+        await self._done(channel, msg["id"], True)
+        return verdict == NEW
+
+    def _refuse_stale(self, kind: str, version: int) -> None:
+        self.peer_log.warning(
+            f"stale:{kind}",
+            "refused %s version %d from the hub link: older than the one this station has "
+            "(a replayed item)",
+            kind,
+            version,
+        )
+
     async def _done(self, channel: Channel, item: str, ok: bool, detail: str = "") -> None:
         await channel.send({"t": "done", "id": item, "ok": ok, "detail": detail})
 
@@ -730,6 +792,11 @@ class StationSync:
         rx = self._lexicon_rx
         if kind == "lexicon_begin":
             self._abort_lexicon()  # a push the hub restarted
+            if await self.dbw.run(_take_lexicon_version, msg["ver"]) == STALE:
+                self._refuse_stale("lexicon", msg["ver"])
+                self._lexicon_refused = item  # its chunks are dropped unread
+                await self._done(channel, item, False, STALE_DETAIL)
+                return
             target = self.lexicon_path or (data_dir() / "lexicons" / Path(msg["name"]).name)
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{target.name}.incoming")
@@ -743,6 +810,8 @@ class StationSync:
                 "expect_sha": msg["sha256"],
                 "offset": 0,
             }
+            return
+        if rx is None and item == self._lexicon_refused:
             return
         if rx is None or rx["id"] != item:
             raise ProtocolError("lexicon chunk without a matching begin")
