@@ -6,7 +6,15 @@ on loopback; each client binds its own 127.0.0.x address to play a different dev
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import http.client
 import logging
+import os
+import resource
+import socket
+import subprocess
+import sys
+import time
 from collections.abc import AsyncIterator
 from pathlib import Path
 
@@ -221,3 +229,63 @@ def test_screen_limits_from_hub_toml(tmp_path: Path) -> None:
     (tmp_path / "hub.toml").write_text("[screen]\nheader_timeout = 0\n")
     with pytest.raises(ScreenConfigError, match="header_timeout"):
         load(tmp_path)
+
+
+def test_slowloris_cannot_take_a_real_hub_down(tmp_path: Path) -> None:
+    """``hub serve`` with 256 descriptors (the unit has 4,096; fewer makes the attack cheap)
+    and 300 unfinished requests from one address held open: more than the hub has
+    descriptors. The hub holds 16 of them; ``stations`` is answered on hub.sock, the
+    projector and a phone get their pages, and the log has a line, not a flood."""
+    from samoobsluha.hub import control
+
+    bin_dir = Path(sys.executable).parent
+    data = tmp_path / "hub"
+    data.mkdir()
+    port_file = data / "port"
+    limit = 256
+
+    def low_limit() -> None:
+        resource.setrlimit(resource.RLIMIT_NOFILE, (limit, limit))
+
+    log_path = data / "hub.log"
+    with log_path.open("wb") as log_fh:
+        proc = subprocess.Popen(
+            [str(bin_dir / "hub"), "serve", "--host", "127.0.0.1", "--port", "0",
+             "--port-file", str(port_file), "--screen-port", "0", "--no-mdns"],
+            env={**os.environ, "SAMOOBSLUHA_DATA": str(data)},
+            stdout=subprocess.DEVNULL, stderr=log_fh, preexec_fn=low_limit,
+        )  # fmt: skip
+    held: list[socket.socket] = []
+    try:
+        deadline = time.monotonic() + 60
+        while not port_file.exists():
+            assert proc.poll() is None and time.monotonic() < deadline, log_path.read_text()
+            time.sleep(0.05)
+        sock_path = data / "hub.sock"
+        url = control.request("info", path=sock_path)["screen"][0]
+        screen_port = int(url.rsplit(":", 1)[1].strip("/"))
+        for _ in range(300):
+            s = socket.create_connection(
+                ("127.0.0.1", screen_port), timeout=10, source_address=(ATTACKER, 0)
+            )
+            with contextlib.suppress(OSError):  # the hub may have closed it already
+                s.sendall(b"GET / HTTP/1.1\r\nHost: hub\r\nX-a: b\r\n")
+            held.append(s)
+        # while the attacker holds everything it could
+        assert control.request("stations", path=sock_path) == []
+        for source, path in ((PROJECTOR, "/projector"), (PHONE, "/")):
+            conn = http.client.HTTPConnection(
+                "127.0.0.1", screen_port, timeout=20, source_address=(source, 0)
+            )
+            conn.request("GET", path)
+            assert conn.getresponse().status == 200
+            conn.close()
+        assert len(os.listdir(f"/proc/{proc.pid}/fd")) < 64
+    finally:
+        for s in held:
+            s.close()
+        proc.terminate()
+        proc.wait(20)
+    text = log_path.read_text()
+    assert "Too many open files" not in text
+    assert text.count("refused") == 1  # once a minute per address, not once per attempt
