@@ -289,3 +289,35 @@ def test_slowloris_cannot_take_a_real_hub_down(tmp_path: Path) -> None:
     text = log_path.read_text()
     assert "Too many open files" not in text
     assert text.count("refused") == 1  # once a minute per address, not once per attempt
+
+
+async def test_a_live_page_that_stops_reading_is_dropped(data_dir: Path, clock: FakeClock) -> None:
+    """A phone that opens the live page and never reads: once its socket buffers are full
+    the next write waits, and after the write timeout the hub drops it — without the
+    timeout it would hold its place (and a descriptor) for ever. (The loop below gives up
+    after 30 s of updates, about a gigabyte, far more than any socket buffer.)"""
+    service = HubService(data_dir, clock=clock)
+    seed_tournament(service, players=8)
+    limits = WebLimits(write_timeout=0.3, projector=(PROJECTOR,))
+    server = ScreenServer(service, host="127.0.0.1", port=0, limits=limits)
+    await server.start()
+    try:
+        sock = socket.socket()
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+        sock.bind((PHONE, 0))
+        sock.setblocking(False)
+        await asyncio.get_running_loop().sock_connect(sock, ("127.0.0.1", server.port))
+        sock.send(b"GET /events HTTP/1.1\r\nHost: hub\r\n\r\n")
+        await until(lambda: server.streams.total == 1)
+        # never read, while the page gets 32 kB updates: the socket buffers fill
+        big = b"event: patch\ndata: " + b"x" * 32768 + b"\n\n"
+        for _ in range(3000):
+            if server.streams.total == 0:
+                break
+            server._broadcast(big)
+            await asyncio.sleep(0.01)
+        assert server.streams.total == 0
+        assert not server.clients
+        sock.close()
+    finally:
+        await server.close()
