@@ -151,17 +151,22 @@ class HubServer:
         from zeroconf import IPVersion
         from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
+        any_address = self.host in ("0.0.0.0", "::", "")
+        ipv6 = ":" in self.host and not any_address
         interfaces = self.mdns_interfaces
-        if interfaces is None and self.host not in ("0.0.0.0", ""):
+        if interfaces is None and not any_address and not ipv6:
             interfaces = [self.host]
+        # stations browse over IPv4; a hub listening on an IPv6 address announces it there
         kwargs: dict[str, Any] = {"ip_version": IPVersion.V4Only}
         if interfaces:
             kwargs["interfaces"] = interfaces
         self._zc = AsyncZeroconf(**kwargs)
-        if self.host in ("0.0.0.0", ""):
+        if any_address:
             from samoobsluha.hub.web.config import local_addresses
 
             addresses = [socket.inet_aton(a) for a in local_addresses()]
+        elif ipv6:
+            addresses = [socket.inet_pton(socket.AF_INET6, self.host.split("%", 1)[0])]
         else:
             addresses = [socket.inet_aton(self.host)]
         self._zc_info = AsyncServiceInfo(

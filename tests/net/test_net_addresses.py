@@ -75,3 +75,26 @@ async def test_a_station_links_to_its_hub_over_ipv6(tmp_path: Path) -> None:
         await stop_sync(sync, task)
     finally:
         await hub.close()
+
+
+@pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback here")
+async def test_a_hub_on_an_ipv6_address_is_found_by_mdns(tmp_path: Path) -> None:
+    """``hub serve --host ::1`` announced its address with inet_aton and did not start;
+    it now announces the IPv6 address over the stations' IPv4 mDNS, and they find it."""
+    from samoobsluha.hub.server import HubServer
+    from samoobsluha.station.link.discovery import discover
+
+    hub = HubServer(tmp_path / "hub.db", protocol.new_psk(), host="::1", port=0, advertise=True)
+    await hub.start()
+    try:
+        found = []
+        for _ in range(5):  # mDNS on a machine shared with other tests: a few tries
+            found = await discover(
+                hub.tournament, interfaces=["127.0.0.1"], pinned_key=hub.keys.public_key
+            )
+            if found:
+                break
+        assert found and (found[0].host, found[0].port) == ("::1", hub.port)
+        assert found[0].pinned
+    finally:
+        await hub.close()
