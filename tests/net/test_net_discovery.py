@@ -176,7 +176,9 @@ async def test_fakes_without_addresses_are_resolved_side_by_side(
         )
         assert [(c.host, c.port, c.hub_id) for c in found] == [("127.0.0.1", 47999, "the-hub")]
         ignored = [r.getMessage() for r in caplog.records if "gave no address" in r.getMessage()]
-        assert ignored and ignored[0].startswith("mDNS: 30 service(s)"), ignored
+        # every fake had its full resolve time within the budget (another test's services
+        # may add to the count, never take from it)
+        assert ignored and int(ignored[0].split()[1]) >= 30, ignored
     finally:
         await azc.async_close()
 
