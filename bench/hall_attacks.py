@@ -402,6 +402,7 @@ def main() -> None:
             st.stop()
         hub.stop()
     print(json.dumps({name: r for name, r in results}, default=str))
+    print(f"logs: {tmp}", file=sys.stderr)
 
 
 if __name__ == "__main__":
