@@ -22,7 +22,8 @@ hub's file descriptors so that the station link and the control socket always ha
 IPv6 addresses count per /64 (one device may use many addresses of its network). Refusals
 are logged at most once a minute per address, with the number held back
 (:class:`~shared.protocol.PeerLog`); "Too many open files" from the event loop's accept, if
-the process ever runs out anyway, at most once a minute (:func:`throttle_descriptor_errors`).
+the process ever runs out anyway, at most once a minute
+(:func:`hub.web.descriptors.throttle_descriptor_errors`).
 
 The gate sits in front of aiohttp (:class:`GatedSite`): aiohttp offers a header/idle timeout
 (its ``keepalive_timeout`` runs from accept until a complete request head, and again after
@@ -32,10 +33,8 @@ each answer) and head-size limits, but no connection count per address or in tot
 from __future__ import annotations
 
 import asyncio
-import errno
 import ipaddress
 import logging
-import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -200,57 +199,3 @@ class GatedSite(web.BaseSite):
             backlog=self._backlog,
             reuse_address=True,
         )
-
-
-# -- the event loop's accept errors --------------------------------------------------------
-
-_DESCRIPTOR_ERRNOS = {errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM}
-
-
-class DescriptorErrorThrottle(logging.Filter):
-    """Lets through one "out of descriptors" record per ``every`` seconds, with the count
-    held back: the event loop retries accept() every second per listening socket, and
-    aiohttp and others may log the same errno once per failed operation."""
-
-    def __init__(self, every: float = 60.0, clock: Callable[[], float] = time.monotonic):
-        super().__init__("descriptor-errors")
-        self.every = every
-        self.clock = clock
-        self.last: float | None = None
-        self.held = 0
-
-    @staticmethod
-    def concerns(record: logging.LogRecord) -> bool:
-        exc = record.exc_info[1] if record.exc_info else None
-        if isinstance(exc, OSError) and exc.errno in _DESCRIPTOR_ERRNOS:
-            return True
-        text = record.getMessage()
-        return "Too many open files" in text or "out of system resource" in text
-
-    def filter(self, record: logging.LogRecord) -> bool:
-        if not self.concerns(record):
-            return True
-        now = self.clock()
-        if self.last is not None and now - self.last < self.every:
-            self.held += 1
-            return False
-        if self.held:
-            record.msg = f"{record.msg} ({self.held} more like it in the last minute)"
-        self.last, self.held = now, 0
-        record.exc_info = None  # the message says it all; no traceback per minute
-        record.exc_text = None
-        return True
-
-
-_THROTTLE = DescriptorErrorThrottle()
-THROTTLED_LOGGERS = ("asyncio", "aiohttp.server", "aiohttp.access", "hub.web", "hub.server")
-
-
-def throttle_descriptor_errors() -> DescriptorErrorThrottle:
-    """Install the one :class:`DescriptorErrorThrottle` on the loggers that report accept
-    and socket errors (idempotent)."""
-    for name in THROTTLED_LOGGERS:
-        logger = logging.getLogger(name)
-        if _THROTTLE not in logger.filters:
-            logger.addFilter(_THROTTLE)
-    return _THROTTLE

@@ -37,7 +37,8 @@ from aiohttp import web
 from samoobsluha.hub.service import HubService
 from samoobsluha.hub.web import snapshot
 from samoobsluha.hub.web.config import WebLimits, local_addresses
-from samoobsluha.hub.web.limits import Counted, GatedSite, throttle_descriptor_errors
+from samoobsluha.hub.web.descriptors import throttle_descriptor_errors
+from samoobsluha.hub.web.limits import Counted, GatedSite
 from samoobsluha.shared.i18n import LANGUAGES, MESSAGES
 from samoobsluha.shared.protocol import PeerLog
 from samoobsluha.shared.storage import open_watch

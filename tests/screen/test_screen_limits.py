@@ -24,7 +24,8 @@ from testkit import until
 
 from samoobsluha.hub.service import HubService
 from samoobsluha.hub.web.config import ScreenConfigError, WebLimits, load
-from samoobsluha.hub.web.limits import DescriptorErrorThrottle, address_key
+from samoobsluha.hub.web.descriptors import DescriptorErrorThrottle
+from samoobsluha.hub.web.limits import address_key
 from samoobsluha.hub.web.server import ScreenServer
 from samoobsluha.shared.clock import FakeClock
 
