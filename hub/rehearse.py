@@ -127,7 +127,8 @@ async def broadcast(
     }
     if in_play is not None:
         data.update(quiet=in_play[0].number, keyboard=False, button=False)
-    sent = await server._broadcast({"t": "show", "id": rid, "kind": KIND, "data": data})
+    msg = {"t": "show", "id": rid, "ver": int(now * 1000), "kind": KIND, "data": data}
+    sent = await server._broadcast(msg)
     out = {"id": rid, "at": data["at"], "asked_at": now, "sent_to": sent}
     if in_play is not None:
         out["quiet"] = in_play[0].number

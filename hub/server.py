@@ -207,17 +207,22 @@ class HubServer:
         from zeroconf import IPVersion
         from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
 
+        any_address = self.host in ("0.0.0.0", "::", "")
+        ipv6 = ":" in self.host and not any_address
         interfaces = self.mdns_interfaces
-        if interfaces is None and self.host not in ("0.0.0.0", ""):
+        if interfaces is None and not any_address and not ipv6:
             interfaces = [self.host]
+        # stations browse over IPv4; a hub listening on an IPv6 address announces it there
         kwargs: dict[str, Any] = {"ip_version": IPVersion.V4Only}
         if interfaces:
             kwargs["interfaces"] = interfaces
         self._zc = AsyncZeroconf(**kwargs)
-        if self.host in ("0.0.0.0", ""):
+        if any_address:
             from samoobsluha.hub.web.config import local_addresses
 
             addresses = [socket.inet_aton(a) for a in local_addresses()]
+        elif ipv6:
+            addresses = [socket.inet_pton(socket.AF_INET6, self.host.split("%", 1)[0])]
         else:
             addresses = [socket.inet_aton(self.host)]
         self._zc_info = AsyncServiceInfo(
@@ -228,6 +233,8 @@ class HubServer:
             properties={
                 "tournament": self.tournament,
                 "hub": self.hub_id,
+                # the public key stations pin: theirs resolves first, fakes cannot delay it
+                "key": self.keys.public_key.hex(),
                 "v": str(protocol.PROTOCOL_VERSION),
             },
         )
@@ -621,9 +628,7 @@ class HubServer:
             await self._send(conn, _plan_msg(plan))
         published = await self.lane.run(store.load_published)
         for kind, (item_id, data) in sorted(published.items()):
-            if kind == "config":
-                await self._send(conn, {"t": "config", "id": item_id, "config": data})
-            elif kind == "lexicon":
+            if kind == "lexicon":
                 if conn.status.get("lexicon_sha256") != data["lexicon_sha256"]:
                     self._spawn(self._send_lexicon(conn, item_id, data))
             elif kind == "referee_pin":
@@ -631,7 +636,7 @@ class HubServer:
                 if pin is not None:  # a station not known when the PIN was set keeps its own
                     await self._send(conn, pin)
             else:
-                await self._send(conn, {"t": "show", "id": item_id, "kind": kind, "data": data})
+                await self._send(conn, _item_msg(kind, item_id, data))
 
     async def _send(self, conn: StationConn, msg: dict[str, Any]) -> None:
         conn.sent(msg.get("id"))
@@ -646,6 +651,7 @@ class HubServer:
                     {
                         "t": "lexicon_begin",
                         "id": item_id,
+                        "ver": item_version(item_id),
                         "name": info["name"],
                         "size": info["size"],
                         "sha256": info["file_sha256"],
@@ -869,17 +875,20 @@ class HubServer:
         ):
             raise ValueError(f"{kind} is too large for one frame")
         digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
-        item = f"{kind}:{int(self.clock.now() * 1000)}:{digest}"
+        item = f"{kind}:{await self._next_version(kind)}:{digest}"
         await self.lane.run(store.save_published, kind, item, data, self.clock.now())
         if kind == "referee_pin":
             # each station its own hash (its own salt), never the others'
             sent = await self._broadcast(lambda conn: _pin_msg(item, pin_hashes.get(conn.station)))
             return {"id": item, "sent_to": sent, "stations": sorted(pin_hashes)}
-        if kind == "config":
-            msg: dict[str, Any] = {"t": "config", "id": item, "config": data}
-        else:
-            msg = {"t": "show", "id": item, "kind": kind, "data": data}
-        return {"id": item, "sent_to": await self._broadcast(msg)}
+        return {"id": item, "sent_to": await self._broadcast(_item_msg(kind, item, data))}
+
+    async def _next_version(self, kind: str) -> int:
+        """A published item's version: the hub's time in ms, and always above the last
+        one of its kind (a hub clock set back must not make the next item look older)."""
+        published = await self.lane.run(store.load_published)
+        last = item_version(published[kind][0]) if kind in published else 0
+        return max(int(self.clock.now() * 1000), last + 1)
 
     async def push_lexicon(self, path: Path | str) -> dict[str, Any]:
         """Send a lexicon file to every station whose lexicon differs (and later joiners)."""
@@ -901,7 +910,7 @@ class HubServer:
             "file_sha256": hashlib.sha256(data).hexdigest(),
             "lexicon_sha256": info.sha256,
         }
-        item = f"lexicon:{info.sha256[:16]}"
+        item = f"lexicon:{await self._next_version('lexicon')}:{info.sha256[:16]}"
         await self.lane.run(store.save_published, "lexicon", item, record, self.clock.now())
         sent = []
         for conn in list(self.conns.values()):
@@ -933,9 +942,24 @@ def _check_pin_hashes(data: Any) -> dict[str, str]:
 
 
 def _pin_msg(item: str, stored: str | None) -> dict[str, Any] | None:
+    """A station's own referee PIN hash, as the versioned item a station keeps."""
     if stored is None:
         return None
-    return {"t": "show", "id": item, "kind": "referee_pin", "data": {"hash": stored}}
+    return _item_msg("referee_pin", item, {"hash": stored})
+
+
+def item_version(item_id: str) -> int:
+    """The version in a published item's id (``kind:version:digest``)."""
+    parts = item_id.split(":")
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
+
+
+def _item_msg(kind: str, item_id: str, data: Any) -> dict[str, Any]:
+    """The frame of a published config / pairings / standings / referee PIN item."""
+    ver = item_version(item_id)
+    if kind == "config":
+        return {"t": "config", "id": item_id, "ver": ver, "config": data}
+    return {"t": "show", "id": item_id, "ver": ver, "kind": kind, "data": data}
 
 
 def _plan_msg(plan: RoundPlan) -> dict[str, Any]:

@@ -129,9 +129,17 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
     "time_rep": {"id": (int,), "t1": _NUM, "t2": _NUM, "t3": _NUM},
     "plan": {"id": (str,), "plan": (dict,)},
     "gong": {"id": (str,), "signal": (str,), "at": _NUM},
-    "config": {"id": (str,), "config": (dict,)},
-    "show": {"id": (str,), "kind": (str,), "data": (dict, list)},
-    "lexicon_begin": {"id": (str,), "name": (str,), "size": (int,), "sha256": (str,)},
+    # ver: the item's version (grows with every publication of its kind); a station keeps
+    # only a newer one, so a relay cannot replay an older signed item
+    "config": {"id": (str,), "ver": (int,), "config": (dict,)},
+    "show": {"id": (str,), "ver": (int,), "kind": (str,), "data": (dict, list)},
+    "lexicon_begin": {
+        "id": (str,),
+        "ver": (int,),
+        "name": (str,),
+        "size": (int,),
+        "sha256": (str,),
+    },
     "lexicon_chunk": {"id": (str,), "offset": (int,), "data": (bytes,)},
     "lexicon_end": {"id": (str,)},
     "bye": {"reason": (str,)},

@@ -114,7 +114,7 @@ class StationRuntime:
         self.linked = opts.link if opts.link is not None else is_networked(cfg)
         if local_clock is None:
             if opts.clock_skew:
-                from samoobsluha.station.sync import SkewedClock
+                from samoobsluha.station.link.clock import SkewedClock
 
                 local_clock = SkewedClock(opts.clock_skew)
             else:

@@ -1,21 +1,21 @@
-"""The station's side of the hub link: find the hub, sync the outbox, follow the hub clock.
+"""The station's side of the hub link: connect to the hub, sync the outbox, receive its pushes.
 
 :class:`StationSync` runs as one asyncio task beside the kiosk (or in ``station daemon``)
 and never makes the kiosk wait: SQLite work happens on its own thread
 (:class:`~shared.dbworker.DbWorker`), everything else is short. It
 
-* finds the hub of *its* tournament by zeroconf (``_samoobsluha._tcp``, TXT
-  ``tournament``) or uses ``[network] hub = "host:port"``; mDNS is only a hint, the TCP
-  connection and the pinned hub signature are the proof: every candidate is tried
-  (staggered, in parallel), a refusing or silent one never holds the station back;
+* connects to the hub of *its* tournament, found by :mod:`station.link.discovery` (mDNS,
+  ``_samoobsluha._tcp`` TXT ``tournament``, or ``[network] hub = "host:port"``); mDNS is
+  only a hint, the TCP connection and the pinned hub signature are the proof: every
+  candidate is tried (staggered, in parallel), a refusing or silent one never holds the
+  station back;
 * is supervised: any failure (a locked database, a bad row, a bug) is logged and the
   link restarts with capped exponential backoff and jitter;
 * sends outbox rows after the hub's acknowledged seq and records each ack; notices a
   database restored from an older copy (the hub holds a different row at its ack) and
   starts a new epoch, so nothing written since is mistaken for already stored;
-* estimates the offset to the hub clock NTP-style (four timestamps; samples with a round
-  trip far above the minimum are rejected, the minimum-delay sample of the last
-  :data:`SAMPLES` wins) and exposes it as :class:`HubClock` with its error bound;
+* follows the hub clock (:mod:`station.link.clock`: NTP-style samples, exposed as
+  :class:`~station.link.clock.HubClock` with its error bound);
 * stores round plans, config, pairings/standings the hub pushes (``Migrations("station.sync")``)
   and confirms each; receives a pushed lexicon in chunks, checks its SHA-256 and swaps it
   in atomically; then calls the handlers the caller registered (``on_plan``, ``on_gong`` …).
@@ -33,7 +33,6 @@ import logging
 import os
 import random
 import time
-from collections import deque
 from collections.abc import Callable
 from dataclasses import asdict, dataclass, field
 from pathlib import Path
@@ -43,7 +42,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared import protocol
-from samoobsluha.shared.clock import Clock, SystemClock
+from samoobsluha.shared.clock import Clock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.payloads import StationStatus
@@ -51,14 +50,16 @@ from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox, rounds
 from samoobsluha.station.config import ConfigError, StationConfig
+from samoobsluha.station.link.clock import HubClock, OffsetEstimator
+from samoobsluha.station.link.discovery import (
+    Candidate,
+    discover,
+    format_hostport,
+    parse_hostport,
+)
 
 log = logging.getLogger("station.sync")
 
-SAMPLES = 8  # clock samples kept; the one with the smallest round trip wins
-MAX_GOOD_DELAY = 0.5  # a sample with a longer round trip is never "a good estimate"
-SYNC_BOUND = 0.010  # the clock is "synced" only while its error bound is within this
-DRIFT = 100e-6  # what a Pi's crystal may drift (s/s) since the best sample: grows the bound
-REJECT_FACTOR, REJECT_SLACK = 2.0, 0.002  # a round trip over 2 × the minimum + 2 ms: queued
 CANDIDATE_STAGGER = 0.25  # try the next hub candidate this soon if the last one is silent
 BURST = 6  # clock exchanges right after connecting
 RESYNC_EVERY = 5.0
@@ -70,6 +71,7 @@ WINDOW = 2000  # rows in flight before waiting for an ack
 CONNECT_TIMEOUT = 3.0
 IDLE_TIMEOUT = 20.0  # no frame from the hub for this long: the link is dead
 BACKOFF_MIN, BACKOFF_MAX = 0.5, 10.0
+STALE_DETAIL = "older than the one this station has: refused"
 
 migrations = Migrations("station.sync")
 
@@ -103,6 +105,14 @@ def m003_one_plan_table(db: sqlite_utils.Database) -> None:
         plan = RoundPlan.from_dict(json.loads(text))
         rounds.store_plan(db, tournament, plan, source=rounds.SOURCE_HUB, now=received_at)
     db.execute("DROP TABLE hub_plans")
+
+
+@migrations()
+def m004_item_versions(db: sqlite_utils.Database) -> None:
+    # The newest version of each kind of signed item (config, pairings, standings, referee
+    # PIN, lexicon) this station has accepted: a relay replaying an older signed item is
+    # refused, however valid its signature.
+    db.table("hub_versions").create({"kind": str, "version": int}, pk="kind")
 
 
 # -- configuration ------------------------------------------------------------------------
@@ -147,125 +157,6 @@ class NetworkConfig:
             return protocol.StationKey.from_text(text)
         except ValueError as exc:
             raise ConfigError(f"{self.psk_file}: {exc}") from None
-
-
-def parse_hostport(text: str, where: str = "hub") -> tuple[str, int]:
-    host, _, port = str(text).rpartition(":")
-    if not host or not port.isdigit():
-        raise ConfigError(f'{where} must be "host:port", not {text!r}')
-    return host, int(port)
-
-
-# -- clocks -------------------------------------------------------------------------------
-
-
-class SkewedClock:
-    """The local clock shifted by ``skew`` seconds (both wall and monotonic): how tests
-    and demos give each station its own wrong clock on one machine."""
-
-    def __init__(self, skew: float, base: Clock | None = None) -> None:
-        self.skew = skew
-        self.base = base or SystemClock()
-
-    def now(self) -> float:
-        return self.base.now() + self.skew
-
-    def monotonic(self) -> float:
-        return self.base.monotonic() + self.skew
-
-
-@dataclass(frozen=True)
-class ClockSample:
-    offset: float  # hub time minus local time
-    delay: float  # round trip minus the hub's own processing
-    taken_at: float  # local monotonic time
-
-
-class OffsetEstimator:
-    """NTP-style offset from (t1, t2, t3, t4): keep the last :data:`SAMPLES` samples and
-    trust the one with the smallest delay (its offset error is at most delay / 2).
-
-    A sample whose round trip is far above the smallest seen lately (over
-    ``REJECT_FACTOR`` × it + ``REJECT_SLACK``) waited in some queue on one leg of the path
-    and is rejected: one delayed leg shifts the offset by half the extra delay."""
-
-    def __init__(self, keep: int = SAMPLES, max_delay: float = MAX_GOOD_DELAY) -> None:
-        self.samples: deque[ClockSample] = deque(maxlen=keep)
-        self.delays: deque[float] = deque(maxlen=4 * keep)  # accepted or not
-        self.max_delay = max_delay
-        self.rejected = 0
-
-    def add(self, t1: float, t2: float, t3: float, t4: float, taken_at: float) -> ClockSample:
-        sample = ClockSample(((t2 - t1) + (t3 - t4)) / 2, (t4 - t1) - (t3 - t2), taken_at)
-        if sample.delay < 0:
-            return sample
-        self.delays.append(sample.delay)
-        if sample.delay > min(self.delays) * REJECT_FACTOR + REJECT_SLACK:
-            self.rejected += 1
-            return sample
-        self.samples.append(sample)
-        return sample
-
-    def clear(self) -> None:
-        self.samples.clear()
-        self.delays.clear()
-
-    def best(self) -> ClockSample | None:
-        good = [s for s in self.samples if s.delay <= self.max_delay]
-        return min(good, key=lambda s: s.delay) if good else None
-
-
-class HubClock:
-    """A :class:`~shared.clock.Clock` that reads hub time: the local *monotonic* clock plus
-    the estimated offset, so a station's wall clock (no RTC on a Pi, wrong after every
-    power cut) never matters. Before the first good estimate it falls back to local wall
-    time and :attr:`synced` is False."""
-
-    def __init__(self, local: Clock | None = None, bound: float = SYNC_BOUND) -> None:
-        self.local = local or SystemClock()
-        self._mono_offset: float | None = None  # hub wall time minus local monotonic
-        self.delay: float | None = None
-        self.synced_at: float | None = None
-        self.bound = bound
-
-    @property
-    def synced(self) -> bool:
-        """An estimate exists (signals may ring on it); see :attr:`precise`."""
-        return self._mono_offset is not None
-
-    @property
-    def uncertainty(self) -> float | None:
-        """Bound on the error of :meth:`now`, seconds: half the best sample's round trip
-        plus what the local crystal may have drifted since; None before the first."""
-        if self.delay is None or self.synced_at is None:
-            return None
-        return self.delay / 2 + (self.local.monotonic() - self.synced_at) * DRIFT
-
-    @property
-    def precise(self) -> bool:
-        """Synced within :attr:`bound` (10 ms): what the station calls "synced"."""
-        u = self.uncertainty
-        return u is not None and u <= self.bound
-
-    def set_offset(self, mono_offset: float, delay: float, taken_at: float | None = None) -> None:
-        self._mono_offset = mono_offset
-        self.delay = delay
-        self.synced_at = self.local.monotonic() if taken_at is None else taken_at
-
-    @property
-    def offset(self) -> float:
-        """Hub time minus local wall time (what the status shows)."""
-        if self._mono_offset is None:
-            return 0.0
-        return self.local.monotonic() + self._mono_offset - self.local.now()
-
-    def now(self) -> float:
-        if self._mono_offset is None:
-            return self.local.now()
-        return self.local.monotonic() + self._mono_offset
-
-    def monotonic(self) -> float:
-        return self.local.monotonic()
 
 
 # -- status -------------------------------------------------------------------------------
@@ -318,71 +209,6 @@ def software_version() -> str:
         return "unknown"
 
 
-# -- discovery ----------------------------------------------------------------------------
-
-
-async def discover_hub(
-    tournament: str,
-    *,
-    interfaces: list[str] | None = None,
-    timeout: float = 3.0,
-    settle: float = 1.0,
-) -> list[tuple[str, int, str]]:
-    """Every hub of ``tournament`` answering on mDNS: [(host, port, hub_id)]. Anyone on
-    the hall network can announce anything, so this does not stop at the first answer:
-    it keeps collecting for ``settle`` seconds after it (the caller tries them all and
-    believes only the pinned hub signature)."""
-    from zeroconf import IPVersion, ServiceStateChange
-    from zeroconf.asyncio import AsyncServiceBrowser, AsyncServiceInfo, AsyncZeroconf
-
-    kwargs: dict[str, Any] = {"ip_version": IPVersion.V4Only}
-    if interfaces:
-        kwargs["interfaces"] = interfaces
-    azc = AsyncZeroconf(**kwargs)
-    names: list[str] = []
-    found: list[tuple[str, int, str]] = []
-    seen = asyncio.Event()
-
-    def on_change(
-        zeroconf: Any, service_type: str, name: str, state_change: ServiceStateChange
-    ) -> None:
-        if state_change is not ServiceStateChange.Removed and name not in names:
-            names.append(name)
-            seen.set()
-
-    browser = AsyncServiceBrowser(azc.zeroconf, [protocol.SERVICE_TYPE], handlers=[on_change])
-    try:
-        deadline = time.monotonic() + timeout
-        checked = 0
-        while time.monotonic() < deadline:
-            with contextlib.suppress(TimeoutError):
-                async with asyncio.timeout(max(0.0, deadline - time.monotonic())):
-                    await seen.wait()
-            seen.clear()
-            for name in names[checked:]:
-                info = AsyncServiceInfo(protocol.SERVICE_TYPE, name)
-                if not await info.async_request(azc.zeroconf, 1500):
-                    continue
-                props = {
-                    k.decode(): (v or b"").decode(errors="replace")
-                    for k, v in info.properties.items()
-                }
-                if props.get("tournament") != tournament:
-                    continue
-                if props.get("v") != str(protocol.PROTOCOL_VERSION):
-                    log.warning("hub %s speaks protocol %s", name, props.get("v"))
-                    continue
-                for addr in info.parsed_addresses():
-                    found.append((addr, int(info.port or 0), props.get("hub", "")))
-                if found:
-                    deadline = min(deadline, time.monotonic() + settle)
-            checked = len(names)
-    finally:
-        await browser.async_cancel()
-        await azc.async_close()
-    return found
-
-
 # -- the link -----------------------------------------------------------------------------
 
 Handler = Callable[..., Any]
@@ -408,12 +234,46 @@ def _store_plan(db: sqlite_utils.Database, tournament: str, plan: RoundPlan, now
     return rounds.store_plan(db, tournament, plan, source=rounds.SOURCE_HUB, now=now)
 
 
-def _store_item(db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float) -> None:
+# what _store_item and _take_version answer
+NEW, SAME, STALE = "new", "same", "stale"
+
+
+def _take_version(db: sqlite_utils.Database, kind: str, version: int) -> str:
+    """Record ``version`` as the newest of ``kind`` if it is newer than what this station
+    has: NEW; the one it has: SAME; older: STALE (a replay, nothing recorded)."""
+    row = db.execute("SELECT version FROM hub_versions WHERE kind = ?", [kind]).fetchone()
+    if row is not None and version < row[0]:
+        return STALE
+    if row is not None and version == row[0]:
+        return SAME
+    db.table("hub_versions").upsert({"kind": kind, "version": version}, pk="kind")
+    return NEW
+
+
+def _store_item(
+    db: sqlite_utils.Database, kind: str, item_id: str, data: Any, now: float, version: int
+) -> str:
+    """Keep a signed item the hub pushed if it is newer than the one of its kind this
+    station has (NEW); SAME or STALE leave everything as it was."""
     with db.atomic():
-        db.table("hub_items").upsert(
-            {"kind": kind, "item_id": item_id, "data": json.dumps(data), "received_at": now},
-            pk="kind",
-        )
+        verdict = _take_version(db, kind, version)
+        if verdict == NEW:
+            db.table("hub_items").upsert(
+                {"kind": kind, "item_id": item_id, "data": json.dumps(data), "received_at": now},
+                pk="kind",
+            )
+    return verdict
+
+
+def _take_lexicon_version(db: sqlite_utils.Database, version: int) -> str:
+    with db.atomic():
+        return _take_version(db, "lexicon", version)
+
+
+def item_version(db: sqlite_utils.Database, kind: str) -> int | None:
+    """The newest version of ``kind`` this station has accepted, or None."""
+    row = db.execute("SELECT version FROM hub_versions WHERE kind = ?", [kind]).fetchone()
+    return int(row[0]) if row else None
 
 
 def load_item(db: sqlite_utils.Database, kind: str) -> Any:
@@ -502,10 +362,13 @@ class StationSync:
         self._time_id = 0
         self._time_sent: dict[int, float] = {}
         self._lexicon_rx: dict[str, Any] | None = None
+        self._lexicon_refused: str | None = None  # a replayed lexicon push being dropped
         self._handler_tasks: set[asyncio.Future[Any]] = set()
         self._status_now = asyncio.Event()
         self._last_address: tuple[str, int] | None = None
-        self._seen: dict[tuple[str, int], str] = {}  # mDNS candidates: (host, port) -> hub id
+        self._seen: dict[tuple[str, int], Candidate] = {}  # mDNS candidates by address
+        # a configured address is checked now, not at every reconnect
+        self._hub_target = parse_hostport(net.hub) if net.hub else None
         self.peer_log = protocol.PeerLog(log)
         self.restarts = 0  # supervised restarts after an unexpected failure
         self.restored = 0  # new epochs started after a restored database was noticed
@@ -587,25 +450,30 @@ class StationSync:
 
     # -- internals --------------------------------------------------------------------
     async def _targets(self) -> list[tuple[str, int]]:
-        if self.net.hub:
-            return [parse_hostport(self.net.hub)]
-        found = await discover_hub(self.net.tournament_id, interfaces=self.net.mdns_interfaces)
+        if self._hub_target is not None:
+            return [self._hub_target]
+        found = await discover(
+            self.net.tournament_id,
+            interfaces=self.net.mdns_interfaces,
+            pinned_key=self.credentials.hub_public,
+        )
         # mDNS answers trickle in: keep what earlier rounds found too (a fast rogue must
         # not hide a slower hub), newest first, bounded
-        for h, p, i in found:
-            self._seen.pop((h, p), None)
-            self._seen[(h, p)] = i
+        for c in reversed(found):
+            self._seen.pop((c.host, c.port), None)
+            self._seen[(c.host, c.port)] = c
         while len(self._seen) > 16:
             self._seen.pop(next(iter(self._seen)))
-        hubs = [(h, p, i) for (h, p), i in reversed(self._seen.items())]
-        # the hub seen last first (a rogue announcing the same tournament only adds
-        # candidates; the pinned signature decides), then the rest as announced
+        hubs = list(reversed(self._seen.values()))
+        # the hub announcing the pinned key first, then the one seen last (a rogue
+        # announcing the same tournament only adds candidates; the pinned signature
+        # decides), then the rest as announced
         last_id, last_addr = self.status.hub_id, self._last_address
         ordered = sorted(
-            dict.fromkeys((h, p, i) for h, p, i in hubs),
-            key=lambda c: (c[2] != last_id, (c[0], c[1]) != last_addr),
+            hubs,
+            key=lambda c: (not c.pinned, c.hub_id != last_id, (c.host, c.port) != last_addr),
         )
-        targets = [(h, p) for h, p, _ in ordered]
+        targets = [(c.host, c.port) for c in ordered]
         if last_addr is not None and last_addr not in targets:
             targets.append(last_addr)  # mDNS is a hint; the hub may still be where it was
         return list(dict.fromkeys(targets))
@@ -701,13 +569,12 @@ class StationSync:
                         writer, channel, welcome = task.result()
                         return writer, channel, welcome, (host, port)
                     reason = str(exc) or type(exc).__name__
-                    errors.append(f"{host}:{port}: {reason}")
+                    errors.append(f"{format_hostport(host, port)}: {reason}")
                     self.peer_log.log(
                         logging.WARNING if isinstance(exc, ProtocolError) else logging.INFO,
-                        f"{host}:{port}",
-                        "hub candidate %s:%d: %s",
-                        host,
-                        port,
+                        format_hostport(host, port),
+                        "hub candidate %s: %s",
+                        format_hostport(host, port),
                         reason,
                     )
         finally:
@@ -765,14 +632,14 @@ class StationSync:
             await self.dbw.run(outbox.acknowledge, hub_acked)
             self.status.acked_seq = hub_acked
             self.status.hub_id = welcome["hub"]
-            self.status.hub_address = f"{host}:{port}"
+            self.status.hub_address = format_hostport(host, port)
             self._last_address = (host, port)
             self.status.last_error = None
             self.status.last_contact = self.clock.monotonic()
             self.status.backlog = await self.dbw.run(outbox.backlog)
             await channel.send({"t": "status", "status": self._status_payload()})
             self._set_connected(True)
-            log.info("connected to hub %s at %s:%d", welcome["hub"], host, port)
+            log.info("connected to hub %s at %s", welcome["hub"], format_hostport(host, port))
             tasks = [
                 asyncio.create_task(self._receiver(channel)),
                 asyncio.create_task(self._sender(channel, hub_acked)),
@@ -851,13 +718,11 @@ class StationSync:
                 self._emit("gong", msg["signal"], float(msg["at"]))
                 await self._done(channel, msg["id"], True)
             elif kind == "config":
-                await self.dbw.run(_store_item, "config", msg["id"], msg["config"], time.time())
-                self._emit("config", msg["config"])
-                await self._done(channel, msg["id"], True)
+                if await self._on_item(channel, msg, "config", msg["config"]):
+                    self._emit("config", msg["config"])
             elif kind == "show":
-                await self.dbw.run(_store_item, msg["kind"], msg["id"], msg["data"], time.time())
-                self._emit("show", msg["kind"], msg["data"])
-                await self._done(channel, msg["id"], True)
+                if await self._on_item(channel, msg, msg["kind"], msg["data"]):
+                    self._emit("show", msg["kind"], msg["data"])
             elif kind.startswith("lexicon_"):
                 await self._on_lexicon(channel, msg)
             elif kind == "bye":
@@ -892,6 +757,26 @@ class StationSync:
                 )
             self._emit("clock", self.status)
 
+    async def _on_item(self, channel: Channel, msg: dict[str, Any], kind: str, data: Any) -> bool:
+        """Store a signed config/pairings/standings/PIN item if it is newer than the one
+        this station has and confirm it; True when it is news for the kiosk."""
+        verdict = await self.dbw.run(_store_item, kind, msg["id"], data, time.time(), msg["ver"])
+        if verdict == STALE:
+            self._refuse_stale(kind, msg["ver"])
+            await self._done(channel, msg["id"], False, STALE_DETAIL)
+            return False
+        await self._done(channel, msg["id"], True)
+        return verdict == NEW
+
+    def _refuse_stale(self, kind: str, version: int) -> None:
+        self.peer_log.warning(
+            f"stale:{kind}",
+            "refused %s version %d from the hub link: older than the one this station has "
+            "(a replayed item)",
+            kind,
+            version,
+        )
+
     async def _done(self, channel: Channel, item: str, ok: bool, detail: str = "") -> None:
         await channel.send({"t": "done", "id": item, "ok": ok, "detail": detail})
 
@@ -911,6 +796,11 @@ class StationSync:
         rx = self._lexicon_rx
         if kind == "lexicon_begin":
             self._abort_lexicon()  # a push the hub restarted
+            if await self.dbw.run(_take_lexicon_version, msg["ver"]) == STALE:
+                self._refuse_stale("lexicon", msg["ver"])
+                self._lexicon_refused = item  # its chunks are dropped unread
+                await self._done(channel, item, False, STALE_DETAIL)
+                return
             target = self.lexicon_path or (data_dir() / "lexicons" / Path(msg["name"]).name)
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{target.name}.incoming")
@@ -924,6 +814,8 @@ class StationSync:
                 "expect_sha": msg["sha256"],
                 "offset": 0,
             }
+            return
+        if rx is None and item == self._lexicon_refused:
             return
         if rx is None or rx["id"] != item:
             raise ProtocolError("lexicon chunk without a matching begin")

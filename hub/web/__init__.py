@@ -32,8 +32,9 @@ async def start_for_hub(
     link matters more than the page, so a taken port is logged, not fatal."""
     from samoobsluha.hub.service import HubService
     from samoobsluha.hub.web.config import ScreenConfigError, load
-    from samoobsluha.hub.web.server import ScreenServer
+    from samoobsluha.hub.web.descriptors import throttle_descriptor_errors
 
+    throttle_descriptor_errors()  # for the whole hub, with or without the screen
     try:
         settings = load(data)
         if enabled is not None:
@@ -48,12 +49,14 @@ async def start_for_hub(
     except ScreenConfigError as exc:
         log.error("hall screen not started: %s", exc)
         return None
+    from samoobsluha.hub.web.server import ScreenServer
+
     screen = ScreenServer(
         HubService(data, clock=hub.clock),
         host=address,
         port=settings.port,
         lang=settings.lang,
-        max_clients=settings.max_clients,
+        limits=settings.limits,
     )
     try:
         await screen.start()

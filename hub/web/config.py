@@ -11,6 +11,12 @@
     max_clients = 1000      # live pages at once; more get "busy" and retry
     wifi = "SAMOOBSLUHA-HRACI"   # the players' network the phones join (printed + QR)
     wifi_password = "…"     # its password, printed on the pairings ("" or absent: open)
+    # bounds against a hostile hall LAN (hub.web.limits, docs/network.md)
+    max_connections = 1024  # open connections in total (at most 1/4 of the fd limit)
+    connections_per_address = 16
+    pages_per_address = 4   # live pages from one address (phone, laptop)
+    header_timeout = 10     # seconds to send a complete request head
+    projector = ["192.168.8.20"]   # addresses (or networks) with a reserve; loopback always
 
 Phones never join the stations' hall network: they join the players' own network, on
 which the hub's web server is the only thing of ours (docs/hall-setup.md, docs/screen.md).
@@ -20,8 +26,10 @@ which the hub's web server is the only thing of ours (docs/hall-setup.md, docs/s
 
 from __future__ import annotations
 
+import ipaddress
+import resource
 import tomllib
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -29,6 +37,36 @@ from samoobsluha.shared.i18n import LANGUAGES
 
 DEFAULT_PORT = 8080
 CONFIG_NAME = "hub.toml"
+
+
+DEFAULT_PROJECTOR = ("127.0.0.1", "::1")
+
+
+@dataclass
+class WebLimits:
+    """How much of the hub one device on the hall LAN may hold (hub.web.limits)."""
+
+    max_connections: int = 1024  # open connections in total (also capped by descriptor_share)
+    per_address: int = 16  # open connections from one address (a phone needs 2-3)
+    streams_per_address: int = 4  # live pages (/events) from one address
+    max_streams: int = 1000  # live pages in total
+    header_timeout: float = 10.0  # from accept (or the last answer) to a complete request head
+    write_timeout: float = 15.0  # a live page that reads nothing for this long is dropped
+    projector: tuple[str, ...] = DEFAULT_PROJECTOR  # addresses or networks with a reserve
+    reserved: int = 8  # connections and live pages kept for the projector beyond every cap
+
+    def effective_max_connections(self) -> int:
+        return max(1, min(self.max_connections, descriptor_share()))
+
+
+def descriptor_share(fraction: float = 0.25) -> int:
+    """The web server's share of the process's open-file limit (a quarter: the unit's
+    LimitNOFILE=4096 gives it 1,024; the station link, the databases, zeroconf and the
+    control socket keep the rest)."""
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft == resource.RLIM_INFINITY or soft <= 0:
+        return 1 << 20
+    return max(16, int(soft * fraction))
 
 
 class ScreenConfigError(ValueError):
@@ -45,6 +83,7 @@ class ScreenSettings:
     max_clients: int = 1000
     wifi: str | None = None  # the players' network name, printed with a join QR code
     wifi_password: str = ""
+    limits: WebLimits = field(default_factory=WebLimits)
 
     def bind_address(self, hub_host: str) -> str:
         """The one address to listen on."""
@@ -73,6 +112,8 @@ def load(data: Path) -> ScreenSettings:
         "max_clients",
         "wifi",
         "wifi_password",
+        "projector",
+        *LIMIT_KEYS,
     }
     unknown = set(section) - known
     if unknown:
@@ -103,7 +144,33 @@ def load(data: Path) -> ScreenSettings:
     if not isinstance(password, str):
         raise ScreenConfigError(f"{path}: [screen] wifi_password must be a string")
     out.wifi_password = password
+    out.limits.max_streams = limit
+    for key, attr in LIMIT_KEYS.items():
+        value = section.get(key, getattr(out.limits, attr))
+        if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
+            raise ScreenConfigError(f"{path}: [screen] {key} must be a positive number")
+        setattr(out.limits, attr, type(getattr(out.limits, attr))(value))
+    projector = section.get("projector", [])
+    if not isinstance(projector, list) or not all(isinstance(p, str) for p in projector):
+        raise ScreenConfigError(f"{path}: [screen] projector must be a list of addresses")
+    for entry in projector:
+        try:
+            ipaddress.ip_network(entry.strip(), strict=False)
+        except ValueError:
+            raise ScreenConfigError(
+                f"{path}: [screen] projector: {entry!r} is not an IP address or network"
+            ) from None
+    out.limits.projector = (*DEFAULT_PROJECTOR, *(p.strip() for p in projector))
     return out
+
+
+# [screen] key -> WebLimits attribute
+LIMIT_KEYS = {
+    "max_connections": "max_connections",
+    "connections_per_address": "per_address",
+    "pages_per_address": "streams_per_address",
+    "header_timeout": "header_timeout",
+}
 
 
 def interface_address(name: str) -> str:

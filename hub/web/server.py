@@ -36,8 +36,11 @@ from aiohttp import web
 
 from samoobsluha.hub.service import HubService
 from samoobsluha.hub.web import snapshot
-from samoobsluha.hub.web.config import local_addresses
+from samoobsluha.hub.web.config import WebLimits, local_addresses
+from samoobsluha.hub.web.descriptors import throttle_descriptor_errors
+from samoobsluha.hub.web.limits import Counted, GatedSite
 from samoobsluha.shared.i18n import LANGUAGES, MESSAGES
+from samoobsluha.shared.protocol import PeerLog
 from samoobsluha.shared.storage import open_watch
 
 log = logging.getLogger("hub.web")
@@ -102,7 +105,8 @@ class ScreenServer:
         host: str = "127.0.0.1",
         port: int = 0,
         lang: str = "cs",
-        max_clients: int = 1000,
+        max_clients: int | None = None,
+        limits: WebLimits | None = None,
         poll: float = POLL,
         tick: float = TICK,
     ) -> None:
@@ -110,7 +114,27 @@ class ScreenServer:
         self.host = host
         self.port = port
         self.lang = lang if lang in LANGUAGES else "cs"
-        self.max_clients = max_clients
+        self.limits = limits or WebLimits()
+        if max_clients is not None:
+            self.limits.max_streams = max_clients
+        self.max_clients = self.limits.max_streams
+        refusals = PeerLog(log)
+        self.connections = Counted(
+            "connection",
+            self.limits.per_address,
+            self.limits.effective_max_connections(),
+            self.limits.projector,
+            self.limits.reserved,
+            refusals,
+        )
+        self.streams = Counted(
+            "live page",
+            self.limits.streams_per_address,
+            self.limits.max_streams,
+            self.limits.projector,
+            self.limits.reserved,
+            refusals,
+        )
         self.poll = poll
         self.tick = tick
         self.snap: dict[str, Any] = {}
@@ -139,16 +163,25 @@ class ScreenServer:
         app.router.add_get("/events", self._events)
         app.router.add_get("/snapshot.json", self._snapshot)
         app.router.add_get("/static/{name}", self._asset)
-        # a hub stopping waits at most 2 s for pages (they reconnect to the next hub)
+        throttle_descriptor_errors()
+        # a hub stopping waits at most 2 s for pages (they reconnect to the next hub);
+        # aiohttp's keepalive_timeout runs from accept (and from each answer) until a
+        # complete request head: the header and idle timeout (hub.web.limits)
         self._runner = web.AppRunner(
-            app, access_log=None, handle_signals=False, shutdown_timeout=2.0
+            app,
+            access_log=None,
+            handle_signals=False,
+            shutdown_timeout=2.0,
+            keepalive_timeout=self.limits.header_timeout,
+            max_line_size=4096,
+            max_field_size=4096,
+            max_headers=64,
         )
         await self._runner.setup()
-        site = web.TCPSite(self._runner, self.host, self.port, reuse_address=True)
+        site = GatedSite(self._runner, self.host, self.port, self.connections)
         await site.start()
-        sockets = getattr(site._server, "sockets", None)  # the bound port when 0 was asked
-        if sockets:
-            self.port = sockets[0].getsockname()[1]
+        if site.sockets:  # the bound port when 0 was asked
+            self.port = site.sockets[0].getsockname()[1]
         self._tasks = [
             asyncio.create_task(self._watch_loop()),
             asyncio.create_task(self._push_loop()),
@@ -175,8 +208,10 @@ class ScreenServer:
 
     def urls(self) -> list[str]:
         """The addresses a phone can open (every LAN address when listening on all)."""
-        hosts = local_addresses() if self.host in ("0.0.0.0", "") else [self.host]
-        return [f"http://{h}:{self.port}/" for h in hosts]
+        hosts = local_addresses() if self.host in ("0.0.0.0", "::", "") else [self.host]
+        return [
+            f"http://[{h}]:{self.port}/" if ":" in h else f"http://{h}:{self.port}/" for h in hosts
+        ]
 
     # -- state --------------------------------------------------------------------------------
     def _data_version(self) -> int | None:
@@ -296,8 +331,15 @@ class ScreenServer:
         return web.Response(text=self.snap_json, content_type="application/json")
 
     async def _events(self, request: web.Request) -> web.StreamResponse:
-        if len(self.clients) >= self.max_clients:
+        slot = self.streams.acquire(request.remote or "")
+        if slot is None:
             raise web.HTTPServiceUnavailable(text="busy", headers={"Retry-After": "5"})
+        try:
+            return await self._stream(request)
+        finally:
+            self.streams.release(slot)
+
+    async def _stream(self, request: web.Request) -> web.StreamResponse:
         resp = web.StreamResponse(
             headers={
                 **SECURITY_HEADERS,
@@ -308,17 +350,26 @@ class ScreenServer:
         queue: asyncio.Queue[bytes | None] = asyncio.Queue(CLIENT_QUEUE)
         await resp.prepare(request)
         self.clients.add(queue)
+        timeout = self.limits.write_timeout
+
+        async def write(data: bytes) -> None:
+            # a page that stopped reading holds its connection until its socket buffer
+            # drains: not longer than the write timeout
+            async with asyncio.timeout(timeout):
+                await resp.write(data)
+
         try:
-            await resp.write(f"retry: {RETRY_MS}\n\n".encode())
-            await resp.write(_event("snap", self.snap_json))
-            await resp.write(_event("tick", json.dumps({"now": self.service.clock.now()})))
+            await write(f"retry: {RETRY_MS}\n\n".encode())
+            await write(_event("snap", self.snap_json))
+            await write(_event("tick", json.dumps({"now": self.service.clock.now()})))
             while True:
                 message = await queue.get()
                 if message is None:
                     break
-                await resp.write(message)
-        except ConnectionError:
-            pass
+                await write(message)
+        except (ConnectionError, TimeoutError):
+            if request.transport is not None:
+                request.transport.abort()
         finally:
             self.clients.discard(queue)
         return resp

@@ -55,6 +55,12 @@ def _daemon(args: argparse.Namespace) -> int:
         return 3
 
 
+def _hub_address(text: str) -> str:
+    from samoobsluha.station.link.discovery import hub_address_arg  # only when given
+
+    return hub_address_arg(text)
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     d = sub.add_parser(
         "daemon",
@@ -65,7 +71,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         ),
     )
     d.add_argument("--config", metavar="FILE", help="station.toml")
-    d.add_argument("--hub", metavar="HOST:PORT", help="hub address (skip mDNS)")
+    d.add_argument(
+        "--hub",
+        metavar="HOST:PORT",
+        type=_hub_address,
+        help="hub address, IPv6 in brackets: [::1]:47820 (skip mDNS)",
+    )
     d.add_argument("--tournament", help="tournament id (overrides [network] tournament_id)")
     d.add_argument("--psk-file", metavar="FILE", help="tournament key file")
     d.add_argument("--station-id", help="station id (default: host name)")

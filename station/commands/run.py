@@ -163,10 +163,19 @@ def _kiosk_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--config", metavar="FILE", help="station config file (TOML)")
     p.add_argument(
-        "--hub", metavar="HOST:PORT", help="hub address, skipping mDNS (networked stations)"
+        "--hub",
+        metavar="HOST:PORT",
+        type=_hub_address,
+        help="hub address, IPv6 in brackets: [::1]:47820 (skips mDNS; networked stations)",
     )
     p.add_argument("--log", metavar="FILE", help="write the sync and gong log here")
     p.add_argument("--headless", action="store_true", help=argparse.SUPPRESS)
+
+
+def _hub_address(text: str) -> str:
+    from samoobsluha.station.link.discovery import hub_address_arg  # only when given
+
+    return hub_address_arg(text)
 
 
 def register(sub: argparse._SubParsersAction) -> None:

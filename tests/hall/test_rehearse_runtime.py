@@ -20,9 +20,9 @@ from samoobsluha.hub import store
 from samoobsluha.hub.server import HubServer
 from samoobsluha.shared.protocol import new_psk
 from samoobsluha.station import config as station_config
+from samoobsluha.station.link.clock import SkewedClock
 from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
 from samoobsluha.station.screens.rehearse import KeyboardTestScreen
-from samoobsluha.station.sync import SkewedClock
 
 
 async def test_kiosk_station_answers_a_rehearsal(

@@ -363,11 +363,13 @@ async def test_pin_set_at_the_console_opens_the_referee_screen(make_app, store):
 
 async def test_pin_sent_by_the_hub_wins_over_an_older_one(make_app, store):
     from samoobsluha.shared.checks import hash_pin
-    from samoobsluha.station.sync import _store_item, m001_sync
+    from samoobsluha.station.sync import _store_item, migrations
 
     give_pin(store, "471147")
-    m001_sync(store.db)
-    _store_item(store.db, "referee_pin", "referee_pin:1", {"hash": hash_pin("864286")}, 10.0)
+    migrations.apply(store.db)
+    _store_item(
+        store.db, "referee_pin", "referee_pin:1:x", {"hash": hash_pin("864286")}, 10.0, 1
+    )
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f12")

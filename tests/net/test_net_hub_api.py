@@ -234,7 +234,7 @@ async def test_skewed_station_reads_hub_time(tmp_path: Path) -> None:
     """A station whose clock is 7 minutes fast reads hub time within a few ms."""
     import time
 
-    from samoobsluha.station.sync import SkewedClock
+    from samoobsluha.station.link.clock import SkewedClock
 
     psk = new_psk()
     async with loopback_hub(tmp_path / "hub.db", psk) as hub:

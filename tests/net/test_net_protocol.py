@@ -12,7 +12,8 @@ import pytest
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import FakeClock
 from samoobsluha.shared.protocol import ProtocolError, Session
-from samoobsluha.station.sync import HubClock, OffsetEstimator, SkewedClock, SyncStatus
+from samoobsluha.station.link.clock import HubClock, OffsetEstimator, SkewedClock
+from samoobsluha.station.sync import SyncStatus
 
 KEY = bytes(range(32))
 

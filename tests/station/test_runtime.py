@@ -23,9 +23,9 @@ from samoobsluha.hub.server import HubServer
 from samoobsluha.shared.protocol import new_psk
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import config as station_config
+from samoobsluha.station.link.clock import SkewedClock
 from samoobsluha.station.rounds import GIVEN, RoundSchedule
 from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
-from samoobsluha.station.sync import SkewedClock
 
 SKEW = 3.0  # the station's own clock runs 3 s fast: unsynced, it would ring too early
 
