@@ -368,7 +368,7 @@ class SignalPayload(Payload):
 
 @dataclass(frozen=True)
 class RehearsePayload(Payload):
-    """A station's answer to a hall rehearsal (issue 18: station/rehearse.py writes it,
+    """A station's answer to a hall rehearsal (station/rehearse.py writes it,
     hub/rehearse.py judges it). ``gong``, ``keyboard`` and ``button`` are the measured
     parts; the hub reads them as data, never as instructions."""
 

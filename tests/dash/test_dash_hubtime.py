@@ -1,5 +1,5 @@
 """The dashboard after a hub restart: „čas hubu nepotvrzen“ until the operator confirms the
-clock (Ctrl+T), and no round starts before that (issue 14; hub.hubtime)."""
+clock (Ctrl+T), and no round starts before that (hub.hubtime)."""
 
 from __future__ import annotations
 

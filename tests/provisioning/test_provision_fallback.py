@@ -1,4 +1,4 @@
-"""A station whose kiosk cannot start says so on its screen (issue 14), instead of a blank
+"""A station whose kiosk cannot start says so on its screen, instead of a blank
 restart loop: kiosk-inner runs station.fallback when ``station run`` fails."""
 
 from __future__ import annotations

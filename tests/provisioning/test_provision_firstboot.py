@@ -1,4 +1,4 @@
-"""What the first boot leaves behind (issue 14): no secrets on the card (also when the
+"""What the first boot leaves behind: no secrets on the card (also when the
 install fails), the bell pin held off in config.txt, a working read-only-root switch,
 stations deaf to Power/Reboot/Suspend keys, and only the files the chosen image reads.
 

@@ -1,4 +1,4 @@
-"""The hub's clock after a reboot (issue 14): samoobsluha-time restores and saves it on the
+"""The hub's clock after a reboot: samoobsluha-time restores and saves it on the
 data partition, and no round starts on a restored clock until the operator confirms it.
 
 The shell script runs for real with its clock and RTC injected (a fake ``date`` that records

@@ -123,7 +123,7 @@ for cmd in station hub; do
     ln -sfn "$VENV/bin/$cmd" "/usr/local/bin/$cmd"
 done
 
-# --- 2b. bytecode, compiled into the image (issue 15) ------------------------------------
+# --- 2b. bytecode, compiled into the image ------------------------------------------
 # The root becomes a read-only overlay: __pycache__ written at run time would live in RAM
 # and be lost at every boot, so every boot (and every kiosk restart) would compile the whole
 # program again (start -> idle 2.5 s instead of 0.7 s on the development machine, ~3x that
