@@ -2633,3 +2633,28 @@ MESSAGES.update(
         },
     }
 )
+
+# -- h-g: kiosk (rate-limit wait, lexicon swap on the dashboard) --
+MESSAGES.update(
+    {
+        "kiosk.refused.wait_title": {"cs": "POČKEJTE", "sk": "POČKAJTE", "en": "PLEASE WAIT"},
+        "kiosk.refused.wait": {
+            "cs": {
+                "one": "Počkejte {n} sekundu.",
+                "few": "Počkejte {n} sekundy.",
+                "other": "Počkejte {n} sekund.",
+            },
+            "sk": {
+                "one": "Počkajte {n} sekundu.",
+                "few": "Počkajte {n} sekundy.",
+                "other": "Počkajte {n} sekúnd.",
+            },
+            "en": {"one": "Wait {n} second.", "other": "Wait {n} seconds."},
+        },
+        "dash.lex.pending": {
+            "cs": "přepne se",
+            "sk": "prepne sa",
+            "en": "switching",
+        },
+    }
+)

@@ -139,9 +139,11 @@ class Lexicon:
         """Open ``path``. ``language``, when given, must match the file's. ``verify``:
         ``"now"`` checks the content hash before returning; ``"background"`` returns at
         once and checks it in a thread (lookups wait for it, and fail with
-        :class:`LexiconError` if the file is not what its header says)."""
-        if verify not in ("now", "background"):
-            raise ValueError(f"verify must be 'now' or 'background', not {verify!r}")
+        :class:`LexiconError` if the file is not what its header says); ``"trusted"``
+        skips it — only for a file whose hash the caller knows was checked and that has
+        not changed since (the station's verification stamp, station/lexicons.py)."""
+        if verify not in ("now", "background", "trusted"):
+            raise ValueError(f"verify must be 'now', 'background' or 'trusted', not {verify!r}")
         path = Path(path)
         info, mapping, offset = _map(path)
         try:

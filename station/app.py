@@ -17,7 +17,7 @@ import logging
 from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, work
 from textual.app import App
@@ -37,6 +37,9 @@ from samoobsluha.station.checks import (
     rate_decision,
 )
 from samoobsluha.station.log import SETTING_PIN, CheckRecord, KioskStore
+
+if TYPE_CHECKING:
+    from samoobsluha.station.lexicons import LexiconInUse
 
 __all__ = ["SETTING_PIN", "SETTING_TABLES", "KioskApp"]
 
@@ -84,6 +87,7 @@ class KioskApp(App[int], inherit_bindings=False):
         *,
         lexicon: Lexicon,
         store: KioskStore,
+        lexicons: LexiconInUse | None = None,
         settings: KioskSettings | None = None,
         station_name: str = "",
         ui_language: str = "cs",
@@ -93,7 +97,11 @@ class KioskApp(App[int], inherit_bindings=False):
         gong_test: Callable[[], Any] | None = None,
     ) -> None:
         super().__init__()
-        self.lexicon = lexicon
+        from samoobsluha.station.lexicons import LexiconInUse
+
+        # The lexicon's one owner (station/lexicons.py): the runtime's, when the station
+        # can receive a pushed one; else one for this app alone.
+        self.lexicons: LexiconInUse = lexicons or LexiconInUse(lexicon)
         self.store = store
         self.settings = settings or KioskSettings()
         self.station_name = station_name or store.station_id
@@ -290,6 +298,21 @@ class KioskApp(App[int], inherit_bindings=False):
 
     def tr(self, key: str, /, **values: Any) -> str:
         return t(key, self.lang, **values)
+
+    # -- the lexicon ---------------------------------------------------------------------
+    @property
+    def lexicon(self) -> Lexicon:
+        """The lexicon in use. It changes only in :meth:`idle_moment`, so one check is
+        judged, previewed and logged with one lexicon from its first key to its verdict."""
+        return self.lexicons.current
+
+    def idle_moment(self) -> None:
+        """The idle screen is current (no check under way): a lexicon pushed meanwhile
+        goes into use now (station/lexicons.py)."""
+        if self.lexicons.pending is None:
+            return
+        if self.lexicons.take_pending() is not None:
+            self._prefilled = None  # judged with the old one: never shown
 
     def touch(self) -> None:
         """Restart the inactivity timer (a screen was just shown)."""

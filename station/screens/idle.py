@@ -44,6 +44,7 @@ class IdleScreen(KioskScreen):
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
+        self.kiosk.idle_moment()
         self.refresh_texts()
 
     def refresh_texts(self) -> None:
@@ -56,6 +57,17 @@ class IdleScreen(KioskScreen):
 
     def tick(self, now: float, force: bool = False) -> None:
         kiosk = self.kiosk
+        if self.is_current:
+            kiosk.idle_moment()  # a lexicon pushed while the idle screen shows
+            if (
+                kiosk.lang != kiosk.default_language
+                and now - kiosk.last_activity >= kiosk.settings.inactivity_seconds
+            ):
+                # a visitor chose a language (F4) and walked away: the next player finds
+                # the station's own language, as after any flow (reset_to_idle)
+                kiosk.lang = kiosk.default_language
+                self.refresh_texts()
+                return
         self.query_one(RoundClock).show(kiosk.round_status(), kiosk.lang)
         hub = kiosk.hub_connected()
         key = {True: "kiosk.hub.connected", False: "kiosk.hub.offline", None: "kiosk.hub.none"}
