@@ -28,6 +28,7 @@ from samoobsluha.shared.i18n import LANGUAGES, t
 from samoobsluha.shared.lexicon import Lexicon, LexiconError, Verdict
 from samoobsluha.shared.normalize import Word
 from samoobsluha.shared.rounds import Phase, RoundStatus
+from samoobsluha.station import collector
 from samoobsluha.station.checks import (
     KioskSettings,
     RateDecision,
@@ -49,6 +50,7 @@ RoundSource = Callable[[], RoundStatus | None]
 HubSource = Callable[[], bool | None]
 
 SETTING_TABLES = "tables"
+VERDICT_HOLD = "verdict"  # the collector's hold from F10 until the verdict is painted
 
 
 def _release_render_caches() -> None:
@@ -324,6 +326,7 @@ class KioskApp(App[int], inherit_bindings=False):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.lang = self.default_language  # the idle screen re-reads it when resumed
+        collector.release(VERDICT_HOLD)  # whatever happened to the last verdict
         self._refresh_backlog()
         _release_render_caches()
 
@@ -427,6 +430,10 @@ class KioskApp(App[int], inherit_bindings=False):
         the commit is done."""
         from samoobsluha.station.screens.verdict import ErrorScreen
 
+        # No garbage collection from here until the verdict is painted: a full one (tens
+        # of ms on a Pi, more on a busy machine) was the tail of F10 → verdict; it runs
+        # while the verdict is read instead (verdict_shown).
+        collector.hold(VERDICT_HOLD)
         round_no = self.round_number()
         prefilled, self._prefilled = self._prefilled, None
         if (
@@ -445,6 +452,7 @@ class KioskApp(App[int], inherit_bindings=False):
             verdict = self.lexicon.judge(words)
         except LexiconError as exc:  # its content hash failed: it judges nothing
             log.error("%s", exc)
+            collector.release(VERDICT_HOLD)
             self.push_screen(ErrorScreen(self.tr("lexicon.unusable", error=str(exc))))
             return
         # The commit (an fsync) starts first; the screen is filled in meanwhile.
@@ -526,6 +534,18 @@ class KioskApp(App[int], inherit_bindings=False):
         self.push_screen(screen)
         self._refresh_backlog()
 
+    #: Seconds after a verdict is painted when the full collection runs: its bytes are on
+    #: their way to the terminal (Textual's writer thread needs the GIL the collection
+    #: holds), and the verdict still ignores keys (``verdict_lock``, 0.5 s by default).
+    COLLECT_AFTER_VERDICT = 0.2
+
+    def verdict_shown(self) -> None:
+        """A verdict is on the screen: the collector may run again, and a full collection
+        runs a moment later, while the verdict is read, rather than during a later check."""
+        self.verdict_painted_at = self.clock.monotonic()
+        if collector.release(VERDICT_HOLD):
+            self.set_timer(self.COLLECT_AFTER_VERDICT, collector.collect)
+
     def show_refusal(self, table_no: int, decision: RateDecision) -> None:
         from samoobsluha.station.screens.verdict import RefusedScreen
 
@@ -535,4 +555,5 @@ class KioskApp(App[int], inherit_bindings=False):
     def storage_failed(self, exc: BaseException) -> None:
         from samoobsluha.station.screens.verdict import ErrorScreen
 
+        collector.release(VERDICT_HOLD)  # no verdict will be painted
         self.push_screen(ErrorScreen(self.tr("kiosk.error.storage", error=str(exc))))

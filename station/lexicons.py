@@ -40,7 +40,6 @@ from __future__ import annotations
 
 import contextlib
 import json
-import logging
 import os
 import threading
 from collections.abc import Callable
@@ -49,7 +48,12 @@ from typing import Any
 
 from samoobsluha.shared.lexicon import Lexicon, LexiconError
 
-log = logging.getLogger(__name__)
+
+def _log() -> Any:
+    import logging  # here: `station check` never logs, and logging costs its start
+
+    return logging.getLogger(__name__)
+
 
 STAMP_FILE = "lexicon-verified.json"
 
@@ -162,7 +166,7 @@ class LexiconInUse:
         """A verified lexicon to go into use at the next idle moment."""
         self.pending = lexicon
         self.on_disk_sha256 = lexicon.info.sha256
-        log.info("lexicon %s ready; in use from the next idle moment", lexicon)
+        _log().info("lexicon %s ready; in use from the next idle moment", lexicon)
 
     async def offer(self, path: Path) -> bool:
         """A pushed file is in place: open it, its hash checked, off the event loop."""
@@ -171,7 +175,7 @@ class LexiconInUse:
         try:
             lexicon = await asyncio.to_thread(open_lexicon, path, verify="now")
         except LexiconError as exc:
-            log.error("pushed lexicon not usable, keeping %s: %s", self.current, exc)
+            _log().error("pushed lexicon not usable, keeping %s: %s", self.current, exc)
             return False
         self.offer_opened(lexicon)
         return True
@@ -183,10 +187,10 @@ class LexiconInUse:
         if new is None:
             return None
         old, self.current = self.current, new
-        log.info("lexicon in use: %s (was %s)", new, old)
+        _log().info("lexicon in use: %s (was %s)", new, old)
         for listener in self._listeners:
             try:
                 listener(new)
             except Exception:
-                log.exception("lexicon listener failed")
+                _log().exception("lexicon listener failed")
         return new

@@ -188,7 +188,7 @@ class VerdictScreen(TimedMessageScreen):
         self.call_after_refresh(self._painted)
 
     def _painted(self) -> None:
-        self.kiosk.verdict_painted_at = self.kiosk.clock.monotonic()
+        self.kiosk.verdict_shown()
         # The next check's screen is prepared now, while this one is read (it takes no
         # keys), rather than while a player types on the check screen.
         self.kiosk.prepare_verdict()
