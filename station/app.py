@@ -218,7 +218,10 @@ class KioskApp(App[int], inherit_bindings=False):
                     self._handle_exception(exc)
                     return
                 if event.is_forwarded:
-                    await self._until_handled(event, target)
+                    try:
+                        await self._until_handled(event, target)
+                    except Exception:  # never let one key stop the keys after it
+                        log.exception("key gate: waiting for %s failed", event.key)
         finally:
             if not self.is_running:
                 self._keys.clear()
@@ -239,6 +242,9 @@ class KioskApp(App[int], inherit_bindings=False):
         queued behind them on the screen's own queue says so."""
         loop = asyncio.get_running_loop()
         while self.is_running:
+            if not self.screen_stack:  # before the first screen (start-up): soon there
+                await asyncio.sleep(0.01)
+                continue
             screen = self.screen
             if screen is self._ready_screen:
                 return

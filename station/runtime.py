@@ -279,9 +279,12 @@ class StationRuntime:
         link receives and verifies the file where the kiosk's lexicon lives; the kiosk's
         owner of the lexicon in use (station/lexicons.py) opens it and swaps it in; the
         link reports both SHA-256s (on disk, in use) and is told at once of a swap."""
+        from samoobsluha.station.sync import lexicon_sha
+
         lexicons = app.lexicons
-        sync.lexicon_path = lexicons.current.path
-        sync.status.lexicon_sha256 = lexicons.on_disk_sha256
+        if sync.lexicon_path != lexicons.current.path:  # `station run --lexicon FILE`
+            sync.lexicon_path = lexicons.current.path
+            sync.status.lexicon_sha256 = lexicon_sha(sync.lexicon_path)  # verified
         sync.lexicon_in_use = lambda: lexicons.in_use_sha256
         lexicons.add_listener(lambda _lexicon: sync.status_changed())
         sync.on("lexicon", lexicons.offer)
