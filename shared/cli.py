@@ -12,7 +12,10 @@ from __future__ import annotations
 import argparse
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
-from typing import Any
+
+TYPE_CHECKING = False  # not `typing`'s: --help imports nothing argparse does not
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class _Formatter(argparse.HelpFormatter):
