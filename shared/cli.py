@@ -57,9 +57,7 @@ def build_parser(
     commands: Mapping[str, str] | None = None,
     argv: Sequence[str] | None = None,
 ) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(
-        prog=prog, description=description, formatter_class=_Formatter
-    )
+    parser = argparse.ArgumentParser(prog=prog, description=description, formatter_class=_Formatter)
     sub = parser.add_subparsers(
         dest="command",
         required=True,
