@@ -97,14 +97,17 @@ class StationRow:
     seen_ago: float | None
     clock_offset: float
     clock_synced: bool
-    lexicon_sha256: str | None
-    lexicon_ok: bool | None  # None: no reference lexicon known
+    lexicon_sha256: str | None  # the lexicon the station judges with (in use)
+    lexicon_ok: bool | None  # in use = the reference; None: no reference lexicon known
     version: str
     backlog: int | None
     last_signal: str
     address: str = ""
     rows: int = 0
     rejected: int = 0  # rows the hub refused (see hub.store: rejected)
+    # the file on disk is the reference but the kiosk has not swapped to it yet (it does
+    # at its next idle moment: station/lexicons.py)
+    lexicon_pending: bool = False
 
 
 @dataclass
@@ -407,7 +410,10 @@ class HubService:
                 if live is not None
                 else (age is not None and age <= ONLINE_WITHIN)
             )
-            sha = st.get("lexicon_sha256")
+            # the lexicon in use is what judges; a station without a kiosk reports none
+            # in use, and then its file on disk is compared
+            on_disk = st.get("lexicon_sha256")
+            sha = st.get("lexicon_in_use_sha256") or on_disk
             signal = st.get("last_signal")
             out.append(
                 StationRow(
@@ -425,6 +431,7 @@ class HubService:
                     address=r.get("address") or "",
                     rows=int(r.get("contiguous") or 0),
                     rejected=rejected.get(r["station_id"], 0),
+                    lexicon_pending=expected is not None and sha != expected == on_disk,
                 )
             )
         required = stations_required(present)
@@ -440,7 +447,7 @@ class HubService:
         if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
             warnings.append(Phrase("warn.lexicons_mixed"))
         for row in out:
-            if row.lexicon_ok is False:
+            if row.lexicon_ok is False and not row.lexicon_pending:
                 warnings.append(Phrase("warn.lexicon_differs", station=row.station_id))
             if row.online and not row.clock_synced:
                 warnings.append(Phrase("warn.clock", station=row.station_id))

@@ -13,6 +13,41 @@ import argparse
 import importlib
 from collections.abc import Iterable, Mapping, Sequence
 
+TYPE_CHECKING = False  # not `typing`'s: --help imports nothing argparse does not
+if TYPE_CHECKING:
+    from typing import Any
+
+
+class _Formatter(argparse.HelpFormatter):
+    """argparse's formatter without ``import shutil`` (and bz2, lzma with it) on every
+    start just to size help text that is rarely printed: the width is the terminal's,
+    as shutil.get_terminal_size would find it."""
+
+    def __init__(self, prog: str, *args: Any, **kwargs: Any) -> None:
+        if kwargs.get("width") is None and len(args) < 2:
+            kwargs["width"] = _columns() - 2  # what HelpFormatter does with shutil's
+        super().__init__(prog, *args, **kwargs)
+
+
+class _SubParser(argparse.ArgumentParser):
+    def __init__(self, *args: Any, **kwargs: Any) -> None:
+        kwargs.setdefault("formatter_class", _Formatter)
+        super().__init__(*args, **kwargs)
+
+
+def _columns() -> int:
+    import os
+    import sys
+
+    try:
+        return int(os.environ["COLUMNS"])
+    except (KeyError, ValueError):
+        pass
+    try:
+        return os.get_terminal_size(sys.__stdout__.fileno()).columns or 80  # type: ignore[union-attr]
+    except (AttributeError, ValueError, OSError):
+        return 80
+
 
 def build_parser(
     prog: str,
@@ -22,8 +57,13 @@ def build_parser(
     commands: Mapping[str, str] | None = None,
     argv: Sequence[str] | None = None,
 ) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=description)
-    sub = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
+    parser = argparse.ArgumentParser(prog=prog, description=description, formatter_class=_Formatter)
+    sub = parser.add_subparsers(
+        dest="command",
+        required=True,
+        metavar="COMMAND",
+        parser_class=_SubParser,  # each add_argument sizes help text too
+    )
     chosen = _chosen_module(commands, argv)
     for name in [chosen] if chosen else modules:
         importlib.import_module(name).register(sub)

@@ -17,7 +17,6 @@ reports to prove they all judge with the same words.
 from __future__ import annotations
 
 import contextlib
-import hashlib
 import json
 import mmap
 import os
@@ -139,9 +138,11 @@ class Lexicon:
         """Open ``path``. ``language``, when given, must match the file's. ``verify``:
         ``"now"`` checks the content hash before returning; ``"background"`` returns at
         once and checks it in a thread (lookups wait for it, and fail with
-        :class:`LexiconError` if the file is not what its header says)."""
-        if verify not in ("now", "background"):
-            raise ValueError(f"verify must be 'now' or 'background', not {verify!r}")
+        :class:`LexiconError` if the file is not what its header says); ``"trusted"``
+        skips it — only for a file whose hash the caller knows was checked and that has
+        not changed since (the station's verification stamp, station/lexicons.py)."""
+        if verify not in ("now", "background", "trusted"):
+            raise ValueError(f"verify must be 'now', 'background' or 'trusted', not {verify!r}")
         path = Path(path)
         info, mapping, offset = _map(path)
         try:
@@ -258,8 +259,16 @@ def _map(path: Path) -> tuple[LexiconInfo, mmap.mmap, int]:
     return info, mapping, offset
 
 
+def _sha256(data: Any) -> str:
+    # imported here: loading OpenSSL is a few ms of every start, and a station that
+    # trusts its verified lexicon (station/lexicons.py) never hashes it
+    import hashlib
+
+    return hashlib.sha256(data).hexdigest()
+
+
 def _check_hash(path: Path, info: LexiconInfo, payload: Any) -> None:
-    if hashlib.sha256(payload).hexdigest() != info.sha256:
+    if _sha256(payload) != info.sha256:
         raise _hash_mismatch(path)
 
 
@@ -286,7 +295,7 @@ def read_info(path: Path | str) -> LexiconInfo:
     path = Path(path)
     info, mapping, offset = _map(path)
     with mapping, memoryview(mapping) as view, view[offset:] as payload:
-        ok = hashlib.sha256(payload).hexdigest() == info.sha256
+        ok = _sha256(payload) == info.sha256
     if not ok:
         raise _hash_mismatch(path)
     return info
@@ -382,7 +391,7 @@ def write_lexicon(
         source=source,
         built_at=time.strftime("%Y-%m-%dT%H:%M:%SZ", time.gmtime()),
         words=len(unique),
-        sha256=hashlib.sha256(payload).hexdigest(),
+        sha256=_sha256(payload),
         payload_bytes=len(payload),
     )
     header = json.dumps(info.as_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8")

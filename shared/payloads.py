@@ -587,6 +587,9 @@ class StationStatus(Payload):
     clock_uncertainty: float | None = None
     last_error: str | None = None
     restarts: int = 0  # how often the supervised link restarted after an error
+    # the lexicon the kiosk judges with (lexicon_sha256: the file on disk, which a push
+    # replaces at once; the kiosk swaps at its next idle moment); None: no kiosk
+    lexicon_in_use_sha256: str | None = None
 
     def _more_rules(self) -> None:
         if getattr(self, "restarts", 0) < 0:  # checked() sees only the fields sent

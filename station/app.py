@@ -12,10 +12,12 @@ and with no PIN provisioned, sent by the hub or set at the console, the key open
 
 from __future__ import annotations
 
+import asyncio
 import logging
+from collections import deque
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from textual import events, work
 from textual.app import App
@@ -34,7 +36,11 @@ from samoobsluha.shared.i18n import LANGUAGES, t
 from samoobsluha.shared.lexicon import Lexicon, LexiconError, Verdict
 from samoobsluha.shared.normalize import Word
 from samoobsluha.shared.rounds import Phase, RoundStatus
+from samoobsluha.station import collector
 from samoobsluha.station.log import SETTING_PIN, CheckRecord, KioskStore
+
+if TYPE_CHECKING:
+    from samoobsluha.station.lexicons import LexiconInUse
 
 __all__ = ["SETTING_PIN", "SETTING_TABLES", "KioskApp"]
 
@@ -44,6 +50,7 @@ RoundSource = Callable[[], RoundStatus | None]
 HubSource = Callable[[], bool | None]
 
 SETTING_TABLES = "tables"
+VERDICT_HOLD = "verdict"  # the collector's hold from F10 until the verdict is painted
 
 
 def _release_render_caches() -> None:
@@ -82,6 +89,7 @@ class KioskApp(App[int], inherit_bindings=False):
         *,
         lexicon: Lexicon,
         store: KioskStore,
+        lexicons: LexiconInUse | None = None,
         settings: KioskSettings | None = None,
         station_name: str = "",
         ui_language: str = "cs",
@@ -91,7 +99,11 @@ class KioskApp(App[int], inherit_bindings=False):
         gong_test: Callable[[], Any] | None = None,
     ) -> None:
         super().__init__()
-        self.lexicon = lexicon
+        from samoobsluha.station.lexicons import LexiconInUse
+
+        # The lexicon's one owner (station/lexicons.py): the runtime's, when the station
+        # can receive a pushed one; else one for this app alone.
+        self.lexicons: LexiconInUse = lexicons or LexiconInUse(lexicon)
         self.store = store
         self.settings = settings or KioskSettings()
         self.station_name = station_name or store.station_id
@@ -122,6 +134,12 @@ class KioskApp(App[int], inherit_bindings=False):
         self._filled_verdict: Any = None  # the prepared one, filled in during a commit
         self._prefilled: tuple[Any, ...] | None = None  # see prefill_verdict
         self._bindings.bind(self.settings.referee_key, "referee", show=False, priority=True)
+        # The key gate (see _deliver_keys): keys not yet routed, the task routing them,
+        # the screen known to be mounted and resumed, and a wait a screen change ends.
+        self._keys: deque[events.Key] = deque()
+        self._key_task: asyncio.Task[None] | None = None
+        self._ready_screen: Screen[Any] | None = None
+        self._key_wait: asyncio.Future[Any] | None = None
 
     # -- screens -------------------------------------------------------------------------
     def get_default_screen(self) -> Screen[Any]:
@@ -130,6 +148,7 @@ class KioskApp(App[int], inherit_bindings=False):
         return IdleScreen()
 
     def on_mount(self) -> None:
+        self.screen_change_signal.subscribe(self, self._screen_changed, immediate=True)
         self.set_interval(0.1, self._tick)
         self._refresh_backlog()
         self.call_after_refresh(self._started)
@@ -166,10 +185,105 @@ class KioskApp(App[int], inherit_bindings=False):
             return
         self._verdict_screen = screen
 
+    # -- keys: in order, to the screen that is there when their turn comes ---------------
     async def on_event(self, event: events.Event) -> None:
         if isinstance(event, events.Key) and not event.is_forwarded:
             self.last_activity = self.clock.monotonic()
+            self._keys.append(event)
+            if self._key_task is None or self._key_task.done():
+                self._key_task = asyncio.create_task(self._deliver_keys())
+            return
         await super().on_event(event)
+
+    async def _deliver_keys(self) -> None:
+        """The key gate. Textual hands a key to whatever has the focus the moment the key
+        arrives and queues it there; a key typed while a screen is being pushed would go
+        to a screen that is not mounted yet (no focused field: dropped) or to a field of
+        the screen being left. Here each key waits until the key before it has been
+        handled — by the focused widget and every parent it bubbled to, bindings
+        included — and until the screen now current has mounted and resumed; only then is
+        it routed, exactly as Textual routes it (priority bindings, then the focused
+        widget or the screen). So „13⏎1⏎pes F10“ typed in one burst from the idle
+        screen reaches the check form whole, whatever the machine's speed."""
+        try:
+            while self._keys and self.is_running:
+                await self._until_screen_ready()
+                if not self._keys or not self.is_running:
+                    break
+                event = self._keys.popleft()
+                target = self.focused or self.screen
+                try:
+                    await super().on_event(event)
+                except Exception as exc:  # as Textual does for a failing handler
+                    self._handle_exception(exc)
+                    return
+                if event.is_forwarded:
+                    try:
+                        await self._until_handled(event, target)
+                    except Exception:  # never let one key stop the keys after it
+                        log.exception("key gate: waiting for %s failed", event.key)
+        finally:
+            if not self.is_running:
+                self._keys.clear()
+
+    async def keys_delivered(self) -> None:
+        """Until every key typed so far has been routed and handled (Pilot tests)."""
+        while self._key_task is not None and not self._key_task.done():
+            await asyncio.wait((self._key_task,))
+
+    def _screen_changed(self, _screen: Screen[Any]) -> None:
+        waiting, self._key_wait = self._key_wait, None
+        if waiting is not None and not waiting.done():
+            waiting.set_result(None)
+
+    async def _until_screen_ready(self) -> None:
+        """Until the current screen has processed its mount and the resume Textual posted
+        when it became current (its fields exist and one has the focus). A callback
+        queued behind them on the screen's own queue says so."""
+        loop = asyncio.get_running_loop()
+        while self.is_running:
+            if not self.screen_stack:  # before the first screen (start-up): soon there
+                await asyncio.sleep(0.01)
+                continue
+            screen = self.screen
+            if screen is self._ready_screen:
+                return
+            ready = loop.create_future()
+            self._key_wait = ready  # a screen change wakes the wait: check again
+
+            def resumed(screen: Screen[Any] = screen, ready: asyncio.Future[Any] = ready) -> None:
+                if self.screen is screen:
+                    self._ready_screen = screen
+                if not ready.done():
+                    ready.set_result(None)
+
+            if not screen.call_later(resumed):
+                return  # a screen closing: nothing will answer; route as Textual would
+            await self._wait_on(ready, screen)
+
+    async def _until_handled(self, event: events.Key, target: Any) -> None:
+        """Until ``event`` has been handled by ``target`` and by each parent it bubbled
+        to (one callback queued behind it on each queue, in turn, up to the app)."""
+        loop = asyncio.get_running_loop()
+        node = target
+        while node is not None and self.is_running:
+            done = loop.create_future()
+            if not node.call_later(lambda done=done: done.done() or done.set_result(None)):
+                return
+            await self._wait_on(done, node)
+            if event._stop_propagation or node is self:
+                return
+            node = node._parent
+
+    @staticmethod
+    async def _wait_on(future: asyncio.Future[Any], node: Any) -> None:
+        """Wait for ``future``, or for ``node``'s message loop to end (a removed widget
+        answers nothing)."""
+        task = getattr(node, "_task", None)
+        if task is None or task.done() or task is asyncio.current_task():
+            await future
+            return
+        await asyncio.wait((future, task), return_when=asyncio.FIRST_COMPLETED)
 
     #: How often the outbox counter is re-read (the hub's acknowledgements arrive on the
     #: sync's own connection, so the count is read, not told).
@@ -193,6 +307,21 @@ class KioskApp(App[int], inherit_bindings=False):
     def tr(self, key: str, /, **values: Any) -> str:
         return t(key, self.lang, **values)
 
+    # -- the lexicon ---------------------------------------------------------------------
+    @property
+    def lexicon(self) -> Lexicon:
+        """The lexicon in use. It changes only in :meth:`idle_moment`, so one check is
+        judged, previewed and logged with one lexicon from its first key to its verdict."""
+        return self.lexicons.current
+
+    def idle_moment(self) -> None:
+        """The idle screen is current (no check under way): a lexicon pushed meanwhile
+        goes into use now (station/lexicons.py)."""
+        if self.lexicons.pending is None:
+            return
+        if self.lexicons.take_pending() is not None:
+            self._prefilled = None  # judged with the old one: never shown
+
     def touch(self) -> None:
         """Restart the inactivity timer (a screen was just shown)."""
         self.last_activity = self.clock.monotonic()
@@ -203,6 +332,7 @@ class KioskApp(App[int], inherit_bindings=False):
         while len(self.screen_stack) > 1:
             self.pop_screen()
         self.lang = self.default_language  # the idle screen re-reads it when resumed
+        collector.release(VERDICT_HOLD)  # whatever happened to the last verdict
         self._refresh_backlog()
         _release_render_caches()
 
@@ -306,6 +436,10 @@ class KioskApp(App[int], inherit_bindings=False):
         the commit is done."""
         from samoobsluha.station.screens.verdict import ErrorScreen
 
+        # No garbage collection from here until the verdict is painted: a full one (tens
+        # of ms on a Pi, more on a busy machine) was the tail of F10 → verdict; it runs
+        # while the verdict is read instead (verdict_shown).
+        collector.hold(VERDICT_HOLD)
         round_no = self.round_number()
         prefilled, self._prefilled = self._prefilled, None
         if (
@@ -324,6 +458,7 @@ class KioskApp(App[int], inherit_bindings=False):
             verdict = self.lexicon.judge(words)
         except LexiconError as exc:  # its content hash failed: it judges nothing
             log.error("%s", exc)
+            collector.release(VERDICT_HOLD)
             self.push_screen(ErrorScreen(self.tr("lexicon.unusable", error=str(exc))))
             return
         # The commit (an fsync) starts first; the screen is filled in meanwhile.
@@ -405,6 +540,18 @@ class KioskApp(App[int], inherit_bindings=False):
         self.push_screen(screen)
         self._refresh_backlog()
 
+    #: Seconds after a verdict is painted when the full collection runs: its bytes are on
+    #: their way to the terminal (Textual's writer thread needs the GIL the collection
+    #: holds), and the verdict still ignores keys (``verdict_lock``, 0.5 s by default).
+    COLLECT_AFTER_VERDICT = 0.2
+
+    def verdict_shown(self) -> None:
+        """A verdict is on the screen: the collector may run again, and a full collection
+        runs a moment later, while the verdict is read, rather than during a later check."""
+        self.verdict_painted_at = self.clock.monotonic()
+        if collector.release(VERDICT_HOLD):
+            self.set_timer(self.COLLECT_AFTER_VERDICT, collector.collect)
+
     def show_refusal(self, table_no: int, decision: RateDecision) -> None:
         from samoobsluha.station.screens.verdict import RefusedScreen
 
@@ -414,4 +561,5 @@ class KioskApp(App[int], inherit_bindings=False):
     def storage_failed(self, exc: BaseException) -> None:
         from samoobsluha.station.screens.verdict import ErrorScreen
 
+        collector.release(VERDICT_HOLD)  # no verdict will be painted
         self.push_screen(ErrorScreen(self.tr("kiosk.error.storage", error=str(exc))))

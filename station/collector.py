@@ -1,7 +1,9 @@
 """Holds on the garbage collector, shared by everything in a station process that must
-not be paused by a full collection: start-up (station/startup.py) and the signal runner's
-window before a signal (station/rounds.py). A full collection of the kiosk's memory holds
-the GIL for tens to hundreds of milliseconds.
+not be paused by a full collection: start-up (station/startup.py), the signal runner's
+window before a signal (station/rounds.py) and a verdict on its way from F10 to the
+screen (station/app.py, which then collects while the verdict is read: :func:`collect`).
+A full collection of the kiosk's memory holds the GIL for tens to hundreds of
+milliseconds.
 
 The collector is off while any hold is taken and on again when the last is released —
 and only if it was on when the first was taken (a collector switched off by someone else
@@ -46,3 +48,16 @@ def release(name: str, *, freeze: bool = False) -> bool:
 def held(name: str) -> bool:
     with _lock:
         return name in _holds
+
+
+def collect() -> bool:
+    """A full collection now — unless a hold is taken (a signal is due within a second,
+    or start-up): then nothing, and the collector's own thresholds decide later. The
+    kiosk calls this once a verdict is painted, so the full collections that would
+    otherwise land at random, some on the next F10 → verdict, happen while a verdict is
+    read (it takes no keys for its first half second). Returns whether it collected."""
+    with _lock:
+        if _holds:
+            return False
+    gc.collect()
+    return True

@@ -14,7 +14,6 @@ all. Each feature owns its section and parses it into its own dataclass:
 from __future__ import annotations
 
 import os
-import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -41,6 +40,8 @@ class StationConfig:
 
     @property
     def name(self) -> str:
+        import socket  # here: a few ms of every command's start, needed only unnamed
+
         return str(self.section("station").get("name") or socket.gethostname())
 
     @property

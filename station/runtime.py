@@ -267,10 +267,27 @@ class StationRuntime:
             log.info("signals wait for the hub clock")
         if self.options.kiosk:
             self.app = self._build_kiosk()
+            if sync is not None:
+                self._attach_lexicon(sync, self.app)
             if sync is not None:  # the pairings the hub published before this start
                 from samoobsluha.station.sync import load_item
 
                 self._show("pairings", sync.dbw.call(load_item, "pairings"))
+
+    def _attach_lexicon(self, sync: StationSync, app: KioskApp) -> None:
+        """A lexicon the hub pushes goes into use at the kiosk's next idle moment. The
+        link receives and verifies the file where the kiosk's lexicon lives; the kiosk's
+        owner of the lexicon in use (station/lexicons.py) opens it and swaps it in; the
+        link reports both SHA-256s (on disk, in use) and is told at once of a swap."""
+        from samoobsluha.station.sync import lexicon_sha
+
+        lexicons = app.lexicons
+        if sync.lexicon_path != lexicons.current.path:  # `station run --lexicon FILE`
+            sync.lexicon_path = lexicons.current.path
+            sync.status.lexicon_sha256 = lexicon_sha(sync.lexicon_path)  # verified
+        sync.lexicon_in_use = lambda: lexicons.in_use_sha256
+        lexicons.add_listener(lambda _lexicon: sync.status_changed())
+        sync.on("lexicon", lexicons.offer)
 
     def _open_bell_schedule(self) -> RoundSchedule:
         """The bell thread's own connection to the rounds (called on that thread)."""
@@ -468,9 +485,10 @@ def build_kiosk(
     the station by (``[network] station_id``, else the station's name)."""
     from samoobsluha.shared.checks import KioskSettings
     from samoobsluha.shared.i18n import LANGUAGES
-    from samoobsluha.shared.lexicon import Lexicon, ensure_default_lexicon
+    from samoobsluha.shared.lexicon import ensure_default_lexicon
     from samoobsluha.station import outbox
     from samoobsluha.station.app import KioskApp
+    from samoobsluha.station.lexicons import open_lexicon
     from samoobsluha.station.log import KioskStore
 
     settings = KioskSettings.from_section(cfg.section("kiosk"))
@@ -480,9 +498,10 @@ def build_kiosk(
         lexicon_path = ensure_default_lexicon(
             lexicon_lang, log=lambda msg: print(msg, file=sys.stderr)
         )
-    # The content hash is checked in a thread while the screen starts; the first lookup
-    # waits for it (a tampered file never judges).
-    lex = Lexicon.open(lexicon_path, verify="background")
+    # Trusted when its verification stamp matches, else its content hash is checked in
+    # a thread while the screen starts; the first lookup waits for it (a tampered file
+    # never judges). station/lexicons.py owns the lexicon in use from here on.
+    lex = open_lexicon(lexicon_path, verify="background")
     station_id = station_id or cfg.name
     store = KioskStore.open(db_path or station_config.station_db_path(), station_id)
     with store._lock:

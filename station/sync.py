@@ -283,12 +283,15 @@ def load_item(db: sqlite_utils.Database, kind: str) -> Any:
 
 
 def lexicon_sha(path: Path | None) -> str | None:
+    """The SHA-256 of the lexicon on disk: vouched for by its verification stamp, else
+    checked (and stamped) now (station/lexicons.py)."""
     if path is None or not path.is_file():
         return None
-    from samoobsluha.shared.lexicon import LexiconError, read_info
+    from samoobsluha.shared.lexicon import LexiconError
+    from samoobsluha.station.lexicons import open_lexicon
 
     try:
-        return read_info(path).sha256
+        return open_lexicon(path, verify="now").info.sha256
     except LexiconError:
         return None
 
@@ -355,6 +358,9 @@ class StationSync:
         self.lexicon_path = lexicon_path
         self.status = SyncStatus(acked_seq=self.dbw.call(outbox.acked_seq))
         self.status.lexicon_sha256 = lexicon_sha(lexicon_path)
+        # The SHA-256 of the lexicon the kiosk judges with (set by the runtime; None
+        # without a kiosk): reported beside the one on disk.
+        self.lexicon_in_use: Callable[[], str | None] | None = None
         self.handlers: dict[str, list[Handler]] = {}
         self._wake = asyncio.Event()
         self._stopped = False
@@ -383,6 +389,11 @@ class StationSync:
         """Register a handler: plan(RoundPlan), gong(signal, at), config(dict),
         show(kind, data), lexicon(Path), clock(SyncStatus), connected(bool)."""
         self.handlers.setdefault(event, []).append(handler)
+
+    def status_changed(self) -> None:
+        """Something the status frame reports changed (a lexicon went into use): send it
+        now rather than at the next interval."""
+        self._status_now.set()
 
     def nudge(self) -> None:
         """New outbox rows were committed: send them now rather than at the next poll."""
@@ -505,6 +516,7 @@ class StationSync:
             name=self.station_name,
             version=software_version(),
             lexicon_sha256=s.lexicon_sha256,
+            lexicon_in_use_sha256=self.lexicon_in_use() if self.lexicon_in_use else None,
             clock_synced=s.clock_synced,
             clock_known=s.clock_known,
             clock_offset=s.clock_offset,
@@ -867,4 +879,8 @@ class StationSync:
             os.fsync(dir_fd)
         finally:
             os.close(dir_fd)
+        # checked just now: opening it to put it into use need not hash it again
+        from samoobsluha.station.lexicons import write_stamp
+
+        write_stamp(rx["target"], info.sha256, os.stat(rx["target"]))
         return True, info.sha256

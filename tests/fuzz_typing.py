@@ -84,6 +84,9 @@ async def type_raw(pilot, text: str, *keys: str) -> None:
     for key in keys:
         pilot.app.post_message(events.Key(key, None))
     await pilot.pause()
+    keys_delivered = getattr(pilot.app, "keys_delivered", None)  # the kiosk's key gate
+    if keys_delivered is not None:
+        await keys_delivered()
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
 

@@ -164,7 +164,8 @@ def _stations(args: argparse.Namespace) -> int:
             clock=clock,
             offset=offset + _uncertainty(st.get("clock_uncertainty"), lang),
             version=st.get("version", "?"),
-            lexicon=str(st.get("lexicon_sha256") or "-")[:12],
+            # the lexicon the station judges with (its file on disk without a kiosk)
+            lexicon=str(st.get("lexicon_in_use_sha256") or st.get("lexicon_sha256") or "-")[:12],
         )
         if row.get("rejected"):
             line += "  " + t("cli.stations.refused", lang, n=row["rejected"])

@@ -216,6 +216,8 @@ class StationsScreen(DashScreen):
             lex = {True: "dash.lex.ok", False: "dash.lex.bad", None: "dash.lex.unknown"}[
                 r.lexicon_ok
             ]
+            if r.lexicon_pending:  # pushed and verified; in use from the next idle moment
+                lex = "dash.lex.pending"
             seen = self.tr("dash.ago", s=int(r.seen_ago)) if r.seen_ago is not None else ""
             sign = "−" if r.clock_offset < 0 else "+"
             offset = f"{sign}{decimal(abs(r.clock_offset), self.lang, 3)} s" + (

@@ -33,19 +33,10 @@ class CheckScreen(KioskScreen):
     def __init__(self, first_digit: str = "") -> None:
         super().__init__()
         self.first_digit = first_digit
-        self._typeahead: list[tuple[str, str | None]] = []  # keys typed before mounting
         self.step = "table"
         self.table_no: int | None = None
         self.rate_ok: bool | None = None  # the table's rate check, answered by a worker
         self.count = 0
-
-    def feed(self, character: str | None, key: str) -> None:
-        """Keys that reached the idle screen after it pushed this one (a fast "12⏎2⏎…"):
-        applied in order once this screen is mounted, so nothing typed is lost."""
-        if self.is_mounted:
-            self._apply_key(key, character)
-        else:
-            self._typeahead.append((key, character))
 
     def flow_enter(self, widget: Input) -> None:
         """Enter (or Space between words) in one of the form's inputs, acted on at once."""
@@ -55,25 +46,6 @@ class CheckScreen(KioskScreen):
             self._submit_count(widget.value)
         elif isinstance(widget, WordInput):
             self._advance(widget)
-
-    def _apply_key(self, key: str, character: str | None) -> None:
-        """What a key does in this form, applied directly (for typed-ahead keys)."""
-        focused = self.focused
-        table = self.query_one("#table", Input)
-        count = self.query_one("#count", Input)
-        if key == "enter" or (key == "space" and isinstance(focused, WordInput)):
-            if isinstance(focused, Input):
-                self.flow_enter(focused)
-        elif key == self.kiosk.settings.confirm_key:
-            self.action_confirm()
-        elif key == "escape":
-            self.action_back()
-        elif key == "backspace" and isinstance(focused, Input):
-            focused.action_delete_left()
-        elif character and character.isprintable() and isinstance(focused, Input):
-            if focused in (table, count) and not (character.isdigit() and character.isascii()):
-                return
-            focused.insert_text_at_cursor(character)
 
     def compose(self) -> ComposeResult:
         yield Label("", id="check-title")
@@ -111,9 +83,6 @@ class CheckScreen(KioskScreen):
         table.cursor_position = len(self.first_digit)
         self._show_step("table")
         self.kiosk.touch()
-        for key, character in self._typeahead:
-            self._apply_key(key, character)
-        self._typeahead.clear()
 
     def _bind_confirm(self) -> None:
         self._bindings.bind(self.kiosk.settings.confirm_key, "confirm", show=False)

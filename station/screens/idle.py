@@ -5,8 +5,6 @@ play?", F4 the language. Nothing here shows or hints at any word."""
 
 from __future__ import annotations
 
-from typing import Any
-
 from textual.app import ComposeResult
 from textual.binding import Binding
 from textual.containers import Horizontal, Vertical
@@ -46,7 +44,7 @@ class IdleScreen(KioskScreen):
 
     def on_screen_resume(self) -> None:
         super().on_screen_resume()
-        self._pending = None
+        self.kiosk.idle_moment()
         self.refresh_texts()
 
     def refresh_texts(self) -> None:
@@ -59,6 +57,17 @@ class IdleScreen(KioskScreen):
 
     def tick(self, now: float, force: bool = False) -> None:
         kiosk = self.kiosk
+        if self.is_current:
+            kiosk.idle_moment()  # a lexicon pushed while the idle screen shows
+            if (
+                kiosk.lang != kiosk.default_language
+                and now - kiosk.last_activity >= kiosk.settings.inactivity_seconds
+            ):
+                # a visitor chose a language (F4) and walked away: the next player finds
+                # the station's own language, as after any flow (reset_to_idle)
+                kiosk.lang = kiosk.default_language
+                self.refresh_texts()
+                return
         self.query_one(RoundClock).show(kiosk.round_status(), kiosk.lang)
         hub = kiosk.hub_connected()
         key = {True: "kiosk.hub.connected", False: "kiosk.hub.offline", None: "kiosk.hub.none"}
@@ -69,22 +78,17 @@ class IdleScreen(KioskScreen):
             self._hub_text = text
             self.query_one("#hub-status", Label).update(literal(text))
 
-    _pending: Any = None  # the check screen just pushed, until it takes the keys
-
     def on_key(self, event: Key) -> None:
+        """A digit or Enter starts a word check (the digit is the table's first). The
+        keys typed after it in the same burst wait in the app's key gate until the
+        check form has mounted, and then reach it in order."""
         from samoobsluha.station.screens.check import CheckScreen
 
-        pending = self._pending
-        if isinstance(pending, CheckScreen) and pending in self.app.screen_stack:
-            event.stop()
-            pending.feed(event.character, event.key)  # typed before it took the keys
-            return
         digit = bool(event.character and event.character.isdigit() and event.character.isascii())
         if event.key != "enter" and not digit:
             return
         event.stop()
-        self._pending = CheckScreen(event.character if digit and event.character else "")
-        self.app.push_screen(self._pending)
+        self.app.push_screen(CheckScreen(event.character if digit and event.character else ""))
 
     def action_result(self) -> None:
         from samoobsluha.station.screens.result import ResultScreen

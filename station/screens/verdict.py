@@ -188,14 +188,15 @@ class VerdictScreen(TimedMessageScreen):
         self.call_after_refresh(self._painted)
 
     def _painted(self) -> None:
-        self.kiosk.verdict_painted_at = self.kiosk.clock.monotonic()
+        self.kiosk.verdict_shown()
         # The next check's screen is prepared now, while this one is read (it takes no
         # keys), rather than while a player types on the check screen.
         self.kiosk.prepare_verdict()
 
 
 class RefusedScreen(TimedMessageScreen):
-    """A check refused by a rate limit: call the referee (the refusal is already logged)."""
+    """A check refused by a rate limit (the refusal is already logged): a wait shows how
+    many seconds; a used-up cap calls the referee."""
 
     def __init__(self, table_no: int, decision: RateDecision) -> None:
         super().__init__()
@@ -203,23 +204,39 @@ class RefusedScreen(TimedMessageScreen):
         self.decision = decision
 
     def compose(self) -> ComposeResult:
-        self.add_class("-referee")
         settings = self.kiosk.settings
         limit = self.decision.limit
+        if limit in (Limit.INTERVAL, Limit.STATION_INTERVAL):
+            # a wait, not a case for the referee: "wait N seconds" is the answer; the
+            # referee is offered only to a player who cannot wait
+            seconds = max(1, round(self.decision.wait))
+            self.add_class("-wait")
+            with Vertical(id="verdict-box"):
+                yield BigText(self.tr("kiosk.refused.wait_title"), id="verdict-big")
+                yield Label(literal(self.tr("kiosk.refused.wait", n=seconds)), id="verdict-word")
+                yield Label(
+                    literal(
+                        self.tr(
+                            "kiosk.refused.station_interval"
+                            if limit is Limit.STATION_INTERVAL
+                            else "kiosk.refused.interval",
+                            table=self.table_no,
+                            wait=seconds,
+                        )
+                    ),
+                    id="verdict-reason",
+                )
+                yield Label(literal(self.tr("kiosk.verdict.dismiss")), id="verdict-hint")
+            return
+        self.add_class("-referee")
         if limit is Limit.CAP:
             reason = self.tr(
                 "kiosk.refused.cap", table=self.table_no, max=settings.max_checks_per_round
             )
         elif limit is Limit.STATION_CAP:
             reason = self.tr("kiosk.refused.station_cap", max=settings.station_max_checks_per_round)
-        else:
-            reason = self.tr(
-                "kiosk.refused.station_interval"
-                if limit is Limit.STATION_INTERVAL
-                else "kiosk.refused.interval",
-                table=self.table_no,
-                wait=max(1, round(self.decision.wait)),
-            )
+        else:  # a limit this screen does not know: the referee decides
+            reason = ""
         with Vertical(id="verdict-box"):
             yield BigText(self.tr("verdict.referee"), id="verdict-big")
             yield Label(literal(self.tr("verdict.referee")), id="verdict-word")

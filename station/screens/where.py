@@ -69,8 +69,8 @@ class WhereScreen(KioskScreen):
         self.app.call_from_thread(self._show, part, found)
 
     def _show(self, part: str, found: list[tuple[str, int, list[tuple[str, Pairing]]]]) -> None:
-        if not self.is_mounted:
-            return
+        if not self.is_mounted or part != self.query_one("#where-name", Input).value:
+            return  # a search for an earlier spelling, answered late: the field moved on
         answer = self.query_one("#where-answer", Label)
         if not found:
             answer.update(literal(self.tr("kiosk.where.no_pairings")))

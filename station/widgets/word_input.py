@@ -1,9 +1,9 @@
 """Inputs of the kiosk's forms. Keys are handled in order even when a player types
 faster than the screen updates: Enter (and Space between words) is acted on at once by
-the screen's ``flow_enter(input)``, and a key that reaches an input after the focus has
-moved on is passed to the input that has the focus now. (Textual queues keys per
-widget, so "kočka⏎pes" typed in one burst would otherwise leave "pes" in the first
-word.)"""
+the screen's ``flow_enter(input)``. The app's key gate (``KioskApp._deliver_keys``)
+routes each key only after the one before it is handled, so "kočka⏎pes" reaches two
+words; a key that still reaches an input after the focus has moved on (one posted to
+the input directly) is passed to the input that has the focus now."""
 
 from __future__ import annotations
 

@@ -244,3 +244,35 @@ def test_standings_pairings_payloads_and_exports(service: HubService) -> None:
     # for the director's Excel: a BOM, ';' and the headers in the dashboard's language
     assert csv.read_bytes().startswith(b"\xef\xbb\xbf")
     assert csv.read_text(encoding="utf-8-sig").startswith("Stůl;Začíná (ZH);Soupeř (DH)")
+
+
+def test_the_lexicon_column_compares_the_lexicon_in_use(service: HubService, clock) -> None:
+    """A station reports the file on disk and the lexicon its kiosk judges with; only the
+    one in use counts. One that has the reference on disk but still judges with the old
+    one (a check under way) is 'switching', not a warning; one without a kiosk reports
+    none in use and is judged by its file."""
+    db = open_db(service.db_path, sync_store.migrations)
+    base = {"version": "0.1.0", "clock_synced": True, "clock_offset": 0.0, "backlog": 0}
+    a, b = "a" * 64, "b" * 64
+    for station, disk, in_use in [
+        ("st-1", a, a),
+        ("st-2", a, a),
+        ("st-3", a, b),  # pushed, verified, not yet swapped in
+        ("st-4", a, None),  # a station daemon: no kiosk
+        ("st-5", b, b),
+    ]:
+        status = base | {"lexicon_sha256": disk, "lexicon_in_use_sha256": in_use}
+        sync_store.save_status(db, station, f"e-{station}", "127.0.0.1:1", status, clock.now())
+    db.close()
+    report = service.stations()
+    by = {r.station_id: r for r in report.rows}
+    assert [(s, by[s].lexicon_ok, by[s].lexicon_pending) for s in sorted(by)] == [
+        ("st-1", True, False),
+        ("st-2", True, False),
+        ("st-3", False, True),
+        ("st-4", True, False),
+        ("st-5", False, False),
+    ]
+    assert by["st-3"].lexicon_sha256 == b  # the column shows the one in use
+    differs = [w for w in report.warnings if "lexicon" in str(w).lower()]
+    assert any("st-5" in str(w) for w in differs) and not any("st-3" in str(w) for w in differs)

@@ -6,7 +6,8 @@ from textual.pilot import Pilot
 
 
 async def settle(pilot: Pilot) -> None:
-    """Let workers finish and their results reach the screen."""
+    """Let typed keys be handled, workers finish and their results reach the screen."""
+    await pilot.app.keys_delivered()  # type: ignore[attr-defined]
     await pilot.app.workers.wait_for_complete()
     await pilot.pause()
     await pilot.app.workers.wait_for_complete()

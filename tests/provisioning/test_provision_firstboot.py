@@ -17,14 +17,10 @@ from pathlib import Path
 import pytest
 
 from samoobsluha.hub.provision import NetworkSpec, ProvisionSpec, render, write
+from samoobsluha.shared.pin import hash_pin
 from samoobsluha.station import bootconfig
 from samoobsluha.station.config import load as load_station
 from samoobsluha.station.gong import GongConfig
-
-try:  # the PIN's owner: shared/pin.py once the hub imports nothing from station/
-    from samoobsluha.shared.pin import hash_pin  # type: ignore[import-not-found,unused-ignore]
-except ImportError:
-    from samoobsluha.station.checks import hash_pin
 
 KEY = "cd" * 32
 PASSWORD_HASH = "$6$saltsalt$" + "h" * 86

@@ -47,3 +47,20 @@ def test_only_a_taken_hold_is_released(enabled: None) -> None:
     collector.release("runner")
     assert not gc.isenabled()  # stays as it was found
     gc.enable()
+
+
+def test_collect_runs_only_when_no_hold_is_taken(enabled: None) -> None:
+    seen: list[int] = []
+
+    def callback(phase: str, info: dict) -> None:
+        if phase == "start" and info["generation"] == 2:
+            seen.append(2)
+
+    gc.callbacks.append(callback)
+    try:
+        collector.hold("runner")  # a signal is due: no full collection now
+        assert not collector.collect() and not seen
+        collector.release("runner")
+        assert collector.collect() and seen == [2]
+    finally:
+        gc.callbacks.remove(callback)

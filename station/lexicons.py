@@ -1,0 +1,196 @@
+"""The lexicon a station judges with: one owner, one lifecycle.
+
+Everything that opens, replaces or reports the station's lexicon goes through this
+module; nothing else holds a :class:`~samoobsluha.shared.lexicon.Lexicon` of its own
+for judging.
+
+Two lexicons can differ for a while, and both are reported in the station's status
+frame (docs/network.md):
+
+* **on disk** — the file the station would open at its next start. ``hub
+  push-lexicon`` replaces it: the link (station/sync.py) receives it in chunks, checks
+  its size and SHA-256, opens it as a lexicon, moves it into place and fsyncs.
+* **in use** — the lexicon the kiosk judges with. A new one goes into use only at an
+  idle moment, never in the middle of a check.
+
+Lifecycle of the one in use (:class:`LexiconInUse`)::
+
+    open   ─ at start (runtime.build_kiosk): open_lexicon(path) — trusted when its
+             verification stamp matches, else its hash is checked (in the background
+             for the kiosk: the first lookup waits for it; a mismatch judges nothing)
+    offer  ─ a pushed file is in place: offer(path) opens it with its hash checked, off
+             the event loop; it is *pending* (a later push replaces a pending one)
+    swap   ─ the kiosk, at an idle moment (the idle screen is current: no check under
+             way), calls take_pending(): the pending one is in use from the next check
+             on; the old mapping is closed once nothing refers to it
+    report ─ in_use_sha256 / on_disk_sha256 (the status frame's lexicon_in_use_sha256
+             and lexicon_sha256); listeners (the link) are told after each swap
+
+**Verification stamps.** Hashing a 6 MB lexicon costs tens of milliseconds on a Pi, on
+every start of a one-shot command such as ``station check``. A successful check of a
+file's SHA-256 is remembered in ``<data>/lexicon-verified.json``, keyed by the file's
+path with its device, inode, size, modification and change times (nanoseconds). A file
+that is replaced, truncated, rewritten in place or even ``touch``-ed back to its old
+times gets a new change time, so its stamp no longer matches and it is checked again.
+The stamp guards against corruption and half-copied files, as the hash does; someone
+who can rewrite the station's files and reset its clock is beyond what either guards.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import threading
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
+
+from samoobsluha.shared.lexicon import Lexicon, LexiconError
+
+
+def _log() -> Any:
+    import logging  # here: `station check` never logs, and logging costs its start
+
+    return logging.getLogger(__name__)
+
+
+STAMP_FILE = "lexicon-verified.json"
+
+
+# -- verification stamps ------------------------------------------------------------------
+
+
+def _stamp_file() -> Path:
+    from samoobsluha.shared.paths import data_dir
+
+    return data_dir() / STAMP_FILE
+
+
+def _identity(st: os.stat_result) -> list[int]:
+    return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
+
+
+def _read_stamps(stamps: Path) -> dict[str, Any]:
+    try:
+        data = json.loads(stamps.read_text(encoding="utf-8"))
+    except (OSError, ValueError):
+        return {}
+    return data if isinstance(data, dict) else {}
+
+
+def stamped_sha256(path: Path, *, stamps: Path | None = None) -> str | None:
+    """The SHA-256 a stamp vouches for, if ``path`` is unchanged since it was checked."""
+    try:
+        st = os.stat(path)
+    except OSError:
+        return None
+    entry = _read_stamps(stamps or _stamp_file()).get(str(Path(path).resolve()))
+    if not isinstance(entry, dict) or entry.get("file") != _identity(st):
+        return None
+    sha = entry.get("sha256")
+    return sha if isinstance(sha, str) else None
+
+
+def write_stamp(path: Path, sha256: str, st: os.stat_result, *, stamps: Path | None = None) -> None:
+    """Remember that ``path`` (as ``st`` describes it) was checked and has ``sha256``. A
+    station whose data folder is not writable just checks again next time."""
+    stamps = stamps or _stamp_file()
+    with contextlib.suppress(OSError):
+        data = _read_stamps(stamps)
+        data[str(Path(path).resolve())] = {"file": _identity(st), "sha256": sha256}
+        if len(data) > 16:  # old files: keep the newest few
+            for key in list(data)[: len(data) - 16]:
+                del data[key]
+        stamps.parent.mkdir(parents=True, exist_ok=True)
+        tmp = stamps.with_name(f".{stamps.name}.{os.getpid()}.tmp")
+        tmp.write_text(json.dumps(data), encoding="utf-8")
+        os.replace(tmp, stamps)
+
+
+def open_lexicon(
+    path: Path | str,
+    *,
+    verify: str = "now",
+    language: str | None = None,
+    stamps: Path | None = None,
+) -> Lexicon:
+    """Open the station's lexicon: trusted when a stamp vouches for the file as it is,
+    else with its hash checked (``verify``: ``"now"`` or ``"background"``) and, once the
+    check passes, stamped."""
+    path = Path(path)
+    try:
+        st = os.stat(path)
+    except OSError as exc:
+        raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
+    sha = stamped_sha256(path, stamps=stamps)
+    if sha is not None:
+        lexicon = Lexicon.open(path, verify="trusted", language=language)
+        if lexicon.info.sha256 == sha:
+            return lexicon
+    lexicon = Lexicon.open(path, verify=verify, language=language)
+    if verify == "now":
+        write_stamp(path, lexicon.info.sha256, st, stamps=stamps)
+    else:
+
+        def stamp_when_verified() -> None:
+            with contextlib.suppress(LexiconError):
+                lexicon.wait_verified()
+                write_stamp(path, lexicon.info.sha256, st, stamps=stamps)
+
+        threading.Thread(target=stamp_when_verified, name="lexicon-stamp", daemon=True).start()
+    return lexicon
+
+
+# -- the lexicon in use ---------------------------------------------------------------------
+
+
+class LexiconInUse:
+    """The owner of the lexicon a station judges with (see the module's lifecycle)."""
+
+    def __init__(self, lexicon: Lexicon) -> None:
+        self.current = lexicon
+        self.pending: Lexicon | None = None
+        self.on_disk_sha256: str | None = lexicon.info.sha256
+        self._listeners: list[Callable[[Lexicon], Any]] = []
+
+    @property
+    def in_use_sha256(self) -> str:
+        return self.current.info.sha256
+
+    def add_listener(self, listener: Callable[[Lexicon], Any]) -> None:
+        """``listener(lexicon)`` after each swap (on the thread that swapped)."""
+        self._listeners.append(listener)
+
+    def offer_opened(self, lexicon: Lexicon) -> None:
+        """A verified lexicon to go into use at the next idle moment."""
+        self.pending = lexicon
+        self.on_disk_sha256 = lexicon.info.sha256
+        _log().info("lexicon %s ready; in use from the next idle moment", lexicon)
+
+    async def offer(self, path: Path) -> bool:
+        """A pushed file is in place: open it, its hash checked, off the event loop."""
+        import asyncio  # here: `station check` imports this module and never needs it
+
+        try:
+            lexicon = await asyncio.to_thread(open_lexicon, path, verify="now")
+        except LexiconError as exc:
+            _log().error("pushed lexicon not usable, keeping %s: %s", self.current, exc)
+            return False
+        self.offer_opened(lexicon)
+        return True
+
+    def take_pending(self) -> Lexicon | None:
+        """At an idle moment only: put the pending lexicon into use. Returns it (None when
+        there was none)."""
+        new, self.pending = self.pending, None
+        if new is None:
+            return None
+        old, self.current = self.current, new
+        _log().info("lexicon in use: %s (was %s)", new, old)
+        for listener in self._listeners:
+            try:
+                listener(new)
+            except Exception:
+                _log().exception("lexicon listener failed")
+        return new
