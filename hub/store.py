@@ -28,6 +28,7 @@ All functions take the database first so they can run on a :class:`~shared.dbwor
 from __future__ import annotations
 
 import functools
+import itertools
 import json
 import logging
 import os
@@ -68,6 +69,17 @@ from samoobsluha.shared.storage import Database
 log = logging.getLogger("hub.store")
 # refused rows: one log line per station per minute (used on the database thread only)
 _refused_log = PeerLog(log, 60.0)
+_db_ids = itertools.count(1)
+
+
+def _log_id(db: Database) -> int:
+    """A number for this database connection, for the refused-row log's key: one hub's
+    stations never silence another's (tests open many hubs in one process)."""
+    number = getattr(db, "_refused_log_id", None)
+    if number is None:
+        number = next(_db_ids)
+        setattr(db, "_refused_log_id", number)  # noqa: B010
+    return int(number)
 
 migrations = Migrations("hub.sync")
 
@@ -416,9 +428,10 @@ def _store_refused(db: Database, batch: Received) -> None:
         )
         if cursor.rowcount:  # once: a resend of the same row is not news
             # and at most one line per station a minute, however many it sends (the
-            # count is in rejected, hub stations and the dashboard)
+            # count is in rejected, hub stations and the dashboard); per database, so
+            # one hub's stations never silence another's (tests run many hubs)
             _refused_log.warning(
-                batch.station,
+                f"{_log_id(db)}/{batch.station}",
                 "refused row %s/%s/%s (%s) of station %s: %s",
                 batch.station,
                 batch.epoch,

@@ -49,8 +49,12 @@ def delivered(hub: HubServer, item: str) -> dict[str, Any] | None:
 
 
 async def replay(hub: HubServer, msg: dict[str, Any]) -> None:
-    """What a relay does: send a frame the hub once signed, again, over the link."""
-    await hub.conns["s1"].channel.send(protocol.sign_item(hub.keys, hub.tournament, msg))
+    """What a relay does: send a frame the hub once signed, again, over the link. The hub
+    takes a station's answer only for an item it sent on that link: the test marks this
+    one as sent, so the station's refusal is read from the hub's delivery record."""
+    conn = hub.conns["s1"]
+    conn.sent(msg["id"])
+    await conn.channel.send(protocol.sign_item(hub.keys, hub.tournament, msg))
 
 
 @pytest.mark.parametrize("kind", ["pairings", "config"])
