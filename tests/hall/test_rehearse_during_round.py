@@ -113,11 +113,13 @@ async def test_the_kiosk_stays_quiet_during_a_round(
 
         asked = await hub_rehearse.broadcast(hub, lead=0.5, wait=5, during_round=True)
         assert asked["quiet"] == 1 and asked["sent_to"] == ["st-1"]
-        # an older hub's request that does not say "quiet": the station's own clock does
+        # a request that does not say "quiet" (a hub that did not look at the clock): the
+        # station's own round clock keeps it quiet
         await hub._broadcast(
             {
                 "t": "show",
                 "id": "rehearse:old:1",
+                "ver": int(hub.clock.now() * 1000) + 1,
                 "kind": hub_rehearse.KIND,
                 "data": {"id": "rehearse:old:1", "at": hub.clock.now() + 0.5, "wait": 5},
             }
