@@ -224,6 +224,27 @@ class DisputeRow:
     first_name: str = ""
     second_name: str = ""
 
+    @classmethod
+    def of(cls, tour: Any, d: dict[str, Any], names: dict[int, str]) -> DisputeRow:
+        """The row of dispute record ``d`` (``Tournament.disputes``), its table's names
+        from ``names`` (player id → name)."""
+        board = tour.book.board(d["round"], d["table_no"])
+        result = d["result"] or {}
+        return cls(
+            d["id"],
+            d["round"],
+            d["table_no"],
+            d["source"],
+            d["who"],
+            d["at"],
+            d["s_first"],
+            d["s_second"],
+            result.get("s_first"),
+            result.get("s_second"),
+            names.get(board["first"], ""),
+            names.get(board["second"], ""),
+        )
+
 
 @dataclass
 class RoundResults:
@@ -929,27 +950,7 @@ class HubService:
     @staticmethod
     def _disputes(tour: Tournament, round_no: int | None) -> list[DisputeRow]:
         names = {p.id: p.name for p in tour.players()}
-        out = []
-        for d in tour.disputes(round_no):
-            board = tour.book.board(d["round"], d["table_no"])
-            result = d["result"] or {}
-            out.append(
-                DisputeRow(
-                    d["id"],
-                    d["round"],
-                    d["table_no"],
-                    d["source"],
-                    d["who"],
-                    d["at"],
-                    d["s_first"],
-                    d["s_second"],
-                    result.get("s_first"),
-                    result.get("s_second"),
-                    names.get(board["first"], ""),
-                    names.get(board["second"], ""),
-                )
-            )
-        return out
+        return [DisputeRow.of(tour, d, names) for d in tour.disputes(round_no)]
 
     def disputes(self, round_no: int | None = None) -> list[DisputeRow]:
         """Open disputes (late entries differing from published results), oldest first."""

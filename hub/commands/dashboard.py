@@ -84,23 +84,8 @@ def dispute_line(tour_or_row: Any, d: Any, lang: str) -> str:
     if isinstance(d, DisputeRow):
         row = d
     else:
-        board = tour_or_row.book.board(d["round"], d["table_no"])
         names = {p.id: p.name for p in tour_or_row.players()}
-        result = d["result"] or {}
-        row = DisputeRow(
-            d["id"],
-            d["round"],
-            d["table_no"],
-            d["source"],
-            d["who"],
-            d["at"],
-            d["s_first"],
-            d["s_second"],
-            result.get("s_first"),
-            result.get("s_second"),
-            names.get(board["first"], ""),
-            names.get(board["second"], ""),
-        )
+        row = DisputeRow.of(tour_or_row, d, names)
     return t(
         "cli.dispute.line",
         lang,
