@@ -111,6 +111,9 @@ def test_sync_survives_a_locked_station_database(tmp_path: Path) -> None:
     with running(hub, st):
         st.start()
         wait_for(lambda: hub.count("st") == 10, 20, "first rows")
+        # and their ack recorded: a write still pending when the lock is taken would hold
+        # the station's database thread for its busy timeout before any read
+        wait_for(lambda: st.backlog() == 0, 20, "the first ack recorded")
         assert st.proc is not None
         st.proc.send_signal(signal.SIGSTOP)  # so the rows below are seen only under the lock
         st.enqueue(10, start=10)
