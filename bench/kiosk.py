@@ -63,11 +63,22 @@ FORM_MARK = "Počet slov".encode()
 class Terminal:
     """``station run`` on a pseudo-terminal of 80×24."""
 
-    def __init__(self, data: Path, lexicon: Path, size: tuple[int, int] = (80, 24)) -> None:
+    def __init__(
+        self,
+        data: Path,
+        lexicon: Path,
+        size: tuple[int, int] = (80, 24),
+        *,
+        program: list[str] | None = None,
+        base_env: dict[str, str] | None = None,
+    ) -> None:
+        """``program`` runs the station command (default: this venv's ``station``; an arm64
+        Python under qemu-user in bench/emulated.py); ``base_env`` replaces BYTECODE_ENV."""
         self.master, slave = pty.openpty()
         cols, rows = size
         fcntl.ioctl(slave, termios.TIOCSWINSZ, struct.pack("HHHH", rows, cols, 0, 0))
-        env = dict(BYTECODE_ENV, SAMOOBSLUHA_DATA=str(data), TERM="xterm-256color")
+        env = dict(BYTECODE_ENV if base_env is None else base_env, TERM="xterm-256color")
+        env["SAMOOBSLUHA_DATA"] = str(data)
         env["SAMOOBSLUHA_CONFIG"] = str(data / "station.toml")
         data.mkdir(parents=True, exist_ok=True)
         # no rate limits: the bench checks 30 times in a row on one table
@@ -76,7 +87,7 @@ class Terminal:
         )
         self.started = time.perf_counter()
         self.proc = subprocess.Popen(
-            [str(STATION), "run", "--lexicon", str(lexicon)],
+            [*(program or [str(STATION)]), "run", "--lexicon", str(lexicon)],
             stdin=slave,
             stdout=slave,
             stderr=slave,
@@ -142,27 +153,29 @@ def baseline_commit(lexicon: Lexicon, db: Path, runs: int) -> float:
     return statistics.median(times)
 
 
-def confirm_to_verdict(term: Terminal, runs: int) -> list[float]:
+def confirm_to_verdict(term: Terminal, runs: int, settle: float = 1.0) -> list[float]:
+    """F10 → verdict ``runs`` times; ``settle`` stretches the pauses between keys (a slower
+    kiosk, e.g. under emulation, needs longer for the form to settle before F10)."""
     times = []
     for i in range(runs):
         play = PLAYS[i % len(PLAYS)]
         term.send(f"{1 + i % 30}\r".encode())
-        term.wait_for(FORM_MARK)
-        term.drain(0.1)  # the table's rate check runs in a worker
+        term.wait_for(FORM_MARK, timeout=10 * settle)
+        term.drain(0.1 * settle)  # the table's rate check runs in a worker
         term.send(f"{len(play)}\r".encode())
-        term.drain(0.1)
+        term.drain(0.1 * settle)
         term.send("".join(f"{word}\r" for word in play).encode())  # typed as fast as can be
-        term.drain(0.15)  # let the form settle: only the verdict is timed
+        term.drain(0.15 * settle)  # let the form settle: only the verdict is timed
         t0 = term.send(F10)
         try:
-            times.append(term.wait_for(VERDICT_MARK) - t0)
+            times.append(term.wait_for(VERDICT_MARK, timeout=10 * settle) - t0)
         except TimeoutError:
             print(f"check {i} ({play}) gave no verdict", file=sys.stderr)
             raise
-        term.drain(0.55)  # past the 0.5 s lock
+        term.drain(0.55 * settle)  # past the 0.5 s lock
         term.send(b"x")
-        term.wait_for(IDLE_MARK)
-        term.drain(0.05)
+        term.wait_for(IDLE_MARK, timeout=10 * settle)
+        term.drain(0.05 * settle)
     return times
 
 
