@@ -1,5 +1,6 @@
-"""What the dashboard (and ``hub`` subcommands) call: :class:`HubService` and the plain
-rows it returns. The code lives in :mod:`hub.service.core` while it is split by area."""
+"""What the dashboard (and ``hub`` subcommands, the hall screen) call: :class:`HubService`
+and the plain rows it returns. The code lives in :mod:`hub.service.core` while it is split by
+area; :mod:`hub.service.stations` has the stations."""
 
 from __future__ import annotations
 
@@ -8,16 +9,22 @@ from samoobsluha.hub.service.core import (
     ConfirmationNeeded,
     DisputeRow,
     EntryEcho,
-    HubService,
     RequestRow,
     RoundGuard,
     RoundResults,
     RoundRow,
+    ServiceCore,
     ServiceError,
-    StationReport,
-    StationRow,
     TableRow,
 )
+from samoobsluha.hub.service.stations import StationReport, StationRow, StationsArea
+
+
+class HubService(StationsArea, ServiceCore):
+    """The hub as the dashboard sees it. ``data``: the data directory (default
+    :func:`shared.paths.data_dir`); ``control_path``: the running server's control socket
+    (default ``<data>/hub.sock``)."""
+
 
 __all__ = [
     "CheckRow",
