@@ -1,6 +1,6 @@
 """What the dashboard (and ``hub`` subcommands, the hall screen) call: :class:`HubService`
 and the plain rows it returns. The code lives in :mod:`hub.service.core` while it is split by
-area; :mod:`hub.service.stations` has the stations."""
+area; :mod:`hub.service.stations` has the stations, :mod:`hub.service.rounds` the rounds."""
 
 from __future__ import annotations
 
@@ -10,17 +10,16 @@ from samoobsluha.hub.service.core import (
     DisputeRow,
     EntryEcho,
     RequestRow,
-    RoundGuard,
     RoundResults,
-    RoundRow,
     ServiceCore,
     ServiceError,
     TableRow,
 )
+from samoobsluha.hub.service.rounds import RoundGuard, RoundRow, RoundsArea
 from samoobsluha.hub.service.stations import StationReport, StationRow, StationsArea
 
 
-class HubService(StationsArea, ServiceCore):
+class HubService(StationsArea, RoundsArea, ServiceCore):
     """The hub as the dashboard sees it. ``data``: the data directory (default
     :func:`shared.paths.data_dir`); ``control_path``: the running server's control socket
     (default ``<data>/hub.sock``)."""
