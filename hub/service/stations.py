@@ -1,6 +1,6 @@
 """The stations in the hall (ČAS 15.8e: enough of them, each online, on the reference
-lexicon, its clock synced): the Stations screen's report, revoking a station's keys, and the
-referee PIN sent to every station."""
+lexicon, its clock synced): the Stations screen's report, revoking a station's keys, the
+referee PIN sent to every station, and the rows the hub refused from them."""
 
 from __future__ import annotations
 
@@ -182,6 +182,11 @@ class StationsArea(ServiceCore):
         except PinError as exc:
             raise ServiceError(*exc.args) from exc
         return dict(self.control("publish", kind="referee_pin", data=data))
+
+    def rejected_rows(self) -> list[dict[str, Any]]:
+        """Station rows the hub refused (malformed), oldest first, with the reason."""
+        with self._db() as db:
+            return sync_store.rejected_rows(db)
 
 
 def _signal_text(signal: dict[str, Any] | None) -> str:
