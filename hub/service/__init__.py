@@ -15,10 +15,11 @@ from samoobsluha.hub.service.results import (
     TableRow,
 )
 from samoobsluha.hub.service.rounds import RoundGuard, RoundRow, RoundsArea
+from samoobsluha.hub.service.standings import StandingsArea
 from samoobsluha.hub.service.stations import StationReport, StationRow, StationsArea
 
 
-class HubService(StationsArea, RoundsArea, ChallengesArea, ResultsArea, ServiceCore):
+class HubService(StationsArea, RoundsArea, ChallengesArea, ResultsArea, StandingsArea, ServiceCore):
     """The hub as the dashboard sees it. ``data``: the data directory (default
     :func:`shared.paths.data_dir`); ``control_path``: the running server's control socket
     (default ``<data>/hub.sock``)."""
