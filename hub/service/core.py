@@ -1,21 +1,19 @@
-"""What the dashboard (and ``hub`` subcommands) do, in one facade with plain data out.
+"""What every area of :class:`hub.service.HubService` shares: the hub database opened with
+every table (the tournament's, the sync tables, the dashboard's own), the tournament over it
+with its refusals raised as :class:`ServiceError`, the running server's control socket, and
+the tournament's info and player names.
 
-The screens never touch SQLite or the network: they call :class:`HubService` from thread
-workers. The service reads the hub database (``data_dir()/hub.db``: the tournament tables
-of :mod:`hub.tournament`, the sync tables of :mod:`hub.store`, and its own
-``Migrations("hub.dashboard")`` below) and reaches the running ``hub serve`` through its
-local control socket (:mod:`hub.control`) for everything that goes to the stations.
+The dashboard's own tables (``Migrations("hub.dashboard")`` below; one migration made them
+all, so they are declared here, and each has one area that writes it):
 
-Every method is blocking and opens its own connection, so any thread may call any method.
-
-The dashboard's own tables:
-
-``dash_marks``    which player made a word challenge (the kiosk knows only the table)
-``dash_appeals``  second-instance decisions the chief referee recorded on the hub
-``dash_acks``     referee requests acknowledged on the hub
+``dash_marks``    which player made a word challenge (the kiosk knows only the table);
+                  :mod:`.challenges`
+``dash_appeals``  second-instance decisions the chief referee recorded on the hub;
+                  :mod:`.challenges`
+``dash_acks``     referee requests acknowledged on the hub; :mod:`.challenges`
 ``dash_applied``  (no longer written: the hub server enters station results on receipt,
                   see ``result_intake`` in :mod:`hub.store`)
-``dash_settings`` the day's timetable and other dashboard settings
+``dash_settings`` the day's timetable and other dashboard settings; :mod:`.rounds`
 """
 
 from __future__ import annotations
