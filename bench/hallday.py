@@ -872,7 +872,7 @@ def report(day: Day, summary: dict[str, Any], svg: Path, command: str) -> str:
         "",
         "Real processes on 127.0.0.1: `hub serve`, three `station daemon`s (st-3 behind a TCP "
         "proxy), 64 players, ČAS rules; players' checks and results through the kiosk's store "
-        "(station/simulate.py), the operator through hub/service.py.",
+        "(station/simulate.py), the operator through HubService (hub/service/).",
         "",
         "## Verdict",
         "",
