@@ -251,7 +251,7 @@ def main() -> int:
     )
     check_ratio = station_check_ratio(lexicon_path, args.check_runs)
     print(f"station check kůň: {check_ratio:.1f}x python -c pass (bench/startup.py: details)")
-    print(f"against the targets ({install_kind()} install):")
+    print(f"against the targets ({install_kind()}):")
     for name, value, target, unit in (
         ("F10 -> verdict median", med * 1000, 20, "ms"),
         ("F10 -> verdict p90", p90 * 1000, 40, "ms"),

@@ -34,7 +34,8 @@ def install_kind(python: str = sys.executable) -> str:
         text=True,
         check=False,
     ).stdout.strip()
-    return "editable" if where and Path(where).resolve().is_relative_to(REPO) else "installed"
+    editable = where and Path(where).resolve().is_relative_to(REPO)
+    return "an editable install" if editable else "an install like a card's"
 
 
 def timed(cmd: list[str], env: dict[str, str], runs: int) -> float:
@@ -75,7 +76,7 @@ def main() -> int:
             ("station check kůň", timed(check, env, args.runs), 0.12),
             ("station --help", timed([str(STATION), "--help"], env, args.runs), 0.15),
         ]
-        if install_kind() == "editable":
+        if install_kind() == "an editable install":
             print(
                 "NOTE: an editable install (this checkout): the targets are for a card's "
                 "install, `python -m venv V && V/bin/pip install --compile .`, run by V/bin/python"

@@ -175,9 +175,6 @@ class HubServer:
         self.published_dir = Path(db_path).parent / "published"
         self.data_dir = Path(db_path).parent
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
-        # results stored before the hub entered them on receipt (an older hub): now
-        for key, _, error in self.dbw.call(store.apply_results, self.clock.now()):
-            log.info("station result %s entered%s", key, f": refused ({error})" if error else "")
         self.conns: dict[str, StationConn] = {}
         self._plans: list[RoundPlan] = self.lane.call(store.load_plans)  # budget periods
         self._server: asyncio.Server | None = None

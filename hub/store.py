@@ -734,10 +734,8 @@ class _At:
         return self._now
 
 
-def apply_results(
-    db: Database, now: float, keys: Sequence[str] | None = None
-) -> list[tuple[str, str, str]]:
-    """Hand stored ``result`` rows (``keys``, or every one) not handed over yet to the
+def apply_results(db: Database, now: float, *, keys: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Hand the stored ``result`` rows ``keys`` not handed over yet to the
     tournament (:func:`hub.tournament.intake.enter_station_results`, which owns what a
     result does in each state) and record what became of each in ``result_intake``.
     The author handed over is the row's ``station_id`` as stored — the authenticated

@@ -1,4 +1,4 @@
-"""Results of a round: fast entry of scoresheets, the stations' results caught up, the
+"""Results of a round: fast entry of scoresheets, the
 round's tables as the Results screen shows them, disputes (late entries differing from a
 published result), publishing a round (its protest window and the standings after it to
 every station) and approving it final."""
@@ -121,23 +121,6 @@ class EntryEcho:
 
 class ResultsArea(ServiceCore):
     """Result entry, disputes, publication and approval."""
-
-    def apply_station_results(self, lang: str | None = None) -> list[str]:
-        """Enter station results (inbox kind ``result``) not entered yet into the
-        tournament. The hub server does this as it receives them; this catches up rows
-        stored by an older hub. Returns one line per row handled (refusals included), in
-        ``lang`` (default: the service's)."""
-        lang = lang or self.lang
-        with self._db() as db:
-            done = sync_store.apply_results(db, self.clock.now())
-        lines = []
-        for key, outcome, error in done:
-            if error:
-                lines.append(t("cli.pull.refused", lang, key=key, error=error))
-            else:
-                known = f"dash.outcome.{outcome}"
-                lines.append(f"{key}: {t(known, lang) if known in MESSAGES else outcome}")
-        return lines
 
     @staticmethod
     def _board(tour: Tournament, round_no: int, table: int) -> tuple[int, int]:

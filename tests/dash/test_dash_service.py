@@ -55,8 +55,9 @@ def test_station_results_become_pending_then_confirmed_or_conflict(
     for table, (a, b) in ((1, (410, 380)), (2, (350, 360))):
         first, second = board(service, table)
         st.store_result(Result(1, table, a, b, "first", first, second), at=clock.now())
-    deliver(service, st, clock.now())  # the hub enters them as it stores them
-    assert service.apply_station_results() == []  # nothing left to catch up: once each
+    deliver(service, st, clock.now())  # the hub enters them as it stores them, once each
+    with service._db() as db:
+        assert len(sync_store.result_intake(db, 1)) == 2
     states = {t.table: t.state for t in service.round_results(1).tables}
     assert states == {1: "pending", 2: "pending", 3: "missing", 4: "missing"}
     service.enter_result(1, Entry(1, 410, 380))  # the scoresheet agrees
@@ -72,7 +73,10 @@ def test_station_result_for_an_unknown_table_is_reported(
     st = station_store(tmp_path, "st-1")
     st.store_result(Result(1, 7, 400, 300, "first", "X", "Y"), at=clock.now())
     deliver(service, st, clock.now())
-    assert service.apply_station_results() == []  # refused once, on receipt
+    deliver(service, st, clock.now())  # a resend after a lost ack changes nothing
+    with service._db() as db:
+        [(outcome, error)] = sync_store.result_intake(db, 1).values()  # refused once, on receipt
+    assert outcome == "" and "no table 7" in str(error)
     [error] = service.round_results(1).station_errors
     assert "no table 7" in error
 
