@@ -24,6 +24,7 @@ from typing import Any
 
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.shared import protocol
+from samoobsluha.shared.address import format_hostport
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.i18n import Phrase
@@ -194,7 +195,10 @@ class HubServer:
         )
         self.port = self._server.sockets[0].getsockname()[1]
         log.info(
-            "hub %s of tournament %s on %s:%d", self.hub_id, self.tournament, self.host, self.port
+            "hub %s of tournament %s on %s",
+            self.hub_id,
+            self.tournament,
+            format_hostport(self.host, self.port),
         )
         self._spawn(self._watch())
         if self.advertise:

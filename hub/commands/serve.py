@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared import protocol
+from samoobsluha.shared.address import format_hostport
 from samoobsluha.shared.i18n import cli_language, decimal, error_text, t
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.protocol import HallKeys
@@ -85,7 +86,8 @@ def _serve(args: argparse.Namespace) -> int:
         # and "hall screen"): English, like every log.
         print(
             f"hub {server.hub_id} of tournament {server.tournament} listening on "
-            f"{args.host}:{server.port}" + ("" if args.no_mdns else " (advertised via mDNS)"),
+            f"{format_hostport(args.host, server.port)}"
+            + ("" if args.no_mdns else " (advertised via mDNS)"),
             flush=True,
         )
         if screen is not None:
