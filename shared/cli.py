@@ -35,6 +35,12 @@ class _SubParser(argparse.ArgumentParser):
         super().__init__(*args, **kwargs)
 
 
+def options_parser() -> argparse.ArgumentParser:
+    """A parser of options several subcommands share (``parents=[...]``), with the same
+    formatter: argparse's own would import shutil at its first ``add_argument``."""
+    return argparse.ArgumentParser(add_help=False, formatter_class=_Formatter)
+
+
 def _columns() -> int:
     import os
     import sys
