@@ -307,3 +307,28 @@ async def test_the_newer_of_the_referees_tables_and_the_halls_wins(make_app, sto
     again = SettingsInUse(published=published, local=local)
     assert again.settings.tables == parse_tables("5-9") and again.in_use_version == 3
     assert FILE not in again.current.sources.values()
+
+
+def test_each_publication_is_the_whole_hall_configuration() -> None:
+    """A key the newest publication no longer names is the station's own again; ``{}``
+    withdraws the hall's settings (the file's and the defaults apply)."""
+    from samoobsluha.shared.checks import KioskSettings
+    from samoobsluha.station.settings import FILE
+
+    owner = SettingsInUse(
+        KioskSettings.from_section({"tables": "1-30", "max_words": 5}), {"tables", "max_words"}
+    )
+    assert owner.offer({"tables": "1-20", "max_words": 3, "tournament": "Brno"}, 1)
+    owner.take_pending()
+    assert (owner.settings.tables, owner.settings.max_words) == (parse_tables("1-20"), 3)
+    assert owner.offer({"tables": "1-10"}, 2)
+    owner.take_pending()
+    assert owner.settings.tables == parse_tables("1-10")
+    assert (owner.settings.max_words, owner.settings.tournament) == (5, "")
+    assert owner.current.sources["max_words"] == FILE
+    assert owner.offer({}, 3)
+    owner.take_pending()
+    assert owner.settings.tables == parse_tables("1-30") and owner.in_use_version == 3
+    assert not owner.offer({"tables": "1-10"}, 2)  # older than the one in use
+    assert not owner.offer({"max_words": 0}, 4)  # refused: nothing pending
+    assert owner.pending is None and owner.settings.max_words == 5
