@@ -141,9 +141,9 @@ def read_state(db: Any) -> tuple[Published | None, LocalTables | None]:
     names = set(db.table_names())
     published = local = None
     if "hub_items" in names and "hub_versions" in names:
-        row = db.execute(
-            "SELECT i.data, i.received_at, v.version FROM hub_items i "
-            "JOIN hub_versions v ON v.kind = i.kind WHERE i.kind = 'config'"
+        row = db.execute(  # an item stored before versions were kept: version 0
+            "SELECT i.data, i.received_at, COALESCE(v.version, 0) FROM hub_items i "
+            "LEFT JOIN hub_versions v ON v.kind = i.kind WHERE i.kind = 'config'"
         ).fetchone()
         if row is not None:
             try:
@@ -243,11 +243,10 @@ class SettingsInUse:
 
     def set_local_tables(self, tables: frozenset[int], at: float | None = None) -> LocalTables:
         """The referee set this station's table range (referee screen): in use at once
-        (the referee screen is no check), stored by the caller as :data:`SETTING_TABLES`
-        and :data:`SETTING_TABLES_AT`."""
+        (the referee screen is no check: a hall configuration waiting goes into use with
+        it), stored by the caller as :data:`SETTING_TABLES` and :data:`SETTING_TABLES_AT`."""
         self.local = LocalTables(format_tables(tables), time.time() if at is None else at)
-        if self.pending is not None:
-            self.pending = compose(self.base, self.file_keys, self.published, self.local)
+        self.pending = None  # a hall configuration waiting goes into use with it: no check
         self._use(compose(self.base, self.file_keys, self.published, self.local))
         return self.local
 

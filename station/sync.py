@@ -16,9 +16,11 @@ and never makes the kiosk wait: SQLite work happens on its own thread
   starts a new epoch, so nothing written since is mistaken for already stored;
 * follows the hub clock (:mod:`station.link.clock`: NTP-style samples, exposed as
   :class:`~station.link.clock.HubClock` with its error bound);
-* stores round plans, config, pairings/standings the hub pushes (``Migrations("station.sync")``)
-  and confirms each; receives a pushed lexicon in chunks, checks its SHA-256 and swaps it
-  in atomically; then calls the handlers the caller registered (``on_plan``, ``on_gong`` …).
+* stores round plans, the hall configuration (checked first by the hub's own rules; the
+  kiosk's settings owner, station/settings.py, puts it into use), pairings/standings the
+  hub pushes (``Migrations("station.sync")``) and confirms each; receives a pushed lexicon
+  in chunks, checks its SHA-256 and swaps it in atomically; then calls the handlers the
+  caller registered (``on_plan``, ``on_gong`` …).
 
 :class:`SyncStatus` is what the kiosk shows ("clock not synced", hub offline, backlog).
 """

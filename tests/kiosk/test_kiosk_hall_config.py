@@ -332,3 +332,25 @@ def test_each_publication_is_the_whole_hall_configuration() -> None:
     assert not owner.offer({"tables": "1-10"}, 2)  # older than the one in use
     assert not owner.offer({"max_words": 0}, 4)  # refused: nothing pending
     assert owner.pending is None and owner.settings.max_words == 5
+
+
+async def test_the_halls_language_is_the_idle_screens_from_the_next_idle_moment(
+    make_app,
+) -> None:
+    from samoobsluha.shared.i18n import t
+
+    app = make_app()
+    async with app.run_test(size=(80, 24)) as pilot:
+        assert app.lang == "cs"
+        await type_raw(pilot, "4")  # a check begun: the language stays until it ends
+        await settle(pilot)
+        assert app.settings_in_use.offer({"ui_language": "sk", "tournament": "Košice"}, 1)
+        app._tick()
+        await pilot.pause()
+        assert app.lang == "cs" and isinstance(app.screen, CheckScreen)
+        await type_raw(pilot, "\x1b")
+        await until(lambda: app.lang == "sk")
+        assert app.default_language == "sk"
+        instruction = str(app.screen.query_one("#instruction", Label).render())
+        assert instruction == t("kiosk.idle.instruction", "sk")
+        assert str(app.screen.query_one("#tournament", Label).render()) == "Košice"
