@@ -235,6 +235,14 @@ def _publish(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         return 2
+    if args.kind == "config":  # refused here too: a bad file is told even with no hub running
+        from samoobsluha.shared.checks import SettingsError, hall_settings
+
+        try:
+            hall_settings(data)
+        except SettingsError as exc:
+            print(f"hub publish: {error_text(exc, lang)}", file=sys.stderr)
+            return 2
     return _show(_call("publish", kind=args.kind, data=data))
 
 
