@@ -24,7 +24,6 @@ from typing import Any
 
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.shared import protocol
-from samoobsluha.shared.checks import hall_settings
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.i18n import Phrase
@@ -872,6 +871,8 @@ class HubServer:
         if kind == "config":
             # the hall's kiosk settings: refused here, naming the key, unless every
             # station would use them (the station checks them again with the same rules)
+            from samoobsluha.shared.checks import hall_settings
+
             hall_settings(data)
         elif not isinstance(data, dict | list):
             raise ValueError(f"{kind} must be a JSON object or list")
