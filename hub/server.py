@@ -860,17 +860,23 @@ class HubServer:
         return {"id": item, "at": at, "sent_to": sent}
 
     async def publish(self, kind: str, data: Any) -> dict[str, Any]:
-        """``kind``: config (tables, limits …), pairings, standings, or referee_pin
-        (``{"hash": "scrypt$…"}``: the referee PIN every station uses from now on)."""
+        """``kind``: config (the hall's kiosk settings: tables, limits …, only the keys of
+        :data:`shared.checks.HALL_KEYS`, checked by :func:`shared.checks.hall_settings`),
+        pairings, standings, or referee_pin (``{"hash": "scrypt$…"}``: the referee PIN
+        every station uses from now on). A refused item is neither stored nor sent."""
         if kind not in ("config", "pairings", "standings", "referee_pin"):
             raise ValueError(f"cannot publish {kind!r}")
         pin_hashes = _check_pin_hashes(data) if kind == "referee_pin" else {}
         # a station refuses a malformed frame and reconnects; a bad item would be resent
         # on every connect, so check it here, once
-        if not isinstance(data, dict if kind == "config" else (dict, list)):
-            raise ValueError(
-                f"{kind} must be a JSON object" + ("" if kind == "config" else " or list")
-            )
+        if kind == "config":
+            # the hall's kiosk settings: refused here, naming the key, unless every
+            # station would use them (the station checks them again with the same rules)
+            from samoobsluha.shared.checks import hall_settings
+
+            hall_settings(data)
+        elif not isinstance(data, dict | list):
+            raise ValueError(f"{kind} must be a JSON object or list")
         if len(protocol.pack({"t": "show", "id": "x" * 64, "kind": kind, "data": data})) > (
             protocol.MAX_FRAME - 1024
         ):
