@@ -652,7 +652,7 @@ class HubServer:
                     {
                         "t": "lexicon_begin",
                         "id": item_id,
-                        "ver": item_version(item_id),
+                        "ver": store.item_version(item_id),
                         "name": info["name"],
                         "size": info["size"],
                         "sha256": info["file_sha256"],
@@ -894,7 +894,7 @@ class HubServer:
         """A published item's version: the hub's time in ms, and always above the last
         one of its kind (a hub clock set back must not make the next item look older)."""
         published = await self.lane.run(store.load_published)
-        last = item_version(published[kind][0]) if kind in published else 0
+        last = store.item_version(published[kind][0]) if kind in published else 0
         return max(int(self.clock.now() * 1000), last + 1)
 
     async def push_lexicon(self, path: Path | str) -> dict[str, Any]:
@@ -955,15 +955,9 @@ def _pin_msg(item: str, stored: str | None) -> dict[str, Any] | None:
     return _item_msg("referee_pin", item, {"hash": stored})
 
 
-def item_version(item_id: str) -> int:
-    """The version in a published item's id (``kind:version:digest``)."""
-    parts = item_id.split(":")
-    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
-
-
 def _item_msg(kind: str, item_id: str, data: Any) -> dict[str, Any]:
     """The frame of a published config / pairings / standings / referee PIN item."""
-    ver = item_version(item_id)
+    ver = store.item_version(item_id)
     if kind == "config":
         return {"t": "config", "id": item_id, "ver": ver, "config": data}
     return {"t": "show", "id": item_id, "ver": ver, "kind": kind, "data": data}

@@ -903,6 +903,13 @@ def save_published(
         )
 
 
+def item_version(item_id: str) -> int:
+    """The version in a published item's id (``kind:version:digest``; the hub's time of
+    publication in ms)."""
+    parts = item_id.split(":")
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
+
+
 def load_published(db: sqlite_utils.Database) -> dict[str, tuple[str, Any]]:
     return {
         kind: (item_id, json.loads(data))

@@ -39,6 +39,11 @@ class StationRow:
     # the file on disk is the reference but the kiosk has not swapped to it yet (it does
     # at its next idle moment: station/lexicons.py)
     lexicon_pending: bool = False
+    # the hall configuration the kiosk uses (its version: the hub's publication time in
+    # ms), and whether it is the one the hub published last; None: nothing to compare (no
+    # publication, or a station without a kiosk)
+    config_version: int | None = None
+    config_ok: bool | None = None
 
 
 @dataclass
@@ -87,6 +92,8 @@ class StationsArea(ServiceCore):
             players = [p for p in tour.players() if not p.withdrawn]
         present = sum(1 for p in players if p.checked_in) or len(players)
         expected = self._expected_lexicon(published, raw)
+        # the hall configuration published last ({} included: it withdraws the earlier)
+        hall = sync_store.item_version(published["config"][0]) if "config" in published else None
         out: list[StationRow] = []
         for r in raw:
             st = r["status"]
@@ -101,6 +108,9 @@ class StationsArea(ServiceCore):
             on_disk = st.get("lexicon_sha256")
             sha = st.get("lexicon_in_use_sha256") or on_disk
             signal = st.get("last_signal")
+            config = st.get("config_version")
+            config = config if isinstance(config, int) else None
+            kiosk = bool(st.get("lexicon_in_use_sha256"))  # a daemon reports neither
             out.append(
                 StationRow(
                     station_id=r["station_id"],
@@ -118,6 +128,8 @@ class StationsArea(ServiceCore):
                     rows=int(r.get("contiguous") or 0),
                     rejected=rejected.get(r["station_id"], 0),
                     lexicon_pending=expected is not None and sha != expected == on_disk,
+                    config_version=config,
+                    config_ok=None if hall is None or not kiosk else config == hall,
                 )
             )
         required = stations_required(present)
@@ -135,6 +147,8 @@ class StationsArea(ServiceCore):
         for row in out:
             if row.lexicon_ok is False and not row.lexicon_pending:
                 warnings.append(Phrase("warn.lexicon_differs", station=row.station_id))
+            if row.online and row.config_ok is False:
+                warnings.append(Phrase("warn.config_differs", station=row.station_id))
             if row.online and not row.clock_synced:
                 warnings.append(Phrase("warn.clock", station=row.station_id))
             if row.rejected:

@@ -25,7 +25,8 @@ from textual.pilot import Pilot
 from textual.widgets import Label
 
 from samoobsluha.hub import store
-from samoobsluha.hub.server import HubServer, _item_msg, item_version
+from samoobsluha.hub.server import HubServer, _item_msg
+from samoobsluha.hub.store import item_version
 from samoobsluha.shared.checks import parse_tables
 from samoobsluha.shared.i18n import localize
 from samoobsluha.shared.protocol import new_psk

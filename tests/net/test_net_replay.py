@@ -13,7 +13,8 @@ import pytest
 from testkit import until
 
 from samoobsluha.hub import store
-from samoobsluha.hub.server import HubServer, _item_msg, item_version
+from samoobsluha.hub.server import HubServer, _item_msg
+from samoobsluha.hub.store import item_version
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import FakeClock
 from samoobsluha.station.sync import NetworkConfig, StationSync, load_item
