@@ -529,11 +529,10 @@ class Day:
             self.entries["conflict" if table == conflict_table else "both"] += 1
 
     def operator_round(self, n: int) -> None:
-        """The operator pulls the stations' results, enters the missing scoresheets,
+        """The operator sees the stations' results in, enters the missing scoresheets,
         resolves the conflict, approves (publication opens the protest window) and the
         director approves early."""
         self.wait_results_synced()
-        applied = self.service.apply_station_results()
         state = self.service.round_results(n)
         for row in state.tables:
             key = (n, row.table)
@@ -566,8 +565,8 @@ class Day:
                 f"closed by the chief referee ({final} final)"
             )
         self.note(
-            f"round {n}: station results in (entered as the hub received them; "
-            f"{len(applied)} caught up by the operator), published, {final} final"
+            f"round {n}: station results in (entered as the hub received them), "
+            f"published, {final} final"
         )
 
     def wait_results_synced(self) -> None:
@@ -872,7 +871,7 @@ def report(day: Day, summary: dict[str, Any], svg: Path, command: str) -> str:
         "",
         "Real processes on 127.0.0.1: `hub serve`, three `station daemon`s (st-3 behind a TCP "
         "proxy), 64 players, ČAS rules; players' checks and results through the kiosk's store "
-        "(station/simulate.py), the operator through hub/service.py.",
+        "(station/simulate.py), the operator through HubService (hub/service/).",
         "",
         "## Verdict",
         "",

@@ -22,6 +22,20 @@ import time
 from pathlib import Path
 
 STATION = Path(sys.executable).with_name("station")
+REPO = Path(__file__).resolve().parents[1]
+
+
+def install_kind(python: str = sys.executable) -> str:
+    """ "editable" when ``python`` imports samoobsluha from this checkout (its finder hook
+    and uncompiled tree cost start-up a card does not pay), else "installed"."""
+    where = subprocess.run(
+        [python, "-c", "import samoobsluha; print(samoobsluha.__path__[0])"],
+        capture_output=True,
+        text=True,
+        check=False,
+    ).stdout.strip()
+    editable = where and Path(where).resolve().is_relative_to(REPO)
+    return "an editable install" if editable else "an install like a card's"
 
 
 def timed(cmd: list[str], env: dict[str, str], runs: int) -> float:
@@ -62,6 +76,11 @@ def main() -> int:
             ("station check kůň", timed(check, env, args.runs), 0.12),
             ("station --help", timed([str(STATION), "--help"], env, args.runs), 0.15),
         ]
+        if install_kind() == "an editable install":
+            print(
+                "NOTE: an editable install (this checkout): the targets are for a card's "
+                "install, `python -m venv V && V/bin/pip install --compile .`, run by V/bin/python"
+            )
         print(f"python -c pass (baseline): median {bare * 1000:.0f} ms")
         for name, value, target in rows:
             print(

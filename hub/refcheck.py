@@ -12,8 +12,11 @@ kiosk's own:
 * **the same lexicon the stations use**: the one the hub pushed (``hub push-lexicon``),
   else the hub's default lexicon file — the reference the Stations screen compares the
   stations' lexicons with;
+* **the same settings**: the hall configuration the hub published last (``hub publish
+  config``: tables, words per play, limits; :func:`hall_kiosk_settings`) over the kiosk's
+  defaults — what every station without its own ``[kiosk]`` values uses;
 * **the same limits**: the table's interval and its checks per round
-  (:func:`shared.checks.rate_decision` with the kiosk's default settings), counted over
+  (:func:`shared.checks.rate_decision` with those settings), counted over
   every station's checks of that table in the hub's log, with the kiosk's refusal texts;
 * **the same record**: the rows a kiosk sends for a check (:class:`shared.payloads.
   CheckPayload`, and a referee request for a word too long for the lexicon) stored by the
@@ -103,6 +106,27 @@ def lexicon_path(service: Any) -> Path:
     raise CheckRefused(Phrase("refcheck.no_lexicon"))
 
 
+def hall_kiosk_settings(service: Any) -> Any:
+    """The kiosk settings of the hall: the newest published configuration over the
+    defaults (a stored one the stations would refuse — published before the hub checked
+    them — is logged and left out, as a station leaves it out)."""
+    import dataclasses
+
+    from samoobsluha.hub import store as sync_store
+    from samoobsluha.shared.checks import KioskSettings, SettingsError, hall_settings
+
+    with service._db() as db:
+        published = sync_store.load_published(db)
+    settings = KioskSettings()
+    if "config" in published:
+        item, data = published["config"]
+        try:
+            settings = dataclasses.replace(settings, **hall_settings(data))
+        except SettingsError as exc:
+            log.error("hall configuration %s not used: %s", item, exc)
+    return settings
+
+
 def check_round(service: Any, now: float) -> int | None:
     """The round a check made now belongs to, as a kiosk decides it: the round under way
     (or ended less than the play-out display ago); before a planned round starts, the one
@@ -153,7 +177,6 @@ def referee_check(
     """Judge ``raw_words`` for table ``table`` as a kiosk would, log it as that table's
     check (see the module docstring) and return it. Raises :class:`CheckRefused`."""
     from samoobsluha.shared.checks import (
-        KioskSettings,
         Limit,
         RateState,
         StepError,
@@ -163,7 +186,7 @@ def referee_check(
         validate_table,
     )
 
-    settings = KioskSettings()
+    settings = hall_kiosk_settings(service)
     now = float(service.clock.now())
     if round_no is None:
         round_no = check_round(service, now)

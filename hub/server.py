@@ -24,6 +24,7 @@ from typing import Any
 
 from samoobsluha.hub.tournament import store as tour_store
 from samoobsluha.shared import protocol
+from samoobsluha.shared.address import format_hostport
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.i18n import Phrase
@@ -175,9 +176,6 @@ class HubServer:
         self.published_dir = Path(db_path).parent / "published"
         self.data_dir = Path(db_path).parent
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
-        # results stored before the hub entered them on receipt (an older hub): now
-        for key, _, error in self.dbw.call(store.apply_results, self.clock.now()):
-            log.info("station result %s entered%s", key, f": refused ({error})" if error else "")
         self.conns: dict[str, StationConn] = {}
         self._plans: list[RoundPlan] = self.lane.call(store.load_plans)  # budget periods
         self._server: asyncio.Server | None = None
@@ -197,7 +195,10 @@ class HubServer:
         )
         self.port = self._server.sockets[0].getsockname()[1]
         log.info(
-            "hub %s of tournament %s on %s:%d", self.hub_id, self.tournament, self.host, self.port
+            "hub %s of tournament %s on %s",
+            self.hub_id,
+            self.tournament,
+            format_hostport(self.host, self.port),
         )
         self._spawn(self._watch())
         if self.advertise:
@@ -651,7 +652,7 @@ class HubServer:
                     {
                         "t": "lexicon_begin",
                         "id": item_id,
-                        "ver": item_version(item_id),
+                        "ver": store.item_version(item_id),
                         "name": info["name"],
                         "size": info["size"],
                         "sha256": info["file_sha256"],
@@ -859,17 +860,23 @@ class HubServer:
         return {"id": item, "at": at, "sent_to": sent}
 
     async def publish(self, kind: str, data: Any) -> dict[str, Any]:
-        """``kind``: config (tables, limits …), pairings, standings, or referee_pin
-        (``{"hash": "scrypt$…"}``: the referee PIN every station uses from now on)."""
+        """``kind``: config (the hall's kiosk settings: tables, limits …, only the keys of
+        :data:`shared.checks.HALL_KEYS`, checked by :func:`shared.checks.hall_settings`),
+        pairings, standings, or referee_pin (``{"hash": "scrypt$…"}``: the referee PIN
+        every station uses from now on). A refused item is neither stored nor sent."""
         if kind not in ("config", "pairings", "standings", "referee_pin"):
             raise ValueError(f"cannot publish {kind!r}")
         pin_hashes = _check_pin_hashes(data) if kind == "referee_pin" else {}
         # a station refuses a malformed frame and reconnects; a bad item would be resent
         # on every connect, so check it here, once
-        if not isinstance(data, dict if kind == "config" else (dict, list)):
-            raise ValueError(
-                f"{kind} must be a JSON object" + ("" if kind == "config" else " or list")
-            )
+        if kind == "config":
+            # the hall's kiosk settings: refused here, naming the key, unless every
+            # station would use them (the station checks them again with the same rules)
+            from samoobsluha.shared.checks import hall_settings
+
+            hall_settings(data)
+        elif not isinstance(data, dict | list):
+            raise ValueError(f"{kind} must be a JSON object or list")
         if len(protocol.pack({"t": "show", "id": "x" * 64, "kind": kind, "data": data})) > (
             protocol.MAX_FRAME - 1024
         ):
@@ -887,7 +894,7 @@ class HubServer:
         """A published item's version: the hub's time in ms, and always above the last
         one of its kind (a hub clock set back must not make the next item look older)."""
         published = await self.lane.run(store.load_published)
-        last = item_version(published[kind][0]) if kind in published else 0
+        last = store.item_version(published[kind][0]) if kind in published else 0
         return max(int(self.clock.now() * 1000), last + 1)
 
     async def push_lexicon(self, path: Path | str) -> dict[str, Any]:
@@ -948,15 +955,9 @@ def _pin_msg(item: str, stored: str | None) -> dict[str, Any] | None:
     return _item_msg("referee_pin", item, {"hash": stored})
 
 
-def item_version(item_id: str) -> int:
-    """The version in a published item's id (``kind:version:digest``)."""
-    parts = item_id.split(":")
-    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
-
-
 def _item_msg(kind: str, item_id: str, data: Any) -> dict[str, Any]:
     """The frame of a published config / pairings / standings / referee PIN item."""
-    ver = item_version(item_id)
+    ver = store.item_version(item_id)
     if kind == "config":
         return {"t": "config", "id": item_id, "ver": ver, "config": data}
     return {"t": "show", "id": item_id, "ver": ver, "kind": kind, "data": data}

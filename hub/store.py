@@ -734,10 +734,8 @@ class _At:
         return self._now
 
 
-def apply_results(
-    db: Database, now: float, keys: Sequence[str] | None = None
-) -> list[tuple[str, str, str]]:
-    """Hand stored ``result`` rows (``keys``, or every one) not handed over yet to the
+def apply_results(db: Database, now: float, *, keys: Sequence[str]) -> list[tuple[str, str, str]]:
+    """Hand the stored ``result`` rows ``keys`` not handed over yet to the
     tournament (:func:`hub.tournament.intake.enter_station_results`, which owns what a
     result does in each state) and record what became of each in ``result_intake``.
     The author handed over is the row's ``station_id`` as stored — the authenticated
@@ -903,6 +901,13 @@ def save_published(
             {"kind": kind, "item_id": item_id, "data": json.dumps(data), "updated_at": now},
             pk="kind",
         )
+
+
+def item_version(item_id: str) -> int:
+    """The version in a published item's id (``kind:version:digest``; the hub's time of
+    publication in ms)."""
+    parts = item_id.split(":")
+    return int(parts[1]) if len(parts) == 3 and parts[1].isdigit() else 0
 
 
 def load_published(db: sqlite_utils.Database) -> dict[str, tuple[str, Any]]:

@@ -16,25 +16,40 @@ Letters are kept in their canonical lowercase form (see :mod:`shared.normalize`)
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass, field
 from functools import cached_property
+
+from samoobsluha.shared.record import Record
 
 BLANK = "?"
 
 
-@dataclass(frozen=True)
-class Alphabet:
+class Alphabet(Record):
     """One language edition: which tiles exist, what they score, what a word may contain.
 
     ``tiles`` maps each lowercase letter to ``(count, value)``. ``blank_only`` are the
     letters with no tile of their own that a blank may still stand for.
     """
 
+    _fields = ("code", "name", "tiles", "blanks", "blank_only")
     code: str
     name: str
     tiles: Mapping[str, tuple[int, int]]
-    blanks: int = 2
-    blank_only: frozenset[str] = field(default_factory=frozenset)
+    blanks: int
+    blank_only: frozenset[str]
+
+    def __init__(
+        self,
+        code: str,
+        name: str,
+        tiles: Mapping[str, tuple[int, int]],
+        blanks: int = 2,
+        blank_only: frozenset[str] = frozenset(),
+    ) -> None:
+        object.__setattr__(self, "code", code)
+        object.__setattr__(self, "name", name)
+        object.__setattr__(self, "tiles", tiles)
+        object.__setattr__(self, "blanks", blanks)
+        object.__setattr__(self, "blank_only", blank_only)
 
     @cached_property
     def letters(self) -> frozenset[str]:

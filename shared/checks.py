@@ -14,7 +14,7 @@ import re
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field, fields
 from enum import StrEnum
-from typing import Any
+from typing import Any, NoReturn
 
 from samoobsluha.shared.alphabet import Alphabet
 
@@ -32,7 +32,15 @@ DEFAULT_TABLES = "1-100"
 
 
 class SettingsError(ValueError):
-    """A ``[kiosk]`` value that cannot be used; the message names the key."""
+    """A ``[kiosk]`` value that cannot be used; the message names the key. ``key`` and
+    ``values`` (when set) are the catalogue message for a screen or the hub's refusal of
+    a hall configuration (:func:`hall_settings`); ``name`` is the ``[kiosk]`` key."""
+
+    def __init__(self, message: Any, key: str = "", name: str = "", **values: Any) -> None:
+        super().__init__(message)
+        self.key = key
+        self.name = name
+        self.values = values
 
 
 class TablesError(SettingsError):
@@ -40,9 +48,7 @@ class TablesError(SettingsError):
     for the screen (the English ``str()`` stays for config-file errors and logs)."""
 
     def __init__(self, message: str, key: str, **values: Any) -> None:
-        super().__init__(message)
-        self.key = key
-        self.values = values
+        super().__init__(message, key, "tables", **values)
 
 
 # --- tables ------------------------------------------------------------------------------
@@ -152,11 +158,17 @@ class KioskSettings:
             if f.name not in section:
                 continue
             raw = section[f.name]
+
+            def refuse(expected: str, key: str, name: str = f.name, raw: Any = raw) -> NoReturn:
+                raise SettingsError(
+                    f"{name}: expected {expected}, got {raw!r}", key, name, value=repr(raw)
+                )
+
             if f.name == "tables":
                 values["tables"] = parse_tables(raw)
             elif f.name in {"show_failed_words"}:
                 if not isinstance(raw, bool):
-                    raise SettingsError(f"{f.name}: expected true or false, got {raw!r}")
+                    refuse("true or false", "settings.expected_bool")
                 values[f.name] = raw
             elif f.name in {
                 "max_words",
@@ -165,22 +177,89 @@ class KioskSettings:
                 "pin_free_attempts",
             }:
                 if isinstance(raw, bool) or not isinstance(raw, int) or raw < 0:
-                    raise SettingsError(f"{f.name}: expected a whole number >= 0, got {raw!r}")
+                    refuse("a whole number >= 0", "settings.expected_count")
                 values[f.name] = raw
             elif f.type in ("float", float):
                 if isinstance(raw, bool) or not isinstance(raw, int | float) or raw < 0:
-                    raise SettingsError(f"{f.name}: expected seconds >= 0, got {raw!r}")
+                    refuse("seconds >= 0", "settings.expected_seconds")
+                if raw != raw or raw == float("inf"):  # NaN or infinity (JSON may carry them)
+                    refuse("seconds >= 0", "settings.expected_seconds")
                 values[f.name] = float(raw)
             else:
                 if not isinstance(raw, str):
-                    raise SettingsError(f"{f.name}: expected text, got {raw!r}")
+                    refuse("text", "settings.expected_text")
                 values[f.name] = raw
         settings = cls(**values)
         if not 1 <= settings.max_words <= 15:
-            raise SettingsError(f"max_words: {settings.max_words} is not between 1 and 15")
+            raise SettingsError(
+                f"max_words: {settings.max_words} is not between 1 and 15",
+                "settings.max_words_range",
+                "max_words",
+                value=settings.max_words,
+            )
         if settings.ui_language and settings.ui_language not in ("cs", "sk", "en"):
-            raise SettingsError(f"ui_language: {settings.ui_language!r} is not cs, sk or en")
+            raise SettingsError(
+                f"ui_language: {settings.ui_language!r} is not cs, sk or en",
+                "settings.ui_language",
+                "ui_language",
+                value=repr(settings.ui_language),
+            )
         return settings
+
+
+# --- the hall's settings (published by the hub) --------------------------------------------
+
+#: The ``[kiosk]`` keys the chief referee may set for every station of the hall at once
+#: (``hub publish config FILE.json``; docs/network.md). What the hall decides: its tables,
+#: the number of words of a play, the limits, how long screens stay, whether failed words
+#: are shown, the language and the tournament's name. Not here: the referee PIN (its own
+#: item, ``hub pin set``), the PIN prompt's lockout (it guards the PIN on each station's
+#: own keyboard), and the referee and confirm keys (a station's keyboard may lack them).
+HALL_KEYS = (
+    "tables",
+    "tournament",
+    "max_words",
+    "min_interval",
+    "max_checks_per_round",
+    "cap_window",
+    "station_min_interval",
+    "station_max_checks_per_round",
+    "verdict_lock",
+    "verdict_seconds",
+    "inactivity_seconds",
+    "form_inactivity_seconds",
+    "referee_idle_seconds",
+    "show_failed_words",
+    "ui_language",
+)
+
+
+def hall_settings(data: Any) -> dict[str, Any]:
+    """A hall configuration checked as a station will use it: the values of the keys it
+    names, parsed by the ``[kiosk]`` section's own rules (:meth:`KioskSettings.
+    from_section`). The hub refuses to publish what fails here and a station refuses to
+    use it (one validator). ``{}`` is valid: the hall sets nothing, every station uses
+    its own file. Raises :class:`SettingsError` whose one argument is a catalogue
+    :class:`~shared.i18n.Phrase` naming the key."""
+    from samoobsluha.shared.i18n import Phrase  # here: `station check` never needs it
+
+    if not isinstance(data, Mapping):
+        raise SettingsError(Phrase("config.not_object"))
+    for key in sorted(data, key=str):
+        if key == "referee_pin_hash":
+            raise SettingsError(Phrase("config.pin_item"))
+        if key not in HALL_KEYS:
+            raise SettingsError(
+                Phrase("config.not_hall_key", key=str(key)[:64], keys=", ".join(HALL_KEYS))
+            )
+    try:
+        parsed = KioskSettings.from_section(data)
+    except SettingsError as exc:
+        problem: Any = Phrase(exc.key, **exc.values) if exc.key else str(exc)
+        raise SettingsError(
+            Phrase("config.bad_value", key=exc.name or "?", problem=problem)
+        ) from None
+    return {key: getattr(parsed, key) for key in data}
 
 
 # --- the check flow ----------------------------------------------------------------------

@@ -11,6 +11,8 @@ from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import sys
 from collections.abc import Iterable, Mapping, Sequence
 
 TYPE_CHECKING = False  # not `typing`'s: --help imports nothing argparse does not
@@ -33,6 +35,12 @@ class _SubParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
+
+
+def options_parser() -> argparse.ArgumentParser:
+    """A parser of options several subcommands share (``parents=[...]``), with the same
+    formatter: argparse's own would import shutil at its first ``add_argument``."""
+    return argparse.ArgumentParser(add_help=False, formatter_class=_Formatter)
 
 
 def _columns() -> int:
@@ -83,4 +91,12 @@ def _chosen_module(commands: Mapping[str, str] | None, argv: Sequence[str] | Non
 
 def run(parser: argparse.ArgumentParser, argv: Sequence[str] | None) -> int:
     args = parser.parse_args(argv)
-    return int(args.func(args))
+    try:
+        code = int(args.func(args))
+        sys.stdout.flush()
+    except BrokenPipeError:
+        # the reader stopped (``hub challenges | head``): not our error, and no traceback;
+        # what is left unflushed goes nowhere, and the status is the shell's for SIGPIPE
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return 128 + 13
+    return code

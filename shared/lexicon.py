@@ -16,25 +16,29 @@ reports to prove they all judge with the same words.
 
 from __future__ import annotations
 
-import contextlib
 import json
 import mmap
 import os
 import struct
-import threading
 import time
 import unicodedata
 from collections import Counter
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from enum import StrEnum
-from pathlib import Path
-from typing import Any
 
 import marisa_trie
 
 from samoobsluha.shared.alphabet import Alphabet, get_alphabet
 from samoobsluha.shared.normalize import MAX_LETTERS, MIN_LETTERS, Word
+from samoobsluha.shared.record import Record
+
+TYPE_CHECKING = False  # not typing's: `station check` imports this module at start-up
+if TYPE_CHECKING:
+    import threading
+    from pathlib import Path
+    from typing import Any
+
+    StrPath = str | os.PathLike[str]
 
 MAGIC = b"SAMOLEX1"
 FORMAT_VERSION = 1
@@ -46,10 +50,21 @@ class LexiconError(Exception):
     """A lexicon file that cannot be used; the message names the file and the problem."""
 
 
-@dataclass(frozen=True)
-class LexiconInfo:
+class LexiconInfo(Record):
     """The header of a lexicon file."""
 
+    _fields = (
+        "language",
+        "variant",
+        "min_length",
+        "max_length",
+        "source",
+        "built_at",
+        "words",
+        "sha256",
+        "payload_bytes",
+        "format",
+    )
     language: str
     variant: str
     min_length: int
@@ -59,7 +74,38 @@ class LexiconInfo:
     words: int
     sha256: str
     payload_bytes: int
-    format: int = FORMAT_VERSION
+    format: int
+
+    def __init__(
+        self,
+        language: str,
+        variant: str,
+        min_length: int,
+        max_length: int,
+        source: str,
+        built_at: str,
+        words: int,
+        sha256: str,
+        payload_bytes: int,
+        format: int = FORMAT_VERSION,
+    ) -> None:
+        for name, value in zip(
+            self._fields,
+            (
+                language,
+                variant,
+                min_length,
+                max_length,
+                source,
+                built_at,
+                words,
+                sha256,
+                payload_bytes,
+                format,
+            ),
+            strict=True,
+        ):
+            object.__setattr__(self, name, value)
 
     def as_dict(self) -> dict[str, Any]:
         return {
@@ -82,15 +128,28 @@ class Status(StrEnum):
     REFEREE = "referee"  # a word is longer than the lexicon covers: the referee decides
 
 
-@dataclass(frozen=True)
-class Verdict:
+class Verdict(Record):
     """One verdict for the whole play. ``failed`` (which words are not in the lexicon)
     and ``too_long`` are for the log and the referee, not for the player's screen."""
 
+    __slots__ = ("failed", "status", "too_long", "words")
+    _fields = ("status", "words", "failed", "too_long")
     status: Status
     words: tuple[Word, ...]
-    failed: tuple[str, ...] = ()
-    too_long: tuple[str, ...] = ()
+    failed: tuple[str, ...]
+    too_long: tuple[str, ...]
+
+    def __init__(
+        self,
+        status: Status,
+        words: tuple[Word, ...],
+        failed: tuple[str, ...] = (),
+        too_long: tuple[str, ...] = (),
+    ) -> None:
+        object.__setattr__(self, "status", status)
+        object.__setattr__(self, "words", words)
+        object.__setattr__(self, "failed", failed)
+        object.__setattr__(self, "too_long", too_long)
 
     @property
     def valid(self) -> bool:
@@ -109,13 +168,13 @@ class Lexicon:
 
     def __init__(
         self,
-        path: Path,
+        path: StrPath,
         info: LexiconInfo,
         trie: marisa_trie.Trie,
         *,
         mapping: mmap.mmap | None = None,
     ) -> None:
-        self.path = path
+        self._path = os.fspath(path)  # a string: `station check` imports no pathlib
         self.info = info
         self._trie = trie
         self._mapping = mapping  # the trie reads from it: kept open as long as the trie
@@ -124,17 +183,21 @@ class Lexicon:
         self._verify_error: LexiconError | None = None
         self._verifier: threading.Thread | None = None
 
+    @property
+    def path(self) -> Path:
+        from pathlib import Path
+
+        return Path(self._path)
+
     def __repr__(self) -> str:
         i = self.info
         return (
-            f"<Lexicon {self.path.name} {i.language}/{i.variant} {i.words} words "
+            f"<Lexicon {os.path.basename(self._path)} {i.language}/{i.variant} {i.words} words "
             f"{i.min_length}-{i.max_length} sha256={i.sha256[:12]}>"
         )
 
     @classmethod
-    def open(
-        cls, path: Path | str, *, language: str | None = None, verify: str = "now"
-    ) -> Lexicon:
+    def open(cls, path: StrPath, *, language: str | None = None, verify: str = "now") -> Lexicon:
         """Open ``path``. ``language``, when given, must match the file's. ``verify``:
         ``"now"`` checks the content hash before returning; ``"background"`` returns at
         once and checks it in a thread (lookups wait for it, and fail with
@@ -143,7 +206,7 @@ class Lexicon:
         not changed since (the station's verification stamp, station/lexicons.py)."""
         if verify not in ("now", "background", "trusted"):
             raise ValueError(f"verify must be 'now', 'background' or 'trusted', not {verify!r}")
-        path = Path(path)
+        path = os.fspath(path)
         info, mapping, offset = _map(path)
         try:
             if language is not None and info.language != language:
@@ -157,14 +220,14 @@ class Lexicon:
             try:
                 trie.map(payload)
             except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
-                raise LexiconError(
-                    f"{path}: lexicon payload is not a valid trie ({exc})"
-                ) from exc
+                raise LexiconError(f"{path}: lexicon payload is not a valid trie ({exc})") from exc
             if len(trie) != info.words:
                 raise LexiconError(
                     f"{path}: header says {info.words} words but the payload has {len(trie)}"
                 )
         except BaseException:
+            import contextlib  # here: only a refused file gets this far
+
             with contextlib.suppress(BufferError):  # a view still alive: the GC closes it
                 mapping.close()
             raise
@@ -178,11 +241,13 @@ class Lexicon:
 
         def verify() -> None:
             try:
-                _check_hash(self.path, self.info, payload)
+                _check_hash(self._path, self.info, payload)
             except LexiconError as exc:
                 self._verify_error = exc
             except Exception as exc:  # e.g. the file vanished under the map (SIGBUS aside)
-                self._verify_error = LexiconError(f"{self.path}: cannot verify lexicon ({exc})")
+                self._verify_error = LexiconError(f"{self._path}: cannot verify lexicon ({exc})")
+
+        import threading  # here: a one-shot `station check` verifies in the foreground
 
         self._verifier = threading.Thread(target=verify, name="lexicon-verify", daemon=True)
         self._verifier.start()
@@ -233,11 +298,11 @@ class Lexicon:
         return iter(self._trie)
 
 
-def _map(path: Path) -> tuple[LexiconInfo, mmap.mmap, int]:
+def _map(path: str) -> tuple[LexiconInfo, mmap.mmap, int]:
     """Map a lexicon file read-only; check its header and payload length. Returns the
     header, the map and the payload's offset in it."""
     try:
-        with path.open("rb") as fh:
+        with open(path, "rb") as fh:
             prefix = fh.read(len(MAGIC) + _HEADER_LEN.size)
             if len(prefix) < len(MAGIC) + _HEADER_LEN.size or not prefix.startswith(MAGIC):
                 raise LexiconError(f"{path}: not a Samoobsluha lexicon (bad magic)")
@@ -267,16 +332,16 @@ def _sha256(data: Any) -> str:
     return hashlib.sha256(data).hexdigest()
 
 
-def _check_hash(path: Path, info: LexiconInfo, payload: Any) -> None:
+def _check_hash(path: str, info: LexiconInfo, payload: Any) -> None:
     if _sha256(payload) != info.sha256:
         raise _hash_mismatch(path)
 
 
-def _hash_mismatch(path: Path) -> LexiconError:
+def _hash_mismatch(path: str) -> LexiconError:
     return LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
 
 
-def _parse_header(path: Path, header: bytes) -> LexiconInfo:
+def _parse_header(path: str, header: bytes) -> LexiconInfo:
     try:
         info = LexiconInfo(**json.loads(header.decode("utf-8")))
     except (ValueError, TypeError) as exc:
@@ -290,9 +355,9 @@ def _parse_header(path: Path, header: bytes) -> LexiconInfo:
     return info
 
 
-def read_info(path: Path | str) -> LexiconInfo:
+def read_info(path: StrPath) -> LexiconInfo:
     """Header of a verified lexicon file (the content hash is checked too)."""
-    path = Path(path)
+    path = os.fspath(path)
     info, mapping, offset = _map(path)
     with mapping, memoryview(mapping) as view, view[offset:] as payload:
         ok = _sha256(payload) == info.sha256
@@ -313,13 +378,13 @@ class Drop(StrEnum):
     FORBIDDEN = "forbidden by the dictionary"
 
 
-@dataclass
 class BuildReport:
     """What a build kept and what it dropped, with a few examples per reason."""
 
-    kept: int = 0
-    dropped: Counter[str] = field(default_factory=Counter)
-    examples: dict[str, list[str]] = field(default_factory=dict)
+    def __init__(self) -> None:
+        self.kept = 0
+        self.dropped: Counter[str] = Counter()
+        self.examples: dict[str, list[str]] = {}
 
     def drop(self, reason: Drop, item: str) -> None:
         self.dropped[reason.value] += 1
@@ -396,6 +461,7 @@ def write_lexicon(
     )
     header = json.dumps(info.as_dict(), ensure_ascii=False, sort_keys=True).encode("utf-8")
     import tempfile  # only when building (the hub), not when a station opens a lexicon
+    from pathlib import Path
 
     out = Path(out)
     out.parent.mkdir(parents=True, exist_ok=True)
@@ -424,6 +490,8 @@ def build_from_wordlist(
 ) -> tuple[LexiconInfo, BuildReport]:
     """Build from a UTF-8 list, one word a line (an official list such as a NOVEX export).
     Upper-case lists are normal here, so case says nothing about proper nouns."""
+    from pathlib import Path
+
     alphabet = get_alphabet(language)
     report = BuildReport()
     path = Path(wordlist)

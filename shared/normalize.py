@@ -18,10 +18,10 @@ from __future__ import annotations
 
 import re
 import unicodedata
-from dataclasses import dataclass
 from enum import StrEnum
 
 from samoobsluha.shared.alphabet import Alphabet
+from samoobsluha.shared.record import Record
 
 MIN_LETTERS = 2
 MAX_LETTERS = 15  # the board is 15 squares wide
@@ -72,12 +72,17 @@ def _english(reason: Reason, raw: str, detail: str) -> str:
     raise AssertionError(reason)  # pragma: no cover
 
 
-@dataclass(frozen=True, slots=True)
-class Word:
+class Word(Record):
     """A normalised word: lowercase NFC ``text`` and the positions played with a blank."""
 
+    __slots__ = ("blanks", "text")
+    _fields = ("text", "blanks")
     text: str
-    blanks: tuple[int, ...] = ()
+    blanks: tuple[int, ...]
+
+    def __init__(self, text: str, blanks: tuple[int, ...] = ()) -> None:
+        object.__setattr__(self, "text", text)
+        object.__setattr__(self, "blanks", blanks)
 
     def __str__(self) -> str:
         return self.text

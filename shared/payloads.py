@@ -590,6 +590,9 @@ class StationStatus(Payload):
     # the lexicon the kiosk judges with (lexicon_sha256: the file on disk, which a push
     # replaces at once; the kiosk swaps at its next idle moment); None: no kiosk
     lexicon_in_use_sha256: str | None = None
+    # the version of the hall configuration (``hub publish config``) the kiosk uses: the
+    # hub's time in ms when it was published; None: none, or no kiosk (station/settings.py)
+    config_version: int | None = None
 
     def _more_rules(self) -> None:
         if getattr(self, "restarts", 0) < 0:  # checked() sees only the fields sent

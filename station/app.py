@@ -26,9 +26,7 @@ from textual.screen import Screen
 from samoobsluha.shared.checks import (
     KioskSettings,
     RateDecision,
-    SettingsError,
     boot_id,
-    parse_tables,
     rate_decision,
 )
 from samoobsluha.shared.clock import Clock, SystemClock
@@ -38,6 +36,7 @@ from samoobsluha.shared.normalize import Word
 from samoobsluha.shared.rounds import Phase, RoundStatus
 from samoobsluha.station import collector
 from samoobsluha.station.log import SETTING_PIN, CheckRecord, KioskStore
+from samoobsluha.station.settings import SETTING_TABLES, Effective, SettingsInUse
 
 if TYPE_CHECKING:
     from samoobsluha.station.lexicons import LexiconInUse
@@ -49,7 +48,6 @@ log = logging.getLogger(__name__)
 RoundSource = Callable[[], RoundStatus | None]
 HubSource = Callable[[], bool | None]
 
-SETTING_TABLES = "tables"
 VERDICT_HOLD = "verdict"  # the collector's hold from F10 until the verdict is painted
 
 
@@ -91,6 +89,7 @@ class KioskApp(App[int], inherit_bindings=False):
         store: KioskStore,
         lexicons: LexiconInUse | None = None,
         settings: KioskSettings | None = None,
+        settings_in_use: SettingsInUse | None = None,
         station_name: str = "",
         ui_language: str = "cs",
         clock: Clock | None = None,
@@ -105,24 +104,29 @@ class KioskApp(App[int], inherit_bindings=False):
         # can receive a pushed one; else one for this app alone.
         self.lexicons: LexiconInUse = lexicons or LexiconInUse(lexicon)
         self.store = store
-        self.settings = settings or KioskSettings()
+        # The settings' one owner (station/settings.py): the file's [kiosk], the hall
+        # configuration the hub published, the referee's table range on this station.
+        # Read here, before the event loop runs (the UI thread never waits on SQLite
+        # later); it replaces them only at an idle moment (idle_moment).
+        if settings_in_use is None:
+            from samoobsluha.station.settings import read_state
+
+            with store._lock:
+                published, local = read_state(store.db)
+            settings_in_use = SettingsInUse(settings, published=published, local=local)
+        self.settings_in_use = settings_in_use
+        self.settings: KioskSettings = settings_in_use.settings
+        self.tables = self.settings.tables
+        settings_in_use.add_listener(self._settings_changed)
         self.station_name = station_name or store.station_id
         self.clock: Clock = clock or SystemClock()
         self.round_source: RoundSource = round_status or _no_round
         self.hub_source: HubSource = hub_status or _no_hub
         self.gong_test = gong_test
+        self._station_language = ui_language  # [station] ui_language
         lang = self.settings.ui_language or ui_language
         self.default_language = lang if lang in LANGUAGES else "cs"
         self.lang = self.default_language
-        # Set on the station by the referee; these override the config file. Read once
-        # here, before the event loop runs (the UI thread never waits on SQLite later).
-        self.tables = self.settings.tables
-        stored_tables = store.setting(SETTING_TABLES)
-        if stored_tables:
-            try:
-                self.tables = parse_tables(stored_tables)
-            except SettingsError:
-                log.warning("ignoring stored table range %r", stored_tables)
         # The PIN in force is looked up again at each press of the referee key (the hub
         # may have sent a new one); "" = none: the referee key then opens nothing.
         self.pin_hash = store.referee_pin(self.settings.referee_pin_hash)
@@ -316,11 +320,29 @@ class KioskApp(App[int], inherit_bindings=False):
 
     def idle_moment(self) -> None:
         """The idle screen is current (no check under way): a lexicon pushed meanwhile
-        goes into use now (station/lexicons.py)."""
-        if self.lexicons.pending is None:
-            return
-        if self.lexicons.take_pending() is not None:
+        goes into use now (station/lexicons.py), and so does a hall configuration the hub
+        published meanwhile (station/settings.py)."""
+        if self.lexicons.pending is not None and self.lexicons.take_pending() is not None:
             self._prefilled = None  # judged with the old one: never shown
+        if self.settings_in_use.pending is not None:
+            self.settings_in_use.take_pending()  # _settings_changed applies it
+
+    def _settings_changed(self, effective: Effective) -> None:
+        """The owner changed the settings in use (at an idle moment, or the referee's
+        table range): what every screen reads from now on."""
+        from samoobsluha.station.screens.idle import IdleScreen
+
+        self.settings = effective.settings
+        self.tables = effective.settings.tables
+        self._prefilled = None
+        lang = self.settings.ui_language or self._station_language
+        lang = lang if lang in LANGUAGES else "cs"
+        if lang != self.default_language:
+            self.default_language = lang
+            if self.screen_stack and isinstance(self.screen, IdleScreen):
+                self.lang = lang  # idle: the next player finds the hall's language
+        if self.is_running and self.screen_stack and isinstance(self.screen, IdleScreen):
+            self.screen.refresh_texts()  # the tournament's name, the language
 
     def touch(self) -> None:
         """Restart the inactivity timer (a screen was just shown)."""

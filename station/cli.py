@@ -23,6 +23,7 @@ COMMANDS = {
     "run": "samoobsluha.station.commands.run",
     "linked": "samoobsluha.station.commands.run",
     "pin": "samoobsluha.station.commands.run",
+    "settings": "samoobsluha.station.commands.run",
     "gong": "samoobsluha.station.commands.gong",
     "round": "samoobsluha.station.commands.gong",
     "daemon": "samoobsluha.station.commands.daemon",

@@ -14,11 +14,14 @@ all. Each feature owns its section and parses it into its own dataclass:
 from __future__ import annotations
 
 import os
-from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
 
 from samoobsluha.shared.paths import data_dir
+from samoobsluha.shared.record import Record
+
+TYPE_CHECKING = False  # not typing's: `station check` reads this module at start-up
+if TYPE_CHECKING:
+    from typing import Any
 
 SYSTEM_CONFIG = Path("/etc/samoobsluha/station.toml")
 
@@ -27,10 +30,17 @@ class ConfigError(Exception):
     """The configuration file cannot be used; the message names the file and key."""
 
 
-@dataclass
-class StationConfig:
-    path: Path | None = None
-    raw: dict[str, Any] = field(default_factory=dict)
+class StationConfig(Record):
+    """The file that was read (None: no file, every default) and its parsed TOML."""
+
+    __slots__ = ("path", "raw")
+    _fields = ("path", "raw")
+    path: Path | None
+    raw: dict[str, Any]
+
+    def __init__(self, path: Path | None = None, raw: dict[str, Any] | None = None) -> None:
+        object.__setattr__(self, "path", path)
+        object.__setattr__(self, "raw", raw if raw is not None else {})
 
     def section(self, name: str) -> dict[str, Any]:
         value = self.raw.get(name, {})

@@ -38,15 +38,18 @@ who can rewrite the station's files and reset its clock is beyond what either gu
 
 from __future__ import annotations
 
-import contextlib
 import json
 import os
-import threading
-from collections.abc import Callable
-from pathlib import Path
-from typing import Any
 
 from samoobsluha.shared.lexicon import Lexicon, LexiconError
+
+TYPE_CHECKING = False  # not typing's: `station check` imports this module at start-up
+if TYPE_CHECKING:
+    from collections.abc import Callable
+    from pathlib import Path
+    from typing import Any
+
+    StrPath = str | os.PathLike[str]
 
 
 def _log() -> Any:
@@ -61,64 +64,76 @@ STAMP_FILE = "lexicon-verified.json"
 # -- verification stamps ------------------------------------------------------------------
 
 
-def _stamp_file() -> Path:
-    from samoobsluha.shared.paths import data_dir
+def _stamp_file() -> str:
+    from samoobsluha.shared.paths import data_folder  # a string: no pathlib at start
 
-    return data_dir() / STAMP_FILE
+    return os.path.join(data_folder(), STAMP_FILE)
 
 
 def _identity(st: os.stat_result) -> list[int]:
     return [st.st_dev, st.st_ino, st.st_size, st.st_mtime_ns, st.st_ctime_ns]
 
 
-def _read_stamps(stamps: Path) -> dict[str, Any]:
+def _read_stamps(stamps: StrPath) -> dict[str, Any]:
     try:
-        data = json.loads(stamps.read_text(encoding="utf-8"))
+        with open(stamps, encoding="utf-8") as fh:
+            data = json.load(fh)
     except (OSError, ValueError):
         return {}
     return data if isinstance(data, dict) else {}
 
 
-def stamped_sha256(path: Path, *, stamps: Path | None = None) -> str | None:
+def _key(path: StrPath) -> str:
+    """A stamp's key: the file's absolute path, links resolved (``Path.resolve()``)."""
+    return os.path.realpath(path)
+
+
+def stamped_sha256(path: StrPath, *, stamps: StrPath | None = None) -> str | None:
     """The SHA-256 a stamp vouches for, if ``path`` is unchanged since it was checked."""
     try:
         st = os.stat(path)
     except OSError:
         return None
-    entry = _read_stamps(stamps or _stamp_file()).get(str(Path(path).resolve()))
+    entry = _read_stamps(stamps or _stamp_file()).get(_key(path))
     if not isinstance(entry, dict) or entry.get("file") != _identity(st):
         return None
     sha = entry.get("sha256")
     return sha if isinstance(sha, str) else None
 
 
-def write_stamp(path: Path, sha256: str, st: os.stat_result, *, stamps: Path | None = None) -> None:
+def write_stamp(
+    path: StrPath, sha256: str, st: os.stat_result, *, stamps: StrPath | None = None
+) -> None:
     """Remember that ``path`` (as ``st`` describes it) was checked and has ``sha256``. A
     station whose data folder is not writable just checks again next time."""
-    stamps = stamps or _stamp_file()
+    import contextlib  # here: a trusted file (the usual start) is never stamped again
+
+    stamps = os.fspath(stamps or _stamp_file())
     with contextlib.suppress(OSError):
         data = _read_stamps(stamps)
-        data[str(Path(path).resolve())] = {"file": _identity(st), "sha256": sha256}
+        data[_key(path)] = {"file": _identity(st), "sha256": sha256}
         if len(data) > 16:  # old files: keep the newest few
             for key in list(data)[: len(data) - 16]:
                 del data[key]
-        stamps.parent.mkdir(parents=True, exist_ok=True)
-        tmp = stamps.with_name(f".{stamps.name}.{os.getpid()}.tmp")
-        tmp.write_text(json.dumps(data), encoding="utf-8")
+        folder, name = os.path.split(stamps)
+        os.makedirs(folder or ".", exist_ok=True)
+        tmp = os.path.join(folder, f".{name}.{os.getpid()}.tmp")
+        with open(tmp, "w", encoding="utf-8") as fh:
+            json.dump(data, fh)
         os.replace(tmp, stamps)
 
 
 def open_lexicon(
-    path: Path | str,
+    path: StrPath,
     *,
     verify: str = "now",
     language: str | None = None,
-    stamps: Path | None = None,
+    stamps: StrPath | None = None,
 ) -> Lexicon:
     """Open the station's lexicon: trusted when a stamp vouches for the file as it is,
     else with its hash checked (``verify``: ``"now"`` or ``"background"``) and, once the
     check passes, stamped."""
-    path = Path(path)
+    path = os.fspath(path)
     try:
         st = os.stat(path)
     except OSError as exc:
@@ -132,11 +147,14 @@ def open_lexicon(
     if verify == "now":
         write_stamp(path, lexicon.info.sha256, st, stamps=stamps)
     else:
+        import threading  # here: only an unstamped file is hashed in the background
 
         def stamp_when_verified() -> None:
-            with contextlib.suppress(LexiconError):
+            try:
                 lexicon.wait_verified()
-                write_stamp(path, lexicon.info.sha256, st, stamps=stamps)
+            except LexiconError:
+                return  # the kiosk refuses it; nothing to vouch for
+            write_stamp(path, lexicon.info.sha256, st, stamps=stamps)
 
         threading.Thread(target=stamp_when_verified, name="lexicon-stamp", daemon=True).start()
     return lexicon

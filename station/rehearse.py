@@ -219,7 +219,7 @@ class Rehearsal:
 
     def _quiet(self, request: dict[str, Any]) -> int | str | None:
         """The round that makes this answer quiet: the hub's word, else the station's own
-        clock (a request from an older hub, or a round the hub did not know of)."""
+        clock (a request that does not say so, or a round the hub did not know of)."""
         asked = request.get("quiet")
         if asked:
             return asked if isinstance(asked, int | str) else str(asked)

@@ -269,6 +269,7 @@ class StationRuntime:
             self.app = self._build_kiosk()
             if sync is not None:
                 self._attach_lexicon(sync, self.app)
+                self._attach_settings(sync, self.app)
             if sync is not None:  # the pairings the hub published before this start
                 from samoobsluha.station.sync import load_item
 
@@ -288,6 +289,24 @@ class StationRuntime:
         sync.lexicon_in_use = lambda: lexicons.in_use_sha256
         lexicons.add_listener(lambda _lexicon: sync.status_changed())
         sync.on("lexicon", lexicons.offer)
+
+    def _attach_settings(self, sync: StationSync, app: KioskApp) -> None:
+        """A hall configuration the hub publishes goes into use at the kiosk's next idle
+        moment (station/settings.py owns the settings in use); the link reports which
+        one is in use and is told at once of a change; the rehearsal reports the tables."""
+        from samoobsluha.shared.checks import format_tables
+
+        owner = app.settings_in_use
+        sync.config_in_use = lambda: owner.in_use_version
+        sync.on("config", owner.offer)
+
+        def changed(_effective: Any) -> None:
+            sync.status_changed()
+            if self.rehearsal is not None:
+                self.rehearsal.tables = format_tables(app.tables)
+
+        owner.add_listener(changed)
+        changed(None)
 
     def _open_bell_schedule(self) -> RoundSchedule:
         """The bell thread's own connection to the rounds (called on that thread)."""
@@ -490,9 +509,10 @@ def build_kiosk(
     from samoobsluha.station.app import KioskApp
     from samoobsluha.station.lexicons import open_lexicon
     from samoobsluha.station.log import KioskStore
+    from samoobsluha.station.settings import SettingsInUse, read_state
 
-    settings = KioskSettings.from_section(cfg.section("kiosk"))
-    lang = settings.ui_language or cfg.ui_language
+    section = cfg.section("kiosk")
+    base = KioskSettings.from_section(section)  # a bad [kiosk] stops the start, as always
     lexicon_path = lexicon or cfg.lexicon
     if lexicon_path is None:
         lexicon_path = ensure_default_lexicon(
@@ -507,11 +527,18 @@ def build_kiosk(
     with store._lock:
         if outbox.meta(store.db, "station_id") != station_id:
             outbox.set_station_id(store.db, station_id)
+        # the hall configuration the hub published last (offline too), the referee's
+        # table range on this station: station/settings.py owns them from here on
+        published, local = read_state(store.db)
+    settings = SettingsInUse(
+        base, set(section), published=published, local=local, file_path=cfg.path
+    )
+    lang = cfg.ui_language  # the [kiosk] ui_language (file or hall) wins in the app
     cls = app_class or KioskApp
     app: KioskApp = cls(
         lexicon=lex,
         store=store,
-        settings=settings,
+        settings_in_use=settings,
         station_name=cfg.name,
         ui_language=lang if lang in LANGUAGES else "cs",
         clock=clock or SystemClock(),

@@ -16,9 +16,11 @@ and never makes the kiosk wait: SQLite work happens on its own thread
   starts a new epoch, so nothing written since is mistaken for already stored;
 * follows the hub clock (:mod:`station.link.clock`: NTP-style samples, exposed as
   :class:`~station.link.clock.HubClock` with its error bound);
-* stores round plans, config, pairings/standings the hub pushes (``Migrations("station.sync")``)
-  and confirms each; receives a pushed lexicon in chunks, checks its SHA-256 and swaps it
-  in atomically; then calls the handlers the caller registered (``on_plan``, ``on_gong`` …).
+* stores round plans, the hall configuration (checked first by the hub's own rules; the
+  kiosk's settings owner, station/settings.py, puts it into use), pairings/standings the
+  hub pushes (``Migrations("station.sync")``) and confirms each; receives a pushed lexicon
+  in chunks, checks its SHA-256 and swaps it in atomically; then calls the handlers the
+  caller registered (``on_plan``, ``on_gong`` …).
 
 :class:`SyncStatus` is what the kiosk shows ("clock not synced", hub offline, backlog).
 """
@@ -361,6 +363,9 @@ class StationSync:
         # The SHA-256 of the lexicon the kiosk judges with (set by the runtime; None
         # without a kiosk): reported beside the one on disk.
         self.lexicon_in_use: Callable[[], str | None] | None = None
+        # The version of the hall configuration the kiosk uses (set by the runtime;
+        # station/settings.py): reported as the status frame's config_version.
+        self.config_in_use: Callable[[], int | None] | None = None
         self.handlers: dict[str, list[Handler]] = {}
         self._wake = asyncio.Event()
         self._stopped = False
@@ -386,8 +391,8 @@ class StationSync:
 
     # -- public -----------------------------------------------------------------------
     def on(self, event: str, handler: Handler) -> None:
-        """Register a handler: plan(RoundPlan), gong(signal, at), config(dict),
-        show(kind, data), lexicon(Path), clock(SyncStatus), connected(bool)."""
+        """Register a handler: plan(RoundPlan), gong(signal, at), config(dict, version,
+        received_at), show(kind, data), lexicon(Path), clock(SyncStatus), connected(bool)."""
         self.handlers.setdefault(event, []).append(handler)
 
     def status_changed(self) -> None:
@@ -517,6 +522,7 @@ class StationSync:
             version=software_version(),
             lexicon_sha256=s.lexicon_sha256,
             lexicon_in_use_sha256=self.lexicon_in_use() if self.lexicon_in_use else None,
+            config_version=self.config_in_use() if self.config_in_use else None,
             clock_synced=s.clock_synced,
             clock_known=s.clock_known,
             clock_offset=s.clock_offset,
@@ -730,8 +736,7 @@ class StationSync:
                 self._emit("gong", msg["signal"], float(msg["at"]))
                 await self._done(channel, msg["id"], True)
             elif kind == "config":
-                if await self._on_item(channel, msg, "config", msg["config"]):
-                    self._emit("config", msg["config"])
+                await self._on_config(channel, msg)
             elif kind == "show":
                 if await self._on_item(channel, msg, msg["kind"], msg["data"]):
                     self._emit("show", msg["kind"], msg["data"])
@@ -769,16 +774,44 @@ class StationSync:
                 )
             self._emit("clock", self.status)
 
-    async def _on_item(self, channel: Channel, msg: dict[str, Any], kind: str, data: Any) -> bool:
+    async def _on_item(
+        self,
+        channel: Channel,
+        msg: dict[str, Any],
+        kind: str,
+        data: Any,
+        now: float | None = None,
+    ) -> bool:
         """Store a signed config/pairings/standings/PIN item if it is newer than the one
         this station has and confirm it; True when it is news for the kiosk."""
-        verdict = await self.dbw.run(_store_item, kind, msg["id"], data, time.time(), msg["ver"])
+        now = time.time() if now is None else now
+        verdict = await self.dbw.run(_store_item, kind, msg["id"], data, now, msg["ver"])
         if verdict == STALE:
             self._refuse_stale(kind, msg["ver"])
             await self._done(channel, msg["id"], False, STALE_DETAIL)
             return False
         await self._done(channel, msg["id"], True)
         return verdict == NEW
+
+    async def _on_config(self, channel: Channel, msg: dict[str, Any]) -> None:
+        """The hall configuration (station/settings.py): checked with the hub's own rules
+        before it is stored; a bad one is refused (logged, and the hub's deliveries say
+        why), nothing stored, the settings in use stay. A new one is stored, then offered
+        to the handlers: config(data, version, received_at)."""
+        from samoobsluha.shared.checks import SettingsError, hall_settings
+
+        data, version = msg["config"], msg["ver"]
+        try:
+            hall_settings(data)
+        except SettingsError as exc:
+            self.peer_log.warning(
+                "config", "refused hall configuration %d from the hub: %s", version, exc
+            )
+            await self._done(channel, msg["id"], False, f"refused: {exc}")
+            return
+        now = time.time()
+        if await self._on_item(channel, msg, "config", data, now):
+            self._emit("config", data, version, now)
 
     def _refuse_stale(self, kind: str, version: int) -> None:
         self.peer_log.warning(

@@ -7,8 +7,6 @@
 ``hub challenges penalties``       SSS: unjustified challenges and 20-point penalties
 ``hub challenges requests [--all]`` / ``ack KEY``   referee calls
 ``hub enter ROUND "T S1 S2 [2]" …`` fast result entry as in the dashboard (``--correct``)
-``hub pull-results``               enter station results the hub has not entered yet (the
-                                   server enters them on receipt; this catches up old rows)
 ``hub rejected``                   station rows the hub refused as malformed, with the reason
 ``hub overview [ROUND]``           tables in / pending / missing / conflict / dispute, protest
                                    window, every open dispute of the round
@@ -242,13 +240,6 @@ def _enter(args: argparse.Namespace) -> int:
 
 
 @_guard
-def _pull(args: argparse.Namespace) -> int:
-    for line in _service(args).apply_station_results(cli_language()):
-        print(line)
-    return 0
-
-
-@_guard
 def _rejected(args: argparse.Namespace) -> int:
     rows = _service(args).rejected_rows()
     if args.json:
@@ -419,11 +410,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     e.add_argument("--who", default="operator")
     e.set_defaults(func=_enter)
-
-    pr = sub.add_parser(
-        "pull-results", help="enter station results not entered yet (the server does on receipt)"
-    )
-    pr.set_defaults(func=_pull)
 
     rj = sub.add_parser("rejected", help="station rows the hub refused as malformed")
     rj.add_argument("--json", action="store_true")

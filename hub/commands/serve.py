@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared import protocol
+from samoobsluha.shared.address import format_hostport
 from samoobsluha.shared.i18n import cli_language, decimal, error_text, t
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.protocol import HallKeys
@@ -85,7 +86,8 @@ def _serve(args: argparse.Namespace) -> int:
         # and "hall screen"): English, like every log.
         print(
             f"hub {server.hub_id} of tournament {server.tournament} listening on "
-            f"{args.host}:{server.port}" + ("" if args.no_mdns else " (advertised via mDNS)"),
+            f"{format_hostport(args.host, server.port)}"
+            + ("" if args.no_mdns else " (advertised via mDNS)"),
             flush=True,
         )
         if screen is not None:
@@ -167,10 +169,18 @@ def _stations(args: argparse.Namespace) -> int:
             # the lexicon the station judges with (its file on disk without a kiosk)
             lexicon=str(st.get("lexicon_in_use_sha256") or st.get("lexicon_sha256") or "-")[:12],
         )
+        if isinstance(st.get("config_version"), int):  # the hall configuration in use
+            line += "  " + t("cli.stations.config", lang, version=_published_at(st))
         if row.get("rejected"):
             line += "  " + t("cli.stations.refused", lang, n=row["rejected"])
         print(line)
     return 0
+
+
+def _published_at(status: dict[str, Any]) -> str:
+    """When the hub published the configuration a station uses (its version is the hub's
+    time in milliseconds)."""
+    return time.strftime("%H:%M:%S", time.localtime(status["config_version"] / 1000))
 
 
 def _uncertainty(value: Any, lang: str = "en") -> str:
@@ -215,7 +225,26 @@ def _gong(args: argparse.Namespace) -> int:
 
 
 def _publish(args: argparse.Namespace) -> int:
-    data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    """Send a JSON file to the stations. The hub refuses (naming the key, exit code 2,
+    nothing stored or sent) a config that is not what every station would use: only the
+    keys of ``shared.checks.HALL_KEYS``, each valid as in a station's ``[kiosk]``."""
+    lang = cli_language()
+    try:
+        data = json.loads(Path(args.file).read_text(encoding="utf-8"))
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        print(
+            f"hub publish: {t('cli.publish.unreadable', lang, path=args.file, error=exc)}",
+            file=sys.stderr,
+        )
+        return 2
+    if args.kind == "config":  # refused here too: a bad file is told even with no hub running
+        from samoobsluha.shared.checks import SettingsError, hall_settings
+
+        try:
+            hall_settings(data)
+        except SettingsError as exc:
+            print(f"hub publish: {error_text(exc, lang)}", file=sys.stderr)
+            return 2
     return _show(_call("publish", kind=args.kind, data=data))
 
 

@@ -21,6 +21,7 @@ from pathlib import Path
 from typing import Literal
 
 from samoobsluha.hub.provision.debindex import DebError, write_index
+from samoobsluha.shared.address import AddressError, parse_hostport
 from samoobsluha.shared.paths import write_private
 
 BOOT_DIR = "/boot/firmware"  # where Raspberry Pi OS (Bookworm and later) mounts the boot partition
@@ -234,15 +235,20 @@ class ProvisionSpec:
 
 
 def hub_host_port(value: str) -> tuple[str, int]:
-    """Split the ``host:port`` hub fallback; IPv6 hosts go in brackets."""
-    match = re.fullmatch(r"\[([0-9a-fA-F:]+)\]:(\d+)|([A-Za-z0-9.-]+):(\d+)", value)
-    if not match:
-        raise ProvisionError(f"--hub {value!r}: expected host:port, e.g. 192.168.50.2:47820")
-    host = match.group(1) or match.group(3)
-    port = int(match.group(2) or match.group(4))
-    if not 0 < port < 65536:
-        raise ProvisionError(f"--hub {value!r}: port out of range")
+    """Split the ``host:port`` hub fallback as the station will read it (IPv6 in
+    brackets, a scope allowed: ``[fe80::1%wlan0]:47820``)."""
+    try:
+        host, port = parse_hostport(value, where="--hub")
+    except AddressError as exc:
+        raise ProvisionError(f"{exc} (e.g. 192.168.50.2:47820)") from None
+    # the host goes into chrony's and the station's configuration: names, IPv4 and IPv6
+    # characters only (no spaces, quotes or line breaks to smuggle a directive in)
+    if not HUB_HOST_RE.fullmatch(host):
+        raise ProvisionError(f"--hub {value!r}: {host!r} is not a host name or address")
     return host, port
+
+
+HUB_HOST_RE = re.compile(r"[A-Za-z0-9.-]+|[0-9A-Fa-f:.]+(%[A-Za-z0-9_.-]+)?")
 
 
 def new_tournament_id() -> str:

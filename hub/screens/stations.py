@@ -15,12 +15,22 @@ from textual.screen import ModalScreen
 from textual.widgets import DataTable, Input, Label
 
 from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
-from samoobsluha.hub.service import StationReport
+from samoobsluha.hub.service import StationReport, StationRow
 from samoobsluha.shared.i18n import decimal, error_text, localize, t
 from samoobsluha.shared.pin import PIN_MAX_LENGTH, PinError, check_new_pin
 from samoobsluha.shared.textsafe import literal
 
-COLUMNS = ("station", "state", "seen", "offset", "lexicon", "version", "backlog", "signal")
+COLUMNS = (
+    "station",
+    "state",
+    "seen",
+    "offset",
+    "lexicon",
+    "config",
+    "version",
+    "backlog",
+    "signal",
+)
 
 
 class PinDialog(ModalScreen[str | None]):
@@ -230,6 +240,7 @@ class StationsScreen(DashScreen):
                     f"{clock_text(r.last_seen)} ({seen})" if r.last_seen else "",
                     offset,
                     f"{self.tr(lex)} {(r.lexicon_sha256 or '')[:8]}",
+                    self._config_cell(r),
                     r.version,
                     "" if r.backlog is None else str(r.backlog),
                     r.last_signal,
@@ -241,6 +252,17 @@ class StationsScreen(DashScreen):
             rows,
             keys=[r.station_id for r in report.rows],
         )
+
+    def _config_cell(self, r: StationRow) -> str:
+        """The hall configuration the kiosk uses: the same as the hub published last, or
+        another (then when the one it uses was published), or none."""
+        if r.config_ok is None:
+            return ""
+        if r.config_ok:
+            return self.tr("dash.config.ok")
+        if r.config_version is None:
+            return self.tr("dash.config.none")
+        return self.tr("dash.config.other", time=clock_text(r.config_version / 1000))
 
     def action_qr(self) -> None:
         if self.screen_urls:

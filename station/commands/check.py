@@ -17,33 +17,38 @@ if TYPE_CHECKING:  # imported when judging
 EXIT_VALID, EXIT_INVALID, EXIT_REFUSED = 0, 1, 2
 
 
-def _configured_lexicon() -> Path | None:
-    """The station's own lexicon (station.toml's [station] lexicon), if this machine has a
-    station config: on a provisioned station that is the carried file, not cs.lex."""
+class _Refused(Exception):
+    """The station's configuration cannot be read: said on stderr, exit 2."""
+
+
+def _station_lexicon(lang: str) -> Path:
+    """The station's own lexicon (station.toml's [station] lexicon) on a machine with a
+    station config — on a provisioned station the carried file, not cs.lex — else the
+    default one, built from the system hunspell if need be. Only without ``--lexicon``:
+    reading the configuration costs the start-up its TOML parser and pathlib."""
+    from samoobsluha.shared.lexicon import ensure_default_lexicon
     from samoobsluha.station import config as station_config
 
-    if station_config.config_path() is None:
-        return None
-    return station_config.load().lexicon
+    try:
+        configured = (
+            station_config.load().lexicon if station_config.config_path() is not None else None
+        )
+    except station_config.ConfigError as exc:
+        raise _Refused(f"station check: {exc}") from exc
+    return configured or ensure_default_lexicon(lang, log=lambda msg: print(msg, file=sys.stderr))
 
 
 def _check(args: argparse.Namespace) -> int:
     from samoobsluha.shared.i18n import t
-    from samoobsluha.shared.lexicon import LexiconError, ensure_default_lexicon
-    from samoobsluha.station.config import ConfigError
+    from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station.lexicons import open_lexicon
 
     ui = args.ui
     try:
-        path = (
-            args.lexicon
-            or _configured_lexicon()
-            or ensure_default_lexicon(args.lang, log=lambda msg: print(msg, file=sys.stderr))
-        )
         # trusted when its verification stamp matches: no 6 MB hash on every start
-        lexicon = open_lexicon(path)
-    except ConfigError as exc:
-        print(f"station check: {exc}", file=sys.stderr)
+        lexicon = open_lexicon(args.lexicon or _station_lexicon(args.lang))
+    except _Refused as exc:
+        print(exc, file=sys.stderr)
         return EXIT_REFUSED
     except LexiconError as exc:
         print(t("lexicon.unusable", ui, error=exc), file=sys.stderr)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import sys
 
+from samoobsluha.shared import cli
 from samoobsluha.shared.countdown import countdown  # the one format; imports nothing
 from samoobsluha.station.commands import LANGUAGES, SIGNAL_NAMES
 
@@ -224,7 +225,7 @@ def _change(make: Callable[[argparse.Namespace], Callable[[RoundPlan, float], Ro
 
 
 def register(sub: argparse._SubParsersAction) -> None:
-    common = argparse.ArgumentParser(add_help=False)
+    common = cli.options_parser()
     common.add_argument("--config", metavar="FILE", help="station.toml (default: the usual places)")
 
     gong = sub.add_parser("gong", help="the bell: sound check, off, run the round clock")

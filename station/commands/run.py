@@ -1,4 +1,5 @@
-"""``station run`` (the kiosk) and ``station pin set`` (the referee PIN).
+"""``station run`` (the kiosk), ``station pin set`` (the referee PIN) and ``station
+settings`` (the kiosk settings in effect, and where each comes from).
 
 ``station run`` needs no arguments: the default Czech lexicon (built from the system
 hunspell dictionary on first use), the station name from the hostname, tables 1–100, the
@@ -156,6 +157,34 @@ def _pin_clear(args: argparse.Namespace) -> int:
     return EXIT_OK
 
 
+def _settings(args: argparse.Namespace) -> int:
+    """Print the kiosk settings in effect and where each came from (the station's file,
+    the hub's hall configuration with its version, the referee on this station, the
+    default): what the kiosk uses from its next idle moment, and after a restart."""
+    from samoobsluha.shared.checks import SettingsError
+    from samoobsluha.shared.i18n import cli_language, error_text
+    from samoobsluha.station import config as station_config
+    from samoobsluha.station.log import KioskStore
+    from samoobsluha.station.settings import SettingsInUse
+
+    lang = cli_language()
+    try:
+        cfg = station_config.load(args.config)
+        store = KioskStore.open(station_config.station_db_path(), cfg.name)
+        try:
+            with store._lock:
+                owner = SettingsInUse.from_section(
+                    cfg.section("kiosk"), store.db, file_path=cfg.path
+                )
+        finally:
+            store.close()
+    except (station_config.ConfigError, SettingsError) as exc:
+        print(f"station settings: {error_text(exc, lang)}", file=sys.stderr)
+        return EXIT_CONFIG
+    print("\n".join(owner.describe(lang, cfg.name)))
+    return EXIT_OK
+
+
 def _kiosk_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
     p.add_argument(
@@ -228,3 +257,16 @@ def register(sub: argparse._SubParsersAction) -> None:
     pin_clear = pin_sub.add_parser("clear", help="remove the PIN set on this station")
     pin_clear.add_argument("--config", metavar="FILE", help="station config file (TOML)")
     pin_clear.set_defaults(func=_pin_clear)
+
+    settings = sub.add_parser(
+        "settings",
+        help="the kiosk settings in effect and where each comes from (file, hub, referee)",
+        description=(
+            "Print the kiosk settings this station uses: its config file's [kiosk], the hall "
+            "configuration the hub published last (hub publish config; its keys win), the "
+            "table range the referee set on this station (the newer of it and the hall's "
+            "wins), the defaults. docs/kiosk.md."
+        ),
+    )
+    settings.add_argument("--config", metavar="FILE", help="station config file (TOML)")
+    settings.set_defaults(func=_settings)

@@ -13,13 +13,13 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
-import ipaddress
 import logging
 import time
 from collections.abc import Callable
 from typing import Any, NamedTuple
 
-from samoobsluha.shared import protocol
+from samoobsluha.shared import address, protocol
+from samoobsluha.shared.address import format_hostport as format_hostport  # re-exported
 from samoobsluha.station.config import ConfigError
 
 log = logging.getLogger("station.link")
@@ -33,31 +33,11 @@ MAX_NAMES = 512  # services looked at in one search; a flood beyond is ignored
 
 
 def parse_hostport(text: str, where: str = "hub") -> tuple[str, int]:
-    """``host:port``, ``1.2.3.4:port`` or ``[IPv6]:port`` (brackets required for IPv6,
-    a scope as in ``[fe80::1%wlan0]:47820`` allowed) → (host, port)."""
-    text = str(text).strip()
-    example = f'{where} must be "host:port" (IPv6: "[::1]:47820"), not {text!r}'
-    if text.startswith("["):
-        inside, sep, port = text[1:].partition("]:")
-        if not sep:
-            raise ConfigError(example)
-        try:
-            ipaddress.IPv6Address(inside)
-        except ValueError:
-            raise ConfigError(f"{where}: {inside!r} is not an IPv6 address") from None
-        host = inside
-    else:
-        host, _, port = text.rpartition(":")
-        if ":" in host:
-            raise ConfigError(example)  # an IPv6 address without brackets: ambiguous
-    if not host or not port.isdigit() or not 0 < int(port) < 65536:
-        raise ConfigError(example)
-    return host, int(port)
-
-
-def format_hostport(host: str, port: int) -> str:
-    """The inverse of :func:`parse_hostport`: IPv6 addresses in brackets."""
-    return f"[{host}]:{port}" if ":" in host else f"{host}:{port}"
+    """:func:`shared.address.parse_hostport`, refusing with the station's ConfigError."""
+    try:
+        return address.parse_hostport(text, where)
+    except address.AddressError as exc:
+        raise ConfigError(str(exc)) from None
 
 
 # -- mDNS ---------------------------------------------------------------------------------

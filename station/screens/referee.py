@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import datetime as dt
 import inspect
+import time
 from typing import Any
 
 from textual import on, work
@@ -47,8 +48,8 @@ from samoobsluha.shared.pin import (
     verify_pin,
 )
 from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.app import SETTING_TABLES
 from samoobsluha.station.screens.base import KioskScreen
+from samoobsluha.station.settings import SETTING_TABLES, SETTING_TABLES_AT
 from samoobsluha.station.widgets.word_input import FlowInput
 
 
@@ -464,10 +465,14 @@ class TablesScreen(RefereeArea):
 
     @work(thread=True, exit_on_error=False, group="db")
     def _save(self, tables: frozenset[int]) -> None:
+        # the range, then when it was set: the newer of it and the hall configuration's
+        # tables wins (station/settings.py); cut off in between, the hall's wins
+        at = time.time()
         self.kiosk.store.set_setting(SETTING_TABLES, format_tables(tables))
-        self.app.call_from_thread(self._saved, tables)
+        self.kiosk.store.set_setting(SETTING_TABLES_AT, repr(at))
+        self.app.call_from_thread(self._saved, tables, at)
 
-    def _saved(self, tables: frozenset[int]) -> None:
-        self.kiosk.tables = tables
+    def _saved(self, tables: frozenset[int], at: float) -> None:
+        self.kiosk.settings_in_use.set_local_tables(tables, at)  # kiosk.tables with it
         self.app.pop_screen()
         self.app.notify(self.tr("kiosk.tables.saved", range=format_tables(tables)), markup=False)

@@ -46,7 +46,6 @@ def test_every_dashboard_subcommand_is_documented() -> None:
         "hall",
         "challenges",
         "enter",
-        "pull-results",
         "overview",
         "schedule",
         "publish-round",

@@ -211,8 +211,8 @@ def test_a_full_round_between_the_hub_and_two_stations(
                 stores[name].store_result(
                     Result(1, table, *scores[table], "first", a, b), at=time.time()
                 )
-        # no dashboard and no ``hub pull-results``: the server enters each result as it
-        # stores it, so ``hub standings`` (another process, reading the file) counts them
+        # no dashboard: the server enters each result as it stores it, so
+        # ``hub standings`` (another process, reading the file) counts them
         wait_for(
             "station results in the tournament",
             lambda: svc.round_results(1).count("pending") == 3,

@@ -19,7 +19,7 @@ from samoobsluha.hub.app import HubApp
 from samoobsluha.hub.refcheck import REFEREE_STATION, CheckRefused, referee_check
 from samoobsluha.hub.service import HubService
 from samoobsluha.shared.clock import FakeClock
-from samoobsluha.shared.i18n import error_text, refusal
+from samoobsluha.shared.i18n import Phrase, error_text, refusal
 from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.shared.normalize import WordRefused, normalize_word
 
@@ -161,3 +161,35 @@ def test_checks_from_two_hub_processes_are_both_logged_once(
     assert rows == [(1, "KŮŇ", "hub"), (2, "ČÁP", "hub"), (3, "PES", "hub")]
     assert len(set(done)) == 3
     assert set(done) == {c.key for c in lexicon_service.challenges()}
+
+
+def test_the_referee_check_uses_the_halls_published_configuration(
+    lexicon_service: HubService,
+) -> None:
+    """``hub check`` follows the hall configuration the hub published (``hub publish
+    config``), as every kiosk does: its words per play and its limits, not the defaults."""
+    from samoobsluha.hub import store as sync_store
+
+    svc = lexicon_service
+    assert referee_check(svc, "1", ["pes", "les"]).status == "valid"  # defaults: 8 words
+    with svc._db() as db:
+        sync_store.save_published(
+            db,
+            "config",
+            "config:1767258000000:x",
+            {"max_words": 1, "min_interval": 0, "max_checks_per_round": 2},
+            svc.clock.now(),
+        )
+    assert "1" in _refused(svc, "2", ["pes", "les"])  # at most 1 word per play now
+    assert referee_check(svc, "2", ["pes"]).status == "valid"
+    assert referee_check(svc, "2", ["les"]).status == "valid"  # no interval in this hall
+    refused = _refused(svc, "2", ["dům"])
+    assert "2" in refused and refused == error_text(
+        CheckRefused(Phrase("kiosk.refused.cap", table=2, max=2)), "cs"
+    )
+    # a configuration stored before the hub checked them is left out, as a station does
+    with svc._db() as db:
+        sync_store.save_published(
+            db, "config", "config:1767258000001:y", {"max_words": 99}, svc.clock.now()
+        )
+    assert referee_check(svc, "3", ["pes", "les"]).status == "valid"

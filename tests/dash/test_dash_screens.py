@@ -12,6 +12,7 @@ from textual.widgets import DataTable, Input
 from samoobsluha.hub import store as sync_store
 from samoobsluha.hub.app import HubApp
 from samoobsluha.hub.entry import Entry
+from samoobsluha.hub.screens.base import clock_text
 from samoobsluha.hub.service import HubService
 from samoobsluha.shared.clock import FakeClock
 from samoobsluha.shared.lexicon import Lexicon
@@ -56,11 +57,18 @@ async def test_stations_screen_shows_each_station_and_the_15_8e_warning(
         "clock_offset": -0.004,
         "backlog": 0,
     }
-    sync_store.save_status(db, "st-1", "e1", "127.0.0.1:1", base, clock.now() - 3)
+    # the hall configuration published last, and the one st-3's kiosk still uses
+    new, old = 1_796_173_037_512, 1_796_172_000_000
+    sync_store.save_published(db, "config", f"config:{new}:c0", {"tables": "1-8"}, clock.now())
+    kiosk = {"lexicon_in_use_sha256": "a" * 64}
     sync_store.save_status(
+        db, "st-1", "e1", "127.0.0.1:1", base | kiosk | {"config_version": new}, clock.now() - 3
+    )
+    sync_store.save_status(  # a station daemon: no kiosk, nothing in use to compare
         db, "st-2", "e2", "127.0.0.1:2", base | {"lexicon_sha256": "b" * 64}, clock.now() - 3
     )
-    sync_store.save_status(db, "st-3", "e3", "127.0.0.1:3", base | {"backlog": 12}, clock.now() - 3)
+    st3 = base | kiosk | {"backlog": 12, "config_version": old}
+    sync_store.save_status(db, "st-3", "e3", "127.0.0.1:3", st3, clock.now() - 3)
     db.close()
     app = app_for(served)
     async with app.run_test(size=(140, 40)) as pilot:
@@ -70,7 +78,9 @@ async def test_stations_screen_shows_each_station_and_the_15_8e_warning(
         # none is connected to this server: all offline, so the hall is short of stations
         assert all(r[1] == "OFFLINE" for r in rows)
         assert rows[1][4].startswith("JINÝ") and rows[0][4].startswith("shodný")
-        assert rows[2][6] == "12"
+        # the hall configuration: the last one, none to compare (no kiosk), an older one
+        assert [r[5] for r in rows] == ["shodná", "", f"jiná (z {clock_text(old / 1000)})"]
+        assert rows[2][7] == "12"
         warnings = label_text(app.screen, "#stations-warnings")
         assert "15.8e" in warnings and "stanice st-2: slovník se liší" in warnings
         assert "Hráčů: 8" in label_text(app.screen, "#stations-summary")

@@ -55,8 +55,9 @@ def test_station_results_become_pending_then_confirmed_or_conflict(
     for table, (a, b) in ((1, (410, 380)), (2, (350, 360))):
         first, second = board(service, table)
         st.store_result(Result(1, table, a, b, "first", first, second), at=clock.now())
-    deliver(service, st, clock.now())  # the hub enters them as it stores them
-    assert service.apply_station_results() == []  # nothing left to catch up: once each
+    deliver(service, st, clock.now())  # the hub enters them as it stores them, once each
+    with service._db() as db:
+        assert len(sync_store.result_intake(db, 1)) == 2
     states = {t.table: t.state for t in service.round_results(1).tables}
     assert states == {1: "pending", 2: "pending", 3: "missing", 4: "missing"}
     service.enter_result(1, Entry(1, 410, 380))  # the scoresheet agrees
@@ -72,7 +73,10 @@ def test_station_result_for_an_unknown_table_is_reported(
     st = station_store(tmp_path, "st-1")
     st.store_result(Result(1, 7, 400, 300, "first", "X", "Y"), at=clock.now())
     deliver(service, st, clock.now())
-    assert service.apply_station_results() == []  # refused once, on receipt
+    deliver(service, st, clock.now())  # a resend after a lost ack changes nothing
+    with service._db() as db:
+        [(outcome, error)] = sync_store.result_intake(db, 1).values()  # refused once, on receipt
+    assert outcome == "" and "no table 7" in str(error)
     [error] = service.round_results(1).station_errors
     assert "no table 7" in error
 
@@ -276,3 +280,39 @@ def test_the_lexicon_column_compares_the_lexicon_in_use(service: HubService, clo
     assert by["st-3"].lexicon_sha256 == b  # the column shows the one in use
     differs = [w for w in report.warnings if "lexicon" in str(w).lower()]
     assert any("st-5" in str(w) for w in differs) and not any("st-3" in str(w) for w in differs)
+
+
+def test_the_config_column_compares_the_hall_configuration_in_use(
+    service: HubService, clock: FakeClock
+) -> None:
+    """A kiosk reports the version of the hall configuration it uses (the hub's time of
+    publication); the Stations screen compares it with the one the hub published last
+    and warns about an online kiosk that uses another or none. A station without a kiosk
+    reports nothing to compare; before any publication there is nothing to compare."""
+    db = open_db(service.db_path, sync_store.migrations)
+    base = {"version": "0.1.0", "clock_synced": True, "backlog": 0, "lexicon_sha256": "a" * 64}
+    kiosk = base | {"lexicon_in_use_sha256": "a" * 64}
+    old, new = 1_796_170_000_000, 1_796_173_037_512
+    for station, status in [
+        ("st-1", kiosk | {"config_version": new}),
+        ("st-2", kiosk | {"config_version": old}),  # offline when the last one was sent
+        ("st-3", kiosk),  # never got one
+        ("st-4", base),  # a station daemon: no kiosk, no settings in use
+    ]:
+        sync_store.save_status(db, station, f"e-{station}", "127.0.0.1:1", status, clock.now())
+    db.close()
+    before = {r.station_id: r.config_ok for r in service.stations().rows}
+    assert set(before.values()) == {None}  # the hub published none yet
+    db = open_db(service.db_path, sync_store.migrations)
+    sync_store.save_published(db, "config", f"config:{new}:cafe", {"tables": "1-12"}, clock.now())
+    db.close()
+    report = service.stations()
+    by = {r.station_id: r for r in report.rows}
+    assert [(s, by[s].config_ok, by[s].config_version) for s in sorted(by)] == [
+        ("st-1", True, new),
+        ("st-2", False, old),
+        ("st-3", False, None),
+        ("st-4", None, None),
+    ]
+    differs = {w.values["station"] for w in report.warnings if w.key == "warn.config_differs"}
+    assert differs == {"st-2", "st-3"}  # every station is online: seen just now

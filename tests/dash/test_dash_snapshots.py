@@ -42,7 +42,10 @@ def hall(
             "synced": True,
         },
     }
-    sync_store.save_status(db, "st-1", "e1", "127.0.0.1:1", base, clock.now() - 2)
+    version = int((clock.now() - 900) * 1000)  # the hall configuration, published before
+    sync_store.save_published(db, "config", f"config:{version}:c0", {"tables": "1-4"}, clock.now())
+    kiosk = {"lexicon_in_use_sha256": "a" * 64, "config_version": version}
+    sync_store.save_status(db, "st-1", "e1", "127.0.0.1:1", base | kiosk, clock.now() - 2)
     sync_store.save_status(
         db,
         "st-2",

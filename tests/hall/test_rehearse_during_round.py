@@ -2,7 +2,7 @@
 ``station daemon`` on 127.0.0.1): refused without ``--during-round``; with it, answered
 quietly. In one event loop with the kiosk (``station run``, headless, mock pins): the quiet
 rehearsal switches no bell and puts nothing over the player's screen, and a station whose
-own clock shows the round stays quiet even when a request (an older hub's) does not say so."""
+own clock shows the round stays quiet even when a request does not say so."""
 
 from __future__ import annotations
 

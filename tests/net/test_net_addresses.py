@@ -60,12 +60,17 @@ def _has_ipv6_loopback() -> bool:
 
 
 @pytest.mark.skipif(not _has_ipv6_loopback(), reason="no IPv6 loopback here")
-async def test_a_station_links_to_its_hub_over_ipv6(tmp_path: Path) -> None:
+async def test_a_station_links_to_its_hub_over_ipv6(
+    tmp_path: Path, caplog: pytest.LogCaptureFixture
+) -> None:
     from samoobsluha.hub.server import HubServer
 
     psk = protocol.new_psk()
     hub = HubServer(tmp_path / "hub.db", psk, host="::1", port=0, advertise=False)
-    await hub.start()
+    with caplog.at_level("INFO", logger="hub"):
+        await hub.start()
+    # the hub says where it listens as an operator would write it for --hub
+    assert f"on [::1]:{hub.port}" in caplog.text
     try:
         net = NetworkConfig(tournament_id=hub.tournament, hub=f"[::1]:{hub.port}", station_id="s6")
         sync = StationSync(tmp_path / "st.db", net, psk=psk)

@@ -75,7 +75,7 @@ async def test_manual_gong_carries_an_instant_ahead(link) -> None:
 
 async def test_published_items_are_stored_on_the_station(link) -> None:
     hub, sync, events, _ = link
-    await hub.publish("config", {"tables": [1, 2], "limits": {"words": 6}})
+    await hub.publish("config", {"tables": [1, 2], "max_words": 6})
     await hub.publish("pairings", {"round": 2, "tables": [[1, "Novák", "Dvořák"]]})
     await until(lambda: len(events.get("config", [])) == 1 and "show" in events)
     assert sync.dbw.call(load_item, "config")["tables"] == [1, 2]
@@ -84,6 +84,8 @@ async def test_published_items_are_stored_on_the_station(link) -> None:
         await hub.publish("passwords", {})
     with pytest.raises(ValueError, match="JSON object"):
         await hub.publish("config", ["tables"])
+    with pytest.raises(ValueError, match="“limits” cannot be set for the whole hall"):
+        await hub.publish("config", {"tables": [1, 2], "limits": {"words": 6}})
     with pytest.raises(ValueError, match="too large"):
         await hub.publish("standings", ["x" * 1000] * 2000)
     assert hub.conns["s1"].channel is not None  # the link survived the refusals

@@ -379,7 +379,9 @@ def test_a_copied_card_flooding_rows_stops_no_round_and_no_command(tmp_path: Pat
             assert "missed" not in st.log(), st.log()[-2000:]
         assert "CUT OFF" in text or "ODPOJENA" in text, text
         wait_for(lambda: len(stations[0].rings()) >= 2, 30, "the manual gong")
-    assert card.frames > 10
+    # the card streamed past the flow-control window (how far past depends on how fast
+    # the hub cut it, and its cooldown keeps it out for the rest of the test)
+    assert card.frames * card.per_frame > quota.MAX_UNACKED_ROWS
     # what the card got stored is bounded by one station's budget
     db = open_db(hub.db_path, store.migrations)
     try:

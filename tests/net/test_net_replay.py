@@ -13,7 +13,8 @@ import pytest
 from testkit import until
 
 from samoobsluha.hub import store
-from samoobsluha.hub.server import HubServer, _item_msg, item_version
+from samoobsluha.hub.server import HubServer, _item_msg
+from samoobsluha.hub.store import item_version
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import FakeClock
 from samoobsluha.station.sync import NetworkConfig, StationSync, load_item
@@ -33,7 +34,7 @@ async def link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     sync = StationSync(tmp_path / "station.db", net, psk=psk)
     events: list[Any] = []
     sync.on("show", lambda kind, data: events.append((kind, data)))
-    sync.on("config", lambda data: events.append(("config", data)))
+    sync.on("config", lambda data, *_: events.append(("config", data)))
     task = asyncio.create_task(sync.run())
     await until(lambda: "s1" in hub.conns)
     yield hub, sync, events, clock
@@ -57,22 +58,29 @@ async def replay(hub: HubServer, msg: dict[str, Any]) -> None:
     await conn.channel.send(protocol.sign_item(hub.keys, hub.tournament, msg))
 
 
+def _item(kind: str, n: int) -> dict[str, Any]:
+    """Version ``n`` of a pairings or hall configuration item (each valid of its kind)."""
+    if kind == "config":
+        return {"max_words": n, "tables": "1-40"}
+    return {"round": n, "tables": [[1, "Novák", "Dvořák"]]}
+
+
 @pytest.mark.parametrize("kind", ["pairings", "config"])
 async def test_an_older_signed_item_is_refused(link, kind: str) -> None:
     hub, sync, events, clock = link
-    old = await hub.publish(kind, {"round": 2, "tables": [[1, "Novák", "Dvořák"]]})
+    field = "max_words" if kind == "config" else "round"
+    old = await hub.publish(kind, _item(kind, 2))
     clock.advance(60)
-    new = await hub.publish(kind, {"round": 3, "tables": [[1, "Nováková", "Svoboda"]]})
+    new = await hub.publish(kind, _item(kind, 3))
     await until(lambda: (delivered(hub, new["id"]) or {}).get("ok") is True)
     assert item_version(new["id"]) > item_version(old["id"])
     conn = hub.conns["s1"]
 
-    data = {"round": 2, "tables": [[1, "Novák", "Dvořák"]]}
-    await replay(hub, _item_msg(kind, old["id"], data))
+    await replay(hub, _item_msg(kind, old["id"], _item(kind, 2)))
     await until(lambda: (delivered(hub, old["id"]) or {}).get("ok") is False)
     assert "older" in delivered(hub, old["id"])["detail"]
-    assert sync.dbw.call(load_item, kind)["round"] == 3  # the newer one stays
-    assert [e[1]["round"] for e in events if e[0] == kind] == [2, 3]  # nothing shown again
+    assert sync.dbw.call(load_item, kind)[field] == 3  # the newer one stays
+    assert [e[1][field] for e in events if e[0] == kind] == [2, 3]  # nothing shown again
     assert hub.conns["s1"] is conn  # refused, not a broken link
 
 

@@ -304,6 +304,18 @@ def test_hub_host_port_parses_ipv4_names_and_ipv6() -> None:
     assert hub_host_port("192.168.50.2:7310") == ("192.168.50.2", 7310)
     assert hub_host_port("hub.local:1") == ("hub.local", 1)
     assert hub_host_port("[fd00::2]:7310") == ("fd00::2", 7310)
+    # a link-local hub with its interface, as the station's --hub takes it
+    assert hub_host_port("[fe80::2%wlan0]:47820") == ("fe80::2%wlan0", 47820)
+
+
+@pytest.mark.parametrize(
+    "value",
+    ["::1:47820", "hub", "hub:0", "[hub]:1", "hub name:1", 'hub"\nserver evil:1',
+     "[fe80::2%wl an0]:1"],
+)  # fmt: skip
+def test_hub_host_port_refuses_what_the_station_or_chrony_would_not_read(value: str) -> None:
+    with pytest.raises(ProvisionError, match="--hub"):
+        hub_host_port(value)
 
 
 def test_cli_hub_creates_the_key_and_stations_get_their_own(

@@ -107,3 +107,27 @@ def test_installed_station_check_uses_the_real_czech_lexicon(cs_data_dir: Path, 
     assert proc.returncode == rc, proc.stderr
     assert shown in proc.stdout
     assert "(HUNSPELL)" in proc.stdout
+
+
+def test_a_reader_that_stops_early_gets_no_traceback() -> None:
+    """``hub challenges | head``: the command stops quietly with the shell's SIGPIPE
+    status, not a BrokenPipeError traceback on the operator's terminal."""
+    import subprocess
+    import sys
+
+    code = (
+        "import argparse, sys\n"
+        "from samoobsluha.shared import cli\n"
+        "p = argparse.ArgumentParser()\n"
+        "p.set_defaults(func=lambda a: [print('row', i) for i in range(200_000)] and 0)\n"
+        "sys.exit(cli.run(p, []))\n"
+    )
+    writer = subprocess.Popen(
+        [sys.executable, "-c", code], stdout=subprocess.PIPE, stderr=subprocess.PIPE
+    )
+    assert writer.stdout is not None and writer.stderr is not None
+    assert writer.stdout.readline() == b"row 0\n"
+    writer.stdout.close()  # what head does after its lines
+    err = writer.stderr.read().decode()
+    assert writer.wait(timeout=60) == 141, err
+    assert "Traceback" not in err and "BrokenPipe" not in err, err

@@ -108,3 +108,155 @@ def test_a_relative_import_within_the_hub_is_the_hub(tmp_path: Path) -> None:
     names = [name for _, name in imported(path, tmp_path)]
     assert "samoobsluha.hub.stations.x" in names
     assert "samoobsluha.hub.commands.serve" in names
+
+
+# -- inside the hub: HubService's areas (hub/service/) ------------------------------------------
+
+SERVICE = ROOT / "hub" / "service"
+AREAS = ("stations", "rounds", "challenges", "results", "standings")
+SERVICE_MAX_LINES = 400  # service.py was 1,183 lines before the split
+
+
+def service_class(path: Path) -> ast.ClassDef:
+    """The class of ``path`` that holds an area (a subclass of ``ServiceCore``) or the core
+    (``ServiceCore`` itself)."""
+    tree = ast.parse(path.read_text(encoding="utf-8"), filename=str(path))
+    found = [
+        node
+        for node in tree.body
+        if isinstance(node, ast.ClassDef)
+        and (
+            node.name == "ServiceCore"
+            or any(isinstance(b, ast.Name) and b.id == "ServiceCore" for b in node.bases)
+        )
+    ]
+    assert len(found) == 1, f"{path.name}: {[c.name for c in found]}"
+    return found[0]
+
+
+def members(cls: ast.ClassDef) -> set[str]:
+    """What a class defines: its methods and class attributes, and what it assigns to
+    ``self``."""
+    names: set[str] = set()
+    for node in cls.body:
+        if isinstance(node, ast.FunctionDef | ast.AsyncFunctionDef):
+            names.add(node.name)
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+        elif isinstance(node, ast.Assign):
+            names.update(t.id for t in node.targets if isinstance(t, ast.Name))
+    return names | {a.attr for a in self_attributes(cls) if isinstance(a.ctx, ast.Store)}
+
+
+def self_attributes(cls: ast.ClassDef) -> list[ast.Attribute]:
+    return [
+        node
+        for node in ast.walk(cls)
+        if isinstance(node, ast.Attribute)
+        and isinstance(node.value, ast.Name)
+        and node.value.id == "self"
+    ]
+
+
+def reaches_beyond(area: Path, core: Path) -> list[str]:
+    """What the area in ``area`` uses through ``self`` that neither it nor the core
+    defines: another area's method or attribute, public or private."""
+    cls = service_class(area)
+    own = members(cls) | members(service_class(core))
+    return sorted(
+        f"{area.name}:{a.lineno}: self.{a.attr}" for a in self_attributes(cls) if a.attr not in own
+    )
+
+
+def service_imports(path: Path, root: Path = ROOT) -> list[str]:
+    """Imports of ``hub.service`` modules that ``path`` may not make: an area imports only
+    the core's public names, the core none (and neither the facade package)."""
+    allowed = set() if path.stem == "core" else {"samoobsluha.hub.service.core"}
+    bad = []
+    for line, name in imported(path, root):
+        if name != "samoobsluha.hub.service" and not name.startswith("samoobsluha.hub.service."):
+            continue
+        module, _, last = name.rpartition(".")
+        if name in allowed or (module in allowed and not last.startswith("_")):
+            continue
+        bad.append(f"{path.relative_to(root)}:{line}: {name}")
+    return bad
+
+
+@pytest.mark.parametrize("area", AREAS)
+def test_a_service_area_uses_only_the_core_and_itself(area: str) -> None:
+    assert reaches_beyond(SERVICE / f"{area}.py", SERVICE / "core.py") == []
+    assert service_imports(SERVICE / f"{area}.py") == []
+
+
+def test_the_service_core_imports_no_area() -> None:
+    assert service_imports(SERVICE / "core.py") == []
+
+
+def test_no_two_service_areas_define_the_same_name() -> None:
+    """Each name of the facade is defined once: no area overrides the core or another
+    area, so the order of the mixins never decides which code runs."""
+    defined: dict[str, str] = {}
+    clashes = []
+    for name in ("core", *AREAS):
+        for member in members(service_class(SERVICE / f"{name}.py")) - {"__init__"}:
+            if member in defined:
+                clashes.append(f"{member}: {defined[member]} and {name}")
+            defined[member] = name
+    assert clashes == []
+
+
+def test_the_facade_is_the_areas_over_the_core() -> None:
+    """``HubService`` is exactly the areas (in ``AREAS``' order) over ``ServiceCore`` and
+    adds nothing of its own; every area is a direct subclass of the core, so mypy refuses
+    a call from one area into another, and an area left out of the facade is noticed."""
+    from samoobsluha.hub.service import HubService
+    from samoobsluha.hub.service.core import ServiceCore
+
+    assert [b.__module__ for b in HubService.__bases__] == [
+        *(f"samoobsluha.hub.service.{a}" for a in AREAS),
+        "samoobsluha.hub.service.core",
+    ]
+    assert all(b.__bases__ == (ServiceCore,) for b in HubService.__bases__[:-1])
+    own = [n for n in vars(HubService) if not (n.startswith("__") and n.endswith("__"))]
+    assert own == []
+    on_disk = {p.stem for p in SERVICE.glob("*.py")} - {"__init__", "core"}
+    assert on_disk == set(AREAS)
+
+
+def test_service_modules_stay_small() -> None:
+    sizes = {p.name: len(p.read_text(encoding="utf-8").splitlines()) for p in SERVICE.glob("*.py")}
+    assert {name: n for name, n in sizes.items() if n > SERVICE_MAX_LINES} == {}
+
+
+def test_the_area_checks_see_a_reach_into_another_area(tmp_path: Path) -> None:
+    """The checks themselves: an area calling another area's private method, importing
+    another area or the core's private names, is caught; the core's names are not."""
+    service = tmp_path / "hub" / "service"
+    service.mkdir(parents=True)
+    core = service / "core.py"
+    core.write_text(
+        "class ServiceCore:\n"
+        "    def __init__(self):\n        self.clock = None\n"
+        "    def _db(self): ...\n",
+        encoding="utf-8",
+    )
+    area = service / "x.py"
+    area.write_text(
+        "from .core import ServiceCore, _private\n"
+        "from samoobsluha.hub.service.results import ResultsArea\n"
+        "from samoobsluha.hub import service\n"
+        "class XArea(ServiceCore):\n"
+        "    def go(self):\n"
+        "        self.own = self.clock\n"
+        "        with self._db():\n            return self._all_checks(), self.own\n",
+        encoding="utf-8",
+    )
+    assert reaches_beyond(area, core) == ["x.py:8: self._all_checks"]
+    assert service_imports(area, tmp_path) == [
+        "hub/service/x.py:1: samoobsluha.hub.service.core._private",
+        "hub/service/x.py:2: samoobsluha.hub.service.results",
+        "hub/service/x.py:2: samoobsluha.hub.service.results.ResultsArea",
+        "hub/service/x.py:3: samoobsluha.hub.service",
+    ]
+    assert service_imports(core, tmp_path) == []
