@@ -30,6 +30,12 @@ def compiled_paths(build_lib: str) -> list[tuple[Path, Path]]:
 
 class BuildWithCatalogues(build_py):
     def run(self) -> None:
+        # pip builds in the checkout's build/ and setuptools never empties it: a module
+        # since removed or turned into a package (hub/service.py → hub/service/) would
+        # travel in the next wheel. Every build starts from the sources alone.
+        import shutil
+
+        shutil.rmtree(Path(self.build_lib) / "samoobsluha", ignore_errors=True)
         super().run()
         from babel.messages.mofile import write_mo
         from babel.messages.pofile import read_po

@@ -38,9 +38,15 @@ def test_console_scripts_point_into_samoobsluha() -> None:
     }
 
 
+STALE = REPO / "build" / "lib" / "samoobsluha" / "hub" / "stale_module_removed_long_ago.py"
+
+
 @pytest.fixture(scope="module")
 def wheel(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    """The wheel the cards install, built from this tree as ``pip`` builds it."""
+    """The wheel the cards install, built from this tree as ``pip`` builds it — in the
+    checkout's build/, where an earlier build left a module the sources no longer have."""
+    STALE.parent.mkdir(parents=True, exist_ok=True)
+    STALE.write_text("raise SystemExit('a stale build file travelled')\n")
     out = tmp_path_factory.mktemp("wheel")
     subprocess.run(
         [sys.executable, "-m", "pip", "wheel", "--no-deps", "-q", "-w", str(out), str(REPO)],
@@ -62,6 +68,8 @@ def test_the_built_wheel_owns_no_other_top_level_name(wheel: Path) -> None:
     if top_level:
         with zipfile.ZipFile(wheel) as zf:
             assert zf.read(top_level[0]).decode().split() == ["samoobsluha"]
+    # only what the sources hold: nothing an earlier build left in build/
+    assert not [n for n in names if STALE.name in n]
     # the provisioning payload and the stylesheets travel inside the package
     assert "samoobsluha/hub/provision/payload/install.sh" in names
     assert "samoobsluha/station/app.tcss" in names
