@@ -5,7 +5,13 @@ from __future__ import annotations
 import asyncio
 import socket
 from collections.abc import Callable
-from typing import Any
+from pathlib import Path
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    import pytest
+
+    from samoobsluha.hub.server import HubServer
 
 
 async def until(cond: Callable[[], Any], timeout: float = 20.0) -> None:
@@ -23,3 +29,18 @@ def free_port() -> int:
     with socket.socket() as sock:
         sock.bind(("127.0.0.1", 0))
         return int(sock.getsockname()[1])
+
+
+async def hub_for_a_station(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> HubServer:
+    """A real hub on 127.0.0.1 (no mDNS), started, with its hall secret in
+    ``tmp_path/tournament.key`` for the station's ``psk_file``; the station under test
+    keeps its data in ``tmp_path/station``. The caller closes the hub."""
+    from samoobsluha.hub.server import HubServer
+    from samoobsluha.shared.protocol import new_psk
+
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
+    psk = new_psk()
+    (tmp_path / "tournament.key").write_text(psk.hex())
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=free_port(), advertise=False)
+    await hub.start()
+    return hub

@@ -15,12 +15,10 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 from net_procs import BIN, Hub, Station, running, wait_for
-from testkit import free_port, until
+from testkit import hub_for_a_station, until
 
 from samoobsluha.hub import rehearse as hub_rehearse
 from samoobsluha.hub import store
-from samoobsluha.hub.server import HubServer
-from samoobsluha.shared.protocol import new_psk
 from samoobsluha.shared.rounds import Phase
 from samoobsluha.station import config as station_config
 from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
@@ -76,12 +74,8 @@ def test_hub_rehearse_during_a_round_refuses_and_with_the_flag_rings_nothing(
 async def test_the_kiosk_stays_quiet_during_a_round(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
 ) -> None:
-    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
-    psk = new_psk()
-    (tmp_path / "tournament.key").write_text(psk.hex())
-    port = free_port()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=port, advertise=False)
-    await hub.start()
+    hub = await hub_for_a_station(tmp_path, monkeypatch)
+    port = hub.port
     conf = tmp_path / "station.toml"
     conf.write_text(
         f'[station]\nname = "st-1"\n\n[kiosk]\ntables = "1-16"\n\n'

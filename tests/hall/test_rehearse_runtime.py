@@ -12,13 +12,11 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from testkit import free_port, until
+from testkit import hub_for_a_station, until
 from textual.widgets import Input
 
 from samoobsluha.hub import rehearse as hub_rehearse
 from samoobsluha.hub import store
-from samoobsluha.hub.server import HubServer
-from samoobsluha.shared.protocol import new_psk
 from samoobsluha.station import config as station_config
 from samoobsluha.station.link.clock import SkewedClock
 from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
@@ -28,12 +26,8 @@ from samoobsluha.station.screens.rehearse import KeyboardTestScreen
 async def test_kiosk_station_answers_a_rehearsal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
 ) -> None:
-    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
-    psk = new_psk()
-    (tmp_path / "tournament.key").write_text(psk.hex())
-    port = free_port()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=port, advertise=False)
-    await hub.start()
+    hub = await hub_for_a_station(tmp_path, monkeypatch)
+    port = hub.port
     conf = tmp_path / "station.toml"
     conf.write_text(
         f'[station]\nname = "st-1"\n\n[kiosk]\ntables = "1-16"\n\n'

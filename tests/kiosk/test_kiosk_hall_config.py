@@ -20,7 +20,7 @@ import pytest
 from fuzz_typing import type_raw
 from gpiozero.pins.mock import MockFactory
 from kiosk_pilot import settle
-from testkit import free_port, until
+from testkit import hub_for_a_station, until
 from textual.pilot import Pilot
 from textual.widgets import Label
 
@@ -87,12 +87,8 @@ async def _check(pilot: Pilot, table: int, word: str = "pes") -> None:
 async def test_the_kiosk_uses_the_hall_configuration(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
 ) -> None:
-    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
-    psk = new_psk()
-    (tmp_path / "tournament.key").write_text(psk.hex())
-    port = free_port()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=port, advertise=False)
-    await hub.start()
+    hub = await hub_for_a_station(tmp_path, monkeypatch)
+    port = hub.port
     conf = _config(tmp_path, hub.tournament, port)
     runtime, main = await _start(conf, small_lexicon_path)
     try:
