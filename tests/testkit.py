@@ -41,6 +41,6 @@ async def hub_for_a_station(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
     psk = new_psk()
     (tmp_path / "tournament.key").write_text(psk.hex())
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=free_port(), advertise=False)
+    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
     await hub.start()
     return hub

@@ -9,6 +9,7 @@ import asyncio
 from pathlib import Path
 
 from dash_testkit import label_text, settle
+from net.net_procs import stop_sync
 from testkit import until
 from textual.widgets import Input
 
@@ -41,13 +42,6 @@ async def start_sync(server, psk: bytes, db: Path, sid: str):
     )
     sync = StationSync(db, net, psk=psk)
     return sync, asyncio.create_task(sync.run())
-
-
-async def stop_sync(sync, task) -> None:
-    sync.stop()
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
-    sync.close()
 
 
 async def type_in(pilot, text: str) -> None:

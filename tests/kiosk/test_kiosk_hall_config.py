@@ -170,7 +170,7 @@ async def test_a_station_refuses_a_bad_configuration_and_keeps_its_settings(
 ) -> None:
     """A configuration the hub stored before it checked them (or a hub of another
     version) is refused at the station with the reason, stored nowhere, used by no one."""
-    from net.net_procs import start_sync
+    from net.net_procs import start_sync, stop_sync
 
     monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "hubdata"))
     psk = new_psk()
@@ -200,10 +200,7 @@ async def test_a_station_refuses_a_bad_configuration_and_keeps_its_settings(
         assert owner.pending is None and owner.settings.max_words == 4
         assert hub.conns["s1"].channel is not None  # refused, the link kept
     finally:
-        sync.stop()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        sync.close()
+        await stop_sync(sync, task)
         await hub.close()
 
 

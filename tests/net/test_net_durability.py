@@ -13,6 +13,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from net_procs import stop_sync
 from testkit import until
 
 from samoobsluha.hub.server import HubServer
@@ -83,10 +84,7 @@ async def test_every_connection_commits_with_synchronous_full(
     try:
         await until(lambda: sync.status.acked_seq == 5)
     finally:
-        sync.stop()
-        task.cancel()
-        await asyncio.gather(task, return_exceptions=True)
-        sync.close()
+        await stop_sync(sync, task)
         await hub.close()
     files = {Path(p).name for p in seen.opened}
     assert {"hub.db", "st.db"} <= files, files

@@ -39,10 +39,7 @@ async def link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     task = asyncio.create_task(sync.run())
     await until(lambda: "s1" in hub.conns and sync.clock.synced)
     yield hub, sync, events, tmp_path
-    sync.stop()
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
-    sync.close()
+    await stop_sync(sync, task)
     await hub.close()
 
 

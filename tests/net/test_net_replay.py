@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from net_procs import stop_sync
 from testkit import until
 
 from samoobsluha.hub import store
@@ -38,10 +39,7 @@ async def link(tmp_path: Path, monkeypatch: pytest.MonkeyPatch):
     task = asyncio.create_task(sync.run())
     await until(lambda: "s1" in hub.conns)
     yield hub, sync, events, clock
-    sync.stop()
-    task.cancel()
-    await asyncio.gather(task, return_exceptions=True)
-    sync.close()
+    await stop_sync(sync, task)
     await hub.close()
 
 
