@@ -93,6 +93,7 @@ class MoCatalogue(Mapping[str, "str | tuple[str, ...]"]):
         self._data = data
         self._count = count
         self._all: dict[str, str | tuple[str, ...]] | None = None
+        self._found: dict[str, str | tuple[str, ...]] = {}  # keys looked up so far
 
     def _entry(self, table: int, i: int) -> bytes:
         length, offset = struct.unpack_from(self._order + "2I", self._data, table + 8 * i)
@@ -123,10 +124,13 @@ class MoCatalogue(Mapping[str, "str | tuple[str, ...]"]):
     def __getitem__(self, key: str) -> str | tuple[str, ...]:
         if self._all is not None:
             return self._all[key]
-        i = self._find(key) if key else None
-        text = None if i is None else self._text(i)
-        if text is None:
-            raise KeyError(key)
+        text = self._found.get(key)
+        if text is None:  # the kiosk asks for the same few texts at every screen: once
+            i = self._find(key) if key else None
+            text = None if i is None else self._text(i)
+            if text is None:
+                raise KeyError(key)
+            self._found[key] = text
         return text
 
     def _decoded(self) -> dict[str, str | tuple[str, ...]]:
