@@ -124,8 +124,15 @@ def setup(fresh: bool) -> dict[str, str]:
         # secret (a copy of it would be the whole hall)
         key_file = folder / "station.key"
         auth.write_station_key(store.db_path(), keys, name, key_file, time.time())
+        # its own lexicon file, as on a card: a pushed lexicon replaces the station's file,
+        # never the hub's or another station's (two writing one file raced, and the hub's
+        # reference was overwritten)
+        own = folder / "lexicons" / lexicon.name
+        if not own.exists():
+            own.parent.mkdir(parents=True, exist_ok=True)
+            shutil.copyfile(lexicon, own)
         (folder / "station.toml").write_text(
-            f'[station]\nname = "{name}"\nlexicon = "{lexicon}"\n\n'
+            f'[station]\nname = "{name}"\nlexicon = "{own}"\n\n'
             f'[kiosk]\ntables = "1-16"\n\n'
             f'[network]\ntournament_id = "{tournament}"\n'
             f'psk_file = "{key_file}"\nhub = "127.0.0.1:{port}"\n'

@@ -56,7 +56,11 @@ def test_demo_sets_up_a_hall_and_its_simulated_station_reaches_the_hub(
         key = net.psk()
         assert isinstance(key, StationKey) and key.station == name
         assert net.psk_file.stat().st_mode & 0o777 == 0o600
-        assert cfg.lexicon == demo_dir / "hub" / "lexicons" / "cs.lex"
+        # its own copy of the hub's lexicon, as on a card: a pushed lexicon replaces
+        # the station's file, never the hub's or the other station's
+        assert cfg.lexicon == demo_dir / name / "lexicons" / "cs.lex"
+        hub_lexicon = demo_dir / "hub" / "lexicons" / "cs.lex"
+        assert cfg.lexicon.read_bytes() == hub_lexicon.read_bytes()
     procs = demo.start_background(info["port"], info["screen_port"])
     try:
         deadline = time.monotonic() + 30
