@@ -35,6 +35,7 @@ from samoobsluha.shared.protocol import Channel, HallKeys, PeerLog, ProtocolErro
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
 
 from . import auth, hubtime, quota, store
+from .backup import Backups, BackupSettings
 
 log = logging.getLogger("hub.server")
 
@@ -138,6 +139,7 @@ class HubServer:
         advertise: bool = True,
         mdns_interfaces: list[str] | None = None,
         budget: quota.Budget | None = None,
+        backup: BackupSettings | None = None,
     ) -> None:
         # the hall secret: station keys and the hub's signing key are derived from it
         self.keys = psk if isinstance(psk, HallKeys) else HallKeys(psk)
@@ -187,6 +189,9 @@ class HubServer:
         self._gong_counter = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self.screen_urls: list[str] = []  # the hall screen's addresses (hub.web)
+        # automatic backups (hub/backup.py): at start, after a publication, every N minutes
+        self.backups = Backups(Path(db_path), backup or BackupSettings())
+        self._backing_up = False
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -576,8 +581,21 @@ class HubServer:
                 for conn in list(self.conns.values()):
                     if conn.status_dirty:
                         await self._save_status(conn)
+                if self.backups.enabled and not self._backing_up:
+                    self._spawn(self._backup())
             except Exception:  # never let the watcher die (the disk, a bug)
                 log.exception("hub watcher")
+
+    async def _backup(self) -> None:
+        """An automatic backup when one is due, on a thread of its own: it reads through
+        its own connection, so neither lane waits for a slow USB stick."""
+        self._backing_up = True
+        try:
+            await asyncio.to_thread(self.backups.run, self.clock.now())
+        except Exception:
+            log.exception("automatic backup")
+        finally:
+            self._backing_up = False
 
     async def _on_status(self, conn: StationConn, status: dict[str, Any]) -> None:
         try:

@@ -13,8 +13,9 @@ from __future__ import annotations
 
 import contextlib
 import fcntl
+import os
 import sqlite3
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from pathlib import Path
 
 import sqlite_utils
@@ -100,3 +101,56 @@ def _configure(db: sqlite_utils.Database) -> None:
     conn.execute("PRAGMA busy_timeout = 5000")
     conn.execute("PRAGMA synchronous = FULL")
     conn.execute("PRAGMA foreign_keys = ON")
+
+
+class NotADatabase(ValueError):
+    """A file that SQLite cannot read as a whole, consistent database (truncated, damaged,
+    not a database at all); the message is SQLite's own reason."""
+
+
+def snapshot_into(
+    source: sqlite3.Connection,
+    target: Path | str,
+    then: Callable[[sqlite3.Connection], None] | None = None,
+) -> None:
+    """Copy the database behind ``source`` into a new file ``target`` with SQLite's online
+    backup API: one consistent snapshot, even while other connections write (WAL), never a
+    file copy that could catch a page half written. ``target`` is synced to disk before
+    this returns and is left in rollback-journal mode, a single self-contained file.
+    ``then`` may write to the copy (not to the source) before it is synced."""
+    target = Path(target)
+    dest = sqlite3.connect(str(target))  # noqa: TID251 - a plain file written once, here
+    try:
+        source.backup(dest)
+        dest.execute("PRAGMA journal_mode = DELETE")
+        if then is not None:
+            with dest:
+                then(dest)
+        dest.commit()
+    finally:
+        dest.close()
+    with open(target, "rb+") as fh:
+        os.fsync(fh.fileno())
+
+
+def check_file(path: Path | str) -> sqlite3.Connection:
+    """A read-only connection to the database file at ``path`` once SQLite's
+    ``integrity_check`` has read every page of it; :class:`NotADatabase` otherwise."""
+    path = Path(path)
+    if not path.is_file():
+        raise NotADatabase("no such file")
+    try:
+        conn = sqlite3.connect(  # noqa: TID251 - read-only, checked before anything else
+            f"file:{path}?mode=ro", uri=True
+        )
+    except sqlite3.Error as exc:
+        raise NotADatabase(str(exc)) from None
+    try:
+        rows = conn.execute("PRAGMA integrity_check").fetchall()
+    except sqlite3.Error as exc:
+        conn.close()
+        raise NotADatabase(str(exc)) from None
+    if rows != [("ok",)]:
+        conn.close()
+        raise NotADatabase("; ".join(str(r[0]) for r in rows[:3]))
+    return conn

@@ -61,6 +61,13 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
 
+    from samoobsluha.hub.backup import BackupError, load_settings
+
+    try:
+        backup = load_settings(data_dir(), args.backup_dir)
+    except BackupError as exc:
+        print(f"hub serve: {error_text(exc, cli_language())}", file=sys.stderr)
+        return 2
     budget = quota.Budget(
         rows=args.budget_rows or quota.BUDGET.rows,
         bytes=int((args.budget_mb or quota.BUDGET.bytes / 2**20) * 2**20),
@@ -74,6 +81,7 @@ def _serve(args: argparse.Namespace) -> int:
             port=args.port,
             advertise=not args.no_mdns,
             budget=budget,
+            backup=backup,
         )
         await server.start()
         ctl = await control.start_control(server)
@@ -142,6 +150,9 @@ def _stations(args: argparse.Namespace) -> int:
         return _show(rows)
     now = time.time()
     lang = cli_language()
+    backup_line = _backup_line(_call("info").get("backup") or {}, lang, now)
+    if backup_line:
+        print(backup_line)
     for row in rows:
         st = row["status"]
         state = t("dash.online" if row["connected"] else "dash.offline", lang)
@@ -175,6 +186,25 @@ def _stations(args: argparse.Namespace) -> int:
             line += "  " + t("cli.stations.refused", lang, n=row["rejected"])
         print(line)
     return 0
+
+
+def _backup_line(status: dict[str, Any], lang: str, now: float) -> str:
+    """How the automatic backups go, for ``hub stations``: loud when they fail."""
+    if not status.get("folder"):
+        return t("cli.stations.backup_off", lang)
+    if status.get("error"):
+        return t(
+            "cli.stations.backup_failing", lang, folder=status["folder"], error=status["error"]
+        )
+    if status.get("last_at") is None:
+        return t("cli.stations.backup_none", lang, folder=status["folder"])
+    return t(
+        "cli.stations.backup_ok",
+        lang,
+        folder=status["folder"],
+        at=time.strftime("%H:%M:%S", time.localtime(status["last_at"])),
+        minutes=max(0, int((now - status["last_at"]) // 60)),
+    )
 
 
 def _published_at(status: dict[str, Any]) -> str:
@@ -338,6 +368,11 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         metavar="MB",
         help="megabytes of rows a station may have stored per round (default 8)",
+    )
+    serve.add_argument(
+        "--backup-dir",
+        metavar="DIR",
+        help="automatic backups into DIR (default: [backup] folder in hub.toml)",
     )
     serve.add_argument("-v", "--verbose", action="store_true")
     serve.set_defaults(func=_serve)
