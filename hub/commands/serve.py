@@ -223,7 +223,7 @@ def _round(args: argparse.Namespace) -> int:
     from samoobsluha.hub.commands.round_list import AtError, parse_at, render_rounds
 
     if args.action == "list":
-        rows = _call("rounds")
+        rows = _rounds_anyhow()
         if args.json:
             return _show(rows)
         print(render_rounds(rows, cli_language(), time.time()), end="")
@@ -248,6 +248,36 @@ def _round(args: argparse.Namespace) -> int:
     return _show(
         _call("change_round", number=args.number, action=args.action, seconds=args.seconds or 0)
     )
+
+
+def _rounds_anyhow() -> list[dict[str, Any]]:
+    """The running hub's round plans; with no hub running, the same records read from its
+    database (the plans the stations were sent), said so on stderr."""
+    from samoobsluha.hub import store
+    from samoobsluha.hub.control import ControlError, request
+
+    try:
+        return list(request("rounds"))
+    except ControlError as exc:
+        if not store.db_path().exists():
+            print(f"hub: {error_text(exc, cli_language())}", file=sys.stderr)
+            raise SystemExit(2) from None
+    from samoobsluha.shared.storage import open_db
+
+    db = open_db(store.db_path(), store.migrations)
+    try:
+        plans = store.load_plans(db)
+    finally:
+        db.close()
+    print(t("cli.round.from_db", cli_language(), path=store.db_path()), file=sys.stderr)
+    now = time.time()
+    out = []
+    for plan in plans:
+        status = plan.status(now)
+        out.append(
+            {"plan": plan.to_dict(), "phase": str(status.phase), "remaining": status.remaining}
+        )
+    return out
 
 
 def _gong(args: argparse.Namespace) -> int:

@@ -50,3 +50,40 @@ def test_round_list_is_a_table_with_local_times() -> None:
     assert "1767" not in text  # no epoch seconds on the operator's screen
     assert render_rounds([], "sk", T0) == "Žiadne kolo nie je naplánované.\n"
     assert render_rounds(rows, "en", T0).splitlines()[0].split()[0] == "Round"
+
+
+def test_round_list_reads_the_hubs_database_when_the_server_is_down(
+    data_dir, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The hub's laptop was restarted mid-round and `hub serve` is not up yet: the operator
+    still sees the round the stations were sent (from hub.db), and is told where from."""
+    import json
+
+    from samoobsluha.hub import store
+    from samoobsluha.hub.cli import main as hub_main
+    from samoobsluha.shared.storage import open_db
+
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
+    now = time.time()
+    db = open_db(store.db_path(), store.migrations)
+    store.save_plan(db, RoundPlan(3, now - 600, basic_seconds=2400, warning_seconds=600), now)
+    db.close()
+    assert hub_main(["round", "list", "--json"]) == 0
+    out = capsys.readouterr()
+    (row,) = json.loads(out.out)
+    assert row["plan"]["number"] == 3 and row["phase"] == "running"
+    assert 1790 < row["remaining"] <= 1800
+    assert f"The hub is not running: the rounds as stored in {store.db_path()}" in out.err
+    assert hub_main(["round", "list"]) == 0
+    assert capsys.readouterr().out.splitlines()[1].split()[0] == "3"
+
+
+def test_round_list_without_a_hub_or_its_database_says_the_hub_is_not_running(
+    data_dir, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from samoobsluha.hub.cli import main as hub_main
+
+    with pytest.raises(SystemExit) as exc:
+        hub_main(["round", "list"])
+    assert exc.value.code == 2
+    assert "hub.sock" in capsys.readouterr().err
