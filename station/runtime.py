@@ -264,7 +264,11 @@ class StationRuntime:
             sync.on("show", self._show)
             self._attach_rehearsal(sync, outputs)
             self._spawn(sync.run())
-            log.info("signals wait for the hub clock")
+            if sync.clock.synced:  # kept from before a restart (StationSync._resume_clock)
+                self._clock_changed(sync.status)
+                log.info("signals ring on the hub clock kept from before this start")
+            else:
+                log.info("signals wait for the hub clock")
         if self.options.kiosk:
             self.app = self._build_kiosk()
             if sync is not None:

@@ -44,7 +44,7 @@ import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared import protocol
-from samoobsluha.shared.clock import Clock
+from samoobsluha.shared.clock import Clock, boot_id
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.payloads import StationStatus
@@ -52,7 +52,7 @@ from samoobsluha.shared.protocol import Channel, ProtocolError
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox, rounds
 from samoobsluha.station.config import ConfigError, StationConfig
-from samoobsluha.station.link.clock import HubClock, OffsetEstimator
+from samoobsluha.station.link.clock import HubClock, KeptClock, OffsetEstimator
 from samoobsluha.station.link.discovery import (
     Candidate,
     discover,
@@ -66,6 +66,7 @@ CANDIDATE_STAGGER = 0.25  # try the next hub candidate this soon if the last one
 BURST = 6  # clock exchanges right after connecting
 RESYNC_EVERY = 5.0
 STATUS_EVERY = 5.0
+KEEP_CLOCK_EVERY = 30.0  # the hub clock estimate is written at most this often
 POLL_EVERY = 0.1  # how often to look for new outbox rows written by another process
 BATCH = 500
 BATCH_BYTES = protocol.MAX_FRAME // 2
@@ -115,6 +116,47 @@ def m004_item_versions(db: sqlite_utils.Database) -> None:
     # PIN, lexicon) this station has accepted: a relay replaying an older signed item is
     # refused, however valid its signature.
     db.table("hub_versions").create({"kind": str, "version": int}, pk="kind")
+
+
+@migrations()
+def m005_kept_clock(db: sqlite_utils.Database) -> None:
+    # The hub clock estimate (station.link.clock.KeptClock), kept so that a station
+    # restarted while its hub is down rings the rest of the round (one row).
+    db.table("kept_clock").create(
+        {
+            "id": int,
+            "mono_offset": float,
+            "delay": float,
+            "synced_at": float,
+            "boot": str,
+            "hub": str,
+            "saved_at": float,
+        },
+        pk="id",
+    )
+
+
+def load_kept_clock(db: sqlite_utils.Database) -> KeptClock | None:
+    row = db.execute(
+        "SELECT mono_offset, delay, synced_at, boot FROM kept_clock WHERE id = 1"
+    ).fetchone()
+    return KeptClock(*row) if row else None
+
+
+def save_kept_clock(db: sqlite_utils.Database, kept: KeptClock, hub: str, now: float) -> None:
+    with db.atomic():
+        db.table("kept_clock").upsert(
+            {
+                "id": 1,
+                "mono_offset": kept.mono_offset,
+                "delay": kept.delay,
+                "synced_at": kept.synced_at,
+                "boot": kept.boot,
+                "hub": hub,
+                "saved_at": now,
+            },
+            pk="id",
+        )
 
 
 # -- configuration ------------------------------------------------------------------------
@@ -337,6 +379,7 @@ class StationSync:
         local_clock: Clock | None = None,
         lexicon_path: Path | None = None,
         station_name: str | None = None,
+        boot: str | None = None,
     ) -> None:
         self.net = net
         key = psk if psk is not None else net.psk()
@@ -359,6 +402,10 @@ class StationSync:
         self.station_name = station_name or self.station_id
         self.lexicon_path = lexicon_path
         self.status = SyncStatus(acked_seq=self.dbw.call(outbox.acked_seq))
+        self.boot = boot_id() if boot is None else boot  # tests pass another boot
+        self._kept_at: float | None = None  # local monotonic time the clock was last kept
+        self._kept_sample: float | None = None  # the sample of the estimate last kept
+        self._resume_clock()
         self.status.lexicon_sha256 = lexicon_sha(lexicon_path)
         # The SHA-256 of the lexicon the kiosk judges with (set by the runtime; None
         # without a kiosk): reported beside the one on disk.
@@ -383,6 +430,41 @@ class StationSync:
         self.peer_log = protocol.PeerLog(log)
         self.restarts = 0  # supervised restarts after an unexpected failure
         self.restored = 0  # new epochs started after a restored database was noticed
+
+    def _resume_clock(self) -> None:
+        """Take up the hub clock estimate this station kept before it was restarted (same
+        boot, still within the bound: station.link.clock.HubClock.resume), so signals
+        ring on it while the hub is away; the hub's next answer replaces it."""
+        kept = self.dbw.call(load_kept_clock)
+        if kept is None or not self.clock.resume(kept, self.boot):
+            if kept is not None:
+                log.info("the hub clock kept before this start is too old or from another boot")
+            return
+        self._kept_sample = kept.synced_at
+        s = self.status
+        s.clock_known = True
+        s.clock_synced = self.clock.precise
+        s.clock_offset = self.clock.offset
+        s.clock_delay = kept.delay
+        s.clock_uncertainty = self.clock.uncertainty
+        log.info(
+            "hub clock kept from before this start: offset %+.4f s, ±%.1f ms",
+            self.clock.offset,
+            (self.clock.uncertainty or 0.0) * 1000,
+        )
+
+    async def _keep_clock(self) -> None:
+        """Keep the current hub clock estimate in the station's database (a new best
+        sample, at most every :data:`KEEP_CLOCK_EVERY` s): written as it is taken, so a
+        killed process or a pulled plug loses nothing a clean stop would have kept."""
+        kept = self.clock.kept(self.boot)
+        if kept is None or kept.synced_at == self._kept_sample:
+            return
+        mono = self.clock.local.monotonic()
+        if self._kept_at is not None and mono - self._kept_at < KEEP_CLOCK_EVERY:
+            return
+        self._kept_at, self._kept_sample = mono, kept.synced_at
+        await self.dbw.run(save_kept_clock, kept, self.status.hub_id or "", time.time())
 
     @property
     def psk(self) -> bytes:
@@ -725,6 +807,7 @@ class StationSync:
             kind = msg["t"]
             if kind == "time_rep":
                 self._on_time(msg, t4)
+                await self._keep_clock()
             elif kind == "ack":
                 seq = msg["seq"]
                 await self.dbw.run(outbox.acknowledge, seq)

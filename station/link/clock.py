@@ -20,6 +20,10 @@ MAX_GOOD_DELAY = 0.5  # a sample with a longer round trip is never "a good estim
 SYNC_BOUND = 0.010  # the clock is "synced" only while its error bound is within this
 DRIFT = 100e-6  # what a Pi's crystal may drift (s/s) since the best sample: grows the bound
 REJECT_FACTOR, REJECT_SLACK = 2.0, 0.002  # a round trip over 2 × the minimum + 2 ms: queued
+# A station restarted while its hub is down resumes the estimate it kept when that estimate
+# is still this good: 0.25 s is 40 minutes (a round's basic time) of the worst crystal
+# drift above, and far inside the 5 s after which a signal is not rung at all.
+RESUME_BOUND = 0.25
 
 
 class SkewedClock:
@@ -78,6 +82,17 @@ class OffsetEstimator:
         return min(good, key=lambda s: s.delay) if good else None
 
 
+@dataclass(frozen=True)
+class KeptClock:
+    """The hub clock estimate as a station keeps it across a restart of its processes: the
+    monotonic clock it is based on runs on through a restart, not through a reboot."""
+
+    mono_offset: float  # hub wall time minus local monotonic
+    delay: float  # the best sample's round trip
+    synced_at: float  # local monotonic time of that sample
+    boot: str  # the boot it was taken in (shared.clock.boot_id)
+
+
 class HubClock:
     """A :class:`~shared.clock.Clock` that reads hub time: the local *monotonic* clock plus
     the estimated offset, so a station's wall clock (no RTC on a Pi, wrong after every
@@ -90,6 +105,7 @@ class HubClock:
         self.delay: float | None = None
         self.synced_at: float | None = None
         self.bound = bound
+        self.resumed = False  # the estimate was kept from before a restart (resume)
 
     @property
     def synced(self) -> bool:
@@ -110,9 +126,30 @@ class HubClock:
         u = self.uncertainty
         return u is not None and u <= self.bound
 
+    def kept(self, boot: str) -> KeptClock | None:
+        """This estimate, to be kept across a restart; None before the first."""
+        if self._mono_offset is None or self.delay is None or self.synced_at is None:
+            return None
+        return KeptClock(self._mono_offset, self.delay, self.synced_at, boot)
+
+    def resume(self, kept: KeptClock, boot: str, bound: float = RESUME_BOUND) -> bool:
+        """Take up ``kept`` (from before this process started) when it was taken in this
+        boot and its error bound now is within ``bound``; whether it was taken up. A
+        station restarted mid-round with its hub down thus rings the round's remaining
+        signals on the estimate it would have had without the restart."""
+        if not boot or kept.boot != boot or self.synced:
+            return False
+        age = self.local.monotonic() - kept.synced_at
+        if age < 0 or kept.delay / 2 + age * DRIFT > bound:
+            return False
+        self.set_offset(kept.mono_offset, kept.delay, kept.synced_at)
+        self.resumed = True
+        return True
+
     def set_offset(self, mono_offset: float, delay: float, taken_at: float | None = None) -> None:
         self._mono_offset = mono_offset
         self.delay = delay
+        self.resumed = False
         self.synced_at = self.local.monotonic() if taken_at is None else taken_at
 
     @property
