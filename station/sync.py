@@ -405,6 +405,7 @@ class StationSync:
         self.boot = boot_id() if boot is None else boot  # tests pass another boot
         self._kept_at: float | None = None  # local monotonic time the clock was last kept
         self._kept_sample: float | None = None  # the sample of the estimate last kept
+        self._kept_delay: float | None = None  # and its round trip
         self._resume_clock()
         self.status.lexicon_sha256 = lexicon_sha(lexicon_path)
         # The SHA-256 of the lexicon the kiosk judges with (set by the runtime; None
@@ -440,7 +441,7 @@ class StationSync:
             if kept is not None:
                 log.info("the hub clock kept before this start is too old or from another boot")
             return
-        self._kept_sample = kept.synced_at
+        self._kept_sample, self._kept_delay = kept.synced_at, kept.delay
         s = self.status
         s.clock_known = True
         s.clock_synced = self.clock.precise
@@ -454,16 +455,18 @@ class StationSync:
         )
 
     async def _keep_clock(self) -> None:
-        """Keep the current hub clock estimate in the station's database (a new best
-        sample, at most every :data:`KEEP_CLOCK_EVERY` s): written as it is taken, so a
-        killed process or a pulled plug loses nothing a clean stop would have kept."""
+        """Keep the current hub clock estimate in the station's database: a new best
+        sample at once when its round trip is clearly shorter than the kept one's (the
+        burst after connecting), otherwise at most every :data:`KEEP_CLOCK_EVERY` s. Written
+        as it is taken, so a killed process loses nothing a clean stop would have kept."""
         kept = self.clock.kept(self.boot)
         if kept is None or kept.synced_at == self._kept_sample:
             return
         mono = self.clock.local.monotonic()
-        if self._kept_at is not None and mono - self._kept_at < KEEP_CLOCK_EVERY:
+        better = self._kept_delay is None or kept.delay < self._kept_delay * 0.8
+        if not better and self._kept_at is not None and mono - self._kept_at < KEEP_CLOCK_EVERY:
             return
-        self._kept_at, self._kept_sample = mono, kept.synced_at
+        self._kept_at, self._kept_sample, self._kept_delay = mono, kept.synced_at, kept.delay
         await self.dbw.run(save_kept_clock, kept, self.status.hub_id or "", time.time())
 
     @property

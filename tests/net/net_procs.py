@@ -479,3 +479,62 @@ def silent_slots(port: int, addresses: int = 8, per: int = 16) -> Iterator[list[
     finally:
         stop.set()
         thread.join(10)
+
+
+def restart_with_the_hub_down(
+    folder: Path,
+    skews: list[float],
+    *,
+    basic: float = 24.0,
+    warning: float = 12.0,
+    lead: float = 2.0,
+    down_for: float = 1.0,
+) -> tuple[dict[str, Any], list[list[dict[str, Any]]], list[Station]]:
+    """A hub and one station per skew (real processes); a round starts; once every station
+    has rung its start, the hub is SIGKILLed, then station 0 is SIGKILLed and started again
+    ``down_for`` s later, with no hub. Returns the round's plan, each station's rings
+    (signal, hub and local time, as it reported them) once the end has passed, and the
+    stations (for their logs). The test and bench/restart_gong.py share it."""
+    hub = Hub(folder / "hub").start()
+    stations = [Station(folder / f"st{i}", hub, f"st{i}", skew=s) for i, s in enumerate(skews)]
+    with running(hub, *stations):
+        for st in stations:
+            st.start()
+
+        def all_synced() -> bool:
+            rows = json.loads(hub.ctl("stations", "--json"))
+            return len(rows) == len(stations) and all(
+                r["connected"] and r["status"].get("clock_synced") for r in rows
+            )
+
+        wait_for(all_synced, 30, "connected stations with synced clocks")
+        wait_for(lambda: all(_kept(st) for st in stations), 30, "every station keeping its clock")
+        started = json.loads(
+            hub.ctl(
+                "round", "start", "1", "--in", str(lead), "--basic", str(basic),
+                "--warning", str(warning),
+            )
+        )  # fmt: skip
+        plan = started["plan"]
+        wait_for(lambda: all(st.rings() for st in stations), 30, "every station's start")
+        hub.kill()  # the hub's laptop dies mid-round
+        stations[0].kill()  # and a station's process with it (a crash, a power blip)
+        time.sleep(down_for)
+        stations[0].start()
+        end_at = plan["start_at"] + basic
+        wait_for(lambda: time.time() > end_at + 2.0, basic + 60, "the round's end")
+        wait_for(lambda: all(len(st.rings()) >= 3 for st in stations), 10, "every station's end")
+        return plan, [st.rings() for st in stations], stations
+
+
+def _kept(st: Station) -> bool:
+    """The station has written its hub clock estimate (station.sync kept_clock)."""
+    if not st.db_path.exists():
+        return False
+    conn = sqlite3.connect(f"file:{st.db_path}?mode=ro", uri=True, timeout=5)
+    try:
+        return conn.execute("SELECT COUNT(*) FROM kept_clock").fetchone()[0] > 0
+    except sqlite3.OperationalError:
+        return False
+    finally:
+        conn.close()
