@@ -36,6 +36,7 @@ from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, Rou
 
 from . import auth, hubtime, quota, store
 from .backup import Backups, BackupSettings
+from .rivals import RivalWatch
 
 log = logging.getLogger("hub.server")
 
@@ -192,6 +193,7 @@ class HubServer:
         # automatic backups (hub/backup.py): at start, after a publication, every N minutes
         self.backups = Backups(Path(db_path), backup or BackupSettings())
         self._backing_up = False
+        self.rivals: RivalWatch | None = None  # other hubs of this tournament (hub.rivals)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -245,8 +247,20 @@ class HubServer:
             },
         )
         await self._zc.async_register_service(self._zc_info, allow_name_change=True)
+        # another hub of this tournament (a copy of this data) is told on both dashboards
+        self.rivals = RivalWatch(
+            self._zc.zeroconf,
+            self._zc_info.name,
+            self.tournament,
+            self.keys.public_key.hex(),
+            own_port=self.port,
+            own_addresses=self._zc_info.parsed_addresses(),
+        )
+        self.rivals.start()
 
     async def close(self) -> None:
+        if self.rivals is not None:
+            await self.rivals.close()
         if self._zc is not None:
             with contextlib.suppress(Exception):
                 await self._zc.async_unregister_service(self._zc_info)

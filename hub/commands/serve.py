@@ -150,7 +150,10 @@ def _stations(args: argparse.Namespace) -> int:
         return _show(rows)
     now = time.time()
     lang = cli_language()
-    backup_line = _backup_line(_call("info").get("backup") or {}, lang, now)
+    info = _call("info")
+    for rival in info.get("rivals") or []:  # first: nothing on this screen matters more
+        print(_rival_line(rival, lang))
+    backup_line = _backup_line(info.get("backup") or {}, lang, now)
     if backup_line:
         print(backup_line)
     for row in rows:
@@ -186,6 +189,17 @@ def _stations(args: argparse.Namespace) -> int:
             line += "  " + t("cli.stations.refused", lang, n=row["rejected"])
         print(line)
     return 0
+
+
+def _rival_line(rival: dict[str, Any], lang: str) -> str:
+    """Another hub of this tournament announced on the hall network (hub.rivals)."""
+    where = ", ".join(rival.get("addresses") or []) or "?"
+    return t(
+        "warn.two_hubs" if rival.get("same_key") else "warn.two_hubs_other_key",
+        lang,
+        hub=rival.get("hub") or rival.get("name") or "?",
+        address=f"{where}:{rival.get('port', '?')}",
+    )
 
 
 def _backup_line(status: dict[str, Any], lang: str, now: float) -> str:

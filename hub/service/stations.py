@@ -80,9 +80,13 @@ class StationsArea(ServiceCore):
                 if r.get("over_budget")
             }
             running = True
+            info = self.control("info", timeout=3.0)
+            rivals = list(info.get("rivals") or [])
+            backup = dict(info.get("backup") or {})
         except ServiceError:
             live, running, stalled = None, False, set()
             cut_off, held = set(), {}
+            rivals, backup = [], {}
         now = self.clock.now()
         with self._db() as db:
             raw = sync_store.load_stations(db)
@@ -136,8 +140,19 @@ class StationsArea(ServiceCore):
         online = sum(1 for r in out if r.online)
         # Phrases: English where printed or logged, the operator's language on screen.
         warnings: list[str] = []
+        for rival in rivals:  # first: two hubs at once is worse than none
+            where = ", ".join(rival.get("addresses") or []) or "?"
+            warnings.append(
+                Phrase(
+                    "warn.two_hubs" if rival.get("same_key") else "warn.two_hubs_other_key",
+                    hub=str(rival.get("hub") or rival.get("name") or "?"),
+                    address=f"{where}:{rival.get('port', '?')}",
+                )
+            )
         if not running:
             warnings.append(Phrase("warn.server_off"))
+        if backup.get("error"):
+            warnings.append(Phrase("warn.backup_failing", folder=str(backup.get("folder"))))
         if online < required:
             warnings.append(
                 Phrase("warn.too_few", players=present, required=required, online=online)
