@@ -113,10 +113,23 @@ def test_hub_stations_speaks_the_language(
         "status": {"backlog": 4, "clock_synced": False, "clock_offset": -0.0123,
                    "clock_uncertainty": 0.0021, "version": "0.1.0"},
     }  # fmt: skip
-    monkeypatch.setattr(serve, "_call", lambda op, **args: [row])
+    info = {  # another hub of the tournament announced, and the backups failing
+        "rivals": [{"hub": "hub-2", "addresses": ["192.168.8.12"], "port": 47820,
+                    "same_key": True}],
+        "backup": {"folder": "/media/usb", "error": "No space left on device"},
+    }  # fmt: skip
+    monkeypatch.setattr(serve, "_call", lambda op, **args: [row] if op == "stations" else info)
     monkeypatch.setenv("SAMOOBSLUHA_LANG", lang)
     assert main(["stations"]) == 0
     out = capsys.readouterr().out
+    assert out.startswith(
+        "DVA HUBY: na 192.168.8.12:47820 " + ("beží ďalší" if lang == "sk" else "běží další")
+    )
+    assert "192.168.8.12:47820" in out.splitlines()[0]
+    assert "ZÁLOHY" in out.splitlines()[1]
     assert "−0,012 s ±2,1 ms" in out  # decimal commas
-    leaks = english_on_screen(out, allowed={"hub", "rejected"})  # „hub rejected“: a command
+    # „hub rejected“: a command; the backup error is the operating system's own words
+    leaks = english_on_screen(
+        out, allowed={"hub", "rejected", "No", "space", "left", "on", "device"}
+    )
     assert not leaks, f"{lang}: English {leaks} in:\n{out}"
