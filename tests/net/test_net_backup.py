@@ -214,6 +214,11 @@ async def test_a_running_hub_backs_up_at_start_and_after_a_publication(
     try:
         await until(lambda: len(backup.backups(folder)) == 1, timeout=30)
         assert backup.backups(folder)[0].name.endswith("-start.db")
+        standings = _standings(db)
+        # an automatic backup restored on a fresh machine: the standings the hub had
+        fresh = tmp_path / "fresh" / "hub.db"
+        backup.restore(backup.backups(folder)[0], fresh, now=1e9)
+        assert _standings(fresh) == standings and len(standings) == 32
         await hub.publish("standings", {"rows": [1, 2, 3]})
         await until(lambda: len(backup.backups(folder)) == 2, timeout=30)
         newest = backup.backups(folder)[-1]
