@@ -122,9 +122,7 @@ def test_hub_stations_speaks_the_language(
     monkeypatch.setenv("SAMOOBSLUHA_LANG", lang)
     assert main(["stations"]) == 0
     out = capsys.readouterr().out
-    assert out.startswith(
-        "DVA HUBY: na 192.168.8.12:47820 " + ("beží ďalší" if lang == "sk" else "běží další")
-    )
+    assert out.startswith("DVA HUBY: " + ("jeden vypnite!" if lang == "sk" else "jeden vypněte!"))
     assert "192.168.8.12:47820" in out.splitlines()[0]
     assert "ZÁLOHY" in out.splitlines()[1]
     assert "−0,012 s ±2,1 ms" in out  # decimal commas

@@ -47,7 +47,11 @@ def test_a_second_hub_on_a_copy_of_the_data_is_reported_on_both(
             assert "this hall's key" in on_first
             report = HubService(first.data).stations()  # what the dashboard shows
             texts = [localize(w, "cs") for w in report.warnings]
-            assert texts and texts[0].startswith("DVA HUBY") and f":{copy.port}" in texts[0]
+            assert (
+                texts
+                and texts[0].startswith("DVA HUBY: jeden vypněte!")
+                and f":{copy.port}" in texts[0]
+            )
         # the copy stopped: its service is withdrawn, and the warning with it
         wait_for(lambda: not _warned(first), 20, "the warning gone")
 
