@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from testkit import free_port, until
+from testkit import hub_for_a_station, until
 
 from samoobsluha.hub.server import HubServer
 from samoobsluha.shared.clock import FakeClock
@@ -95,14 +95,10 @@ async def test_the_link_keeps_the_estimate_as_it_is_taken(tmp_path: Path) -> Non
 async def test_a_station_restarted_mid_round_with_the_hub_down_rings_the_rest(
     restart: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
 ) -> None:
-    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "station"))
-    psk = new_psk()
-    psk_file = tmp_path / "tournament.key"
-    psk_file.write_text(psk.hex())
-    port = free_port()
-    hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=port, advertise=False)
-    await hub.start()
-    cfg = station_config.load(_config(tmp_path, hub.tournament, port, psk_file))
+    hub = await hub_for_a_station(tmp_path, monkeypatch)
+    cfg = station_config.load(
+        _config(tmp_path, hub.tournament, hub.port, tmp_path / "tournament.key")
+    )
     options = RuntimeOptions(kiosk=False, headless=True, lexicon=small_lexicon_path)
     local = SkewedClock(SKEW)  # the same machine before and after the restart
 
