@@ -473,7 +473,6 @@ def _fast_check(kind: str) -> tuple[Callable[[Any], Any], Callable[[Any], None],
     )
     check_rules: Callable[[Any], None]
     if cls is CheckPayload:
-
         def check_rules(record: Any) -> None:
             if more is not None:
                 more(record)

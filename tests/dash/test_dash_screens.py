@@ -107,7 +107,9 @@ async def test_round_control_start_delay_extend_pause_cancel_gong(
 
         await pilot.press("d")  # delay: how many minutes? 5 unless typed
         await settle(pilot)
-        assert "O kolik minut odložit start kola 1?" in label_text(app.screen, "#confirm-question")
+        assert "O kolik minut odložit start kola 1?" in label_text(
+            app.screen, "#confirm-question"
+        )
         await pilot.press("enter")
         await settle(pilot)
         assert served.plan(1).start_at == clock.now() + 5 + 300
@@ -119,7 +121,9 @@ async def test_round_control_start_delay_extend_pause_cancel_gong(
         await pilot.press("7", "enter")
         await settle(pilot)
         assert served.plan(1).extra_seconds == 7 * 60
-        assert "Kolo 1 prodlouženo o 7 min, nový konec v 09:52:05" in label_text(screen, "#message")
+        assert "Kolo 1 prodlouženo o 7 min, nový konec v 09:52:05" in label_text(
+            screen, "#message"
+        )
         await pilot.press("x", "escape")  # asked, and declined: nothing changes
         await settle(pilot)
         assert served.plan(1).extra_seconds == 7 * 60

@@ -75,10 +75,8 @@ def test_rehearsal_pin_line_follows_hub_pin_set(tmp_path: Path) -> None:
         st1.start()
         st2.start()
         wait_for(
-            lambda: (
-                {"st-1", "st-2"}
-                <= {r.station_id for r in HubService(hub.data).stations().rows if r.online}
-            ),
+            lambda: {"st-1", "st-2"}
+            <= {r.station_id for r in HubService(hub.data).stations().rows if r.online},
             60,
             "both stations linked",
         )

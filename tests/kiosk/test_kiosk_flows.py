@@ -367,7 +367,9 @@ async def test_pin_sent_by_the_hub_wins_over_an_older_one(make_app, store):
 
     give_pin(store, "471147")
     migrations.apply(store.db)
-    _store_item(store.db, "referee_pin", "referee_pin:1:x", {"hash": hash_pin("864286")}, 10.0, 1)
+    _store_item(
+        store.db, "referee_pin", "referee_pin:1:x", {"hash": hash_pin("864286")}, 10.0, 1
+    )
     app = make_app()
     async with app.run_test(size=SIZE) as pilot:
         await pilot.press("f12")

@@ -91,7 +91,9 @@ def test_the_run_goes_on_through_rows_stored_beyond_it_and_stops_at_a_gap(hub_db
     run jumps over them), the other still lacks a row (its run stops before the gap)."""
     assert store.ingest(hub_db, [("a", "e", _rows("a", 3, 2))], NOW) == {("a", "e"): 0}
     assert store.ingest(hub_db, [("b", "e", _rows("b", 4, 1))], NOW) == {("b", "e"): 0}
-    acked = store.ingest(hub_db, [("a", "e", _rows("a", 1, 2)), ("b", "e", _rows("b", 1, 2))], NOW)
+    acked = store.ingest(
+        hub_db, [("a", "e", _rows("a", 1, 2)), ("b", "e", _rows("b", 1, 2))], NOW
+    )
     assert acked == {("a", "e"): 4, ("b", "e"): 2}
     assert store.contiguous(hub_db, "a", "e") == 4
     assert store.contiguous(hub_db, "b", "e") == 2

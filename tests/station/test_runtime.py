@@ -30,6 +30,7 @@ from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
 SKEW = 3.0  # the station's own clock runs 3 s fast: unsynced, it would ring too early
 
 
+
 async def _make_hub(folder: Path, psk: bytes, port: int) -> HubServer:
     return HubServer(folder / "hub.db", psk, host="127.0.0.1", port=port, advertise=False)
 
@@ -85,7 +86,9 @@ async def test_a_linked_station_rings_nothing_until_its_clock_is_synced(
     schedule.close()
 
     options = RuntimeOptions(kiosk=kiosk, headless=True, lexicon=small_lexicon_path)
-    runtime = StationRuntime(cfg, options, local_clock=SkewedClock(SKEW), pin_factory=MockFactory())
+    runtime = StationRuntime(
+        cfg, options, local_clock=SkewedClock(SKEW), pin_factory=MockFactory()
+    )
     main = asyncio.create_task(runtime.main())
     hub = await _make_hub(tmp_path, psk, port)
     try:

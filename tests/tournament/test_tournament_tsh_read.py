@@ -117,7 +117,9 @@ def test_mixed_line_endings_and_a_cr_at_a_block_edge(tmp_path: Path) -> None:
 
 
 @pytest.mark.parametrize("odd", ["\x85", "\u2028", "\x0c", "\x1e"])
-def test_a_stored_file_is_not_split_on_unicode_line_separators(tmp_path: Path, odd: str) -> None:
+def test_a_stored_file_is_not_split_on_unicode_line_separators(
+    tmp_path: Path, odd: str
+) -> None:
     name = f"Jan{odd}Novák"
     path = write(tmp_path, "odd.t", f"{name} 1500 2; 400\nEva 1400 1; 350\n".encode())
     with Tournament.open(tmp_path / "odd.db") as tour:
@@ -195,7 +197,10 @@ def test_the_guess_is_said_on_stderr(
 
 
 PARTIAL = (
-    "Adam 1500 2 3; 400 410\nBob 1400 1 4; 350 300\nCyril 1300 4 1; 380 390\nDana 1200 3 2; 360\n"
+    "Adam 1500 2 3; 400 410\n"
+    "Bob 1400 1 4; 350 300\n"
+    "Cyril 1300 4 1; 380 390\n"
+    "Dana 1200 3 2; 360\n"
 )
 
 
