@@ -232,3 +232,29 @@ async def test_a_running_hub_backs_up_at_start_and_after_a_publication(
         assert hub.backups.status()["last_path"] == str(newest)
     finally:
         await hub.close()
+
+
+async def test_restore_is_refused_while_the_hub_runs_on_the_database(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import asyncio
+
+    from samoobsluha.hub import control
+
+    data = tmp_path / "hubdata"
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(data))
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
+    db = _tournament(data, rounds=1)
+    made = backup.take(db, tmp_path / "usb", reason="manual", now=1e9)
+    hub = HubServer(db, new_psk(), host="127.0.0.1", port=0, advertise=False)
+    await hub.start()
+    ctl = await control.start_control(hub)
+    try:
+        before = _rows(db)
+        code = await asyncio.to_thread(hub_main, ["restore", "--force", str(made)])
+        assert code == 2
+        assert "hub serve is running" in capsys.readouterr().err
+        assert _rows(db) == before and not list(data.glob("hub.db.replaced-*"))
+    finally:
+        ctl.close()
+        await hub.close()
