@@ -93,6 +93,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "screen": list(server.screen_urls),
             "backup": server.backups.status(),
             "rivals": server.rivals.list() if server.rivals is not None else [],
+            "standbys": server.standby.list() if server.standby is not None else [],
         }
     if op == "stations":
         return await server.stations()

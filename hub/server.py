@@ -37,6 +37,7 @@ from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, Rou
 from . import auth, hubtime, quota, store
 from .backup import Backups, BackupSettings
 from .rivals import RivalWatch
+from .standby import StandbyListener
 
 log = logging.getLogger("hub.server")
 
@@ -141,6 +142,7 @@ class HubServer:
         mdns_interfaces: list[str] | None = None,
         budget: quota.Budget | None = None,
         backup: BackupSettings | None = None,
+        standby_port: int | None = None,
     ) -> None:
         # the hall secret: station keys and the hub's signing key are derived from it
         self.keys = psk if isinstance(psk, HallKeys) else HallKeys(psk)
@@ -194,6 +196,8 @@ class HubServer:
         self.backups = Backups(Path(db_path), backup or BackupSettings())
         self._backing_up = False
         self.rivals: RivalWatch | None = None  # other hubs of this tournament (hub.rivals)
+        self.standby_port = standby_port  # None: no standby link (hub.standby)
+        self.standby: StandbyListener | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -208,6 +212,12 @@ class HubServer:
             format_hostport(self.host, self.port),
         )
         self._spawn(self._watch())
+        if self.standby_port is not None:
+            self.standby = StandbyListener(
+                Path(self.data_dir) / "hub.db", self.keys, self.tournament, self.hub_id
+            )
+            self.standby_port = await self.standby.start(self.host, self.standby_port)
+            log.info("standby link on %s", format_hostport(self.host, self.standby_port))
         if self.advertise:
             await self._advertise()
 
@@ -259,6 +269,8 @@ class HubServer:
         self.rivals.start()
 
     async def close(self) -> None:
+        if self.standby is not None:
+            await self.standby.close()
         if self.rivals is not None:
             await self.rivals.close()
         if self._zc is not None:

@@ -143,6 +143,18 @@ SCHEMAS: dict[str, dict[str, tuple[type, ...]]] = {
     "lexicon_chunk": {"id": (str,), "offset": (int,), "data": (bytes,)},
     "lexicon_end": {"id": (str,)},
     "bye": {"reason": (str,)},
+    # standby ↔ primary hub (hub/standby.py): a consistent copy of the hub's database
+    "copy_req": {},
+    "copy_begin": {
+        "id": (str,),
+        "size": (int,),
+        "sha256": (str,),
+        "at": _NUM,
+        "rows": (int,),
+        "results": (int,),
+    },
+    "copy_chunk": {"id": (str,), "offset": (int,), "data": (bytes,)},
+    "copy_end": {"id": (str,)},
 }
 MAX_ROWS_PER_FRAME = 1000
 # Sizes the hub holds a station to (docs/network.md, "Limits per peer"). A row's kind is
@@ -357,8 +369,11 @@ def verify_signature(public: bytes, data: bytes, signature: bytes) -> None:
 
 
 # Hub → station messages not signed: the welcome has its own signature, lexicon chunks are
-# checked against the SHA-256 in the signed lexicon_begin, and bye only closes.
-UNSIGNED = frozenset({"welcome", "bye", "lexicon_chunk", "lexicon_end"})
+# checked against the SHA-256 in the signed lexicon_begin, and bye only closes. A standby's
+# copy chunks likewise against the signed copy_begin; copy_req goes to the hub.
+UNSIGNED = frozenset(
+    {"welcome", "bye", "lexicon_chunk", "lexicon_end", "copy_req", "copy_chunk", "copy_end"}
+)
 SIG_BYTES = 64
 
 

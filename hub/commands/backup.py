@@ -14,7 +14,7 @@ import sys
 import time
 from pathlib import Path
 
-from samoobsluha.shared.i18n import cli_language, error_text, t
+from samoobsluha.shared.i18n import cli_language, decimal, error_text, t
 
 
 def _folder(args: argparse.Namespace) -> Path | None:
@@ -122,3 +122,125 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="replace an existing hub database (it is kept beside, renamed .replaced-…)",
     )
     rs.set_defaults(func=_restore)
+    register_standby(sub)
+
+
+def _standby(args: argparse.Namespace) -> int:
+    """Keep a copy of the primary's database, printing each copy (hub/standby.py)."""
+    import asyncio
+    import signal
+
+    from samoobsluha.hub import standby, store
+    from samoobsluha.shared.address import AddressError, parse_hostport
+    from samoobsluha.shared.paths import data_dir
+    from samoobsluha.shared.protocol import HallKeys, parse_psk
+
+    lang = cli_language()
+    text = args.primary if ":" in args.primary else f"{args.primary}:{DEFAULT_STANDBY_PORT}"
+    try:
+        host, port = parse_hostport(text, where="--primary")
+    except AddressError as exc:
+        print(f"hub standby: {exc}", file=sys.stderr)
+        return 2
+    if not store.key_path().exists():
+        print(f"hub standby: {t('backup.no_key', lang, path=store.key_path())}", file=sys.stderr)
+        return 2
+    keys = HallKeys(parse_psk(store.key_path().read_text()))
+    target = standby.copy_path(data_dir())
+    tournament = args.tournament or _tournament_of(target)
+    if not tournament:
+        print(f"hub standby: {t('standby.no_tournament', lang)}", file=sys.stderr)
+        return 2
+    state: dict[str, float] = {}
+
+    def told(event: object) -> None:
+        now = time.time()
+        if isinstance(event, standby.Copied):
+            state["last"] = now
+            print(
+                t(
+                    "standby.copied",
+                    lang,
+                    at=time.strftime("%H:%M:%S", time.localtime(event.at)),
+                    rows=event.rows,
+                    results=event.results,
+                    mb=decimal(event.size / 2**20, lang, 1),
+                ),
+                flush=True,
+            )
+        else:
+            ago = f"{now - state['last']:.0f}" if "last" in state else "-"
+            print(t("standby.failed", lang, error=str(event) or type(event).__name__, s=ago),
+                  flush=True)  # fmt: skip
+
+    async def main() -> None:
+        stop = asyncio.Event()
+        loop = asyncio.get_running_loop()
+        for sig in (signal.SIGINT, signal.SIGTERM):
+            loop.add_signal_handler(sig, stop.set)
+        print(t("standby.following", lang, primary=text, path=target), flush=True)
+        await standby.follow(host, port, keys, tournament, target, on_copy=told, stop=stop)
+
+    asyncio.run(main())
+    return 0
+
+
+DEFAULT_STANDBY_PORT = 47821
+
+
+def _tournament_of(path: Path) -> str | None:
+    from samoobsluha.hub import backup
+
+    try:
+        return backup.describe(path).tournament if path.exists() else None
+    except backup.BackupError:
+        return None
+
+
+def _takeover(args: argparse.Namespace) -> int:
+    """The standby's newest copy becomes this machine's hub database: then `hub serve`."""
+    from samoobsluha.hub import backup, standby, store
+    from samoobsluha.hub.control import ControlError, request
+    from samoobsluha.shared.paths import data_dir
+
+    lang = cli_language()
+    try:
+        request("info", timeout=2.0)
+    except (ControlError, OSError):
+        pass
+    else:
+        print(f"hub takeover: {t('backup.hub_running', lang)}", file=sys.stderr)
+        return 2
+    source = standby.copy_path(data_dir())
+    if not source.exists():
+        print(f"hub takeover: {t('standby.no_copy', lang, path=source)}", file=sys.stderr)
+        return 2
+    try:
+        info = backup.restore(source, store.db_path(), force=True, now=time.time())
+    except backup.BackupError as exc:
+        print(f"hub takeover: {error_text(exc, lang)}", file=sys.stderr)
+        return 2
+    print(t("backup.restored", lang, path=store.db_path()))
+    print(_summary(info, lang))
+    print(t("standby.took_over", lang))
+    return 0
+
+
+def register_standby(sub: argparse._SubParsersAction) -> None:
+    sb = sub.add_parser(
+        "standby",
+        help="keep a copy of the primary hub's data on this machine (the hall key copied here)",
+    )
+    sb.add_argument(
+        "--primary",
+        required=True,
+        metavar="HOST[:PORT]",
+        help=f"the primary's address (hub serve --standby-port; default {DEFAULT_STANDBY_PORT})",
+    )
+    sb.add_argument("--tournament", help="the tournament id (needed for the first copy only)")
+    sb.set_defaults(func=_standby)
+    tk = sub.add_parser(
+        "takeover",
+        help="make the standby's newest copy this machine's hub database (then: hub serve)",
+    )
+    tk.set_defaults(func=_takeover)

@@ -82,6 +82,7 @@ def _serve(args: argparse.Namespace) -> int:
             advertise=not args.no_mdns,
             budget=budget,
             backup=backup,
+            standby_port=args.standby_port,
         )
         await server.start()
         ctl = await control.start_control(server)
@@ -156,6 +157,17 @@ def _stations(args: argparse.Namespace) -> int:
     backup_line = _backup_line(info.get("backup") or {}, lang, now)
     if backup_line:
         print(backup_line)
+    for peer in info.get("standbys") or []:
+        last = peer.get("last_copy_at")
+        print(
+            t(
+                "cli.stations.standby",
+                lang,
+                address=peer.get("address", "?"),
+                at=time.strftime("%H:%M:%S", time.localtime(last)) if last else "-",
+                ago=f"{now - last:.0f}" if last else "-",
+            )
+        )
     for row in rows:
         st = row["status"]
         state = t("dash.online" if row["connected"] else "dash.offline", lang)
@@ -412,6 +424,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=float,
         metavar="MB",
         help="megabytes of rows a station may have stored per round (default 8)",
+    )
+    serve.add_argument(
+        "--standby-port",
+        type=int,
+        metavar="PORT",
+        help="serve copies to a standby hub (hub standby) on PORT (docs/hall-setup.md)",
     )
     serve.add_argument(
         "--backup-dir",

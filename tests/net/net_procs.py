@@ -132,8 +132,10 @@ class Hub:
         port: int | None = None,
         mdns: bool = False,
         budget_rows: int | None = None,
+        standby_port: int | None = None,
     ) -> None:
         self.data = data
+        self.standby_port = standby_port  # hub serve --standby-port (hub/standby.py)
         self.port = port or free_port()
         self.mdns = mdns
         self.budget_rows = budget_rows  # hub serve --budget-rows (default: the real one)
@@ -169,6 +171,8 @@ class Hub:
         args += ["--port-file", str(port_file), "--screen-port", "0"]
         if not self.mdns:
             args.append("--no-mdns")
+        if self.standby_port:
+            args += ["--standby-port", str(self.standby_port)]
         if self.budget_rows:
             args += ["--budget-rows", str(self.budget_rows), "--budget-mb", "1024"]
         self.stderr = open(self.data / "hub.log", "ab")  # noqa: SIM115

@@ -1,0 +1,297 @@
+"""A standby hub: a second machine that keeps a recent, consistent copy of the primary.
+
+This module owns the standby link and the standby's copy (``<data>/standby/hub.db``).
+
+* **The primary** (``hub serve``) listens for standbys on its station port + 1
+  (:data:`STANDBY_PORT_OFFSET`; ``--standby-port``). A standby proves the hall secret in the
+  station link's own handshake (``shared.protocol``), as the peer :data:`PEER`, whose key
+  only a holder of ``tournament.key`` can derive — a station's key cannot. Bounded like
+  every peer: at most :data:`MAX_PEERS` standbys at once, each handshake within the
+  protocol's 5 s, one copy at a time per peer and none sooner than :data:`MIN_INTERVAL`
+  after the last, frames of at most :data:`CHUNK` bytes.
+* **A copy** is one consistent snapshot of the primary's database (the backup API, as
+  :mod:`hub.backup` takes them): ``copy_begin`` (signed by the hub: size, SHA-256, the
+  primary's time of the snapshot and what it holds), ``copy_chunk`` … ``copy_end``. The
+  standby checks size, SHA-256 and SQLite's integrity check, then replaces its copy in one
+  rename: its copy is always a whole snapshot, never half of one.
+* **The standby** (``hub standby --primary ADDRESS``) asks for a copy every
+  :data:`EVERY` seconds and prints how far behind it is (seconds since the primary's
+  snapshot, and its station records and results). The primary lists its standbys in
+  ``hub stations``.
+* **Takeover** (``hub takeover``, the referee's decision, never automatic) makes the
+  standby's newest copy this machine's hub database (an existing one kept beside it); then
+  ``hub serve`` runs the hall from it. Stations accept it (it holds the hall key) and send
+  it everything the copy lacks: they keep every row until a hub acknowledges it.
+
+Not built here: a signed handover that stations follow and that makes them refuse a
+primary coming back (until then both hubs see each other, hub/rivals.py, and say so).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import contextlib
+import hashlib
+import logging
+import os
+import secrets
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+from samoobsluha.shared import protocol
+from samoobsluha.shared.protocol import HallKeys, ProtocolError
+from samoobsluha.shared.storage import NotADatabase, check_file, open_watch, snapshot_into
+
+log = logging.getLogger("hub.standby")
+
+PEER = "~standby"  # the standby's name in the handshake: not a valid station name
+STANDBY_PORT_OFFSET = 1
+MAX_PEERS = 2
+MIN_INTERVAL = 2.0  # seconds between two copies for one standby
+EVERY = 5.0  # the standby asks this often
+CHUNK = 512 * 1024
+MAX_COPY = 4 << 30  # a copy larger than this is refused (a hub.db of a day is a few MB)
+READ_TIMEOUT = 60.0
+
+
+def copy_path(data: Path) -> Path:
+    return data / "standby" / "hub.db"
+
+
+@dataclass
+class StandbyPeer:
+    address: str
+    connected_at: float
+    last_copy_at: float | None = None
+    copies: int = 0
+    bytes: int = 0
+
+    def to_dict(self) -> dict[str, Any]:
+        return {
+            "address": self.address,
+            "connected_at": self.connected_at,
+            "last_copy_at": self.last_copy_at,
+            "copies": self.copies,
+            "bytes": self.bytes,
+        }
+
+
+@dataclass
+class StandbyListener:
+    """The primary's side: serves copies of ``db_path`` to authenticated standbys."""
+
+    db_path: Path
+    keys: HallKeys
+    tournament: str
+    hub_id: str
+    peers: dict[int, StandbyPeer] = field(default_factory=dict)
+    _server: asyncio.Server | None = None
+    _ids: int = 0
+
+    async def start(self, host: str, port: int) -> int:
+        self._server = await asyncio.start_server(self._handle, host, port)
+        return int(self._server.sockets[0].getsockname()[1])
+
+    async def close(self) -> None:
+        if self._server is not None:
+            self._server.close()
+            with contextlib.suppress(Exception):
+                async with asyncio.timeout(2.0):
+                    await self._server.wait_closed()
+            self._server = None
+
+    def list(self) -> list[dict[str, Any]]:
+        return [p.to_dict() for p in self.peers.values()]
+
+    async def _handle(self, reader: asyncio.StreamReader, writer: asyncio.StreamWriter) -> None:
+        peer_address = str((writer.get_extra_info("peername") or ("?",))[0])
+        if len(self.peers) >= MAX_PEERS:
+            writer.transport.abort()
+            return
+
+        def key_for(station: str, key_id: int) -> bytes | None:
+            return self.keys.station_key(PEER, key_id) if station == PEER else None
+
+        self._ids += 1
+        number = self._ids
+        try:
+            channel, _hello = await protocol.server_handshake(
+                reader,
+                writer,
+                self.keys,
+                tournament=self.tournament,
+                hub=self.hub_id,
+                acked_for=lambda station, epoch: (0, b""),
+                key_for=key_for,
+            )
+        except (ProtocolError, TimeoutError, ConnectionError, OSError, ValueError) as exc:
+            log.info("standby link from %s refused: %s", peer_address, exc)
+            writer.transport.abort()
+            return
+        peer = StandbyPeer(peer_address, time.time())
+        self.peers[number] = peer
+        log.info("standby %s connected", peer_address)
+        try:
+            last = 0.0
+            while True:
+                async with asyncio.timeout(READ_TIMEOUT):
+                    msg = await channel.recv()
+                if msg["t"] != "copy_req":
+                    raise ProtocolError(f"a standby may not send {msg['t']!r}")
+                wait = last + MIN_INTERVAL - time.monotonic()
+                if wait > 0:
+                    await asyncio.sleep(wait)
+                last = time.monotonic()
+                await self._send_copy(channel, peer)
+        except (ProtocolError, TimeoutError, ConnectionError, OSError, NotADatabase) as exc:
+            log.info("standby %s: link closed (%s)", peer_address, exc)
+        finally:
+            self.peers.pop(number, None)
+            await channel.close()
+
+    async def _send_copy(self, channel: protocol.Channel, peer: StandbyPeer) -> None:
+        part = self.db_path.with_name(f".standby-{secrets.token_hex(4)}.db")
+        try:
+            at = time.time()
+            info = await asyncio.to_thread(_snapshot, self.db_path, part)
+            size = part.stat().st_size
+            item = f"copy:{int(at * 1000)}"
+            await channel.send(
+                {"t": "copy_begin", "id": item, "size": size, "sha256": info["sha256"],
+                 "at": at, "rows": info["rows"], "results": info["results"]}
+            )  # fmt: skip
+            with open(part, "rb") as fh:
+                offset = 0
+                while chunk := fh.read(CHUNK):
+                    await channel.send(
+                        {"t": "copy_chunk", "id": item, "offset": offset, "data": chunk}
+                    )
+                    offset += len(chunk)
+            await channel.send({"t": "copy_end", "id": item})
+            peer.last_copy_at, peer.copies, peer.bytes = at, peer.copies + 1, size
+        finally:
+            part.unlink(missing_ok=True)
+
+
+def _snapshot(db_path: Path, part: Path) -> dict[str, Any]:
+    source = open_watch(db_path)
+    try:
+        snapshot_into(source, part)
+        rows = _count(source, "SELECT COUNT(*) FROM inbox")
+        results = _count(source, "SELECT COUNT(*) FROM tour_results")
+    finally:
+        source.close()
+    digest = hashlib.sha256()
+    with open(part, "rb") as fh:
+        while chunk := fh.read(1 << 20):
+            digest.update(chunk)
+    return {"sha256": digest.hexdigest(), "rows": rows, "results": results}
+
+
+def _count(conn: Any, sql: str) -> int:
+    try:
+        return int(conn.execute(sql).fetchone()[0])
+    except Exception:
+        return 0
+
+
+@dataclass
+class Copied:
+    at: float  # the primary's time of the snapshot
+    rows: int
+    results: int
+    size: int
+
+
+async def fetch_copy(host: str, port: int, keys: HallKeys, tournament: str, target: Path) -> Copied:
+    """One copy from the primary at ``host:port`` into ``target`` (replaced whole)."""
+    reader, writer = await asyncio.open_connection(host, port, limit=protocol.MAX_FRAME + 64)
+    creds = keys.credentials(PEER, 0)
+    channel, _welcome = await protocol.client_handshake(
+        reader, writer, creds, tournament=tournament, station=PEER, epoch="standby"
+    )
+    try:
+        return await _receive(channel, target)
+    finally:
+        await channel.close()
+
+
+async def follow(
+    host: str,
+    port: int,
+    keys: HallKeys,
+    tournament: str,
+    target: Path,
+    *,
+    every: float = EVERY,
+    on_copy: Any = None,
+    stop: asyncio.Event | None = None,
+) -> None:
+    """Keep ``target`` a recent copy of the primary until ``stop``; reconnects after a
+    failure. ``on_copy(Copied | Exception)`` is told of every copy or failure."""
+    stop = stop or asyncio.Event()
+    while not stop.is_set():
+        try:
+            reader, writer = await asyncio.open_connection(
+                host, port, limit=protocol.MAX_FRAME + 64
+            )
+            channel, _ = await protocol.client_handshake(
+                reader, writer, keys.credentials(PEER, 0), tournament=tournament,
+                station=PEER, epoch="standby",
+            )  # fmt: skip
+            try:
+                while not stop.is_set():
+                    copied = await _receive(channel, target)
+                    if on_copy is not None:
+                        on_copy(copied)
+                    with contextlib.suppress(TimeoutError):
+                        async with asyncio.timeout(every):
+                            await stop.wait()
+            finally:
+                await channel.close()
+        except (ProtocolError, TimeoutError, ConnectionError, OSError, NotADatabase) as exc:
+            if on_copy is not None:
+                on_copy(exc)
+            with contextlib.suppress(TimeoutError):
+                async with asyncio.timeout(every):
+                    await stop.wait()
+
+
+async def _receive(channel: protocol.Channel, target: Path) -> Copied:
+    await channel.send({"t": "copy_req"})
+    async with asyncio.timeout(READ_TIMEOUT):
+        begin = await channel.recv()
+    if begin["t"] != "copy_begin":
+        raise ProtocolError(f"expected copy_begin, got {begin['t']!r}")
+    size = int(begin["size"])
+    if not 0 < size <= MAX_COPY:
+        raise ProtocolError(f"a copy of {size} bytes is refused")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    part = target.with_name(f".{target.name}.part")
+    digest = hashlib.sha256()
+    try:
+        with open(part, "wb") as fh:
+            offset = 0
+            while True:
+                async with asyncio.timeout(READ_TIMEOUT):
+                    msg = await channel.recv()
+                if msg["t"] == "copy_end":
+                    break
+                if msg["t"] != "copy_chunk" or msg["offset"] != offset:
+                    raise ProtocolError("copy chunks out of order")
+                offset += len(msg["data"])
+                if offset > size:
+                    raise ProtocolError("a copy longer than announced")
+                digest.update(msg["data"])
+                fh.write(msg["data"])
+            fh.flush()
+            os.fsync(fh.fileno())
+        if offset != size or digest.hexdigest() != begin["sha256"]:
+            raise ProtocolError("the copy's size or SHA-256 differs from what was announced")
+        await asyncio.to_thread(lambda: check_file(part).close())
+        os.replace(part, target)
+    finally:
+        part.unlink(missing_ok=True)
+    return Copied(float(begin["at"]), int(begin["rows"]), int(begin["results"]), size)

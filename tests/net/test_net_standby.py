@@ -1,0 +1,133 @@
+"""A standby hub (hub/standby.py) with real processes: a primary `hub serve` with three
+station daemons sending rows; `hub standby` on a second data folder keeps copies; the
+primary is SIGKILLed; `hub takeover` makes the newest copy the hub; `hub serve` on it,
+at the primary's address, gets everything the stations had not had acknowledged by the
+copy. Results, players and station rows equal the primary's, row for row."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from net_procs import Hub, Station, free_port, running, wait_for
+
+from samoobsluha.hub import standby, store
+from samoobsluha.hub.sample import play_sample
+from samoobsluha.hub.server import HubServer
+from samoobsluha.hub.tournament import Tournament
+from samoobsluha.shared.protocol import HallKeys, new_psk
+from samoobsluha.shared.storage import open_db
+
+BIN = Path(sys.executable).parent
+
+
+def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
+    conn = sqlite3.connect(f"file:{path}?mode=ro", uri=True, timeout=5)
+    try:
+        return sorted(conn.execute(sql).fetchall(), key=repr)
+    finally:
+        conn.close()
+
+
+TABLES = {
+    "inbox": "SELECT station_id, station_epoch, seq, kind, payload FROM inbox",
+    "results": "SELECT * FROM tour_results",
+    "players": "SELECT * FROM tour_players",
+    "boards": "SELECT * FROM tour_boards",
+}
+
+
+def test_takeover_after_the_primary_is_killed_loses_nothing(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
+    primary = Hub(tmp_path / "primary", standby_port=free_port())
+    primary.data.mkdir(parents=True)
+    db = open_db(primary.db_path, store.migrations)
+    store.ensure_identity(db)
+    db.close()
+    with Tournament.open(primary.db_path) as tour:
+        play_sample(tour, 2)
+    primary.start()
+    stations = [Station(tmp_path / f"st{i}", primary, f"st{i}") for i in range(3)]
+    standby_data = tmp_path / "standby"
+    standby_data.mkdir()
+    shutil.copyfile(primary.key_file, standby_data / "tournament.key")
+    env = {**os.environ, "SAMOOBSLUHA_DATA": str(standby_data)}
+    out = open(tmp_path / "standby.out", "wb")  # noqa: SIM115
+    follower: subprocess.Popen[bytes] | None = None
+    with running(primary, *stations):
+        for i, st in enumerate(stations):
+            st.enqueue(20, start=100 * i)
+            st.start()
+        wait_for(lambda: primary.count() == 60, 60, "60 rows at the primary")
+        follower = subprocess.Popen(
+            [str(BIN / "hub"), "standby", "--primary", f"127.0.0.1:{primary.standby_port}",
+             "--tournament", primary.tournament],
+            env=env, stdout=out, stderr=subprocess.STDOUT,
+        )  # fmt: skip
+        try:
+            wait_for(
+                lambda: b"station records: 60" in (tmp_path / "standby.out").read_bytes(),
+                60,
+                "a copy with the 60 rows",
+            )
+            listed = primary.ctl("stations")
+            assert "Standby hub 127.0.0.1" in listed, listed
+            # rows the copy may not have: sent after it, acknowledged by the primary only
+            for i, st in enumerate(stations):
+                st.enqueue(5, start=100 * i + 20)
+            wait_for(lambda: primary.count() == 75, 60, "75 rows at the primary")
+            primary.kill()  # the primary's laptop dies mid-round
+        finally:
+            follower.send_signal(signal.SIGTERM)
+            follower.wait(10)
+            out.close()
+        confirmed = {name: _rows(primary.db_path, sql) for name, sql in TABLES.items()}
+        took = subprocess.run(
+            [str(BIN / "hub"), "takeover"], env=env, capture_output=True, text=True, timeout=60
+        )
+        assert took.returncode == 0, took.stderr
+        assert "This machine is now the hub" in took.stdout
+        new_db = standby_data / "hub.db"
+        copy = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
+        for name in ("results", "players", "boards"):
+            assert copy[name] == confirmed[name], name
+        assert 60 <= len(copy["inbox"]) <= 75
+        # the standby becomes the hub at the primary's address: the stations follow it and
+        # send what the copy lacks (they keep every row until a hub acknowledges it)
+        successor = Hub(standby_data, port=primary.port)
+        with running(successor):
+            successor.start()
+            wait_for(lambda: successor.count() == 75, 60, "every row at the successor")
+            now = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
+            assert now == confirmed
+
+
+async def test_a_standby_without_the_hall_secret_gets_nothing(tmp_path: Path) -> None:
+    psk = new_psk()
+    hub = HubServer(
+        tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False, standby_port=0
+    )
+    await hub.start()
+    try:
+        assert hub.standby is not None and hub.standby_port
+        target = tmp_path / "copy" / "hub.db"
+        with pytest.raises(Exception):  # noqa: B017 - refused at the handshake, any way
+            await standby.fetch_copy(
+                "127.0.0.1", hub.standby_port, HallKeys(new_psk()), hub.tournament, target
+            )
+        assert not target.exists() and hub.standby.list() == []
+        # the holder of the hall secret gets a whole, checked copy
+        copied = await standby.fetch_copy(
+            "127.0.0.1", hub.standby_port, HallKeys(psk), hub.tournament, target
+        )
+        assert target.exists() and copied.size == target.stat().st_size
+    finally:
+        await hub.close()
