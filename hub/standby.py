@@ -89,6 +89,7 @@ class StandbyListener:
     peers: dict[int, StandbyPeer] = field(default_factory=dict)
     _server: asyncio.Server | None = None
     _ids: int = 0
+    _channels: dict[int, protocol.Channel] = field(default_factory=dict)
 
     async def start(self, host: str, port: int) -> int:
         self._server = await asyncio.start_server(self._handle, host, port)
@@ -97,6 +98,8 @@ class StandbyListener:
     async def close(self) -> None:
         if self._server is not None:
             self._server.close()
+            for channel in list(self._channels.values()):  # ends each peer's handler
+                channel.writer.transport.abort()
             with contextlib.suppress(Exception):
                 async with asyncio.timeout(2.0):
                     await self._server.wait_closed()
@@ -112,7 +115,11 @@ class StandbyListener:
             return
 
         def key_for(station: str, key_id: int) -> bytes | None:
-            return self.keys.station_key(PEER, key_id) if station == PEER else None
+            # key id 0 only: `hub key station ~standby` issues ids from the clock, so no
+            # key file the hub ever wrote for a station opens this link
+            if station != PEER or key_id != 0:
+                return None
+            return self.keys.station_key(PEER, 0)
 
         self._ids += 1
         number = self._ids
@@ -132,6 +139,7 @@ class StandbyListener:
             return
         peer = StandbyPeer(peer_address, time.time())
         self.peers[number] = peer
+        self._channels[number] = channel
         log.info("standby %s connected", peer_address)
         try:
             last = 0.0
@@ -149,6 +157,7 @@ class StandbyListener:
             log.info("standby %s: link closed (%s)", peer_address, exc)
         finally:
             self.peers.pop(number, None)
+            self._channels.pop(number, None)
             await channel.close()
 
     async def _send_copy(self, channel: protocol.Channel, peer: StandbyPeer) -> None:

@@ -6,6 +6,7 @@ copy. Results, players and station rows equal the primary's, row for row."""
 
 from __future__ import annotations
 
+import asyncio
 import os
 import shutil
 import signal
@@ -21,7 +22,7 @@ from samoobsluha.hub import standby, store
 from samoobsluha.hub.sample import play_sample
 from samoobsluha.hub.server import HubServer
 from samoobsluha.hub.tournament import Tournament
-from samoobsluha.shared.protocol import HallKeys, new_psk
+from samoobsluha.shared.protocol import HallKeys, ProtocolError, client_handshake, new_psk
 from samoobsluha.shared.storage import open_db
 
 BIN = Path(sys.executable).parent
@@ -124,6 +125,16 @@ async def test_a_standby_without_the_hall_secret_gets_nothing(tmp_path: Path) ->
                 "127.0.0.1", hub.standby_port, HallKeys(new_psk()), hub.tournament, target
             )
         assert not target.exists() and hub.standby.list() == []
+        # a key issued by the hub under the standby's name (key ids come from the clock)
+        # does not open the link either
+        issued = HallKeys(psk).credentials(standby.PEER)
+        reader, writer = await asyncio.open_connection("127.0.0.1", hub.standby_port)
+        with pytest.raises((ProtocolError, ConnectionError, asyncio.IncompleteReadError)):
+            await client_handshake(
+                reader, writer, issued, tournament=hub.tournament, station=standby.PEER,
+                epoch="x",
+            )  # fmt: skip
+        writer.close()
         # the holder of the hall secret gets a whole, checked copy
         copied = await standby.fetch_copy(
             "127.0.0.1", hub.standby_port, HallKeys(psk), hub.tournament, target
