@@ -94,6 +94,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "backup": server.backups.status(),
             "rivals": server.rivals.list() if server.rivals is not None else [],
             "standbys": server.standby.list() if server.standby is not None else [],
+            "replaced_by": server.replaced_by,
         }
     if op == "stations":
         return await server.stations()

@@ -15,6 +15,7 @@ from __future__ import annotations
 import asyncio
 import contextlib
 import hashlib
+import json
 import logging
 import socket
 from collections.abc import Callable
@@ -37,7 +38,7 @@ from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, Rou
 from . import auth, hubtime, quota, store
 from .backup import Backups, BackupSettings
 from .rivals import RivalWatch
-from .standby import StandbyListener
+from .standby import HANDED_OVER, StandbyListener
 
 log = logging.getLogger("hub.server")
 
@@ -198,6 +199,8 @@ class HubServer:
         self.rivals: RivalWatch | None = None  # other hubs of this tournament (hub.rivals)
         self.standby_port = standby_port  # None: no standby link (hub.standby)
         self.standby: StandbyListener | None = None
+        # the hub a signed handover named instead of this one, as stations report it
+        self.replaced_by: str | None = None
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:
@@ -212,6 +215,7 @@ class HubServer:
             format_hostport(self.host, self.port),
         )
         self._spawn(self._watch())
+        await self._hand_over()
         if self.standby_port is not None:
             self.standby = StandbyListener(
                 Path(self.data_dir) / "hub.db", self.keys, self.tournament, self.hub_id
@@ -220,6 +224,18 @@ class HubServer:
             log.info("standby link on %s", format_hostport(self.host, self.standby_port))
         if self.advertise:
             await self._advertise()
+
+    async def _hand_over(self) -> None:
+        """After ``hub takeover`` (hub/standby.py), the first start publishes the signed
+        handover: every station that connects gets it and from then on refuses the hubs it
+        retires (the old primary, and any copy of its data)."""
+        pending = await self.lane.run(store.get_meta, "handover_pending")
+        if not pending:
+            return
+        retired = json.loads(pending)
+        await self.publish("handover", {"hub": self.hub_id, "retired": retired})
+        await self.lane.run(store.set_meta, "handover_pending", None)
+        log.warning("handover published: this hub %s replaces %s", self.hub_id, retired)
 
     async def _advertise(self) -> None:
         from zeroconf import IPVersion
@@ -629,6 +645,10 @@ class HubServer:
         except PayloadError as exc:
             raise ProtocolError(f"bad status: {exc}") from None
         conn.status = dict(status)
+        error = str(status.get("last_error") or "")
+        if error.startswith(HANDED_OVER) and self.replaced_by is None:
+            self.replaced_by = error[len(HANDED_OVER) :].split(":", 1)[0].strip()
+            log.error("station %s refuses this hub: %s", conn.station, error)
         backlog = status.get("backlog")
         if isinstance(backlog, int):
             if backlog == 0 or conn.best_backlog is None or backlog < conn.best_backlog:
@@ -908,7 +928,7 @@ class HubServer:
         :data:`shared.checks.HALL_KEYS`, checked by :func:`shared.checks.hall_settings`),
         pairings, standings, or referee_pin (``{"hash": "scrypt$…"}``: the referee PIN
         every station uses from now on). A refused item is neither stored nor sent."""
-        if kind not in ("config", "pairings", "standings", "referee_pin"):
+        if kind not in ("config", "pairings", "standings", "referee_pin", "handover"):
             raise ValueError(f"cannot publish {kind!r}")
         pin_hashes = _check_pin_hashes(data) if kind == "referee_pin" else {}
         # a station refuses a malformed frame and reconnects; a bad item would be resent

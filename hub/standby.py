@@ -46,6 +46,9 @@ from samoobsluha.shared.storage import NotADatabase, check_file, open_watch, sna
 
 log = logging.getLogger("hub.standby")
 
+# a station tells a retired hub why it refuses it (its status' last_error starts so);
+# the same text as station.sync.HANDED_OVER, which the hub does not import
+HANDED_OVER = "handed over to hub"
 PEER = "~standby"  # the standby's name in the handshake: not a valid station name
 STANDBY_PORT_OFFSET = 1
 MAX_PEERS = 2
@@ -304,3 +307,30 @@ async def _receive(channel: protocol.Channel, target: Path) -> Copied:
     finally:
         part.unlink(missing_ok=True)
     return Copied(float(begin["at"]), int(begin["rows"]), int(begin["results"]), size)
+
+
+def take_over(data: Path, now: float) -> tuple[Any, str, list[str]]:
+    """Make the standby's newest copy this machine's hub database (an existing one kept
+    beside it), under a new hub id, with the handover pending: the next ``hub serve``
+    publishes it signed, naming this hub and retiring the old one (and with it any copy of
+    its data, which carries its id). Returns (what the copy holds, new id, retired ids)."""
+    import json
+    import socket
+
+    from samoobsluha.hub import backup, store
+    from samoobsluha.shared.storage import open_db
+
+    info = backup.restore(copy_path(data), data / "hub.db", force=True, now=now)
+    db = open_db(data / "hub.db", store.migrations)
+    try:
+        retired = json.loads(store.get_meta(db, "retired_hubs") or "[]")
+        old = store.get_meta(db, "hub_id")
+        if old and old not in retired:
+            retired.append(old)
+        new = f"{socket.gethostname()}-{secrets.token_hex(3)}"
+        store.set_meta(db, "hub_id", new)
+        store.set_meta(db, "retired_hubs", json.dumps(retired))
+        store.set_meta(db, "handover_pending", json.dumps(retired))
+    finally:
+        db.close()
+    return info, new, retired

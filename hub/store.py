@@ -81,6 +81,7 @@ def _log_id(db: Database) -> int:
         setattr(db, "_refused_log_id", number)  # noqa: B010
     return int(number)
 
+
 migrations = Migrations("hub.sync")
 
 #: Fault-injection seam for the crash tests (tests/net/hub_crashing.py sets it in a hub
@@ -223,6 +224,15 @@ def key_path() -> Path:
 def get_meta(db: sqlite_utils.Database, key: str) -> str | None:
     row = db.execute("SELECT value FROM hub_meta WHERE key = ?", [key]).fetchone()
     return row[0] if row else None
+
+
+def set_meta(db: sqlite_utils.Database, key: str, value: str | None) -> None:
+    """Set (None: remove) one identity record."""
+    with db.atomic():
+        if value is None:
+            db.execute("DELETE FROM hub_meta WHERE key = ?", [key])
+        else:
+            db.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)", [key, value])
 
 
 def ensure_identity(db: sqlite_utils.Database) -> tuple[str, str, bool]:

@@ -67,6 +67,8 @@ BURST = 6  # clock exchanges right after connecting
 RESYNC_EVERY = 5.0
 STATUS_EVERY = 5.0
 KEEP_CLOCK_EVERY = 30.0  # the hub clock estimate is written at most this often
+# how a station tells a retired hub why it is refused (status last_error; hub.server reads it)
+HANDED_OVER = "handed over to hub"
 POLL_EVERY = 0.1  # how often to look for new outbox rows written by another process
 BATCH = 500
 BATCH_BYTES = protocol.MAX_FRAME // 2
@@ -566,6 +568,8 @@ class StationSync:
         while len(self._seen) > 16:
             self._seen.pop(next(iter(self._seen)))
         hubs = list(reversed(self._seen.values()))
+        retired = set(await self._retired_hubs())  # a signed handover replaced them (a hint)
+        hubs = [c for c in hubs if c.hub_id not in retired] or hubs
         # the hub announcing the pinned key first, then the one seen last (a rogue
         # announcing the same tournament only adds candidates; the pinned signature
         # decides), then the rest as announced
@@ -700,6 +704,27 @@ class StationSync:
             with contextlib.suppress(Exception):
                 await writer.wait_closed()
 
+    async def _retired_hubs(self) -> list[str]:
+        """The hubs the newest signed handover (``show`` kind ``handover``) retired."""
+        handover = await self.dbw.run(load_item, "handover")
+        retired = handover.get("retired") if isinstance(handover, dict) else None
+        return [str(h) for h in retired] if isinstance(retired, list) else []
+
+    async def _refuse_retired(self, channel: Channel, welcome: dict[str, Any]) -> None:
+        """A hub that a signed handover retired (``hub takeover`` made another the hall's
+        hub) is refused: this station follows the hub the handover names. The old hub is
+        told why in the status frame (``last_error``, :data:`HANDED_OVER`) before the link
+        closes, so its dashboard can say so."""
+        handover = await self.dbw.run(load_item, "handover")
+        if not isinstance(handover, dict) or welcome["hub"] not in (handover.get("retired") or []):
+            return
+        reason = f"{HANDED_OVER} {handover.get('hub')}: hub {welcome['hub']} is retired"
+        self.status.last_error = reason
+        with contextlib.suppress(ConnectionError, OSError, TimeoutError, ProtocolError):
+            async with asyncio.timeout(2.0):
+                await channel.send({"t": "status", "status": self._status_payload()})
+        raise ProtocolError(reason)
+
     async def _check_restored(self, welcome: dict[str, Any]) -> None:
         """The hub's ack must point at the row this database holds under that seq; if not
         (or there is no such row), this is an older copy of the database: the rows the
@@ -727,6 +752,7 @@ class StationSync:
         try:
             self._channel = channel
             channel.stamp = self.clock.local.monotonic
+            await self._refuse_retired(channel, welcome)
             await self._check_restored(welcome)
             # the hub's word is what counts: resend everything after what it has stored
             if self.status.hub_id not in (None, welcome["hub"]):

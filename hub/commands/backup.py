@@ -216,12 +216,13 @@ def _takeover(args: argparse.Namespace) -> int:
         print(f"hub takeover: {t('standby.no_copy', lang, path=source)}", file=sys.stderr)
         return 2
     try:
-        info = backup.restore(source, store.db_path(), force=True, now=time.time())
+        info, new, retired = standby.take_over(store.db_path().parent, time.time())
     except backup.BackupError as exc:
         print(f"hub takeover: {error_text(exc, lang)}", file=sys.stderr)
         return 2
     print(t("backup.restored", lang, path=store.db_path()))
     print(_summary(info, lang))
+    print(t("standby.handover", lang, hub=new, retired=", ".join(retired) or "-"))
     print(t("standby.took_over", lang))
     return 0
 

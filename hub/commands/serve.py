@@ -152,6 +152,8 @@ def _stations(args: argparse.Namespace) -> int:
     now = time.time()
     lang = cli_language()
     info = _call("info")
+    if info.get("replaced_by"):
+        print(t("warn.replaced", lang, hub=info["replaced_by"]))
     for rival in info.get("rivals") or []:  # first: nothing on this screen matters more
         print(_rival_line(rival, lang))
     backup_line = _backup_line(info.get("backup") or {}, lang, now)

@@ -83,10 +83,11 @@ class StationsArea(ServiceCore):
             info = self.control("info", timeout=3.0)
             rivals = list(info.get("rivals") or [])
             backup = dict(info.get("backup") or {})
+            replaced_by = info.get("replaced_by")
         except ServiceError:
             live, running, stalled = None, False, set()
             cut_off, held = set(), {}
-            rivals, backup = [], {}
+            rivals, backup, replaced_by = [], {}, None
         now = self.clock.now()
         with self._db() as db:
             raw = sync_store.load_stations(db)
@@ -140,6 +141,8 @@ class StationsArea(ServiceCore):
         online = sum(1 for r in out if r.online)
         # Phrases: English where printed or logged, the operator's language on screen.
         warnings: list[str] = []
+        if replaced_by:  # a signed handover named another hub: this one is refused
+            warnings.append(Phrase("warn.replaced", hub=str(replaced_by)))
         for rival in rivals:  # first: two hubs at once is worse than none
             where = ", ".join(rival.get("addresses") or []) or "?"
             warnings.append(

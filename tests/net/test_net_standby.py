@@ -7,12 +7,14 @@ copy. Results, players and station rows equal the primary's, row for row."""
 from __future__ import annotations
 
 import asyncio
+import json
 import os
 import shutil
 import signal
 import sqlite3
 import subprocess
 import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -34,6 +36,23 @@ def _rows(path: Path, sql: str) -> list[tuple[object, ...]]:
         return sorted(conn.execute(sql).fetchall(), key=repr)
     finally:
         conn.close()
+
+
+def _handover(st: Station) -> dict[str, object] | None:
+    conn = sqlite3.connect(f"file:{st.db_path}?mode=ro", uri=True, timeout=5)
+    try:
+        row = conn.execute("SELECT data FROM hub_items WHERE kind = 'handover'").fetchone()
+    except sqlite3.OperationalError:
+        return None
+    finally:
+        conn.close()
+    return json.loads(row[0]) if row else None
+
+
+def test_station_and_hub_agree_on_the_words_of_a_refusal() -> None:
+    from samoobsluha.station import sync
+
+    assert sync.HANDED_OVER == standby.HANDED_OVER
 
 
 TABLES = {
@@ -109,6 +128,28 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
             wait_for(lambda: successor.count() == 75, 60, "every row at the successor")
             now = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
             assert now == confirmed
+            # every station has the signed handover naming the successor, retiring the old
+            wait_for(lambda: all(_handover(st) for st in stations), 30, "the handover")
+            old_id = _rows(primary.db_path, "SELECT value FROM hub_meta WHERE key='hub_id'")
+            for st in stations:
+                handover = _handover(st)
+                assert handover["retired"] == [old_id[0][0]] and handover["hub"] != old_id[0][0]
+        # the old primary comes back (at its address): refused by every station, and says so
+        back = Hub(primary.data, port=primary.port)
+        with running(back):
+            back.start()
+            wait_for(lambda: "THIS HUB WAS REPLACED" in back.ctl("stations"), 60, "told")
+            listed = back.ctl("stations")
+            assert handover["hub"] in listed.splitlines()[0]
+            assert back.count() == 75  # nothing new reached it
+            for st in stations:
+                st.enqueue(1, start=100 * stations.index(st) + 50)
+            time.sleep(3)
+            assert back.count() == 75
+        successor = Hub(standby_data, port=primary.port)
+        with running(successor):
+            successor.start()
+            wait_for(lambda: successor.count() == 78, 60, "the successor gets the new rows")
 
 
 async def test_a_standby_without_the_hall_secret_gets_nothing(tmp_path: Path) -> None:
