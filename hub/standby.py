@@ -23,8 +23,11 @@ This module owns the standby link and the standby's copy (``<data>/standby/hub.d
   ``hub serve`` runs the hall from it. Stations accept it (it holds the hall key) and send
   it everything the copy lacks: they keep every row until a hub acknowledges it.
 
-Not built here: a signed handover that stations follow and that makes them refuse a
-primary coming back (until then both hubs see each other, hub/rivals.py, and say so).
+* **The handover** (:func:`take_over`): the standby's database gets a new hub id and a
+  pending handover; its first ``hub serve`` publishes it (``show`` kind ``handover``,
+  signed, newer versions only: ``{"hub": new id, "retired": [old ids]}``). A station that
+  has it refuses every retired hub after the welcome (station/sync.py) and says why in its
+  status (:data:`HANDED_OVER`); the retired hub shows ``warn.replaced``.
 """
 
 from __future__ import annotations
