@@ -1,8 +1,11 @@
 """A standby hub (hub/standby.py) with real processes: a primary `hub serve` with three
-station daemons sending rows; `hub standby` on a second data folder keeps copies; the
-primary is SIGKILLed; `hub takeover` makes the newest copy the hub; `hub serve` on it,
-at the primary's address, gets everything the stations had not had acknowledged by the
-copy. Results, players and station rows equal the primary's, row for row."""
+station daemons sending checks, a tournament with results entered by the operator;
+`hub standby` on a second data folder keeps copies; a round starts; the primary is
+SIGKILLed mid-round; `hub takeover` makes the newest copy the hub; `hub serve` on it, at
+the primary's address, gets everything the stations had not had acknowledged by the copy.
+Results, players, pairings equal the primary's row for row, every row it had confirmed is
+there, the round's warning and end ring on every station, and the old primary, started
+again, is refused by every station and says it was replaced."""
 
 from __future__ import annotations
 
@@ -47,6 +50,10 @@ def _handover(st: Station) -> dict[str, object] | None:
     finally:
         conn.close()
     return json.loads(row[0]) if row else None
+
+
+def _checks(hub: Hub) -> int:
+    return len(hub.rows("challenge"))
 
 
 def test_station_and_hub_agree_on_the_words_of_a_refusal() -> None:
@@ -100,10 +107,15 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
             )
             listed = primary.ctl("stations")
             assert "Standby hub 127.0.0.1" in listed, listed
+            # the round is on when the primary dies: its plan is on every station
+            plan = json.loads(
+                primary.ctl("round", "start", "3", "--in", "2", "--basic", "24", "--warning", "12")
+            )["plan"]
+            wait_for(lambda: all(st.rings() for st in stations), 30, "the round's start")
             # rows the copy may not have: sent after it, acknowledged by the primary only
             for i, st in enumerate(stations):
                 st.enqueue(5, start=100 * i + 20)
-            wait_for(lambda: primary.count() == 75, 60, "75 rows at the primary")
+            wait_for(lambda: _checks(primary) == 75, 60, "75 checks at the primary")
             primary.kill()  # the primary's laptop dies mid-round
         finally:
             follower.send_signal(signal.SIGTERM)
@@ -119,21 +131,36 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
         copy = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
         for name in ("results", "players", "boards"):
             assert copy[name] == confirmed[name], name
-        assert 60 <= len(copy["inbox"]) <= 75
+        assert set(copy["inbox"]) <= set(confirmed["inbox"]) and len(copy["inbox"]) >= 60
         # the standby becomes the hub at the primary's address: the stations follow it and
         # send what the copy lacks (they keep every row until a hub acknowledges it)
         successor = Hub(standby_data, port=primary.port)
         with running(successor):
             successor.start()
-            wait_for(lambda: successor.count() == 75, 60, "every row at the successor")
+            # nothing confirmed to anyone is missing: every row the primary had, and more
+            # (the signals the stations gave since)
+            wait_for(
+                lambda: set(confirmed["inbox"]) <= set(_rows(new_db, TABLES["inbox"])),
+                60,
+                "every confirmed row at the successor",
+            )
             now = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
-            assert now == confirmed
+            for name in ("results", "players", "boards"):
+                assert now[name] == confirmed[name], name
             # every station has the signed handover naming the successor, retiring the old
             wait_for(lambda: all(_handover(st) for st in stations), 30, "the handover")
             old_id = _rows(primary.db_path, "SELECT value FROM hub_meta WHERE key='hub_id'")
             for st in stations:
                 handover = _handover(st)
                 assert handover["retired"] == [old_id[0][0]] and handover["hub"] != old_id[0][0]
+        # the round went on from the stations' own clocks: warning and end on every one
+        wait_for(lambda: time.time() > plan["start_at"] + 26, 60, "the round's end")
+        for st in stations:
+            rings = st.rings()
+            assert [r["signal"] for r in rings] == ["start", "warning", "end"], rings
+            assert all(r["synced"] for r in rings)
+            for r, due in zip(rings, (0, 12, 24), strict=True):
+                assert abs(r["local_time"] - plan["start_at"] - due) < 1.0, r  # spread: bench
         # the old primary comes back (at its address): refused by every station, and says so
         back = Hub(primary.data, port=primary.port)
         with running(back):
@@ -141,15 +168,15 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
             wait_for(lambda: "THIS HUB WAS REPLACED" in back.ctl("stations"), 60, "told")
             listed = back.ctl("stations")
             assert handover["hub"] in listed.splitlines()[0]
-            assert back.count() == 75  # nothing new reached it
+            held = back.count()  # what it had when it died: nothing new reaches it
             for st in stations:
                 st.enqueue(1, start=100 * stations.index(st) + 50)
             time.sleep(3)
-            assert back.count() == 75
+            assert back.count() == held
         successor = Hub(standby_data, port=primary.port)
         with running(successor):
             successor.start()
-            wait_for(lambda: successor.count() == 78, 60, "the successor gets the new rows")
+            wait_for(lambda: _checks(successor) == 78, 60, "the successor gets the new rows")
 
 
 async def test_a_standby_without_the_hall_secret_gets_nothing(tmp_path: Path) -> None:
