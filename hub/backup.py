@@ -51,7 +51,7 @@ CONFIG_NAME = "hub.toml"
 EVERY_MINUTES = 10.0
 KEEP = 48
 RETRY_SECONDS = 60.0  # a failed backup (no stick, a full disk) is tried again this often
-REASONS = ("start", "publication", "timer", "manual")
+REASONS = ("start", "publication", "timer", "manual", "standby")  # standby: hub/standby.py
 _NAME = re.compile(r"^hub-(?P<tournament>[\w-]+)-(?P<at>\d{8}-\d{6})-(?P<reason>[a-z]+)\.db$")
 
 
@@ -155,7 +155,7 @@ def take(db_path: Path, folder: Path, *, reason: str, now: float, keep: int = KE
         part = folder / f".{name}.part"
         part.unlink(missing_ok=True)
         try:
-            snapshot_into(source, part, lambda copy: _stamp(copy, now, reason))
+            snapshot_into(source, part, lambda copy: stamp(copy, now, reason))
             check_file(part).close()
             os.replace(part, final)
             _sync_dir(folder)
@@ -171,7 +171,7 @@ def take(db_path: Path, folder: Path, *, reason: str, now: float, keep: int = KE
     return final
 
 
-def _stamp(copy: sqlite3.Connection, now: float, reason: str) -> None:
+def stamp(copy: sqlite3.Connection, now: float, reason: str) -> None:
     """The backup says itself when and why it was taken."""
     for key, value in (("backup_at", repr(now)), ("backup_reason", reason)):
         copy.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)", [key, value])

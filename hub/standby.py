@@ -170,7 +170,7 @@ class StandbyListener:
         part = self.db_path.with_name(f".standby-{secrets.token_hex(4)}.db")
         try:
             at = time.time()
-            info = await asyncio.to_thread(_snapshot, self.db_path, part)
+            info = await asyncio.to_thread(_snapshot, self.db_path, part, at)
             size = part.stat().st_size
             item = f"copy:{int(at * 1000)}"
             await channel.send(
@@ -190,10 +190,12 @@ class StandbyListener:
             part.unlink(missing_ok=True)
 
 
-def _snapshot(db_path: Path, part: Path) -> dict[str, Any]:
+def _snapshot(db_path: Path, part: Path, at: float) -> dict[str, Any]:
+    from samoobsluha.hub.backup import stamp
+
     source = open_watch(db_path)
-    try:
-        snapshot_into(source, part)
+    try:  # the copy says when it was taken, as a backup does (hub takeover shows it)
+        snapshot_into(source, part, lambda copy: stamp(copy, at, "standby"))
         rows = _count(source, "SELECT COUNT(*) FROM inbox")
         results = _count(source, "SELECT COUNT(*) FROM tour_results")
     finally:

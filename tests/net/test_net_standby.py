@@ -127,6 +127,7 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
         )
         assert took.returncode == 0, took.stderr
         assert "This machine is now the hub" in took.stdout
+        assert "(copy for the standby hub); players: 32" in took.stdout  # what, from when
         new_db = standby_data / "hub.db"
         copy = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
         for name in ("results", "players", "boards"):
