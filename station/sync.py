@@ -138,6 +138,15 @@ def m005_kept_clock(db: sqlite_utils.Database) -> None:
     )
 
 
+def monotonic_timeline(local: Clock) -> str:
+    """Which monotonic clock ``local`` reads: this boot of the machine (``boot_id``) and
+    how far ``local``'s monotonic time is from the kernel's (0 on a station; a simulated
+    station's injected skew — the hall day's "reboot with the clock off" changes it, as a
+    real reboot changes the boot id). A kept hub clock is taken up on the same one only."""
+    offset = round(local.monotonic() - time.monotonic(), 1)
+    return f"{boot_id()}/{offset:g}"
+
+
 def load_kept_clock(db: sqlite_utils.Database) -> KeptClock | None:
     row = db.execute(
         "SELECT mono_offset, delay, synced_at, boot FROM kept_clock WHERE id = 1"
@@ -404,7 +413,8 @@ class StationSync:
         self.station_name = station_name or self.station_id
         self.lexicon_path = lexicon_path
         self.status = SyncStatus(acked_seq=self.dbw.call(outbox.acked_seq))
-        self.boot = boot_id() if boot is None else boot  # tests pass another boot
+        # the monotonic timeline the kept clock maps from (tests pass another)
+        self.boot = monotonic_timeline(self.clock.local) if boot is None else boot
         self._kept_at: float | None = None  # local monotonic time the clock was last kept
         self._kept_sample: float | None = None  # the sample of the estimate last kept
         self._kept_delay: float | None = None  # and its round trip

@@ -91,7 +91,7 @@ async def test_the_link_keeps_the_estimate_as_it_is_taken(tmp_path: Path) -> Non
         rebooted.dbw.close()
 
 
-@pytest.mark.parametrize("restart", ["restarted", "rebooted"])
+@pytest.mark.parametrize("restart", ["restarted", "rebooted", "clock stepped"])
 async def test_a_station_restarted_mid_round_with_the_hub_down_rings_the_rest(
     restart: str, tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
 ) -> None:
@@ -119,12 +119,14 @@ async def test_a_station_restarted_mid_round_with_the_hub_down_rings_the_rest(
 
     if restart == "rebooted":  # a power blip: the monotonic clock started again
         monkeypatch.setattr(station_sync, "boot_id", lambda: "another-boot")
+    elif restart == "clock stepped":  # the hall day's simulated reboot: another timeline
+        local = SkewedClock(SKEW + 600)
     second = StationRuntime(cfg, options, local_clock=local, pin_factory=MockFactory())
     main = asyncio.create_task(second.main())
     try:
         await until(second.ready.is_set)
         assert second.schedule is not None and second.sync is not None
-        if restart == "rebooted":
+        if restart != "restarted":
             await until(lambda: time.time() > start_at + plan.basic_seconds + 1.0, timeout=60)
             assert not second.synced and not second.runner_started
             assert [r.signal.value for r in second.schedule.signals(1)] == ["start"]
