@@ -19,6 +19,7 @@ COMMAND_MODULES = (
     "samoobsluha.hub.commands.rehearse",
     "samoobsluha.hub.commands.hubtime",
     "samoobsluha.hub.commands.refcheck",
+    "samoobsluha.hub.commands.verify",
 )
 
 

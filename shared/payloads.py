@@ -263,6 +263,9 @@ class CheckPayload(Payload):
     ui_language: str
     appeal_of: int | None
     note: str
+    # the id of the station key its receipt code was made with (shared/receipt.py);
+    # None: no receipt (a kiosk without a key file)
+    key_id: int | None = None
 
     FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("instance", INSTANCES),

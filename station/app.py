@@ -554,7 +554,7 @@ class KioskApp(App[int], inherit_bindings=False):
 
         screen, self._filled_verdict = self._filled_verdict, None
         if screen is not None and screen.verdict is verdict and screen not in self.screen_stack:
-            screen.record = record
+            screen.set_record(record)
         else:
             screen = VerdictScreen(verdict, record, appeal=instance == "appeal")
         # Pushed on top (not switched): unmounting the check screen is left for the

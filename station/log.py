@@ -27,6 +27,7 @@ from sqlite_utils.migrations import Migrations
 from samoobsluha.shared.checks import PinLock, RateState
 from samoobsluha.shared.lexicon import LexiconInfo, Verdict
 from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload, ResultPayload
+from samoobsluha.shared.receipt import ReceiptKey
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
 
@@ -145,6 +146,14 @@ def m002_first_second(db: sqlite_utils.Database) -> None:
     db.table("pairings").transform(rename={"player_a": "first", "player_b": "second"})
 
 
+@migrations()
+def m003_receipts(db: sqlite_utils.Database) -> None:
+    """Each judged check's receipt code (shared/receipt.py) and the id of the station key
+    it was made with: the kiosk shows the code with the verdict."""
+    db.table("challenges").add_column("key_id", int)
+    db.table("challenges").add_column("receipt", str)
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -152,6 +161,7 @@ class CheckRecord:
     table_no: int
     round_no: int | None
     status: str
+    receipt: str = ""  # the receipt code (unformatted); "" without a station key
 
 
 @dataclass(frozen=True)
@@ -239,6 +249,9 @@ class KioskStore:
         self.db = db
         self.station_id = station_id
         self._lock = threading.RLock()
+        # The key every judged check's receipt is made with (the runtime sets it from the
+        # link's station key); None: verdicts carry no receipt.
+        self.receipts: ReceiptKey | None = None
 
     @classmethod
     def open(cls, path: Path | str, station_id: str) -> KioskStore:
@@ -284,6 +297,11 @@ class KioskStore:
             "appeal_of": appeal_of,
             "note": note,
         }
+        signer = self.receipts
+        if signer is not None and signer.station_id == self.station_id:
+            row["key_id"] = signer.key_id
+        else:
+            signer = None
         kind = "appeal" if instance == "appeal" else "challenge"
         with self._lock, self.db.atomic():
             if instance == "appeal" and appeal_of is None:
@@ -295,10 +313,17 @@ class KioskStore:
                 ).fetchone()
                 row["appeal_of"] = found[0] if found else None
             check_id = self._insert("challenges", row)
-            outbox.enqueue(self.db, kind, self._payload(check_id, row).to_dict(), at=at)
+            payload = self._payload(check_id, row).to_dict()
+            receipt = ""
+            if signer is not None:
+                receipt = signer.code(payload)
+                self.db.execute(
+                    "UPDATE challenges SET receipt = ? WHERE id = ?", [receipt, check_id]
+                )
+            outbox.enqueue(self.db, kind, payload, at=at)
             if verdict.status.value == "referee" and instance == "first":
                 self._referee_request(table_no, round_no, "too_long", check_id, at)
-        return CheckRecord(check_id, at, table_no, round_no, row["status"])
+        return CheckRecord(check_id, at, table_no, round_no, row["status"], receipt)
 
     def record_refusal(
         self,

@@ -474,6 +474,8 @@ class StationRuntime:
             gong_test=lambda: self.ring("start"),
             app_class=self.app_class,
         )
+        if sync is not None:
+            app.store.receipts = sync.receipt_key()
         return app
 
 

@@ -15,6 +15,7 @@ from textual.widgets import Label
 from samoobsluha.shared.checks import Limit, RateDecision
 from samoobsluha.shared.i18n import t
 from samoobsluha.shared.lexicon import Status, Verdict
+from samoobsluha.shared.receipt import format_code
 from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.log import CheckRecord
 from samoobsluha.station.screens.base import KioskScreen
@@ -97,6 +98,7 @@ class VerdictScreen(TimedMessageScreen):
             yield Label("", id="verdict-reason")
             yield Label("", id="verdict-words")
             yield Label("", id="verdict-details")
+            yield Label("", id="verdict-receipt")
             yield Label("", id="verdict-hint")
 
     def on_mount(self) -> None:
@@ -169,7 +171,21 @@ class VerdictScreen(TimedMessageScreen):
                 language=info.language,
             ),
         )
+        self._show_receipt()
         self._set("#verdict-hint", self.tr("kiosk.verdict.dismiss"))
+
+    def set_record(self, record: CheckRecord) -> None:
+        """The committed check of the verdict filled in: its receipt code is shown."""
+        self.record = record
+        if self.is_mounted:
+            self._show_receipt()
+
+    def _show_receipt(self) -> None:
+        """The receipt code (shared/receipt.py) the player may write on his scoresheet;
+        none before the check is committed, nor on a kiosk without a station key."""
+        code = self.record.receipt if self.record is not None else ""
+        text = self.tr("kiosk.verdict.receipt", code=format_code(code)) if code else ""
+        self._set("#verdict-receipt", text)
 
     def _set(self, selector: str, text: str) -> None:
         label = self.query_one(selector, Label)
