@@ -20,6 +20,7 @@ COMMAND_MODULES = (
     "samoobsluha.hub.commands.hubtime",
     "samoobsluha.hub.commands.refcheck",
     "samoobsluha.hub.commands.verify",
+    "samoobsluha.hub.commands.rejudge",
 )
 
 
