@@ -154,6 +154,13 @@ def m003_receipts(db: sqlite_utils.Database) -> None:
     db.table("challenges").add_column("receipt", str)
 
 
+@migrations()
+def m004_one_sided(db: sqlite_utils.Database) -> None:
+    """A result the second player did not confirm at the kiosk: 1 (the hub shows it to the
+    operator as one-sided and does not enter it); 0 confirmed by both, or the referee's."""
+    db.table("results").add_column("one_sided", int, not_null_default=0)
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -183,6 +190,7 @@ class Result:
     second: str = ""
     entered_by: str = "players"
     revision: int = 1
+    one_sided: bool = False  # the second player did not confirm it
 
 
 class ResultLocked(Exception):
@@ -576,17 +584,25 @@ class KioskStore:
         with self._lock:
             row = self.db.execute(
                 "SELECT round_no, table_no, score_first, score_second, started, first, second, "
-                "entered_by, revision FROM results WHERE round_no = ? AND table_no = ?",
+                "entered_by, revision, one_sided FROM results WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
-        return None if row is None else Result(*row)
+        if row is None:
+            return None
+        r, t, sf, ss, started, first, second, by, revision, one_sided = row
+        return Result(r, t, sf, ss, started, first, second, by, revision, bool(one_sided))
 
-    def store_result(self, result: Result, *, at: float, by_referee: bool = False) -> Result:
-        """Store a game's result and queue it for the hub. A stored result can only be
-        changed by the referee (``by_referee``); players get :class:`ResultLocked`."""
+    def store_result(
+        self, result: Result, *, at: float, by_referee: bool = False, one_sided: bool = False
+    ) -> Result:
+        """Store a game's result and queue it for the hub. ``one_sided``: the second player
+        did not confirm it (the hub enters it only once confirmed). A result both players
+        confirmed can only be changed by the referee (``by_referee``); players get
+        :class:`ResultLocked` — over a one-sided one they may enter the result again."""
+        one_sided = one_sided and not by_referee
         with self._lock, self.db.atomic():
             existing = self.result(result.round_no, result.table_no)
-            if existing is not None and not by_referee:
+            if existing is not None and not by_referee and not existing.one_sided:
                 raise ResultLocked(existing)
             revision = 1 if existing is None else existing.revision + 1
             entered_by = "referee" if by_referee else "players"
@@ -601,6 +617,7 @@ class KioskStore:
                 "entered_at": at,
                 "entered_by": entered_by,
                 "revision": revision,
+                "one_sided": one_sided,
             }
             self.db.table("results").upsert(row, pk=("round_no", "table_no"))
             before = "" if existing is None else json.dumps(existing.__dict__, ensure_ascii=False)
@@ -627,6 +644,7 @@ class KioskStore:
             result.second,
             entered_by,
             revision,
+            one_sided,
         )
 
     # -- sync status ---------------------------------------------------------------------
