@@ -161,16 +161,15 @@ class VerdictScreen(TimedMessageScreen):
                 after=self.query_one("#verdict-words"),
             )
         round_text = "—" if self.round_no is None else str(self.round_no)
-        self._set(
-            "#verdict-details",
-            self.tr(
-                "kiosk.verdict.details",
-                table=self.table_no,
-                round=round_text,
-                variant=info.variant,
-                language=info.language,
-            ),
+        details = self.tr(
+            "kiosk.verdict.details",
+            table=self.table_no,
+            round=round_text,
+            variant=info.variant,
+            language=info.language,
         )
+        # large print: the details line gives its room to the block letters
+        self._set("#verdict-details", "" if self.kiosk.settings.large_print else details)
         self._show_receipt()
         self._set("#verdict-hint", self.tr("kiosk.verdict.dismiss"))
 
@@ -204,7 +203,8 @@ class VerdictScreen(TimedMessageScreen):
         self.call_after_refresh(self._painted)
 
     def _painted(self) -> None:
-        self.kiosk.verdict_shown()
+        verdict = self.verdict
+        self.kiosk.verdict_shown(verdict.status.value if verdict else "", self.table_no)
         # The next check's screen is prepared now, while this one is read (it takes no
         # keys), rather than while a player types on the check screen.
         self.kiosk.prepare_verdict()
