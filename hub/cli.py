@@ -21,6 +21,7 @@ COMMAND_MODULES = (
     "samoobsluha.hub.commands.refcheck",
     "samoobsluha.hub.commands.verify",
     "samoobsluha.hub.commands.rejudge",
+    "samoobsluha.hub.commands.online",
 )
 
 
