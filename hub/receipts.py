@@ -16,7 +16,7 @@ import sqlite_utils
 
 from samoobsluha.hub import store as sync_store
 from samoobsluha.shared.protocol import HallKeys, parse_psk
-from samoobsluha.shared.receipt import ReceiptKey, parse_code, same_code
+from samoobsluha.shared.receipt import FIELDS, ReceiptKey, parse_code, same_code
 
 
 def hall_keys(data: Path) -> HallKeys | None:
@@ -41,6 +41,7 @@ def find_receipt(db: sqlite_utils.Database, keys: HallKeys, code: str) -> str | 
         if signer is None:
             station_key = keys.station_key(check.station_id, check.key_id)
             signer = derived[ident] = ReceiptKey.from_station_key(*ident, station_key)
-        if same_code(signer.code(check.to_dict()), wanted):
+        row_fields = {name: getattr(check, name) for name in FIELDS}
+        if same_code(signer.code(row_fields), wanted):
             return row.key
     return None
