@@ -10,7 +10,9 @@ few thousand checks of a tournament day are recomputed in milliseconds.
 
 from __future__ import annotations
 
+import time
 from pathlib import Path
+from typing import Any
 
 import sqlite_utils
 
@@ -45,3 +47,31 @@ def find_receipt(db: sqlite_utils.Database, keys: HallKeys, code: str) -> str | 
         if same_code(signer.code(row_fields), wanted):
             return row.key
     return None
+
+
+def describe(row: Any, code: str, lang: str) -> list[str]:
+    """What a genuine code stands for, one line each (``hub verify``, the dashboard):
+    ``row`` is the service's :class:`~hub.service.CheckRow`."""
+    from samoobsluha.shared.i18n import date_text, t
+    from samoobsluha.shared.receipt import format_code
+
+    verdict = t(f"verdict.{row.verdict}", lang)
+    if row.appealed:
+        final = t(f"verdict.{row.final}", lang)
+        verdict = t("receipt.appealed", lang, verdict=verdict, final=final)
+    clock = time.strftime("%H:%M:%S", time.localtime(row.at))
+    when = f"{date_text(row.at, lang, 'medium')} {clock}"
+    return [
+        t("receipt.genuine", lang, code=format_code(parse_code(code) or code)),
+        t(
+            "receipt.where",
+            lang,
+            station=row.station,
+            table=row.table_no,
+            round="—" if row.round_no is None else row.round_no,
+            time=when,
+        ),
+        t("receipt.words", lang, words=" ".join(row.words) or "—"),
+        t("receipt.lexicon", lang, variant=row.variant or "—", sha256=row.lexicon_sha256 or "—"),
+        t("receipt.verdict", lang, verdict=verdict),
+    ]

@@ -7,15 +7,15 @@ from __future__ import annotations
 import argparse
 import json
 import sys
-import time
 from dataclasses import asdict
 
 EXIT_GENUINE, EXIT_NOT_GENUINE, EXIT_CANNOT = 0, 1, 2
 
 
 def _verify(args: argparse.Namespace) -> int:
+    from samoobsluha.hub.receipts import describe
     from samoobsluha.hub.service import HubService, ServiceError
-    from samoobsluha.shared.i18n import cli_language, date_text, error_text, t
+    from samoobsluha.shared.i18n import cli_language, error_text, t
     from samoobsluha.shared.receipt import format_code, parse_code
 
     lang = cli_language()
@@ -32,26 +32,7 @@ def _verify(args: argparse.Namespace) -> int:
     if args.json:
         print(json.dumps({"code": code, **asdict(row)}, ensure_ascii=False, indent=1))
         return EXIT_GENUINE
-    verdict = t(f"verdict.{row.verdict}", lang)
-    if row.appealed:
-        final = t(f"verdict.{row.final}", lang)
-        verdict = t("receipt.appealed", lang, verdict=verdict, final=final)
-    clock = time.strftime("%H:%M:%S", time.localtime(row.at))
-    when = f"{date_text(row.at, lang, 'medium')} {clock}"
-    lines = [
-        t("receipt.genuine", lang, code=code),
-        t(
-            "receipt.where",
-            lang,
-            station=row.station,
-            table=row.table_no,
-            round="—" if row.round_no is None else row.round_no,
-            time=when,
-        ),
-        t("receipt.words", lang, words=" ".join(row.words) or "—"),
-        t("receipt.lexicon", lang, variant=row.variant or "—", sha256=row.lexicon_sha256 or "—"),
-        t("receipt.verdict", lang, verdict=verdict),
-    ]
+    lines = describe(row, args.code, lang)
     print("\n".join(lines))
     return EXIT_GENUINE
 
