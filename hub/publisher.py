@@ -204,9 +204,9 @@ def render(
     """Render what the embargo allows at ``now`` and queue what changed. Before any
     protest window has closed nothing is rendered at all."""
     from samoobsluha.hub.tournament import Tournament
-    from samoobsluha.shared.clock import FakeClock
+    from samoobsluha.shared.clock import SystemClock
 
-    tour = Tournament(db, FakeClock(now))
+    tour = Tournament(db, SystemClock())  # read only here; ``now`` decides the embargo
     closed, waiting = closed_rounds(tour, now)
     if not closed:
         return Rendered(closed, waiting, [])
