@@ -173,6 +173,9 @@ def _stations(args: argparse.Namespace) -> int:
             line += "  " + t("cli.stations.config", lang, version=_published_at(st))
         if row.get("rejected"):
             line += "  " + t("cli.stations.refused", lang, n=row["rejected"])
+        for claimed, n in sorted((row.get("impersonated") or {}).items()):
+            # the rows it sent in another station's name (a copied card?), all refused
+            line += "  " + t("cli.stations.impersonated", lang, claimed=claimed, n=n)
         print(line)
     return 0
 

@@ -233,9 +233,13 @@ class StationsScreen(DashScreen):
             offset = f"{sign}{decimal(abs(r.clock_offset), self.lang, 3)} s" + (
                 "" if r.clock_synced else " ✗"
             )
+            station = r.station_id
+            if r.impersonated:  # it sent rows in another station's name: say whose
+                names = ", ".join(sorted(r.impersonated))
+                station += " ⚠ " + self.tr("dash.stations.as", claimed=names)
             rows.append(
                 [
-                    r.station_id,
+                    station,
                     self.tr("dash.online" if r.online else "dash.offline"),
                     f"{clock_text(r.last_seen)} ({seen})" if r.last_seen else "",
                     offset,
