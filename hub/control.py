@@ -91,6 +91,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "refused": server.refused_unauthenticated,
             "connected": sorted(server.conns),
             "screen": list(server.screen_urls),
+            "projector": list(server.projector_urls),
         }
     if op == "stations":
         return await server.stations()

@@ -187,6 +187,7 @@ class HubServer:
         self._gong_counter = 0
         self._tasks: set[asyncio.Task[Any]] = set()
         self.screen_urls: list[str] = []  # the hall screen's addresses (hub.web)
+        self.projector_urls: list[str] = []  # the projector's, with its token (hub.web)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:

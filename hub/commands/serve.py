@@ -91,8 +91,10 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         if screen is not None:
-            for url in screen.urls():
-                print(f"hall screen: {url} (projector: {url}projector)", flush=True)
+            # the projector's address carries its token: it keeps a place of its own on
+            # the hall screen however many streams other devices hold (hub.web.limits)
+            for url, projector in zip(screen.urls(), screen.projector_urls(), strict=True):
+                print(f"hall screen: {url} (projector: {projector})", flush=True)
         # Everything loaded so far lives as long as the process: out of the collector's
         # sight (gc.freeze), its collections scan only what ingest allocates. Measured
         # with bench/sync.py's light client (200,000 rows): the collector's time in a run

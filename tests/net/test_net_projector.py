@@ -1,0 +1,131 @@
+"""The projector holds against one client's 2,000 live pages, with real processes: a real
+``hub serve`` and a flooding client (tests/net/stream_flood.py) on 127.0.0.1 — the
+projector's own address (loopback is a projector address by default: the hub's machine
+drives the projector over HDMI), the hardest case: a device behind the same NAT, or on the
+hub's own machine. The projector is recognised by the token in its address, which
+``hub serve`` prints; the path ``/projector`` and the address alone are not enough.
+"""
+
+from __future__ import annotations
+
+import json
+import socket
+import subprocess
+import sys
+import threading
+import time
+from pathlib import Path
+from urllib.parse import urlsplit
+
+import pytest
+from net_procs import Hub, wait_for
+
+pytestmark = pytest.mark.timeout(240)
+
+PROJECTOR = "127.0.0.1"
+FLOOD = Path(__file__).with_name("stream_flood.py")
+
+
+class LiveStream:
+    """A page's ``/events`` stream read on a thread: every event with when it came."""
+
+    def __init__(self, port: int, path: str, source: str) -> None:
+        self.sock = socket.create_connection(("127.0.0.1", port), 10, (source, 0))
+        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: hub\r\n\r\n".encode())
+        self.file = self.sock.makefile("rb")
+        self.status = int(self.file.readline().split()[1])
+        self.events: list[tuple[float, str, str]] = []
+        self.closed = False
+        if self.status == 200:
+            threading.Thread(target=self._read, daemon=True).start()
+
+    def _read(self) -> None:
+        name = ""
+        try:
+            for raw in self.file:
+                line = raw.decode().rstrip("\r\n")
+                if line.startswith("event: "):
+                    name = line[7:]
+                elif line.startswith("data: "):
+                    self.events.append((time.monotonic(), name, line[6:]))
+        except OSError:
+            pass
+        self.closed = True
+
+    def patches(self, key: str, after: float) -> list[float]:
+        """When patches touching ``key`` arrived after ``after``."""
+        return [at for at, name, data in self.events if name == "patch" and at > after
+                and key in json.loads(data)]  # fmt: skip
+
+    def close(self) -> None:
+        self.sock.close()
+
+
+def get(port: int, path: str, source: str) -> int:
+    """A whole GET's status; 0 when the hub closed the connection without an answer."""
+    try:
+        with socket.create_connection(("127.0.0.1", port), 10, (source, 0)) as s:
+            s.sendall(f"GET {path} HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n".encode())
+            line = s.makefile("rb").readline()
+    except OSError:
+        return 0
+    return int(line.split()[1]) if line else 0
+
+
+def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams(
+    tmp_path: Path,
+) -> None:
+    hub = Hub(tmp_path / "hub").start()
+    flood: subprocess.Popen[str] | None = None
+    streams: list[LiveStream] = []
+    try:
+        info = hub.info()
+        [projector_url] = info["projector"]
+        parts = urlsplit(projector_url)
+        port, token = int(parts.port or 0), parts.query.removeprefix("k=")
+        assert parts.path == "/projector" and len(token) >= 16
+        flood = subprocess.Popen(
+            [sys.executable, str(FLOOD), str(port), PROJECTOR, "2000", "120"],
+            stdout=subprocess.PIPE,
+            text=True,
+        )
+        assert flood.stdout is not None
+        assert flood.stdout.readline().strip() == "flooding"
+        # the flood holds every place its address has: a live page without the token
+        # (the path and the address alone) is turned away
+        def shut_out() -> bool:
+            s = LiveStream(port, "/events", PROJECTOR) if get(port, "/", PROJECTOR) else None
+            if s is None:
+                return True
+            s.close()
+            return s.status != 200
+
+        wait_for(shut_out, 60, "the flood to hold the address's live pages")
+
+        # the projector, with its token: the page, then its live stream
+        assert get(port, f"/projector?k={token}", PROJECTOR) == 200
+        live = LiveStream(port, f"/events?k={token}", PROJECTOR)
+        streams.append(live)
+        assert live.status == 200
+        wait_for(lambda: any(n == "snap" for _, n, _ in live.events), 30, "the first snap")
+
+        # a round starts: the projector's page gets the new plan
+        started = time.monotonic()
+        hub.ctl("round", "start", "1", "--in", "5", "--basic", "30", "--warning", "10")
+        wait_for(lambda: live.patches("plans", started), 30, "the round's plan on the projector")
+        took = live.patches("plans", started)[0] - started
+        assert not live.closed
+        # a second projector screen (or the same one reconnecting) gets in too
+        other = LiveStream(port, f"/events?k={token}", PROJECTOR)
+        streams.append(other)
+        assert other.status == 200
+        wait_for(lambda: any(n == "snap" for _, n, _ in other.events), 30, "its first snap")
+        print(f"projector update {took * 1000:.0f} ms after the round start (under the flood)")
+        assert flood.poll() is None  # the flood went on the whole time
+    finally:
+        for s in streams:
+            s.close()
+        if flood is not None:
+            flood.terminate()
+            flood.wait(30)
+        hub.stop()
