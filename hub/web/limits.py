@@ -24,10 +24,12 @@ hub's file descriptors so that the station link and the control socket always ha
 * **the newest connection makes way for itself** — when an address (or the whole server)
   is at its connection cap, a new connection takes the place of that address's oldest one
   (at the total cap: of the address holding the most), as the station link's handshake
-  slots do: what a flood holds is its own old connections, and the newest one may be the
-  projector reconnecting. Only a connection whose request line carries the projector's
-  token is never pushed out, so a device flooding from the projector's own address churns
-  through its own places while the projector keeps its page and its live stream.
+  slots do — first the oldest whose request has been read (it had its answer or its live
+  page), then the oldest still sending its request line: what a flood holds is its own old
+  connections, and the newest one may be the projector reconnecting. Only a connection
+  whose request line carries the projector's token is never pushed out, so a device
+  flooding from the projector's own address churns through its own places while the
+  projector keeps its page and its live stream.
 
 IPv6 addresses count per /64 (one device may use many addresses of its network). Refusals
 are logged at most once a minute per address, with the number held back
@@ -122,8 +124,11 @@ class Counted:
         self.peer_log = peer_log
         self.token = b""  # the projector's token: a request line with k=TOKEN stays
         # per address, the holders that may be pushed out, oldest first: each with the
-        # callable that closes it (hub.web.limits._Gate)
+        # callable that closes it (hub.web.limits._Gate); those whose request line has
+        # been read go first (they had their answer or their live page), then those still
+        # sending it (the newest of which may be the projector's)
         self.movable: dict[str, dict[Any, Callable[[], None]]] = {}
+        self.answered: dict[str, dict[Any, Callable[[], None]]] = {}
 
     def is_projector(self, host: str) -> bool:
         try:
@@ -146,7 +151,9 @@ class Counted:
                 victim = key
             elif self.total >= self.total_cap + extra:
                 reason = f"{self.total_cap} in total"
-                victim = max(self.movable, key=lambda k: self.held[k], default=key)
+                victim = max(
+                    {*self.movable, *self.answered}, key=lambda k: self.held[k], default=key
+                )
             else:
                 self.held[key] += 1
                 self.total += 1
@@ -169,16 +176,24 @@ class Counted:
         """``holder`` (of ``key``) may be pushed out for a newer connection."""
         self.movable.setdefault(key, {})[holder] = close
 
+    def line_read(self, key: str, holder: Any) -> None:
+        """``holder``'s request line was read (not the projector's): it goes first."""
+        close = self.movable.get(key, {}).get(holder)
+        if close is not None:
+            self.settled(key, holder)
+            self.answered.setdefault(key, {})[holder] = close
+
     def settled(self, key: str, holder: Any) -> None:
         """``holder`` is the projector's (or is gone): it is not pushed out."""
-        mine = self.movable.get(key)
-        if mine is not None:
-            mine.pop(holder, None)
-            if not mine:
-                del self.movable[key]
+        for table in (self.movable, self.answered):
+            mine = table.get(key)
+            if mine is not None:
+                mine.pop(holder, None)
+                if not mine:
+                    del table[key]
 
     def _close_oldest(self, key: str, reason: str) -> bool:
-        mine = self.movable.get(key)
+        mine = self.answered.get(key) or self.movable.get(key)
         if not mine:
             return False
         holder = next(iter(mine))
@@ -250,6 +265,8 @@ class _Gate(asyncio.Protocol):
                 token = self._gates.token
                 if token and b"k=" + token in line:
                     self._gates.settled(self._key, self)
+                else:
+                    self._gates.line_read(self._key, self)
             else:
                 self._head = head
         if self._handler is not None:

@@ -8,68 +8,20 @@ hub's own machine. The projector is recognised by the token in its address, whic
 
 from __future__ import annotations
 
-import json
-import socket
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
 from net_procs import Hub, wait_for
+from stream_flood import LiveStream, get
 
 pytestmark = pytest.mark.timeout(240)
 
 PROJECTOR = "127.0.0.1"
 FLOOD = Path(__file__).with_name("stream_flood.py")
-
-
-class LiveStream:
-    """A page's ``/events`` stream read on a thread: every event with when it came."""
-
-    def __init__(self, port: int, path: str, source: str) -> None:
-        self.sock = socket.create_connection(("127.0.0.1", port), 10, (source, 0))
-        self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: hub\r\n\r\n".encode())
-        self.file = self.sock.makefile("rb")
-        self.status = int(self.file.readline().split()[1])
-        self.events: list[tuple[float, str, str]] = []
-        self.closed = False
-        if self.status == 200:
-            threading.Thread(target=self._read, daemon=True).start()
-
-    def _read(self) -> None:
-        name = ""
-        try:
-            for raw in self.file:
-                line = raw.decode().rstrip("\r\n")
-                if line.startswith("event: "):
-                    name = line[7:]
-                elif line.startswith("data: "):
-                    self.events.append((time.monotonic(), name, line[6:]))
-        except OSError:
-            pass
-        self.closed = True
-
-    def patches(self, key: str, after: float) -> list[float]:
-        """When patches touching ``key`` arrived after ``after``."""
-        return [at for at, name, data in self.events if name == "patch" and at > after
-                and key in json.loads(data)]  # fmt: skip
-
-    def close(self) -> None:
-        self.sock.close()
-
-
-def get(port: int, path: str, source: str) -> int:
-    """A whole GET's status; 0 when the hub closed the connection without an answer."""
-    try:
-        with socket.create_connection(("127.0.0.1", port), 10, (source, 0)) as s:
-            s.sendall(f"GET {path} HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n".encode())
-            line = s.makefile("rb").readline()
-    except OSError:
-        return 0
-    return int(line.split()[1]) if line else 0
 
 
 def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams(
@@ -91,6 +43,7 @@ def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams
         )
         assert flood.stdout is not None
         assert flood.stdout.readline().strip() == "flooding"
+
         # the flood holds every place its address has: a live page without the token
         # (the path and the address alone) is turned away
         def shut_out() -> bool:
