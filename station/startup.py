@@ -23,7 +23,6 @@ for code that does use them — only when they load. What the store does (open, 
 
 from __future__ import annotations
 
-import importlib.abc
 import importlib.machinery
 import importlib.util
 import sys
@@ -38,8 +37,10 @@ HOLD = "start-up"
 UNUSED_AT_START = ("sqlite_utils.recipes",)
 
 
-class _LazyFinder(importlib.abc.MetaPathFinder):
-    """Finds ``names`` as the normal finders do, then hands them a lazy loader."""
+class _LazyFinder:
+    """A meta path finder (duck-typed: ``importlib.abc`` would import
+    ``importlib.resources`` for nothing): finds ``names`` as the normal finders do, then
+    hands them a lazy loader."""
 
     def __init__(self, names: Iterable[str]) -> None:
         self.names = set(names)
