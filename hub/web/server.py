@@ -376,7 +376,12 @@ class ScreenServer:
                 "X-Accel-Buffering": "no",
             }
         )
-        await resp.prepare(request)
+        try:
+            await resp.prepare(request)
+        except ConnectionError:
+            # pushed out for a newer connection (hub.web.limits) or gone before its
+            # answer began: nothing to log, as for any page that left
+            raise asyncio.CancelledError from None
         self.clients.add(queue)
         timeout = self.limits.write_timeout
 

@@ -75,6 +75,10 @@ def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams
         wait_for(lambda: any(n == "snap" for _, n, _ in other.events), 30, "its first snap")
         print(f"projector update {took * 1000:.0f} ms after the round start (under the flood)")
         assert flood.poll() is None  # the flood went on the whole time
+        # the hub's log says so in a line a minute, with no traceback per pushed-out page
+        text = hub.log()
+        assert "Traceback" not in text and "Error handling request" not in text
+        assert "closed for a newer one" in text
     finally:
         for s in streams:
             s.close()
