@@ -25,7 +25,8 @@ hub's file descriptors so that the station link and the control socket always ha
   is at its connection cap, a new connection takes the place of that address's oldest one
   (at the total cap: of the address holding the most), as the station link's handshake
   slots do — first the oldest whose request has been read (it had its answer or its live
-  page), then the oldest still sending its request line: what a flood holds is its own old
+  page), then the oldest still sending its request line once it has had 0.25 s for it
+  (a newcomer finding only younger ones is refused): what a flood holds is its own old
   connections, and the newest one may be the projector reconnecting. Only a connection
   whose request line carries the projector's token is never pushed out, so a device
   flooding from the projector's own address churns through its own places while the
@@ -47,6 +48,7 @@ from __future__ import annotations
 import asyncio
 import ipaddress
 import logging
+import time
 from collections import Counter
 from collections.abc import Callable, Iterable
 from typing import Any
@@ -58,6 +60,7 @@ from samoobsluha.shared.protocol import PeerLog
 log = logging.getLogger("hub.web")
 
 MAX_LINE = 4096  # a request line longer than this is refused by aiohttp anyway
+FRESH_GRACE = 0.25  # s: a connection not pushed out before it could send its request line
 
 
 def address_key(host: str) -> str:
@@ -129,6 +132,9 @@ class Counted:
         # sending it (the newest of which may be the projector's)
         self.movable: dict[str, dict[Any, Callable[[], None]]] = {}
         self.answered: dict[str, dict[Any, Callable[[], None]]] = {}
+        self.since: dict[Any, float] = {}  # when each movable holder was accepted
+        self.grace = FRESH_GRACE
+        self.now: Callable[[], float] = time.monotonic
 
     def is_projector(self, host: str) -> bool:
         try:
@@ -175,16 +181,20 @@ class Counted:
     def movable_holder(self, key: str, holder: Any, close: Callable[[], None]) -> None:
         """``holder`` (of ``key``) may be pushed out for a newer connection."""
         self.movable.setdefault(key, {})[holder] = close
+        self.since[holder] = self.now()
 
     def line_read(self, key: str, holder: Any) -> None:
         """``holder``'s request line was read (not the projector's): it goes first."""
         close = self.movable.get(key, {}).get(holder)
         if close is not None:
+            since = self.since.get(holder, 0.0)
             self.settled(key, holder)
             self.answered.setdefault(key, {})[holder] = close
+            self.since[holder] = since
 
     def settled(self, key: str, holder: Any) -> None:
         """``holder`` is the projector's (or is gone): it is not pushed out."""
+        self.since.pop(holder, None)
         for table in (self.movable, self.answered):
             mine = table.get(key)
             if mine is not None:
@@ -197,6 +207,10 @@ class Counted:
         if not mine:
             return False
         holder = next(iter(mine))
+        if key not in self.answered and self.now() - self.since.get(holder, 0.0) < self.grace:
+            # every one left is still within its first moments, sending its request
+            # line (the projector's among them, maybe): the newcomer waits instead
+            return False
         close = mine[holder]
         self.settled(key, holder)
         close()  # releases its place (connection_lost may come later: it is counted now)

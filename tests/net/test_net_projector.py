@@ -11,7 +11,9 @@ from __future__ import annotations
 import subprocess
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
+from typing import Any
 from urllib.parse import urlsplit
 
 import pytest
@@ -22,6 +24,22 @@ pytestmark = pytest.mark.timeout(240)
 
 PROJECTOR = "127.0.0.1"
 FLOOD = Path(__file__).with_name("stream_flood.py")
+
+
+def _reset() -> int:
+    raise ConnectionResetError("closed without an answer")
+
+
+def like_a_browser(connect: Callable[[], Any], tries: int = 10) -> Any:
+    """Connect as the projector's browser does: a connection the hub closed at accept
+    (the flood's burst held every place of the address then) is tried again 0.5 s later
+    (EventSource retries by itself)."""
+    for _ in range(tries - 1):
+        try:
+            return connect()
+        except ConnectionError:
+            time.sleep(0.5)
+    return connect()
 
 
 def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams(
@@ -56,8 +74,10 @@ def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams
         wait_for(shut_out, 60, "the flood to hold the address's live pages")
 
         # the projector, with its token: the page, then its live stream
-        assert get(port, f"/projector?k={token}", PROJECTOR) == 200
-        live = LiveStream(port, f"/events?k={token}", PROJECTOR)
+        assert (
+            like_a_browser(lambda: get(port, f"/projector?k={token}", PROJECTOR) or _reset()) == 200
+        )
+        live = like_a_browser(lambda: LiveStream(port, f"/events?k={token}", PROJECTOR))
         streams.append(live)
         assert live.status == 200
         wait_for(lambda: any(n == "snap" for _, n, _ in live.events), 30, "the first snap")
@@ -69,7 +89,7 @@ def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams
         took = live.patches("plans", started)[0] - started
         assert not live.closed
         # a second projector screen (or the same one reconnecting) gets in too
-        other = LiveStream(port, f"/events?k={token}", PROJECTOR)
+        other = like_a_browser(lambda: LiveStream(port, f"/events?k={token}", PROJECTOR))
         streams.append(other)
         assert other.status == 200
         wait_for(lambda: any(n == "snap" for _, n, _ in other.events), 30, "its first snap")
@@ -78,7 +98,8 @@ def test_the_projector_keeps_its_page_and_updates_under_one_clients_2000_streams
         # the hub's log says so in a line a minute, with no traceback per pushed-out page
         text = hub.log()
         assert "Traceback" not in text and "Error handling request" not in text
-        assert "closed for a newer one" in text
+        lines = [x for x in text.splitlines() if "hall screen: " in x and " from 127.0.0.1 " in x]
+        assert 1 <= len(lines) <= 6, lines  # refusals and make-way: each once a minute
     finally:
         for s in streams:
             s.close()
