@@ -22,7 +22,16 @@ Attacks (each from its own process with a 20,000-descriptor limit, all from 127.
    refused or closed;
 3. ``--fakes`` address-less ``_samoobsluha._tcp`` services announcing the stations'
    tournament: the restarted station finds the hub by mDNS alone; also the search itself
-   (``station.link.discovery.discover``) timed with and without the pinned key.
+   (``station.link.discovery.discover``) timed with and without the pinned key;
+4. ``projector``: ``--streams`` live pages from the projector's own address (127.0.0.1,
+   loopback: the hardest case, a device sharing its address or NAT), while the projector
+   opens its page and live stream with the token ``hub serve`` printed: the page's status
+   and time, the stream's, and how long after each of three round starts (asked on
+   hub.sock) the new plan reached it; the same page without the token beside it;
+5. ``copied``: a card holding stul-66's key sends ``--forged`` results in stul-01's name:
+   how long until all are acknowledged, how many are stored refused under the
+   authenticated sender with the name they claimed, how many entered, and whether
+   ``hub stations`` flags stul-66.
 """
 
 from __future__ import annotations
@@ -44,8 +53,11 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 import contextlib
 
 from net_procs import Hub, Station, wait_for
+from stream_flood import LiveStream
 
 ATTACKER = "127.0.0.3"
+PROJECTOR = "127.0.0.1"  # loopback: a projector address by default (the hub's own HDMI)
+FLOOD = Path(__file__).resolve().parents[1] / "tests" / "net" / "stream_flood.py"
 HUB_NOFILE = 4096
 
 
@@ -333,14 +345,117 @@ async def search_times(tournament: str, key: bytes) -> dict[str, float]:
     return out
 
 
+def projector_case(hub: Hub, streams: int, seconds: float) -> dict[str, Any]:
+    """The projector, by its token, while one client floods live pages from its address."""
+    from urllib.parse import urlsplit
+
+    from samoobsluha.hub import control
+
+    parts = urlsplit(hub.info()["projector"][0])
+    port, token = int(parts.port or 0), parts.query.removeprefix("k=")
+    sock = hub.data / "hub.sock"
+
+    def round_starts(stream: LiveStream, numbers: tuple[int, ...]) -> list[float]:
+        waits = []
+        for number in numbers:
+            t0 = time.monotonic()
+            control.request("start_round", path=sock, number=number, lead=30.0, force=True)
+            wait_for(lambda t=t0: stream.patches("plans", t), 30, "the plan on the projector")
+            waits.append(stream.patches("plans", t0)[0] - t0)
+        return waits
+
+    quiet = LiveStream(port, f"/events?k={token}", PROJECTOR)  # the baseline: no flood
+    try:
+        wait_for(lambda: any(n == "snap" for _, n, _ in quiet.events), 30, "the snap")
+        baseline = round_starts(quiet, (1, 2, 3))
+    finally:
+        quiet.close()
+    flood = subprocess.Popen(
+        [sys.executable, str(FLOOD), str(port), PROJECTOR, str(streams), str(seconds)],
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    out: dict[str, Any] = {"update_quiet_s": baseline}
+    live: list[LiveStream] = []
+    try:
+        assert flood.stdout is not None
+        flood.stdout.readline()  # "flooding"
+        time.sleep(8)  # the attack under way
+        out["page"] = fetch(port, f"/projector?k={token}", PROJECTOR)
+        t0 = time.perf_counter()
+        stream = LiveStream(port, f"/events?k={token}", PROJECTOR)
+        live.append(stream)
+        wait_for(lambda: any(n == "snap" for _, n, _ in stream.events), 30, "the snap")
+        out["stream"] = (stream.status, time.perf_counter() - t0)
+        bare = LiveStream(port, "/events", PROJECTOR)  # the address alone
+        live.append(bare)
+        out["without_token"] = bare.status
+        out["update_s"] = round_starts(stream, (4, 5, 6))
+        out["stream_alive"] = not stream.closed
+    finally:
+        for s in live:
+            s.close()
+        flood.terminate()
+        stdout, _ = flood.communicate(timeout=120)
+        last = stdout.strip().splitlines()[-1:] if stdout else []
+        if last and last[0].startswith("{"):
+            out["attacker"] = json.loads(last[0])
+    return out
+
+
+def copied_card_case(hub: Hub, tmp: Path, forged: int) -> dict[str, Any]:
+    """stul-66's key, results written in stul-01's name, as a copied card would."""
+    from samoobsluha.hub import store
+    from samoobsluha.shared.storage import open_db
+    from samoobsluha.station.log import KioskStore, Result
+
+    key = tmp / "stul-66.key"
+    hub.ctl("key", "station", "stul-66", "--out", str(key))
+    thief = Station(tmp / "stul-66", hub, "stul-66", key_file=key)
+    thief.start()
+    try:
+        wait_for(lambda: linked(hub, "stul-66"), 60, "the copied card linked")
+        kiosk = KioskStore.open(thief.db_path, "stul-01")
+        t0 = time.perf_counter()
+        try:
+            for table in range(1, forged + 1):
+                result = Result(1, table, 400, 300, "first", f"A{table}", f"B{table}")
+                kiosk.store_result(result, at=time.time())
+        finally:
+            kiosk.close()
+        wait_for(lambda: thief.backlog() == 0, 60, "the forged rows acknowledged")
+        acked = time.perf_counter() - t0
+        db = open_db(hub.db_path, store.migrations)
+        try:
+            refused = store.rejected_rows(db)
+            entered = len(store.inbox_rows(db, "result"))
+        finally:
+            db.close()
+        rows = {r["station_id"]: r for r in json.loads(hub.ctl("stations", "--json"))}
+        return {
+            "acked_s": acked,
+            "refused_as_sender": sum(
+                1 for r in refused if r["station_id"] == "stul-66" and r["claimed"] == "stul-01"
+            ),
+            "entered": entered,
+            "flagged": rows.get("stul-66", {}).get("impersonated", {}),
+        }
+    finally:
+        thief.stop()
+
+
 def main() -> None:
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
     ap.add_argument("--seconds", type=float, default=30.0, help="each attack lasts this long")
     ap.add_argument("--slowloris", type=int, default=4500)
     ap.add_argument("--streams", type=int, default=2000)
     ap.add_argument("--fakes", type=int, nargs="*", default=[30, 100])
+    ap.add_argument("--forged", type=int, default=16, help="results a copied card forges")
     ap.add_argument(
-        "--cases", nargs="*", default=["web", "mdns"], help="web (slowloris, live pages), mdns"
+        "--cases",
+        nargs="*",
+        default=["web", "projector", "copied", "mdns"],
+        help="web (slowloris, live pages), projector, copied, mdns",
     )
     ap.add_argument("--attacker", nargs=4, help=argparse.SUPPRESS)
     args = ap.parse_args()
@@ -375,6 +490,30 @@ def main() -> None:
             case = run_case(hub, stations, screen_port, attack, 8)
             results.append((f"live pages ×{args.streams}", case))
             print(fmt(*results[-1]), flush=True)
+        if "projector" in args.cases:
+            p = projector_case(hub, args.streams, args.seconds + 30)
+            results.append((f"projector, ×{args.streams} from its address", p))
+            ms = ", ".join(f"{w * 1000:.0f}" for w in p["update_s"])
+            quiet = ", ".join(f"{w * 1000:.0f}" for w in p["update_quiet_s"])
+            print(
+                f"projector under {args.streams} live pages from its own address: page "
+                f"{p['page'][0]} in {p['page'][1] * 1000:.0f} ms, stream {p['stream'][0]} "
+                f"(snap in {p['stream'][1] * 1000:.0f} ms), round start -> its update "
+                f"{ms} ms (no flood: {quiet} ms), stream alive {p['stream_alive']}; "
+                f"without the token: "
+                f"{p['without_token']} | attacker {p.get('attacker')}",
+                flush=True,
+            )
+        if "copied" in args.cases:
+            c = copied_card_case(hub, tmp, args.forged)
+            results.append(("copied card", c))
+            print(
+                f"copied card stul-66 sends {args.forged} results as stul-01: acknowledged in "
+                f"{c['acked_s'] * 1000:.0f} ms, {c['refused_as_sender']} stored refused from "
+                f"stul-66 claiming stul-01, {c['entered']} entered; hub stations flags "
+                f"stul-66: {c['flagged']}",
+                flush=True,
+            )
         if "mdns" not in args.cases:
             args.fakes = []
         key = HallKeys(parse_psk(hub.key_file.read_text())).public_key

@@ -270,7 +270,10 @@ def main(argv: list[str] | None = None) -> int:
     say(f"hub on 127.0.0.1:{info['port']}, tournament {info['tournament']}; data in {DEMO}")
     procs = start_background(info["port"], info["screen_port"])
     url = f"http://127.0.0.1:{info['screen_port']}/"
-    say(f"hall screen (open in a browser): phones {url}  projector {url}projector")
+    from samoobsluha.hub.web.config import projector_token
+
+    projector = f"{url}projector?k={projector_token(HUB)}"
+    say(f"hall screen (open in a browser): phones {url}  projector {projector}")
     tmux = shutil.which("tmux") and not args.no_tmux and sys.stdout.isatty()
     # A closed terminal (SIGHUP) or a kill (SIGTERM) still stops the background processes.
     for signum in (signal.SIGHUP, signal.SIGTERM):

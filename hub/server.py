@@ -201,6 +201,7 @@ class HubServer:
         self.standby: StandbyListener | None = None
         # the hub a signed handover named instead of this one, as stations report it
         self.replaced_by: str | None = None
+        self.projector_urls: list[str] = []  # the projector's, with its token (hub.web)
 
     # -- lifecycle ------------------------------------------------------------------------
     async def start(self) -> None:

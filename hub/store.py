@@ -9,7 +9,9 @@
                block the station's stream) but never read as data; the operator sees
                them counted per station (``hub stations``, the dashboard's F1). A row
                whose ``station_id`` is not the station authenticated on the link is one
-               of them: the author of every stored row is the station that sent it.
+               of them: the author of every stored row is the station that sent it, and
+               ``claimed`` keeps the name such a row gave (a copied card writing in
+               another station's name is flagged on ``hub stations`` and the dashboard).
 ``result_intake`` which ``result`` rows were handed to the tournament, and what became of
                them (the outcome, or the tournament's refusal), with their round and
                table. A result is handed over (:func:`apply_results`, as a typed
@@ -210,6 +212,24 @@ def m004_intake_round(db: sqlite_utils.Database) -> None:
         )
 
 
+@migrations()
+def m005_rejected_claimed(db: sqlite_utils.Database) -> None:
+    # The station a refused row named when it is not its sender ("" otherwise): the
+    # sender (``station_id``, authenticated on the link) is flagged as writing in another
+    # station's name. Rows refused before this kept the name only in their error.
+    db.execute("ALTER TABLE rejected ADD COLUMN claimed TEXT NOT NULL DEFAULT ''")
+    for sid, epoch, seq, kind, payload in db.execute(
+        "SELECT station_id, station_epoch, seq, kind, payload FROM rejected"
+    ).fetchall():
+        claimed = claimed_author(sid, kind, payload)
+        if claimed:
+            db.execute(
+                "UPDATE rejected SET claimed = ? WHERE station_id = ? AND station_epoch = ?"
+                " AND seq = ?",
+                [claimed, sid, epoch, seq],
+            )
+
+
 def db_path() -> Path:
     return data_dir() / "hub.db"
 
@@ -283,13 +303,24 @@ _author = msgspec.json.Decoder(_Author).decode
 _AUTHORED = frozenset({"challenge", "appeal", "referee_request", RESULT})
 
 
+def claimed_author(station: str, kind: str, payload: str | bytes) -> str:
+    """The station a row of ``kind`` names as its author when that is not ``station``,
+    the station authenticated on the link ("" when it names ``station``, names nobody, or
+    cannot be read)."""
+    if kind not in _AUTHORED:
+        return ""
+    try:
+        claimed = _author(payload).station_id
+    except (msgspec.DecodeError, msgspec.ValidationError):
+        return ""
+    return "" if claimed == station else claimed
+
+
 def author_error(station: str, kind: str, payload: str | bytes) -> str:
     """Why a valid row is refused for who it claims to come from ("" when it names
     ``station``, the station authenticated on the link, or names nobody)."""
-    if kind not in _AUTHORED:
-        return ""
-    claimed = _author(payload).station_id
-    if claimed == station:
+    claimed = claimed_author(station, kind, payload)
+    if not claimed:
         return ""
     return f"{kind}: station_id {claimed!r} is not the sending station {station!r}"
 
@@ -338,6 +369,7 @@ def receive(station: str, epoch: str, rows: Sequence[Sequence[Any]], now: float)
     good: list[tuple[Any, ...]] = []
     bad: list[tuple[Any, ...]] = []
     for seq, kind, payload, created in rows:
+        claimed = ""
         if len(kind) > MAX_KIND or len(payload) > MAX_ROW_BYTES:
             # no station makes such a row: refused unread, and only its start is kept
             error = (
@@ -346,9 +378,13 @@ def receive(station: str, epoch: str, rows: Sequence[Sequence[Any]], now: float)
             )
             kind, payload = kind[:MAX_KIND], payload[:REJECTED_KEEP]
         else:
-            error = check(kind, payload) or author_error(station, kind, payload)
+            error = check(kind, payload)
+            if not error:
+                claimed = claimed_author(station, kind, payload)
+                if claimed:
+                    error = author_error(station, kind, payload)
         if error:
-            bad.append((station, epoch, seq, kind, payload, created, now, error))
+            bad.append((station, epoch, seq, kind, payload, created, now, error, claimed))
         else:
             good.append((station, epoch, seq, kind, payload, created, now))
     return Received(station, epoch, good, bad, [row[0] for row in rows], now)
@@ -433,7 +469,8 @@ def _store_refused(db: Database, batch: Received) -> None:
     for row in batch.bad:
         cursor = db.conn.execute(
             "INSERT OR IGNORE INTO rejected (station_id, station_epoch, seq, kind,"
-            " payload, created_at, received_at, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?)",
+            " payload, created_at, received_at, error, claimed)"
+            " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
             row,
         )
         if cursor.rowcount:  # once: a resend of the same row is not news
@@ -704,21 +741,36 @@ def inbox_rows(db: sqlite_utils.Database, kind: str | None = None) -> list[dict[
 
 
 def rejected_rows(db: sqlite_utils.Database) -> list[dict[str, Any]]:
-    """Rows the hub refused, oldest first, with the reason and the payload as sent."""
+    """Rows the hub refused, oldest first, with the reason and the payload as sent.
+    ``station_id`` is the sender, authenticated on the link; ``claimed`` the station the
+    row named instead ("" when it named its sender or nobody)."""
     return [
         {
             "key": row_key(sid, epoch, seq),
             "station_id": sid,
+            "claimed": claimed,
             "kind": kind,
             "payload": payload,
             "received_at": received,
             "error": error,
         }
-        for sid, epoch, seq, kind, payload, received, error in db.execute(
-            "SELECT station_id, station_epoch, seq, kind, payload, received_at, error"
+        for sid, epoch, seq, kind, payload, received, error, claimed in db.execute(
+            "SELECT station_id, station_epoch, seq, kind, payload, received_at, error, claimed"
             " FROM rejected ORDER BY received_at, station_id, seq"
         )
     ]
+
+
+def impersonations(db: sqlite_utils.Database) -> dict[str, dict[str, int]]:
+    """sender -> {station it named instead: rows}: the rows each station sent in another
+    station's name (a copied card, or a card whose name was changed), all refused."""
+    out: dict[str, dict[str, int]] = {}
+    for sid, claimed, n in db.execute(
+        "SELECT station_id, claimed, COUNT(*) FROM rejected WHERE claimed != ''"
+        " GROUP BY station_id, claimed ORDER BY station_id, claimed"
+    ):
+        out.setdefault(sid, {})[claimed] = int(n)
+    return out
 
 
 def rejected_counts(db: sqlite_utils.Database) -> dict[str, int]:
@@ -846,6 +898,7 @@ def save_status(
 
 def load_stations(db: sqlite_utils.Database) -> list[dict[str, Any]]:
     refused = rejected_counts(db)
+    posing = impersonations(db)
     out = []
     for sid, epoch, address, first, last, status in db.execute(
         "SELECT station_id, station_epoch, address, first_seen, last_seen, status"
@@ -861,6 +914,7 @@ def load_stations(db: sqlite_utils.Database) -> list[dict[str, Any]]:
                 "status": json.loads(status or "{}"),
                 "contiguous": contiguous(db, sid, epoch),
                 "rejected": refused.get(sid, 0),
+                "impersonated": posing.get(sid, {}),
             }
         )
     return out

@@ -229,6 +229,7 @@ PLURAL_COUNTS: dict[str, str] = {
     "kiosk.refused.station_cap": "max",
     "dash.paired": "boards",
     "warn.rejected": "count",
+    "warn.impersonated": "count",
     "round.played.results": "count",
     "pair.why.starts_of": "games",
     "pair.why.bye_lowest": "byes",

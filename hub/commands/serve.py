@@ -100,8 +100,10 @@ def _serve(args: argparse.Namespace) -> int:
             flush=True,
         )
         if screen is not None:
-            for url in screen.urls():
-                print(f"hall screen: {url} (projector: {url}projector)", flush=True)
+            # the projector's address carries its token: it keeps a place of its own on
+            # the hall screen however many streams other devices hold (hub.web.limits)
+            for url, projector in zip(screen.urls(), screen.projector_urls(), strict=True):
+                print(f"hall screen: {url} (projector: {projector})", flush=True)
         # Everything loaded so far lives as long as the process: out of the collector's
         # sight (gc.freeze), its collections scan only what ingest allocates. Measured
         # with bench/sync.py's light client (200,000 rows): the collector's time in a run
@@ -201,6 +203,9 @@ def _stations(args: argparse.Namespace) -> int:
             line += "  " + t("cli.stations.config", lang, version=_published_at(st))
         if row.get("rejected"):
             line += "  " + t("cli.stations.refused", lang, n=row["rejected"])
+        for claimed, n in sorted((row.get("impersonated") or {}).items()):
+            # the rows it sent in another station's name (a copied card?), all refused
+            line += "  " + t("cli.stations.impersonated", lang, claimed=claimed, n=n)
         print(line)
     return 0
 

@@ -186,22 +186,24 @@ class StationsScreen(DashScreen):
         self.query_one("#rehearsal", Label).display = False
         super().on_mount()
 
-    def fetch(self) -> tuple[StationReport, list[str] | None]:
-        from samoobsluha.hub.web.qr import screen_urls
+    def fetch(self) -> tuple[StationReport, tuple[list[str], list[str]] | None]:
+        from samoobsluha.hub.web.qr import screen_and_projector_urls
 
-        return self.service.stations(), screen_urls(self.service)
+        return self.service.stations(), screen_and_projector_urls(self.service)
 
-    def show(self, data: tuple[StationReport, list[str] | None]) -> None:
-        report, self.screen_urls = data
+    def show(self, data: tuple[StationReport, tuple[list[str], list[str]] | None]) -> None:
+        report, urls = data
+        self.screen_urls, projector = (None, []) if urls is None else urls
         address = self.query_one("#screen-address", Label)
         if self.screen_urls:
-            address.update(
-                literal(
-                    self.tr("screen.address", url="  ".join(self.screen_urls))
-                    + " · "
-                    + self.tr("screen.address.qr_key")
-                )
+            text = (
+                self.tr("screen.address", url="  ".join(self.screen_urls))
+                + " · "
+                + self.tr("screen.address.qr_key")
             )
+            if projector:  # the operator opens it on the projector (its token: its places)
+                text += "\n" + self.tr("screen.address.projector", url=projector[0])
+            address.update(literal(text))
         else:
             address.update(literal(self.tr("screen.address.off")))
         address.display = self.screen_urls is not None  # nothing to say without a server
@@ -233,9 +235,13 @@ class StationsScreen(DashScreen):
             offset = f"{sign}{decimal(abs(r.clock_offset), self.lang, 3)} s" + (
                 "" if r.clock_synced else " ✗"
             )
+            station = r.station_id
+            if r.impersonated:  # it sent rows in another station's name: say whose
+                names = ", ".join(sorted(r.impersonated))
+                station += " ⚠ " + self.tr("dash.stations.as", claimed=names)
             rows.append(
                 [
-                    r.station_id,
+                    station,
                     self.tr("dash.online" if r.online else "dash.offline"),
                     f"{clock_text(r.last_seen)} ({seen})" if r.last_seen else "",
                     offset,

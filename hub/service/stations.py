@@ -36,6 +36,8 @@ class StationRow:
     address: str = ""
     rows: int = 0
     rejected: int = 0  # rows the hub refused (see hub.store: rejected)
+    # of those, the rows it sent in another station's name: {that station: rows}
+    impersonated: dict[str, int] = field(default_factory=dict)
     # the file on disk is the reference but the kiosk has not swapped to it yet (it does
     # at its next idle moment: station/lexicons.py)
     lexicon_pending: bool = False
@@ -132,6 +134,7 @@ class StationsArea(ServiceCore):
                     address=r.get("address") or "",
                     rows=int(r.get("contiguous") or 0),
                     rejected=rejected.get(r["station_id"], 0),
+                    impersonated=dict(r.get("impersonated") or {}),
                     lexicon_pending=expected is not None and sha != expected == on_disk,
                     config_version=config,
                     config_ok=None if hall is None or not kiosk else config == hall,
@@ -169,8 +172,13 @@ class StationsArea(ServiceCore):
                 warnings.append(Phrase("warn.config_differs", station=row.station_id))
             if row.online and not row.clock_synced:
                 warnings.append(Phrase("warn.clock", station=row.station_id))
-            if row.rejected:
-                warnings.append(Phrase("warn.rejected", station=row.station_id, count=row.rejected))
+            for claimed, n in row.impersonated.items():
+                warnings.append(
+                    Phrase("warn.impersonated", station=row.station_id, claimed=claimed, count=n)
+                )
+            malformed = row.rejected - sum(row.impersonated.values())
+            if malformed > 0:
+                warnings.append(Phrase("warn.rejected", station=row.station_id, count=malformed))
             if row.station_id in stalled:
                 warnings.append(Phrase("warn.stalled", station=row.station_id))
             if row.station_id in cut_off:
@@ -216,7 +224,8 @@ class StationsArea(ServiceCore):
         return dict(self.control("publish", kind="referee_pin", data=data))
 
     def rejected_rows(self) -> list[dict[str, Any]]:
-        """Station rows the hub refused (malformed), oldest first, with the reason."""
+        """Station rows the hub refused (malformed, or in another station's name), oldest
+        first, with the reason, the sender and the name claimed."""
         with self._db() as db:
             return sync_store.rejected_rows(db)
 

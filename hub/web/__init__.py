@@ -57,6 +57,7 @@ async def start_for_hub(
         port=settings.port,
         lang=settings.lang,
         limits=settings.limits,
+        projector_token=settings.projector_token,
     )
     try:
         await screen.start()
@@ -65,4 +66,5 @@ async def start_for_hub(
         await screen.close()
         return None
     hub.screen_urls = screen.urls()
+    hub.projector_urls = screen.projector_urls()
     return screen

@@ -18,6 +18,12 @@
     header_timeout = 10     # seconds to send a complete request head
     projector = ["192.168.8.20"]   # addresses (or networks) with a reserve; loopback always
 
+The projector is also recognised by a token in its address, whatever address it comes from:
+``hub serve`` prints ``http://HUB:8080/projector?k=TOKEN``; the token is made once per data
+directory (``<data dir>/projector.token``, mode 0600; delete it for a new one) and gives the
+page's live stream a reserve of its own that no other device's streams count against
+(hub.web.limits, docs/network.md).
+
 Phones never join the stations' hall network: they join the players' own network, on
 which the hub's web server is the only thing of ours (docs/hall-setup.md, docs/screen.md).
 
@@ -27,7 +33,9 @@ which the hub's web server is the only thing of ours (docs/hall-setup.md, docs/s
 from __future__ import annotations
 
 import ipaddress
+import os
 import resource
+import secrets
 import tomllib
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -40,6 +48,7 @@ CONFIG_NAME = "hub.toml"
 
 
 DEFAULT_PROJECTOR = ("127.0.0.1", "::1")
+TOKEN_NAME = "projector.token"
 
 
 @dataclass
@@ -84,6 +93,7 @@ class ScreenSettings:
     wifi: str | None = None  # the players' network name, printed with a join QR code
     wifi_password: str = ""
     limits: WebLimits = field(default_factory=WebLimits)
+    projector_token: str = ""  # the projector's token ("" in settings that were not loaded)
 
     def bind_address(self, hub_host: str) -> str:
         """The one address to listen on."""
@@ -92,7 +102,37 @@ class ScreenSettings:
         return self.host if self.host else hub_host
 
 
+def projector_token(data: Path) -> str:
+    """The token in the projector's address (``/projector?k=TOKEN``): read from
+    ``<data>/projector.token``, made there (random, 0600) the first time. The owner of the
+    token: the hall screen recognises the projector by it (hub.web.server)."""
+    path = data / TOKEN_NAME
+    try:
+        token = path.read_text(encoding="ascii").strip()
+    except (FileNotFoundError, UnicodeDecodeError):
+        token = ""
+    if len(token) >= 16 and token.isascii() and token.replace("-", "").replace("_", "").isalnum():
+        return token
+    token = secrets.token_urlsafe(18)
+    data.mkdir(parents=True, exist_ok=True)
+    tmp = path.with_suffix(".tmp")
+    fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
+    with os.fdopen(fd, "w", encoding="ascii") as f:
+        f.write(token + "\n")
+        f.flush()
+        os.fsync(f.fileno())
+    os.replace(tmp, path)
+    return token
+
+
 def load(data: Path) -> ScreenSettings:
+    out = _load(data)
+    if out.enabled:
+        out.projector_token = projector_token(data)
+    return out
+
+
+def _load(data: Path) -> ScreenSettings:
     path = data / CONFIG_NAME
     if not path.exists():
         return ScreenSettings()

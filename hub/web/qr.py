@@ -82,6 +82,13 @@ def print_link(service: object) -> ScreenLink | None:
 def screen_urls(service: object) -> list[str] | None:
     """The running hub's hall screen addresses; ``[]`` when it runs without the screen,
     ``None`` when no hub server answers. ``service``: a :class:`hub.service.HubService`."""
+    both = screen_and_projector_urls(service)
+    return None if both is None else both[0]
+
+
+def screen_and_projector_urls(service: object) -> tuple[list[str], list[str]] | None:
+    """The running hub's hall screen addresses and the projector's (with its token);
+    None when no hub server answers. ``service``: a :class:`hub.service.HubService`."""
     from samoobsluha.hub.service import HubService, ServiceError
 
     assert isinstance(service, HubService)
@@ -89,4 +96,4 @@ def screen_urls(service: object) -> list[str] | None:
         info = service.control("info", timeout=2.0)
     except ServiceError:
         return None
-    return [str(u) for u in info.get("screen", [])]
+    return [str(u) for u in info.get("screen", [])], [str(u) for u in info.get("projector", [])]

@@ -5,7 +5,8 @@ shared with the station link's connection handling. What it does:
 
 * ``GET /`` the phone view, ``GET /projector`` the projector view (one small page, its
   script and style under ``/static/``; no external assets);
-* ``GET /events`` Server-Sent Events: ``snap`` (the whole state, :mod:`hub.web.snapshot`)
+* ``GET /events`` Server-Sent Events (``?k=TOKEN``: the projector's, with a reserve of its
+  own, :class:`~hub.web.limits.TokenReserve`): ``snap`` (the whole state, :mod:`hub.web.snapshot`)
   on connect, ``patch`` (the top-level parts that changed) whenever it changes, ``tick``
   (the hub's clock) every second;
 * ``GET /snapshot.json`` the same state once.
@@ -24,6 +25,7 @@ from __future__ import annotations
 
 import asyncio
 import contextlib
+import hmac
 import json
 import logging
 import sqlite3
@@ -38,7 +40,7 @@ from samoobsluha.hub.service import HubService
 from samoobsluha.hub.web import snapshot
 from samoobsluha.hub.web.config import WebLimits, local_addresses
 from samoobsluha.hub.web.descriptors import throttle_descriptor_errors
-from samoobsluha.hub.web.limits import Counted, GatedSite
+from samoobsluha.hub.web.limits import Counted, GatedSite, TokenReserve
 from samoobsluha.shared.i18n import LANGUAGES, MESSAGES
 from samoobsluha.shared.protocol import PeerLog
 from samoobsluha.shared.storage import open_watch
@@ -109,6 +111,7 @@ class ScreenServer:
         limits: WebLimits | None = None,
         poll: float = POLL,
         tick: float = TICK,
+        projector_token: str = "",
     ) -> None:
         self.service = service
         self.host = host
@@ -135,6 +138,11 @@ class ScreenServer:
             self.limits.reserved,
             refusals,
         )
+        # the projector's live pages, recognised by the token in its address: a reserve no
+        # other device's streams count against (the newest takes the oldest's place)
+        self.projector_token = projector_token
+        self.projector_streams = TokenReserve(self.limits.reserved)
+        self.connections.token = projector_token.encode()
         self.poll = poll
         self.tick = tick
         self.snap: dict[str, Any] = {}
@@ -212,6 +220,11 @@ class ScreenServer:
         return [
             f"http://[{h}]:{self.port}/" if ":" in h else f"http://{h}:{self.port}/" for h in hosts
         ]
+
+    def projector_urls(self) -> list[str]:
+        """The projector's addresses, with its token (what ``hub serve`` prints)."""
+        query = f"?k={self.projector_token}" if self.projector_token else ""
+        return [f"{url}projector{query}" for url in self.urls()]
 
     # -- state --------------------------------------------------------------------------------
     def _data_version(self) -> int | None:
@@ -330,16 +343,32 @@ class ScreenServer:
     async def _snapshot(self, request: web.Request) -> web.Response:
         return web.Response(text=self.snap_json, content_type="application/json")
 
+    def _is_projector(self, request: web.Request) -> bool:
+        token = request.query.get("k", "")
+        return bool(self.projector_token) and hmac.compare_digest(
+            token.encode("utf-8", "replace"), self.projector_token.encode()
+        )
+
     async def _events(self, request: web.Request) -> web.StreamResponse:
+        if self._is_projector(request):
+            # the projector's own places: whoever else floods, they are not counted there
+            queue: asyncio.Queue[bytes | None] = asyncio.Queue(CLIENT_QUEUE)
+            self.projector_streams.admit(queue)
+            try:
+                return await self._stream(request, queue)
+            finally:
+                self.projector_streams.release(queue)
         slot = self.streams.acquire(request.remote or "")
         if slot is None:
             raise web.HTTPServiceUnavailable(text="busy", headers={"Retry-After": "5"})
         try:
-            return await self._stream(request)
+            return await self._stream(request, asyncio.Queue(CLIENT_QUEUE))
         finally:
             self.streams.release(slot)
 
-    async def _stream(self, request: web.Request) -> web.StreamResponse:
+    async def _stream(
+        self, request: web.Request, queue: asyncio.Queue[bytes | None]
+    ) -> web.StreamResponse:
         resp = web.StreamResponse(
             headers={
                 **SECURITY_HEADERS,
@@ -347,8 +376,12 @@ class ScreenServer:
                 "X-Accel-Buffering": "no",
             }
         )
-        queue: asyncio.Queue[bytes | None] = asyncio.Queue(CLIENT_QUEUE)
-        await resp.prepare(request)
+        try:
+            await resp.prepare(request)
+        except ConnectionError:
+            # pushed out for a newer connection (hub.web.limits) or gone before its
+            # answer began: nothing to log, as for any page that left
+            raise asyncio.CancelledError from None
         self.clients.add(queue)
         timeout = self.limits.write_timeout
 

@@ -67,10 +67,11 @@ def _without_array_libraries() -> None:
 def _run(args: argparse.Namespace) -> int:
     """The kiosk together with the round clock (on its own bell thread) and the gong, and with
     the hub link when the station belongs to a tournament (station/runtime.py)."""
-    from samoobsluha.station.startup import hold_collector
+    from samoobsluha.station.startup import defer_unused_imports, hold_collector
 
     hold_collector()  # released by the kiosk once its idle screen is painted
     _without_array_libraries()
+    defer_unused_imports()  # sqlite-utils' recipes (dateutil): loaded if ever used
     import logging
 
     from samoobsluha.shared.checks import SettingsError

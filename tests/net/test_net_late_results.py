@@ -178,9 +178,30 @@ def _online(hub: Hub) -> int:
         db.close()
 
 
-def test_a_station_key_cannot_enter_results_under_another_station(tmp_path: Path) -> None:
+async def stations_screen(hub: Hub) -> tuple[list[list[str]], str]:
+    """The dashboard's Stations screen (F1) over the running hub, in Czech: its table's
+    rows as text and its warnings."""
+    from textual.widgets import DataTable
+
+    from samoobsluha.hub.app import HubApp
+    from samoobsluha.hub.service import HubService
+
+    app = HubApp(HubService(hub.data), refresh_every=None, tick_every=None, serve=None)
+    async with app.run_test(size=(160, 40)) as pilot:
+        for _ in range(4):
+            await pilot.pause()
+            await app.workers.wait_for_complete()
+        table = app.screen.query_one("#stations", DataTable)
+        rows = [[str(c) for c in table.get_row_at(i)] for i in range(table.row_count)]
+        warnings = str(app.screen.query_one("#stations-warnings").render())
+    return rows, warnings
+
+
+async def test_a_station_key_cannot_enter_results_under_another_station(tmp_path: Path) -> None:
     """stul-66's card sends result rows that claim to come from stul-01: refused into
-    ``rejected`` with the reason; nothing enters the tournament or its audit trail."""
+    ``rejected`` with the reason, stored under stul-66 (the station authenticated on the
+    link) with the name it claimed; nothing enters the tournament or its audit trail, and
+    ``hub stations`` and the dashboard's Stations screen flag stul-66."""
     hub = Hub(tmp_path / "hub").start()
     key = hub.issue_key("stul-66", tmp_path / "stul-66.key")
     thief = Station(tmp_path / "stul-66", hub, "stul-66", key_file=key)
@@ -199,6 +220,17 @@ def test_a_station_key_cannot_enter_results_under_another_station(tmp_path: Path
         assert len(rejected) == len(tables)
         assert all(r["station_id"] == "stul-66" for r in rejected)
         assert all("'stul-01' is not the sending station 'stul-66'" in r["error"] for r in rejected)
+        assert all(r["claimed"] == "stul-01" for r in rejected)
+        n = len(tables)
+        # the sender is flagged wherever the operator looks at the stations
+        listed = {r["station_id"]: r for r in json.loads(hub_cmd(hub, "stations", "--json"))}
+        assert listed["stul-66"]["impersonated"] == {"stul-01": n}
+        line = next(x for x in hub_cmd(hub, "stations").splitlines() if "stul-66" in x)
+        assert f"JMÉNEM stul-01: {n}" in line and f"ODMÍTNUTO {n}" in line
+        rows, warnings = await stations_screen(hub)
+        assert [r[0] for r in rows] == ["stul-66 ⚠ jako stul-01"]
+        assert f"stanice stul-66: {n} záznamy poslané jménem stanice stul-01" in warnings
+        assert "jako vadn" not in warnings  # they were well formed: not counted as malformed
         assert results_of(hub) == {}
         assert intake(hub) == {}
         audit = hub_cmd(hub, "result", "audit", "1")

@@ -452,10 +452,37 @@ def test_a_row_is_authored_by_the_station_that_sent_it(paired: Any) -> None:
         ("stul-66/e/2", "challenge"),
     ]
     assert all("'stul-01' is not the sending station 'stul-66'" in r["error"] for r in refused)
+    # stored under the sender, with the name it claimed: the sender is flagged
+    assert [(r["station_id"], r["claimed"]) for r in refused] == [("stul-66", "stul-01")] * 2
+    assert store.impersonations(db) == {"stul-66": {"stul-01": 2}}
     assert store.result_intake(db) == {"stul-66/e/3": ("entered", "")}
     assert [a["who"] for a in db.query("SELECT who FROM tour_audit WHERE action = 'entered'")] == [
         "stul-66"
     ]
+
+
+def test_rows_refused_before_the_claim_was_kept_get_it_from_their_payload(
+    tmp_path: Path,
+) -> None:
+    """A hub database from before ``rejected.claimed``: its refused rows in another
+    station's name are flagged after the migration too; a malformed row is not."""
+    from net_procs import check_payload
+
+    db = open_db(tmp_path / "old.db")
+    store.migrations.apply(db, stop_before="m005_rejected_claimed")
+    assert "claimed" not in db.table("rejected").columns_dict
+    forged = json.dumps(check_payload(1, station_id="stul-01"))
+    for seq, kind, payload in ((1, "challenge", forged), (2, "challenge", "{not json")):
+        db.execute(
+            "INSERT INTO rejected VALUES ('stul-66', 'e', ?, ?, ?, ?, ?, 'refused')",
+            [seq, kind, payload, NOW, NOW],
+        )
+    store.migrations.apply(db)
+    assert [(r["key"], r["claimed"]) for r in store.rejected_rows(db)] == [
+        ("stul-66/e/1", "stul-01"),
+        ("stul-66/e/2", ""),
+    ]
+    assert store.impersonations(db) == {"stul-66": {"stul-01": 1}}
 
 
 def test_intake_outcomes_are_kept_per_round(paired: Any) -> None:

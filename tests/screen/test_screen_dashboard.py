@@ -37,7 +37,10 @@ async def test_f1_shows_the_address_and_q_its_qr_code(
         url = app._screen.urls()[0]
         assert url.startswith("http://127.0.0.1:")
         label = str(app.screen.query_one("#screen-address").render())
-        assert label == f"Stránka pro sál: {url} · Q = QR kód"
+        # and the projector's address with its token, for the operator to open there
+        [projector] = app._screen.projector_urls()
+        assert projector.startswith(f"{url}projector?k=") and len(projector) > len(url) + 26
+        assert label == f"Stránka pro sál: {url} · Q = QR kód\nProjektor: {projector}"
         await pilot.press("q")
         await settle(pilot)
         assert isinstance(app.screen, QrScreen)

@@ -103,18 +103,44 @@ async def open_stream(screen: ScreenServer, source: str) -> tuple[int, asyncio.S
     return (int(line.split()[1]) if line else 0), writer
 
 
-async def test_one_address_gets_its_share_and_the_next_connection_is_closed(
+async def test_one_address_gets_its_share_and_the_next_connection_takes_the_oldest_place(
     screen: ScreenServer,
 ) -> None:
     held = await half_requests(screen, ATTACKER, 4)
     await until(lambda: screen.connections.held[ATTACKER] == 4)
     reader, writer = await connect(screen, ATTACKER)
-    assert await closed_by_server(reader)  # the 5th: closed before a byte was read
+    # the 5th takes the place of the oldest (its request line was read: it had its turn):
+    # that one is closed, the count stays at 4
+    assert await closed_by_server(held[0][0])
+    assert screen.connections.held[ATTACKER] == 4 and screen.connections.replaced == 1
+    writer.write(b"GET / HTTP/1.1\r\nHost: hub\r\nConnection: close\r\n\r\n")
+    assert (await asyncio.wait_for(reader.readline(), 20)).split()[1] == b"200"
     writer.close()
-    assert screen.connections.refused == 1
     # everyone else is served: a phone and the projector
     assert await get(screen, PHONE, "/") == 200
     assert await get(screen, PROJECTOR, "/projector") == 200
+    for _, w in held:
+        w.close()
+
+
+async def test_a_connection_has_its_first_moments_to_send_its_request_line(
+    screen: ScreenServer,
+) -> None:
+    """Connections that have sent nothing yet are not pushed out within 0.25 s of their
+    accept (the projector's may be among them, its request line on the way): the
+    newcomer is refused instead; past that they go, oldest first."""
+    held = [await connect(screen, ATTACKER) for _ in range(4)]
+    await until(lambda: screen.connections.held[ATTACKER] == 4)
+    reader, writer = await connect(screen, ATTACKER)
+    assert await closed_by_server(reader)
+    writer.close()
+    assert screen.connections.refused == 1 and screen.connections.replaced == 0
+    clock = [screen.connections.now() + 0.3]  # a moment later
+    screen.connections.now = lambda: clock[0]
+    reader, writer = await connect(screen, ATTACKER)
+    assert await closed_by_server(held[0][0])
+    assert screen.connections.replaced == 1
+    writer.close()
     for _, w in held:
         w.close()
 
@@ -124,12 +150,32 @@ async def test_a_full_server_still_serves_the_projector(screen: ScreenServer) ->
     for n in range(3):  # 12 connections from three addresses: the total cap
         held += await half_requests(screen, f"127.0.0.{10 + n}", 4)
     await until(lambda: screen.connections.total == 12)
-    assert await get(screen, PHONE, "/") == 0  # refused: the server is full
     assert await get(screen, PROJECTOR, "/projector") == 200  # its reserve
+    # a phone takes the place of the oldest connection of an address holding the most
+    assert await get(screen, PHONE, "/") == 200
+    assert screen.connections.replaced == 1 and screen.connections.refused == 0
+    assert await closed_by_server(held[0][0])
     for _, w in held:
         w.close()
     await until(lambda: screen.connections.total == 0)
     assert await get(screen, PHONE, "/") == 200  # places come back when they close
+
+
+async def test_a_full_server_with_nothing_movable_refuses(screen: ScreenServer) -> None:
+    """Only the projector's own connections (its token on the request line) are never
+    pushed out: when they are all an address holds, the next one is refused."""
+    screen.connections.token = b"TOKEN0123456789abc"
+    held = []
+    for _ in range(screen.limits.per_address + screen.limits.reserved):
+        reader, writer = await connect(screen, PROJECTOR)
+        writer.write(b"GET /projector?k=TOKEN0123456789abc HTTP/1.1\r\nHost: hub\r\nX-a: b\r\n")
+        await writer.drain()
+        held.append((reader, writer))
+    await until(lambda: screen.connections.held[PROJECTOR] == 7)
+    assert await get(screen, PROJECTOR, "/") == 0
+    assert screen.connections.refused == 1 and screen.connections.replaced == 0
+    for _, w in held:
+        w.close()
 
 
 async def test_an_unfinished_request_head_is_cut_off(screen: ScreenServer) -> None:
@@ -172,12 +218,11 @@ async def test_refusals_are_logged_once_a_minute_per_address(
 ) -> None:
     held = await half_requests(screen, ATTACKER, 4)
     caplog.set_level(logging.WARNING, logger="hub.web")
-    for _ in range(30):
-        reader, writer = await connect(screen, ATTACKER)
-        assert await closed_by_server(reader)
-        writer.close()
-    assert screen.connections.refused == 30
-    lines = [r for r in caplog.records if "refused" in r.getMessage()]
+    for _ in range(30):  # each takes the place of the oldest
+        held += await half_requests(screen, ATTACKER, 1)
+        assert await closed_by_server(held[-5][0])
+    assert screen.connections.replaced == 30
+    lines = [r for r in caplog.records if "closed for a newer one" in r.getMessage()]
     assert len(lines) == 1 and ATTACKER in lines[0].getMessage()
     for _, w in held:
         w.close()
@@ -235,8 +280,9 @@ def test_screen_limits_from_hub_toml(tmp_path: Path) -> None:
 def test_slowloris_cannot_take_a_real_hub_down(tmp_path: Path) -> None:
     """``hub serve`` with 256 descriptors (the unit has 4,096; fewer makes the attack cheap)
     and 300 unfinished requests from one address held open: more than the hub has
-    descriptors. The hub holds 16 of them; ``stations`` is answered on hub.sock, the
-    projector and a phone get their pages, and the log has a line, not a flood."""
+    descriptors. The hub holds 16 of them (each newcomer closes the oldest); ``stations``
+    is answered on hub.sock, the projector and a phone get their pages, and the log has a
+    line, not a flood."""
     from samoobsluha.hub import control
 
     bin_dir = Path(sys.executable).parent
@@ -289,7 +335,10 @@ def test_slowloris_cannot_take_a_real_hub_down(tmp_path: Path) -> None:
         proc.wait(20)
     text = log_path.read_text()
     assert "Too many open files" not in text
-    assert text.count("refused") == 1  # once a minute per address, not once per attempt
+    # once a minute per address, not once per attempt: each newcomer took the place of
+    # the attacker's oldest connection (or, while all were younger than 0.25 s, was refused)
+    assert text.count("closed for a newer one") <= 1 and text.count("refused") <= 1
+    assert 1 <= text.count("hall screen: ") - text.count("hall screen on") <= 2
 
 
 async def test_a_live_page_that_stops_reading_is_dropped(data_dir: Path, clock: FakeClock) -> None:
@@ -322,3 +371,49 @@ async def test_a_live_page_that_stops_reading_is_dropped(data_dir: Path, clock: 
         sock.close()
     finally:
         await server.close()
+
+
+async def test_the_projectors_token_has_live_pages_of_its_own(screen: ScreenServer) -> None:
+    """Streams from the projector's own address fill its share and its reserve; the page
+    with the token still gets its live stream, a wrong token does not, and the reserve's
+    newest takes the oldest's place (a projector reconnecting always gets in)."""
+    screen.projector_token = "TOKEN0123456789abc"
+    screen.connections.token = b"TOKEN0123456789abc"
+    writers = []
+    for _ in range(screen.limits.streams_per_address + screen.limits.reserved):
+        status, w = await open_stream(screen, PROJECTOR)
+        assert status == 200
+        writers.append(w)
+    status, w = await open_stream(screen, PROJECTOR)
+    assert status == 503  # the address (and its reserve) is full
+    w.close()
+    reader, w = await connect(screen, PROJECTOR)
+    w.write(b"GET /events?k=TOKEN0123456789abX HTTP/1.1\r\nHost: hub\r\n\r\n")
+    assert (await asyncio.wait_for(reader.readline(), 20)).split()[1] == b"503"
+    w.close()
+    own = []
+    for _ in range(screen.limits.reserved + 1):
+        reader, w = await connect(screen, PROJECTOR)
+        w.write(b"GET /events?k=TOKEN0123456789abc HTTP/1.1\r\nHost: hub\r\n\r\n")
+        assert (await asyncio.wait_for(reader.readline(), 20)).split()[1] == b"200"
+        own.append((reader, w))
+    # not counted against the address or the total: they are the projector's own
+    assert screen.streams.held[PROJECTOR] == 5 and len(screen.projector_streams.held) == 3
+    assert screen.projector_streams.replaced == 1
+    # the oldest made way for the newest: its stream ends
+    async with asyncio.timeout(20):
+        while await own[0][0].read(65536):
+            pass
+    for w in writers + [w for _, w in own]:
+        w.close()
+    await until(lambda: not screen.projector_streams.held and screen.streams.total == 0)
+
+
+def test_the_projector_token_is_made_once_and_kept(tmp_path: Path) -> None:
+    from samoobsluha.hub.web.config import projector_token
+
+    first = projector_token(tmp_path)
+    assert len(first) >= 16 and (tmp_path / "projector.token").stat().st_mode & 0o777 == 0o600
+    assert projector_token(tmp_path) == first == load(tmp_path).projector_token
+    (tmp_path / "projector.token").write_text("short\n")  # damaged: a new one is made
+    assert projector_token(tmp_path) not in ("short", first)

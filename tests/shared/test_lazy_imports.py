@@ -140,3 +140,27 @@ def test_the_kiosk_process_keeps_array_libraries_out(tmp_path: Path):
     done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert json.loads(done.stdout.splitlines()[-1]) == [False, False]
+
+
+def test_the_kiosk_process_defers_what_sqlite_utils_imports_for_its_recipes(tmp_path: Path):
+    """`station run` makes sqlite-utils' ``recipes`` (and so dateutil) load at first use:
+    after its store is open and has written, dateutil is not in the process, and the
+    recipes still work when something asks for them (they load then)."""
+    probe = (
+        "import json, sys\n"
+        "from samoobsluha.station.commands.run import _without_array_libraries\n"
+        "from samoobsluha.station.startup import defer_unused_imports\n"
+        "_without_array_libraries()\n"
+        "defer_unused_imports()\n"
+        "from samoobsluha.station.log import KioskStore\n"
+        f"store = KioskStore.open({str(tmp_path / 'k.db')!r}, 'test')\n"
+        "store.set_referee_pin(None, 1.0)\n"
+        "store.close()\n"
+        "before = 'dateutil' in sys.modules\n"
+        "import sqlite_utils.recipes as r\n"
+        "print(json.dumps([before, r.parsedate('3. 12. 2026', dayfirst=True),\n"
+        "                  'dateutil' in sys.modules]))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", probe], capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert json.loads(done.stdout.splitlines()[-1]) == [False, "2026-12-03", True]

@@ -122,7 +122,10 @@
   }
   function connect() {
     if (source) source.close();
-    source = new EventSource("/events");
+    /* the projector's token (?k=, printed by hub serve) keeps its live page a place of
+       its own however many streams other devices hold */
+    var key = /[?&]k=([A-Za-z0-9_-]+)/.exec(location.search);
+    source = new EventSource(key ? "/events?k=" + key[1] : "/events");
     source.addEventListener("snap", function (e) {
       snap = JSON.parse(e.data);
       render();
