@@ -328,6 +328,7 @@ def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
         force=args.force,
         method=args.method,
         allow_rematch=args.allow_rematch,
+        beyond=args.beyond,
     )
     players = {p.id: p for p in tour.players()}
     sys.stdout.write(exports.pairings_csv(pairing, players))
@@ -552,6 +553,11 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
     p.add_argument("--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"))
     p.add_argument("--force", action="store_true", help="pair despite missing results")
+    p.add_argument(
+        "--beyond",
+        action="store_true",
+        help="pair a round past the event's planned rounds (asked for, not silent)",
+    )
     p.add_argument(
         "--allow-rematch",
         action="store_true",

@@ -30,9 +30,10 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from samoobsluha.hub.tournament.model import Kind, Player
+from samoobsluha.hub.tournament.model import Game, Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
-from samoobsluha.hub.tournament.rules import RuleSet
+from samoobsluha.hub.tournament.rules import CAS, RuleSet
+from samoobsluha.hub.tournament.standings import game_lines
 from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t
 
 if TYPE_CHECKING:
@@ -146,12 +147,12 @@ def render(
         pairing = tour.pairing(number)
         header = replace(header, round=number)
         if what == "results":
-            rows = result_rows(pairing, players, tour.results(number), lang)
+            rows = result_rows(pairing, players, tour.results(number), lang, tour.rules)
             if fmt == "html":
                 return results_html(rows, number, lang=lang, header=header)
             if fmt == "json":
                 return json.dumps(rows, ensure_ascii=False, indent=1)
-            machine = result_rows(pairing, players, tour.results(number), None)
+            machine = result_rows(pairing, players, tour.results(number), None, tour.rules)
             return to_csv(RESULT_COLUMNS, machine if plain else rows, csv_lang)
         if what == "stations" or fmt == "json":
             table = tour.standings(after_round=number - 1)
@@ -410,10 +411,14 @@ def result_rows(
     players: Mapping[int, Player],
     results: Sequence[Mapping[str, Any]],
     lang: str | None,
+    rules: RuleSet | None = None,
 ) -> list[dict[str, str]]:
     """One row per table of the round: ZH, the score (ZH's first), DH and what else a
     reader must know (a forfeit, a disputed or a missing result). Without ``lang`` the
-    machine form (the note is the result's kind and state)."""
+    machine form (the note is the result's kind and state). The score is the *ruled* one,
+    as the standings count it (a forfeit 200:0 by ``rules``, default ČAS's values); a
+    forfeit's score at the table is in the note."""
+    rules = rules or CAS
     by_table = {int(r["table_no"]): r for r in results}
     rows = []
     for b in pairing.boards:
@@ -422,9 +427,22 @@ def result_rows(
         second = players[b.second].name if b.second is not None else ""
         if b.second is None and lang is not None:
             second = f"({t('tour.bye', lang)})"
-        score, note = "", ""
+        score, note, at_table = "", "", ""
         if r is not None and r.get("s_first") is not None:
             score = f"{_num(r['s_first'], lang)}:{_num(r['s_second'], lang)}"
+        if r is not None and b.second is not None and r["kind"] != Kind.PLAYED.value:
+            at_table = score
+            game = Game(
+                pairing.round,
+                b.first,
+                b.second,
+                r.get("s_first"),
+                r.get("s_second"),
+                kind=Kind(r["kind"]),
+                forfeited=r.get("forfeited"),
+            )
+            ruled = game_lines(game, rules)
+            score = f"{_num(ruled[b.first].own, lang)}:{_num(ruled[b.second].own, lang)}"
         if lang is None:
             note = "" if r is None else f"{r['kind']} {r['status']}"
         elif r is None:
@@ -433,6 +451,8 @@ def result_rows(
             notes = []
             if r["kind"] not in (Kind.PLAYED.value, Kind.BYE.value):
                 notes.append(t(f"tour.kind.{r['kind']}", lang))
+                if at_table and at_table != score:
+                    notes.append(t("print.result.at_table", lang, score=at_table))
             if r["status"] == "conflict":
                 notes.append(t("print.result.conflict", lang))
             note = ", ".join(notes)

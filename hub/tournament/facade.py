@@ -257,15 +257,21 @@ class Tournament:
         force: bool = False,
         method: str | None = None,
         allow_rematch: bool | None = None,
+        beyond: bool = False,
         who: str = "operator",
     ) -> Pairing:
         """Pair and store ``round_no`` (the next round; or re-pair the latest round while it
         has no results). Refuses while the previous round has missing or conflicting
         results unless ``force``. ``seed`` defaults to a fresh random one, recorded with
-        the round. The returned :class:`Pairing` carries the reasons (``--explain``)."""
+        the round. The returned :class:`Pairing` carries the reasons (``--explain``).
+        A round past the event's planned rounds is refused unless ``beyond`` (the director
+        was asked: the dashboard asks, the command line wants ``--beyond``)."""
         last = self.last_round()
         if round_no not in (last, last + 1) or round_no < 1:
             raise TournamentError(Phrase("err.tour.next_round", next=last + 1))
+        planned = self.settings()["rounds"]
+        if planned and round_no > planned and round_no > last and not beyond:
+            raise TournamentError(Phrase("err.tour.beyond", round=round_no, rounds=planned))
         if round_no == last:
             has = self.db.execute(
                 "SELECT COUNT(*) FROM tour_results WHERE round = ?", [round_no]
@@ -625,7 +631,7 @@ class Tournament:
                             "s_second": s_second,
                             "starter": g.first,
                             "kind": g.kind.value,
-                            "forfeited": None,
+                            "forfeited": g.forfeited,
                             "status": "confirmed",
                             "sources": json.dumps(["tsh"]),
                             "updated_at": now,
@@ -695,6 +701,7 @@ class Tournament:
             pending_games=self.pending_games(),
             source=self.tsh_source(),
             scored_rounds=scored,
+            rules=self.rules,
         )
 
     # --- helpers -------------------------------------------------------------------------
