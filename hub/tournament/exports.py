@@ -34,12 +34,12 @@ from samoobsluha.hub.tournament.model import Game, Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
 from samoobsluha.hub.tournament.rules import CAS, RuleSet
 from samoobsluha.hub.tournament.standings import game_lines
-from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t
+from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t, time_text
 
 if TYPE_CHECKING:
     from samoobsluha.hub.tournament.facade import Tournament
 
-EXPORTS = ("standings", "pairings", "results", "stations", "scorecard")
+EXPORTS = ("standings", "pairings", "results", "stations", "scorecard", "sanctions")
 FORMATS = ("csv", "html", "json")
 
 RULES_LABELS = {"cas": "ČAS", "sss": "SSS", "pfs": "PFS"}
@@ -168,8 +168,20 @@ def render(
                 wifi_password=wifi_password,
                 wifi_qr_svg=wifi_qr_svg,
                 header=header,
+                sanctions=sanction_rows(tour.sanction_book.published_before(number), players, lang),
             )
         return pairings_csv(pairing, players, csv_lang)
+    if what == "sanctions":
+        given = tour.sanctions(round_no=round_no)
+        if fmt == "html":
+            rows = sanction_rows(given, players, lang)
+            heading = t("print.sanctions", lang)
+            section = _table(SANCTION_COLUMNS, rows, lang, _pt("card"))
+            return a4_page(replace(header, round=round_no), [(heading, section)], lang, "card")
+        rows = sanction_rows(given, players, None if plain else lang)
+        if fmt == "json":
+            return json.dumps(rows, ensure_ascii=False, indent=1)
+        return to_csv(SANCTION_COLUMNS, rows, csv_lang)
     if what == "scorecard":
         by_id = {s.player.id: s for s in tour.standings(after_round=round_no)}
         if player is not None and player not in by_id:
@@ -360,8 +372,11 @@ def pairings_html(
     wifi_password: str = "",
     wifi_qr_svg: str | None = None,
     header: PrintHeader | None = None,
+    sanctions: Sequence[Mapping[str, str]] = (),
 ) -> str:
     """The pairings for the wall: by table, then (a new page) every player by name.
+    ``sanctions``: the warnings and expulsions to publish before this round (ČAS 13.13,
+    :func:`sanction_rows`), printed under the tables.
     ``screen_url`` and ``qr_svg``: the hall screen's address and its QR code (an inline
     SVG the caller made), printed so players find their table on their phones; ``wifi``,
     ``wifi_password``, ``wifi_qr_svg``: the players' network to join first."""
@@ -388,10 +403,15 @@ def pairings_html(
             )
             caption = "2. " + caption
         qr = f'<div class="qr">{join}{code}<p>{caption}<br><b>{esc(screen_url)}</b></p></div>\n'
+    published = ""
+    if sanctions:
+        published = f"<h3>{html.escape(t('print.sanctions.published', lang))}</h3>\n" + _table(
+            SANCTION_COLUMNS, sanctions, lang
+        )
     sections = [
         (
             t("tour.pairings", lang, round=pairing.round),
-            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")),
+            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")) + published,
         ),
         (
             f"{t('tour.pairings', lang, round=pairing.round)} — {t('tour.by_name', lang)}",
@@ -399,6 +419,49 @@ def pairings_html(
         ),
     ]
     return a4_page(header, sections, lang, size="wall")
+
+
+# --- sanctions -----------------------------------------------------------------------------
+
+SANCTION_COLUMNS = ["name", "sanction", "round", "table", "reason", "referee", "time"]
+
+
+def sanction_rows(
+    sanctions: Sequence[Any], players: Mapping[int, Player], lang: str | None
+) -> list[dict[str, str]]:
+    """One row per sanction: who, what (with what the rules make of it: the third cross
+    in a game is „ztráta tahu“, the third warning expels from the game), when, why, by whom.
+    Without ``lang`` the machine form (kinds as words, times as Unix seconds)."""
+    rows = []
+    for s in sanctions:
+        if lang is None:
+            what = s.kind + (f" {s.points}" if s.kind == "penalty" else "")
+            what += {True: " turn_lost", False: ""}[s.turn_lost]
+            what += " expel_game" if s.expel_game else ""
+            what += " event" if s.kind == "expulsion" and s.scope == "event" else ""
+            when = f"{s.at:.0f}"
+        else:
+            key = f"sanction.kind.{s.kind}"
+            if s.kind == "expulsion":
+                key += f".{s.scope}"
+            what = t(key, lang, n=s.nth_in_game, points=s.points)
+            if s.turn_lost:
+                what += " — " + t("sanction.turn_lost", lang)
+            if s.expel_game:
+                what += " — " + t("sanction.expel_game", lang)
+            when = time_text(s.at, lang)
+        rows.append(
+            {
+                "name": players[s.player].name if s.player in players else f"#{s.player}",
+                "sanction": what,
+                "round": "" if s.round is None else str(s.round),
+                "table": "" if s.table is None else str(s.table),
+                "reason": s.reason,
+                "referee": s.referee,
+                "time": when,
+            }
+        )
+    return rows
 
 
 # --- results -------------------------------------------------------------------------------
@@ -672,7 +735,7 @@ def _table(
             else f'<td class="name">{esc(row[c])}</td>'
             if c == "name"
             else f'<td class="wrap">{esc(row[c])}</td>'
-            if c in ("club", "note")
+            if c in ("club", "note", "reason", "sanction")
             else f"<td>{esc(row[c])}</td>"
             for c in cols
         )

@@ -52,6 +52,7 @@ from samoobsluha.hub.tournament.intake import (
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
 from samoobsluha.hub.tournament.pairing import Board, Pairing, pair_round
 from samoobsluha.hub.tournament.rules import RuleSet, get_rules
+from samoobsluha.hub.tournament.sanctions import Sanction, SanctionBook
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
@@ -91,6 +92,7 @@ class Tournament:
         self.db = db
         self.clock: Clock = clock or SystemClock()
         self.book = ResultBook(db, self.clock)
+        self.sanction_book = SanctionBook(db, self.clock, self.book)
 
     @classmethod
     @contextmanager
@@ -227,6 +229,79 @@ class Tournament:
                 f"UPDATE tour_players SET {sets} WHERE id = ?", [*changes.values(), pid]
             )
             self._audit(who, action, None, None, before, asdict(self.player(pid)))
+
+    # --- sanctions (hub/tournament/sanctions.py owns them) --------------------------------
+
+    def sanction(
+        self,
+        player: int,
+        kind: str,
+        *,
+        reason: str,
+        round_no: int | None = None,
+        table: int | None = None,
+        referee: str = "",
+        points: int = 0,
+        scope: str = "game",
+        check_key: str = "",
+        who: str = "operator",
+    ) -> Sanction:
+        """Record a warning, cross, point penalty or expulsion. ``round_no`` defaults to
+        the latest paired round, ``table`` to the player's table in it. An expulsion from
+        the event also withdraws the player for good, in the same transaction."""
+        if round_no is None:
+            round_no = self.last_round() or None
+        if table is None and round_no is not None:
+            table = self.table_of(round_no, player)
+        with self._tx():
+            done = self.sanction_book.record(
+                player,
+                kind,
+                round_no=round_no,
+                table=table,
+                reason=reason,
+                referee=referee,
+                points=points,
+                scope=scope,
+                check_key=check_key,
+                who=who,
+            )
+            if kind == "expulsion" and scope == "event" and not self.player(player).withdrawn:
+                self.withdraw(player, who=who)
+        return done
+
+    def sanctions(
+        self,
+        *,
+        round_no: int | None = None,
+        player: int | None = None,
+        status: str | None = "active",
+    ) -> list[Sanction]:
+        return self.sanction_book.rows(round_no=round_no, player=player, status=status)
+
+    def revoke_sanction(
+        self, sanction_id: int, *, who: str = "operator", note: str = ""
+    ) -> Sanction:
+        return self.sanction_book.revoke(sanction_id, who=who, note=note)
+
+    def dismiss_suggestion(
+        self,
+        check_key: str,
+        *,
+        player: int | None,
+        kind: str,
+        round_no: int | None,
+        who: str = "operator",
+    ) -> None:
+        self.sanction_book.dismiss(check_key, player, kind, round_no, who=who)
+
+    def table_of(self, round_no: int, player: int) -> int | None:
+        """The table ``player`` sits at in ``round_no`` (None: not paired, a bye counts)."""
+        row = self.db.execute(
+            "SELECT table_no FROM tour_boards WHERE round = ? AND (first = ? OR second = ?)",
+            [round_no, player, player],
+        ).fetchone()
+        return int(row[0]) if row else None
 
     # --- rounds and pairings -------------------------------------------------------------
 

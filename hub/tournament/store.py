@@ -16,6 +16,9 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
   result: kept with the entry they came with until the operator keeps the result or takes
   the entry (:mod:`hub.tournament.intake`).
 * ``tour_audit``     who did what when, with the row before and after (JSON).
+* ``tour_sanctions`` warnings, penalty crosses, point penalties and expulsions per player
+  (round, table, time, reason, referee), and dismissed suggestions
+  (:mod:`hub.tournament.sanctions`).
 * ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
   encoding), so that an export gives back every token the hub did not change.
 """
@@ -150,6 +153,24 @@ def m003_disputes(db: sqlite_utils.Database) -> None:
         " resolution TEXT CHECK (resolution IN ('keep', 'take', 'corrected')))"
     )
     db.execute("CREATE INDEX tour_disputes_open ON tour_disputes(round, resolved_at)")
+
+
+@migrations()
+def m004_event_sanctions(db: sqlite_utils.Database) -> None:
+    # The sanctions record (hub/tournament/sanctions.py); keyed by the tournament's player.
+    db.execute(
+        "CREATE TABLE tour_sanctions (id INTEGER PRIMARY KEY,"
+        " player INTEGER REFERENCES tour_players(id),"
+        " kind TEXT NOT NULL CHECK (kind IN ('warning', 'cross', 'penalty', 'expulsion')),"
+        " round INTEGER, table_no INTEGER, reason TEXT NOT NULL, referee TEXT NOT NULL,"
+        " at REAL NOT NULL, points INTEGER NOT NULL DEFAULT 0,"
+        " scope TEXT NOT NULL DEFAULT 'game' CHECK (scope IN ('game', 'event')),"
+        " source TEXT NOT NULL CHECK (source IN ('referee', 'suggestion')),"
+        " check_key TEXT NOT NULL DEFAULT '',"
+        " status TEXT NOT NULL CHECK (status IN ('active', 'dismissed', 'revoked')),"
+        " revoked_at REAL, revoked_by TEXT, revoke_note TEXT)"
+    )
+    db.execute("CREATE INDEX tour_sanctions_player ON tour_sanctions(player, round)")
 
 
 def hub_db_path() -> Path:

@@ -1,0 +1,180 @@
+"""The director's commands for the event around the games: sanctions and the suggestions
+the stations' logged checks make (the record is :mod:`hub.tournament.sanctions`)::
+
+    hub sanction add PLAYER warning|cross|penalty|expulsion --reason TEXT [--round N]
+                     [--table T] [--points N] [--event] [--referee NAME]
+    hub sanction list [--round N] [--player ID] [--all]
+    hub sanction revoke ID [--note TEXT]
+    hub sanction suggest [--round N]
+    hub sanction confirm KEY [--player ID] [--reason TEXT]
+    hub sanction dismiss KEY
+
+``hub export sanctions`` prints them (A4, CSV); the pairings print of the next round
+publishes the warnings and expulsions (ČAS 13.13).
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from samoobsluha.hub.commands.tournament import _db_args
+from samoobsluha.hub.tournament import exports
+from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.sanctions import KINDS
+from samoobsluha.shared.i18n import cli_language, error_text, t
+
+
+def _run(fn: Any) -> Any:
+    def wrapper(args: argparse.Namespace) -> int:
+        lang = cli_language()
+        try:
+            return int(fn(args, lang) or 0)
+        except (OSError, ValueError, TournamentError) as exc:
+            print(f"hub {args.command} {args.action}: {error_text(exc, lang)}", file=sys.stderr)
+            return 2
+
+    return wrapper
+
+
+def _service(args: argparse.Namespace) -> Any:
+    from samoobsluha.hub.commands.dashboard import _service_for
+
+    return _service_for(args.who, args.db)
+
+
+def _service_errors() -> tuple[type[Exception], ...]:
+    from samoobsluha.hub.service import ServiceError
+
+    return (ServiceError,)
+
+
+def sanction_line(row: dict[str, str]) -> str:
+    where = f"{row['round']}/{row['table']}" if row["table"] else row["round"]
+    return (
+        f"{row['name']}: {row['sanction']} · {where} · {row['reason']}"
+        f" · {row['referee']} {row['time']}"
+    )
+
+
+@_run
+def _add(args: argparse.Namespace, lang: str) -> None:
+    with Tournament.open(args.db) as tour:
+        done = tour.sanction(
+            args.player,
+            args.kind,
+            reason=args.reason,
+            round_no=args.round,
+            table=args.table,
+            referee=args.referee or args.who,
+            points=args.points,
+            scope="event" if args.event else "game",
+            who=args.who,
+        )
+        players = {p.id: p for p in tour.players()}
+    row = exports.sanction_rows([done], players, lang)[0]
+    print(t("cli.sanction.recorded", lang, id=done.id, line=sanction_line(row)))
+    if done.expel_game or (done.kind == "expulsion" and done.scope == "game"):
+        print(t("cli.sanction.forfeit_hint", lang, round=done.round, table=done.table))
+
+
+@_run
+def _list(args: argparse.Namespace, lang: str) -> None:
+    with Tournament.open(args.db) as tour:
+        given = tour.sanctions(
+            round_no=args.round, player=args.player, status=None if args.all else "active"
+        )
+        players = {p.id: p for p in tour.players()}
+    for s, row in zip(given, exports.sanction_rows(given, players, lang), strict=True):
+        state = "" if s.active else f" [{t(f'sanction.status.{s.status}', lang)}]"
+        print(f"{s.id:>4}  {sanction_line(row)}{state}")
+
+
+@_run
+def _revoke(args: argparse.Namespace, lang: str) -> None:
+    with Tournament.open(args.db) as tour:
+        tour.revoke_sanction(args.id, who=args.who, note=args.note)
+    print(t("cli.sanction.revoked", lang, id=args.id))
+
+
+def _suggest(args: argparse.Namespace) -> int:
+    lang = cli_language()
+    try:
+        rows = _service(args).sanction_suggestions(args.round)
+    except _service_errors() as exc:
+        print(f"hub sanction suggest: {error_text(exc, lang)}", file=sys.stderr)
+        return 2
+    for r in rows:
+        who = r.name or t("cli.sanction.who_unknown", lang, key=r.key)
+        what = t(f"cli.sanction.suggest.{r.kind}", lang, points=r.points, id=r.sanction or 0)
+        words = ", ".join(r.words)
+        print(f"{r.key}  {r.round_no}/{r.table_no}  {words}  → {who}: {what}")
+    if not rows:
+        print(t("cli.sanction.no_suggestions", lang))
+    return 0
+
+
+def _decide(args: argparse.Namespace) -> int:
+    lang = cli_language()
+    try:
+        svc = _service(args)
+        if args.action == "dismiss":
+            svc.dismiss_suggestion(args.key)
+            print(t("cli.sanction.dismissed", lang, key=args.key))
+            return 0
+        done = svc.confirm_suggestion(args.key, player=args.player, reason=args.reason or "")
+    except _service_errors() as exc:
+        print(f"hub sanction {args.action}: {error_text(exc, lang)}", file=sys.stderr)
+        return 2
+    if done.status == "revoked":
+        print(t("cli.sanction.revoked", lang, id=done.id))
+        return 0
+    with Tournament.open(args.db) as tour:
+        players = {p.id: p for p in tour.players()}
+        shown = tour.sanction_book.get(done.id)
+    row = exports.sanction_rows([shown], players, lang)[0]
+    print(t("cli.sanction.recorded", lang, id=done.id, line=sanction_line(row)))
+    return 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    from samoobsluha.hub.cli import command_group
+
+    ss = command_group(sub, "sanction", "warnings, penalty crosses, penalties, expulsions")
+    p = ss.add_parser("add", help="record a sanction (the referee's decision)")
+    _db_args(p)
+    p.add_argument("player", type=int, help="the player's id (hub players list)")
+    p.add_argument("kind", choices=KINDS)
+    p.add_argument("--reason", required=True, help="why (printed and published)")
+    p.add_argument("--round", type=int, help="default: the latest paired round")
+    p.add_argument("--table", type=int, help="default: the player's table in that round")
+    p.add_argument("--points", type=int, default=0, help="a penalty's points (SSS: 20)")
+    p.add_argument("--event", action="store_true", help="an expulsion from the whole event")
+    p.add_argument("--referee", help="who decided (default: --who)")
+    p.set_defaults(func=_add)
+    p = ss.add_parser("list", help="sanctions in force (--all: also revoked, dismissed)")
+    _db_args(p)
+    p.add_argument("--round", type=int)
+    p.add_argument("--player", type=int)
+    p.add_argument("--all", action="store_true")
+    p.set_defaults(func=_list)
+    p = ss.add_parser("revoke", help="take a sanction back (audited)")
+    _db_args(p)
+    p.add_argument("id", type=int)
+    p.add_argument("--note", default="", help="why")
+    p.set_defaults(func=_revoke)
+    p = ss.add_parser("suggest", help="what the stations' logged checks suggest (ČAS, SSS)")
+    _db_args(p)
+    p.add_argument("--round", type=int)
+    p.set_defaults(func=_suggest)
+    p = ss.add_parser("confirm", help="confirm a suggestion: the sanction is recorded")
+    _db_args(p)
+    p.add_argument("key", help="the check's key (hub sanction suggest)")
+    p.add_argument("--player", type=int, help="who challenged, when not marked")
+    p.add_argument("--reason", help="default: the challenged words")
+    p.set_defaults(func=_decide)
+    p = ss.add_parser("dismiss", help="turn a suggestion down (not suggested again)")
+    _db_args(p)
+    p.add_argument("key")
+    p.set_defaults(func=_decide)
