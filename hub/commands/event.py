@@ -23,7 +23,7 @@ from samoobsluha.hub.commands.tournament import _db_args
 from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
 from samoobsluha.hub.tournament.sanctions import KINDS
-from samoobsluha.shared.i18n import cli_language, error_text, t
+from samoobsluha.shared.i18n import cli_language, error_text, localize, t
 
 
 def _run(fn: Any) -> Any:
@@ -138,8 +138,49 @@ def _decide(args: argparse.Namespace) -> int:
     return 0
 
 
+@_run
+def _change(args: argparse.Namespace, lang: str) -> None:
+    with Tournament.open(args.db) as tour:
+        pairing, broken = tour.change_pairing(args.round, args.action, args.a, args.b, who=args.who)
+        players = {p.id: p for p in tour.players()}
+    sys.stdout.write(exports.pairings_csv(pairing, players))
+    for table, rules in sorted(broken.items()):
+        for rule in rules:
+            print(
+                t("cli.pairing.breaks", lang, table=table, rule=localize(rule, lang)),
+                file=sys.stderr,
+            )
+    if not any(broken.values()):
+        print(t("cli.pairing.breaks_nothing", lang), file=sys.stderr)
+    print(t("cli.pairing.publish", lang, round=args.round), file=sys.stderr)
+
+
+@_run
+def _unpair(args: argparse.Namespace, lang: str) -> None:
+    with Tournament.open(args.db) as tour:
+        tour.unpair(args.round, who=args.who)
+    print(t("cli.undo.pairing", lang, round=args.round))
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from samoobsluha.hub.cli import command_group
+
+    rs = command_group(sub, "round", "pair, start and change rounds")
+    for action, text, what in (
+        ("swap", "swap two players in a round's pairing (each takes the other's place)", "player"),
+        ("force", "make two players play each other (their opponents play each other)", "player"),
+        ("tables", "swap the numbers of two tables (who sits where)", "table"),
+    ):
+        p = rs.add_parser(action, help=text + "; says which pairing rule it breaks")
+        _db_args(p)
+        p.add_argument("round", type=int)
+        p.add_argument("a", type=int, metavar=what.upper() + "_A", help=f"{what} id/number")
+        p.add_argument("b", type=int, metavar=what.upper() + "_B")
+        p.set_defaults(func=_change)
+    p = rs.add_parser("unpair", help="take back the latest round's pairing (no results yet)")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.set_defaults(func=_unpair)
 
     ss = command_group(sub, "sanction", "warnings, penalty crosses, penalties, expulsions")
     p = ss.add_parser("add", help="record a sanction (the referee's decision)")

@@ -312,7 +312,23 @@ def _players_checkin(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _players_withdraw(tour: Tournament, args: argparse.Namespace) -> None:
+    if args.rest:
+        if args.temporary:
+            raise TournamentError(t("cli.withdraw.rest_temporary", tsh.ui_lang()))
+        rounds = tour.withdraw_rest(args.id, who=args.who)
+        lang = tsh.ui_lang()
+        name = tour.player(args.id).name
+        for r in rounds:
+            print(t("cli.withdraw.forfeited", lang, name=name, round=r))
+        print(t("cli.withdraw.rest", lang, name=name))
+        return
     tour.withdraw(args.id, temporary=args.temporary, who=args.who)
+
+
+@_run
+def _result_undo(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.undo_result(args.round, args.table, who=args.who, note=args.note)
+    print(t("cli.undo.result", tsh.ui_lang(), round=args.round, table=args.table))
 
 
 @_run
@@ -538,6 +554,11 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     _db_args(p)
     p.add_argument("id", type=int)
     p.add_argument("--temporary", action="store_true")
+    p.add_argument(
+        "--rest",
+        action="store_true",
+        help="he leaves: his unplayed game of the latest round is forfeited against him too",
+    )
     p.set_defaults(func=_players_withdraw)
     p = ps.add_parser("return", help="bring back a temporarily withdrawn player")
     _db_args(p)
@@ -600,6 +621,12 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("id", type=int, help="the dispute's number (hub result disputes)")
     p.add_argument("decision", choices=("keep", "take"))
     p.set_defaults(func=_resolve)
+    p = rs.add_parser("undo", help="take back a mistaken result before publication (audited)")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.add_argument("table", type=int)
+    p.add_argument("--note", default="", help="why (the audit trail)")
+    p.set_defaults(func=_result_undo)
     p = rs.add_parser("list", help="results of a round (JSON lines)")
     _db_args(p)
     p.add_argument("round", type=int)

@@ -37,6 +37,7 @@ from typing import Any
 
 import sqlite_utils
 
+from samoobsluha.hub.tournament import corrections
 from samoobsluha.hub.tournament import tsh as tshfile
 from samoobsluha.hub.tournament.intake import (
     DEFAULT_MAX_SCORE,
@@ -413,6 +414,122 @@ class Tournament:
                 {"seed": seed, "method": pairing.method, "boards": len(pairing.boards)},
             )
         return pairing
+
+    # --- the director's corrections ------------------------------------------------------
+
+    def change_pairing(
+        self, round_no: int, action: str, a: int, b: int, *, who: str = "operator"
+    ) -> tuple[Pairing, dict[int, list[Phrase]]]:
+        """A hand-made change to a stored pairing (:mod:`hub.tournament.corrections`):
+        ``swap`` two players, ``force`` two players to play each other, swap the numbers of
+        two ``tables``. Refused where a touched table has a result (undo it first). The
+        change is stored and publishes like any pairing; each touched board carries the
+        rules its pair breaks (returned too), and the audit has the boards before/after."""
+        pairing = self.pairing(round_no)
+        try:
+            if action == "tables":
+                touched_before = {a, b}
+            else:
+                touched_before = {
+                    x.table for x in pairing.boards for pid in (a, b) if pid in (x.first, x.second)
+                }
+            boards, touched = corrections.changed_boards(pairing.boards, action, a, b)
+        except corrections.CorrectionError as exc:
+            raise TournamentError(*exc.args) from None
+        touched |= touched_before
+        for table in sorted(touched):
+            if self.book.result_row(round_no, table) is not None:
+                raise TournamentError(Phrase("err.correct.has_result", round=round_no, table=table))
+        data = self.data(until_round=round_no - 1)
+        broken = corrections.broken_rules(data, self.rules, boards, touched, round_no)
+        by_table = {x.table: x for x in boards}
+        with self._tx():
+            for table in sorted(touched):
+                board = by_table.get(table)
+                if board is None:
+                    self.db.execute(
+                        "DELETE FROM tour_boards WHERE round = ? AND table_no = ?",
+                        [round_no, table],
+                    )
+                    continue
+                board.why = [Phrase("pair.hand_made", who=who), *broken.get(table, [])]
+                self.db.table("tour_boards").upsert(
+                    {
+                        "round": round_no,
+                        "table_no": table,
+                        "first": board.first,
+                        "second": board.second,
+                        "reason": _dump_reasons(board.why),
+                    },
+                    pk=("round", "table_no"),
+                )
+            note = Phrase("pair.note.hand_made", action=action, a=a, b=b, who=who)
+            notes = [*pairing.notes, note]
+            self.db.execute(
+                "UPDATE tour_rounds SET notes = ? WHERE round = ?",
+                [_dump_reasons(notes), round_no],
+            )
+            self._audit(
+                who,
+                f"pairing_{action}",
+                round_no,
+                None,
+                corrections.boards_json(pairing.boards),
+                {
+                    "boards": corrections.boards_json(boards),
+                    "broken": {t: [p.to_data() for p in ps] for t, ps in broken.items() if ps},
+                },
+            )
+        return self.pairing(round_no), broken
+
+    def unpair(self, round_no: int, *, who: str = "operator") -> None:
+        """Take back the latest round's pairing while it has no result (audited)."""
+        if round_no != self.last_round() or round_no < 1:
+            raise TournamentError(Phrase("err.undo.not_latest", last=self.last_round()))
+        if self.db.execute("SELECT 1 FROM tour_results WHERE round = ?", [round_no]).fetchone():
+            raise TournamentError(Phrase("err.tour.has_results", round=round_no))
+        before = corrections.boards_json(self.pairing(round_no).boards)
+        with self._tx():
+            for table in ("tour_boards", "tour_absences", "tour_rounds"):
+                self.db.execute(f"DELETE FROM {table} WHERE round = ?", [round_no])
+            self._audit(who, "unpair", round_no, None, before, None)
+
+    def undo_result(
+        self, round_no: int, table: int, *, who: str = "operator", note: str = ""
+    ) -> None:
+        """Take back a mistaken result before publication (the result book does it)."""
+        self.book.undo(round_no, table, who=who, note=note)
+
+    def withdraw_rest(self, pid: int, *, who: str = "operator") -> list[int]:
+        """A player leaves for good: never paired again, and his game of the latest paired
+        round, if it has no result yet, is forfeited against him (ČAS 14.2) — one
+        transaction. Returns the rounds forfeited."""
+        forfeited = []
+        with self._tx():
+            last = self.last_round()
+            row = self.db.execute(
+                "SELECT table_no, first, second FROM tour_boards WHERE round = ?"
+                " AND (first = ? OR second = ?)",
+                [last, pid, pid],
+            ).fetchone()
+            if row is not None and row[2] is not None and not self.book.result_row(last, row[0]):
+                table, first, second = row
+                other = second if first == pid else first
+                self.record_result(
+                    last,
+                    table,
+                    pid,
+                    other,
+                    None,
+                    None,
+                    first,
+                    kind="forfeit",
+                    forfeited=pid,
+                    who=who,
+                )
+                forfeited.append(last)
+            self.withdraw(pid, who=who)
+        return forfeited
 
     def _record_absences(self, round_no: int, players: list[Player], paired: set[int]) -> None:
         played = _played_before(self.db, round_no)

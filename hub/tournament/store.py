@@ -19,6 +19,8 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
 * ``tour_sanctions`` warnings, penalty crosses, point penalties and expulsions per player
   (round, table, time, reason, referee), and dismissed suggestions
   (:mod:`hub.tournament.sanctions`).
+* ``tour_undos``     results the director took back before publication: the table's
+  entries up to ``last_entry`` no longer count (:mod:`hub.tournament.intake`).
 * ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
   encoding), so that an export gives back every token the hub did not change.
 """
@@ -171,6 +173,17 @@ def m004_event_sanctions(db: sqlite_utils.Database) -> None:
         " revoked_at REAL, revoked_by TEXT, revoke_note TEXT)"
     )
     db.execute("CREATE INDEX tour_sanctions_player ON tour_sanctions(player, round)")
+
+
+@migrations()
+def m005_event_undos(db: sqlite_utils.Database) -> None:
+    # A director's undo of a result before publication (hub/tournament/intake.py): the
+    # table's entries up to ``last_entry`` no longer count.
+    db.execute(
+        "CREATE TABLE tour_undos (id INTEGER PRIMARY KEY, round INTEGER NOT NULL,"
+        " table_no INTEGER NOT NULL, last_entry INTEGER NOT NULL, who TEXT NOT NULL,"
+        " at REAL NOT NULL, note TEXT NOT NULL DEFAULT '')"
+    )
 
 
 def hub_db_path() -> Path:
