@@ -16,6 +16,7 @@ publishes the warnings and expulsions (ČAS 13.13).
 from __future__ import annotations
 
 import argparse
+import datetime
 import sys
 from typing import Any
 
@@ -23,7 +24,7 @@ from samoobsluha.hub.commands.tournament import _db_args
 from samoobsluha.hub.tournament import exports
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
 from samoobsluha.hub.tournament.sanctions import KINDS
-from samoobsluha.shared.i18n import cli_language, error_text, localize, t
+from samoobsluha.shared.i18n import cli_language, date_text, error_text, localize, t
 
 
 def _run(fn: Any) -> Any:
@@ -162,8 +163,118 @@ def _unpair(args: argparse.Namespace, lang: str) -> None:
     print(t("cli.undo.pairing", lang, round=args.round))
 
 
+def date(text: str) -> datetime.date:
+    """A date as YYYY-MM-DD or D.M.YYYY (argparse names the type "date" when it fails)."""
+    text = text.strip()
+    if "." in text:
+        day, month, year = (int(x) for x in text.split("."))
+        return datetime.date(year, month, day)
+    return datetime.date.fromisoformat(text)
+
+
+@_run
+def _category(args: argparse.Namespace, lang: str) -> None:
+    with Tournament.open(args.db) as tour:
+        book = tour.prize_book
+        if args.action == "add":
+            book.define(args.name, born_from=args.born_from, born_to=args.born_to, who=args.who)
+        elif args.action == "remove":
+            book.remove(args.name, who=args.who)
+        elif args.action in ("assign", "unassign"):
+            book.assign(args.name, args.players, present=args.action == "assign", who=args.who)
+        elif args.action == "born":
+            book.set_birth(args.player, args.date, who=args.who)
+            return
+        names = {p.id: p.name for p in tour.players()}
+        members = book.membership()
+        for c in book.categories():
+            rule = []
+            if c.born_from:
+                rule.append(t("cli.category.born_from", lang, date=date_text(c.born_from, lang)))
+            if c.born_to:
+                rule.append(t("cli.category.born_to", lang, date=date_text(c.born_to, lang)))
+            who = sorted(names[i] for i in members[c.name])
+            line = t("cli.category.line", lang, name=c.name, n=len(who), names=", ".join(who))
+            print(line + (f" ({'; '.join(rule)})" if rule else ""))
+
+
+@_run
+def _prize(args: argparse.Namespace, lang: str) -> None:
+    with Tournament.open(args.db) as tour:
+        book = tour.prize_book
+        if args.action == "add":
+            book.add_prize(
+                args.kind, args.rank, args.value, category=args.category or "", who=args.who
+            )
+        elif args.action == "remove":
+            book.remove_prize(args.id, who=args.who)
+        if args.action in ("add", "remove", "table"):
+            for p in book.prizes():
+                where = t("prize.place", lang, place=p.rank)
+                if p.category:
+                    where = t("prize.in_category", lang, category=p.category, place=where)
+                print(f"{p.id:>4}  {where}: {p.value}")
+            return
+        awards = tour.prize_list(after_round=args.round)
+        players = {p.id: p for p in tour.players()}
+        if not tour.event_over() and args.round is None:
+            print(t("cli.prize.not_over", lang), file=sys.stderr)
+    for row in exports.prize_rows(awards, players, lang):
+        share = f" ({t('tour.col.share', lang)} {row['share']})" if row["share"] else ""
+        print(f"{row['award']}: {row['prize']} — {row['name']}{share}")
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from samoobsluha.hub.cli import command_group
+
+    cs = command_group(sub, "category", "categories (junior, women …) and birth dates")
+    p = cs.add_parser("add", help="define (or change) a category, with a birth-date rule")
+    _db_args(p)
+    p.add_argument("name")
+    p.add_argument("--born-from", type=date, help="players born on or after (juniors)")
+    p.add_argument("--born-to", type=date, help="players born on or before (seniors)")
+    p.set_defaults(func=_category)
+    for action, text in (
+        ("assign", "put players in a category by hand"),
+        ("unassign", "take players out of a category (by hand)"),
+    ):
+        p = cs.add_parser(action, help=text)
+        _db_args(p)
+        p.add_argument("name")
+        p.add_argument("players", type=int, nargs="+", metavar="PLAYER")
+        p.set_defaults(func=_category)
+    p = cs.add_parser("remove", help="remove a category")
+    _db_args(p)
+    p.add_argument("name")
+    p.set_defaults(func=_category)
+    p = cs.add_parser("list", help="categories and who is in them")
+    _db_args(p)
+    p.set_defaults(func=_category)
+    p = cs.add_parser("born", help="a player's birth date (for the birth-date rules)")
+    _db_args(p)
+    p.add_argument("player", type=int)
+    p.add_argument("date", type=date, help="YYYY-MM-DD or D.M.YYYY")
+    p.set_defaults(func=_category)
+
+    ps = command_group(sub, "prize", "the prize table and who wins (tsh's prize config)")
+    p = ps.add_parser("add", help="a prize: place RANK VALUE, or category RANK VALUE --category C")
+    _db_args(p)
+    p.add_argument("kind", choices=("place", "category"))
+    p.add_argument("rank", type=int, help="the place, overall or in the category")
+    p.add_argument("value", help="what is won: '1000 Kč', 'pohár' …")
+    p.add_argument("--category", help="the category of a category prize")
+    p.set_defaults(func=_prize)
+    p = ps.add_parser("remove", help="remove a prize from the table")
+    _db_args(p)
+    p.add_argument("id", type=int)
+    p.set_defaults(func=_prize)
+    p = ps.add_parser("table", help="the prize table as defined")
+    _db_args(p)
+    p.set_defaults(func=_prize)
+    p = ps.add_parser("list", help="who wins which prize (one a player, ties shared)")
+    _db_args(p)
+    p.add_argument("--round", type=int, help="by the standings after round N")
+    p.set_defaults(func=_prize)
 
     rs = command_group(sub, "round", "pair, start and change rounds")
     for action, text, what in (

@@ -39,7 +39,16 @@ from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t, time
 if TYPE_CHECKING:
     from samoobsluha.hub.tournament.facade import Tournament
 
-EXPORTS = ("standings", "pairings", "results", "stations", "scorecard", "sanctions")
+EXPORTS = (
+    "standings",
+    "pairings",
+    "results",
+    "stations",
+    "scorecard",
+    "sanctions",
+    "categories",
+    "prizes",
+)
 FORMATS = ("csv", "html", "json")
 
 RULES_LABELS = {"cas": "ČAS", "sss": "SSS", "pfs": "PFS"}
@@ -171,6 +180,42 @@ def render(
                 sanctions=sanction_rows(tour.sanction_book.published_before(number), players, lang),
             )
         return pairings_csv(pairing, players, csv_lang)
+    if what in ("categories", "prizes"):
+        after = round_no if round_no is not None else tour.last_scored_round()
+        head = replace(header, round=after, after=True)
+        rules = tour.rules
+        if what == "prizes":
+            awards = tour.prize_list(after_round=round_no)
+            rows = prize_rows(awards, players, None if (plain and fmt == "csv") else lang)
+            if fmt == "html":
+                heading = t("print.prizes", lang)
+                section = _table(PRIZE_COLUMNS, rows, lang, _pt("wall"))
+                return a4_page(head, [(heading, section)], lang, "wall")
+            if fmt == "json":
+                return json.dumps(rows, ensure_ascii=False, indent=1)
+            return to_csv(PRIZE_COLUMNS, rows, csv_lang)
+        sections = []
+        tables = {
+            c.name: tour.category_standings(c.name, after_round=round_no)
+            for c in tour.prize_book.categories()
+        }
+        if fmt == "json":
+            return json.dumps(
+                {n: category_rows(v, rules, None) for n, v in tables.items()},
+                ensure_ascii=False,
+                indent=1,
+            )
+        if fmt == "csv":
+            out_rows = []
+            for n, v in tables.items():
+                for row in category_rows(v, rules, csv_lang):
+                    out_rows.append({"category": n, **row})
+            return to_csv(["category", *category_columns(rules)], out_rows, csv_lang)
+        cols = [c for c in category_columns(rules) if c not in ("games", "seconds")]
+        for n, v in tables.items():
+            heading = t("print.category", lang, name=n)
+            sections.append((heading, _table(cols, category_rows(v, rules, lang), lang, 12.0)))
+        return a4_page(head, sections, lang, "standings")
     if what == "sanctions":
         given = tour.sanctions(round_no=round_no)
         if fmt == "html":
@@ -419,6 +464,69 @@ def pairings_html(
         ),
     ]
     return a4_page(header, sections, lang, size="wall")
+
+
+# --- categories and prizes -----------------------------------------------------------------
+
+PRIZE_COLUMNS = ["award", "prize", "name", "share"]
+
+
+def category_columns(rules: RuleSet) -> list[str]:
+    return ["rank", "overall", *standings_columns(rules)[1:]]
+
+
+def category_rows(
+    table: Sequence[tuple[int, Any]], rules: RuleSet, lang: str | None
+) -> list[dict[str, str]]:
+    """A category's standings: the rank in the category, the overall rank, the figures."""
+    rows = []
+    for (rank, s), row in zip(
+        table, standings_rows([s for _, s in table], rules, lang), strict=True
+    ):
+        rows.append(
+            {
+                "rank": str(rank),
+                "overall": str(s.rank),
+                **{k: v for k, v in row.items() if k != "rank"},
+            }
+        )
+    return rows
+
+
+def prize_rows(
+    awards: Sequence[Any], players: Mapping[int, Player], lang: str | None
+) -> list[dict[str, str]]:
+    """The prize list: what (the place, overall or in a category; "shared" for a tie),
+    the prize (several pooled for a tie), the winners, each one's share of an amount.
+    Without ``lang`` the machine form (``place 3-4``, ``category junior 1``)."""
+    rows = []
+    for a in awards:
+        start, end = a.places
+        if lang is None:
+            where = f"{a.kind} {a.category} " if a.category else f"{a.kind} "
+            label = where + (f"{start}" if start == end else f"{start}-{end}")
+        else:
+            place = (
+                t("prize.place", lang, place=start)
+                if start == end
+                else t("prize.places", lang, start=start, end=end)
+            )
+            label = (
+                t("prize.in_category", lang, category=a.category, place=place)
+                if a.category
+                else place
+            )
+            if a.shared:
+                label += f" ({t('prize.shared', lang)})"
+        rows.append(
+            {
+                "award": label,
+                "prize": " + ".join(p.value for p in a.prizes),
+                "name": ", ".join(players[pid].name for pid in a.players),
+                "share": a.share,
+            }
+        )
+    return rows
 
 
 # --- sanctions -----------------------------------------------------------------------------

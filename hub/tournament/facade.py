@@ -52,6 +52,7 @@ from samoobsluha.hub.tournament.intake import (
 )
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
 from samoobsluha.hub.tournament.pairing import Board, Pairing, pair_round
+from samoobsluha.hub.tournament.prizes import Award, PrizeBook, award, category_ranks
 from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.sanctions import Sanction, SanctionBook
 from samoobsluha.hub.tournament.standings import Standing, compute
@@ -94,6 +95,7 @@ class Tournament:
         self.clock: Clock = clock or SystemClock()
         self.book = ResultBook(db, self.clock)
         self.sanction_book = SanctionBook(db, self.clock, self.book)
+        self.prize_book = PrizeBook(db, self.clock, self.book)
 
     @classmethod
     @contextmanager
@@ -230,6 +232,32 @@ class Tournament:
                 f"UPDATE tour_players SET {sets} WHERE id = ?", [*changes.values(), pid]
             )
             self._audit(who, action, None, None, before, asdict(self.player(pid)))
+
+    # --- categories and prizes (hub/tournament/prizes.py owns them) ----------------------
+
+    def category_standings(
+        self, name: str, *, after_round: int | None = None
+    ) -> list[tuple[int, Standing]]:
+        """The standings of one category: (rank in the category, standing)."""
+        self.prize_book.get(name)
+        who = self.prize_book.membership()[name]
+        return category_ranks(self.standings(after_round=after_round), who)
+
+    def prize_list(self, *, after_round: int | None = None) -> list[Award]:
+        """Who wins which prize by the standings after ``after_round`` (default: the
+        last round played), one prize a player, ties shared."""
+        return award(
+            self.standings(after_round=after_round),
+            self.prize_book.prizes(),
+            self.prize_book.membership(),
+        )
+
+    def event_over(self) -> bool:
+        """The planned last round is published: prizes may be shown."""
+        planned = self.settings()["rounds"]
+        if not planned or self.last_round() < planned:
+            return False
+        return self.book.round_row(planned)["published_at"] is not None
 
     # --- sanctions (hub/tournament/sanctions.py owns them) --------------------------------
 

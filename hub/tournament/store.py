@@ -21,6 +21,9 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
   (:mod:`hub.tournament.sanctions`).
 * ``tour_undos``     results the director took back before publication: the table's
   entries up to ``last_entry`` no longer count (:mod:`hub.tournament.intake`).
+* ``tour_categories``, ``tour_player_categories``, ``tour_player_birth``, ``tour_prizes``
+  the director's categories (with birth-date rules), who is in them, birth dates and the
+  prize table (:mod:`hub.tournament.prizes`).
 * ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
   encoding), so that an export gives back every token the hub did not change.
 """
@@ -184,6 +187,24 @@ def m005_event_undos(db: sqlite_utils.Database) -> None:
         " table_no INTEGER NOT NULL, last_entry INTEGER NOT NULL, who TEXT NOT NULL,"
         " at REAL NOT NULL, note TEXT NOT NULL DEFAULT '')"
     )
+
+
+@migrations()
+def m006_event_categories(db: sqlite_utils.Database) -> None:
+    # Categories, birth dates and the prize table (hub/tournament/prizes.py), keyed by the
+    # tournament's player id.
+    for statement in (
+        "CREATE TABLE tour_categories (name TEXT PRIMARY KEY, born_from TEXT, born_to TEXT)",
+        "CREATE TABLE tour_player_categories (player INTEGER NOT NULL"
+        " REFERENCES tour_players(id), category TEXT NOT NULL"
+        " REFERENCES tour_categories(name), PRIMARY KEY (player, category))",
+        "CREATE TABLE tour_player_birth (player INTEGER PRIMARY KEY"
+        " REFERENCES tour_players(id), born TEXT NOT NULL)",
+        "CREATE TABLE tour_prizes (id INTEGER PRIMARY KEY, position INTEGER NOT NULL,"
+        " kind TEXT NOT NULL CHECK (kind IN ('place', 'category')), rank INTEGER NOT NULL,"
+        " category TEXT NOT NULL DEFAULT '', value TEXT NOT NULL)",
+    ):
+        db.execute(statement)
 
 
 def hub_db_path() -> Path:
