@@ -220,7 +220,7 @@ def _prize(args: argparse.Namespace, lang: str) -> None:
         if not tour.event_over() and args.round is None:
             print(t("cli.prize.not_over", lang), file=sys.stderr)
     for row in exports.prize_rows(awards, players, lang):
-        share = f" ({t('tour.col.share', lang)} {row['share']})" if row["share"] else ""
+        share = f" ({t('cli.prize.each', lang, share=row['share'])})" if row["share"] else ""
         print(f"{row['award']}: {row['prize']} — {row['name']}{share}")
 
 
