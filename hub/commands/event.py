@@ -45,10 +45,10 @@ def _service(args: argparse.Namespace) -> Any:
     return _service_for(args.who, args.db)
 
 
-def _service_errors() -> tuple[type[Exception], ...]:
+def _service_errors() -> type[Exception]:
     from samoobsluha.hub.service import ServiceError
 
-    return (ServiceError,)
+    return ServiceError
 
 
 def sanction_line(row: dict[str, str]) -> str:
@@ -224,8 +224,42 @@ def _prize(args: argparse.Namespace, lang: str) -> None:
         print(f"{row['award']}: {row['prize']} — {row['name']}{share}")
 
 
+def _report(args: argparse.Namespace) -> int:
+    from pathlib import Path
+
+    from samoobsluha.hub.printpdf import PdfError
+    from samoobsluha.hub.report import write_report
+
+    lang = cli_language()
+    try:
+        made = write_report(
+            _service(args),
+            Path(args.output),
+            lang=args.lang or lang,
+            plain=args.plain,
+            pdf=args.pdf,
+        )
+    except (OSError, ValueError, TournamentError, PdfError, _service_errors()) as exc:
+        print(f"hub report: {error_text(exc, lang)}", file=sys.stderr)
+        return 2
+    for path in made:
+        print(t("cli.wrote", lang, path=path))
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     from samoobsluha.hub.cli import command_group
+
+    p = sub.add_parser(
+        "report",
+        help="the association's report: tsh file, results with every tie-break, A4/PDF, CSV",
+    )
+    _db_args(p)
+    p.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write")
+    p.add_argument("--lang", choices=("cs", "sk", "en"), help="default: the operator's")
+    p.add_argument("--plain", action="store_true", help="CSV for tools (',' and '.')")
+    p.add_argument("--pdf", action="store_true", help="also report.pdf (headless Chromium)")
+    p.set_defaults(func=_report)
 
     cs = command_group(sub, "category", "categories (junior, women …) and birth dates")
     p = cs.add_parser("add", help="define (or change) a category, with a birth-date rule")

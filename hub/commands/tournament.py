@@ -274,6 +274,8 @@ def _init(tour: Tournament, args: argparse.Namespace) -> None:
         max_score=args.max_score,
         overrides=_overrides(args.set),
         place=args.place,
+        referee=args.referee,
+        date=args.date,
     )
     print(json.dumps(tour.settings(), ensure_ascii=False, indent=1))
 
@@ -496,6 +498,8 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     _db_args(p)
     p.add_argument("--name", default="")
     p.add_argument("--place", help="where it is played (printed on every A4 page)")
+    p.add_argument("--referee", help="the chief referee (HR), for the association's report")
+    p.add_argument("--date", help="the event's day(s), for the association's report")
     _rules_args(p, required=False)
     p.add_argument("--rounds", type=int, default=0, help="rounds planned (0 = open)")
     p.add_argument("--protest-minutes", type=int, default=30)

@@ -776,6 +776,8 @@ th { background: #ddd; font-size: 0.8em; white-space: normal; vertical-align: bo
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.name { font-weight: bold; }
 td.wrap { white-space: normal; min-width: 20mm; }  /* a club or a note may wrap, a name not */
+table.meta { margin: 0 0 4mm; } table.meta th { text-align: left; background: #eee; }
+table.meta td { white-space: normal; } code { font-size: 0.85em; word-break: break-all; }
 tr { break-inside: avoid; } thead { display: table-header-group; }
 div.qr { display: flex; align-items: center; gap: 4mm; margin: 0 0 3mm; font-size: 10pt; }
 div.qr p { margin: 0; }
@@ -853,6 +855,16 @@ def _table(
         + "\n".join(body)
         + "\n</tbody>\n</table>\n"
     )
+
+
+def table_html(
+    cols: Sequence[str],
+    rows: Sequence[Mapping[str, str]],
+    lang: str,
+    size_pt: float | None = None,
+) -> str:
+    """An A4 table of these exports' kind, for other printed documents (the report)."""
+    return _table(cols, rows, lang, size_pt)
 
 
 def _css_string(text: str) -> str:

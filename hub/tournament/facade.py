@@ -68,6 +68,8 @@ DEFAULTS = {
     "protest_minutes": "30",
     "overrides": "{}",
     "place": "",  # where it is played: printed in every A4 page's header
+    "referee": "",  # the chief referee (HR), in the association's report
+    "date": "",  # the event's day(s) as the director writes them, in the report
     "max_score": str(DEFAULT_MAX_SCORE),
 }
 __all__ = [
@@ -121,6 +123,8 @@ class Tournament:
             "max_score": int(raw["max_score"]),
             "overrides": json.loads(raw["overrides"]),
             "place": raw["place"],
+            "referee": raw["referee"],
+            "date": raw["date"],
         }
 
     def configure(
@@ -133,6 +137,8 @@ class Tournament:
         max_score: int | None = None,
         overrides: dict[str, str] | None = None,
         place: str | None = None,
+        referee: str | None = None,
+        date: str | None = None,
         who: str = "operator",
     ) -> None:
         """Change settings (only those given). Rule overrides are validated first."""
@@ -146,6 +152,8 @@ class Tournament:
             ("max_score", max_score),
             ("overrides", overrides),
             ("place", place),
+            ("referee", referee),
+            ("date", date),
         ):
             if value is not None:
                 after[key] = value
