@@ -51,6 +51,24 @@ def _service_errors() -> type[Exception]:
     return ServiceError
 
 
+def _penalty_hint(tour: Tournament, done: Any, lang: str) -> None:
+    """SSS takes a penalty's points off the game's score: the correction that does it."""
+    if done.kind != "penalty" or done.round is None or done.table is None:
+        return
+    row = tour.book.result_row(done.round, done.table)
+    board = tour.book.board(done.round, done.table)
+    if row is None or row["s_first"] is None or board["second"] is None:
+        return
+    me_first = board["first"] == done.player
+    own, opp = (row["s_first"], row["s_second"]) if me_first else (row["s_second"], row["s_first"])
+    other = board["second"] if me_first else board["first"]
+    command = (
+        f"hub result add {done.round} {done.table} {done.player} {other}"
+        f" {max(own - done.points, 0)} {opp} --started {row['starter'] or board['first']} --correct"
+    )
+    print(t("cli.sanction.penalty_hint", lang, points=done.points, command=command))
+
+
 def sanction_line(row: dict[str, str]) -> str:
     where = f"{row['round']}/{row['table']}" if row["table"] else row["round"]
     return (
@@ -74,8 +92,9 @@ def _add(args: argparse.Namespace, lang: str) -> None:
             who=args.who,
         )
         players = {p.id: p for p in tour.players()}
-    row = exports.sanction_rows([done], players, lang)[0]
-    print(t("cli.sanction.recorded", lang, id=done.id, line=sanction_line(row)))
+        row = exports.sanction_rows([done], players, lang)[0]
+        print(t("cli.sanction.recorded", lang, id=done.id, line=sanction_line(row)))
+        _penalty_hint(tour, done, lang)
     if done.expel_game or (done.kind == "expulsion" and done.scope == "game"):
         print(t("cli.sanction.forfeit_hint", lang, round=done.round, table=done.table))
 
@@ -134,8 +153,9 @@ def _decide(args: argparse.Namespace) -> int:
     with Tournament.open(args.db) as tour:
         players = {p.id: p for p in tour.players()}
         shown = tour.sanction_book.get(done.id)
-    row = exports.sanction_rows([shown], players, lang)[0]
-    print(t("cli.sanction.recorded", lang, id=done.id, line=sanction_line(row)))
+        row = exports.sanction_rows([shown], players, lang)[0]
+        print(t("cli.sanction.recorded", lang, id=done.id, line=sanction_line(row)))
+        _penalty_hint(tour, shown, lang)
     return 0
 
 

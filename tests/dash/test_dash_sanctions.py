@@ -92,8 +92,19 @@ def test_sss_third_unjustified_challenge_suggests_20_points(
     code, out, _ = run(capsys, "sanction", "suggest")
     [line] = out.splitlines()  # the first two are free (SSS)
     assert line.startswith(keys[2]) and "srážka bodů: 20 (třetí či další" in line
+    from samoobsluha.hub.entry import Entry
+
+    service.enter_result(1, Entry(2, 400, 350))  # the game's scoresheet: ZH 400, DH 350
+    first, second = service.table_players(1, 2)
     code, out, _ = run(capsys, "sanction", "confirm", keys[2])
     assert code == 0 and "srážka bodů: 20" in out
+    # SSS takes the points off the game's score: the hub names the correction that does it
+    hint = f"hub result add 1 2 {first} {second} 380 350 --started {first} --correct"
+    assert hint in out
+    assert run(capsys, *hint.split()[1:])[0] == 0
+    with service._tour() as tour:
+        mine = next(s for s in tour.standings(after_round=1) if s.player.id == first)
+        assert (mine.points, mine.opp_points) == (380, 350)
     with service._tour() as tour:
         [given] = tour.sanctions()
         assert (given.kind, given.points, given.check_key) == ("penalty", 20, keys[2])
