@@ -200,7 +200,7 @@ class PrizeBook:
             raise TournamentError(Phrase("err.category.name"))
         if born_from and born_to and born_from > born_to:
             raise TournamentError(Phrase("err.category.dates"))
-        before = self.get(name, missing_ok=True)
+        before = self.find(name)
         row = {
             "name": name,
             "born_from": born_from.isoformat() if born_from else None,
@@ -218,13 +218,14 @@ class PrizeBook:
             self.db.execute("DELETE FROM tour_categories WHERE name = ?", [name])
             self.book.audit(who, "category_remove", None, None, _cat_json(before), None)
 
-    def get(self, name: str, *, missing_ok: bool = False) -> Category:
-        for c in self.categories():
-            if c.name == name:
-                return c
-        if missing_ok:
-            return None  # type: ignore[return-value]
-        raise TournamentError(Phrase("err.category.none", name=name))
+    def find(self, name: str) -> Category | None:
+        return next((c for c in self.categories() if c.name == name), None)
+
+    def get(self, name: str) -> Category:
+        found = self.find(name)
+        if found is None:
+            raise TournamentError(Phrase("err.category.none", name=name))
+        return found
 
     def categories(self) -> list[Category]:
         return [
