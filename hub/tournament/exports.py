@@ -603,17 +603,8 @@ def result_rows(
             score = f"{_num(r['s_first'], lang)}:{_num(r['s_second'], lang)}"
         if r is not None and b.second is not None and r["kind"] != Kind.PLAYED.value:
             at_table = score
-            game = Game(
-                pairing.round,
-                b.first,
-                b.second,
-                r.get("s_first"),
-                r.get("s_second"),
-                kind=Kind(r["kind"]),
-                forfeited=r.get("forfeited"),
-            )
-            ruled = game_lines(game, rules)
-            score = f"{_num(ruled[b.first].own, lang)}:{_num(ruled[b.second].own, lang)}"
+            own, opp = ruled_scores(pairing.round, b.first, b.second, r, rules)
+            score = f"{_num(own, lang)}:{_num(opp, lang)}"
         if lang is None:
             note = "" if r is None else f"{r['kind']} {r['status']}"
         elif r is None:
@@ -631,6 +622,24 @@ def result_rows(
             {"table": str(b.table), "first": first, "score": score, "second": second, "note": note}
         )
     return rows
+
+
+def ruled_scores(
+    round_no: int, first: int, second: int, result: Mapping[str, Any], rules: RuleSet
+) -> tuple[int, int]:
+    """A table's result as the standings count it (a forfeit 200:0 or its kept score, a
+    double forfeit 0:0), ZH's first: what every export shows."""
+    game = Game(
+        round_no,
+        first,
+        second,
+        result.get("s_first"),
+        result.get("s_second"),
+        kind=Kind(result["kind"]),
+        forfeited=result.get("forfeited"),
+    )
+    ruled = game_lines(game, rules)
+    return ruled[first].own, ruled[second].own
 
 
 def results_html(

@@ -60,6 +60,14 @@ def build(service: HubService) -> dict[str, Any]:
         # After the planned last round is published: the prize list. With a pairing sent:
         # the warnings and expulsions published before its round (ČAS 13.13).
         awards = tour.prize_list(after_round=after) if tour.event_over() else []
+        # a forfeit shows as ruled (200:0), as the standings count it and every export says
+        ruled = {
+            r["table_no"]: exports.ruled_scores(
+                round_no, r["player_first"], r["player_second"], r, rules
+            )
+            for r in (tour.results(round_no) if round_no else [])
+            if r["kind"] != Kind.PLAYED.value and r["player_second"] is not None
+        }
         given = tour.sanction_book.published_before(round_no) if round_no else []
     prize_cols = exports.PRIZE_COLUMNS
     sanction_cols = [c for c in exports.SANCTION_COLUMNS if c not in ("referee", "time")]
@@ -83,7 +91,10 @@ def build(service: HubService) -> dict[str, Any]:
             who = row.get(side) or {}
             if who.get("id") is not None and who["id"] not in names:
                 names[who["id"]] = str(who.get("name", ""))
-    results = _approved_results(service, round_no)
+    results = [
+        [table, *ruled[table]] if table in ruled else [table, first, second]
+        for table, first, second in _approved_results(service, round_no)
+    ]
     where = []
     for number, first, second in tables:
         for me, other, zh in ((first, second, "ZH"), (second, first, "DH")):

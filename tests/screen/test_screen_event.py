@@ -63,3 +63,17 @@ def test_sanctions_then_prizes_on_the_hall_screen(hub: LiveHub, browser_factory:
     projector.get(hub.url + "projector")
     said = shown(projector, "#prizes", "2000 Kč")
     assert first in said
+
+
+def test_the_hall_screen_shows_a_forfeit_as_ruled(hub: LiveHub) -> None:
+    from samoobsluha.hub.web import snapshot
+
+    hub.publish_round(1)
+    with hub.service._tour() as tour:
+        b = tour.pairing(1).boards[0]
+        assert b.second is not None
+        tour.record_result(
+            1, b.table, b.first, b.second, 250, 180, b.first, kind="forfeit", forfeited=b.second
+        )
+    results = {row[0]: row[1:] for row in snapshot.build(hub.service)["results"]}
+    assert results[b.table] == [200, 0]  # as the standings count it, not the table's 250:180
