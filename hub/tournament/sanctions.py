@@ -213,14 +213,9 @@ class SanctionBook:
         ]
 
     def published_before(self, round_no: int) -> list[Sanction]:
-        """What is published with round ``round_no``'s pairings (ČAS 13.13): the warnings
-        and expulsions of the round before, and expulsions from the event so far."""
-        return [
-            s
-            for s in self.rows(kinds=("warning", "expulsion"))
-            if s.round == round_no - 1
-            or (s.kind == "expulsion" and s.scope == "event" and (s.round or 0) < round_no)
-        ]
+        """What is published with round ``round_no``'s pairings (ČAS 13.13: before the next
+        round): the warnings and expulsions given in the round before it."""
+        return [s for s in self.rows(kinds=("warning", "expulsion")) if s.round == round_no - 1]
 
 
 def _sanction(row: dict[str, Any]) -> Sanction:
