@@ -5,8 +5,9 @@ round plans), :mod:`hub.store` (the pairings published to the stations) and the
 :class:`hub.tournament.Tournament` facade (each player's games so far); nothing here
 writes, and nothing secret goes in: no challenge log, no words, no station keys or
 addresses. The page (``static/screen.js``) renders this dict. After the planned last round
-is published it carries the prize list; with a pairing sent, the warnings and expulsions
-published before that round (ČAS 13.13: who, what, why — public by the rule).
+is published it carries the prize list and the warnings and expulsions of the last round
+(ČAS 13.13: published before the results are announced); before that, with a pairing sent,
+the warnings and expulsions published before that round (who, what, why — public by the rule).
 
 The pairing shown is the one the operator **sent** to the stations (``hub
 publish-pairings``), not a draft he may still re-pair; results of that round appear as they
@@ -69,6 +70,8 @@ def build(service: HubService) -> dict[str, Any]:
             if r["kind"] != Kind.PLAYED.value and r["player_second"] is not None
         }
         given = tour.sanction_book.published_before(round_no) if round_no else []
+        if awards or tour.event_over():  # the last round's: before the results are announced
+            given = tour.sanction_book.published_before(tour.settings()["rounds"] + 1)
     prize_cols = exports.PRIZE_COLUMNS
     sanction_cols = [c for c in exports.SANCTION_COLUMNS if c not in ("referee", "time")]
     prizes = {

@@ -52,8 +52,11 @@ def test_sanctions_then_prizes_on_the_hall_screen(hub: LiveHub, browser_factory:
     assert warned.name in said and "rušení soupeře" in said and "1. napomenutí v partii" in said
     assert not phone.find_element(By.ID, "prizes").is_displayed()  # the event is not over
 
+    with hub.service._tour() as tour:  # in the last round: shown with the prizes
+        tour.sanction(tour.players()[6].id, "warning", reason="telefon v sále", round_no=2)
     play_round(hub, 2)
     hub.call(hub.screen.refresh)
+    assert "telefon v sále" in shown(phone, "#sanctions", "telefon v sále")
     with hub.service._tour() as tour:
         first = tour.standings()[0].player.name
     said = shown(phone, "#prizes", "Ceny")
