@@ -165,3 +165,37 @@ def test_refusals_say_what_to_do(service: HubService, capsys: pytest.CaptureFixt
     assert code == 2 and "trest 9 neexistuje (hub sanction list)" in err
     code, _, err = run(capsys, "sanction", "confirm", "no/such/1")
     assert code == 2 and "hub sanction suggest" in err
+
+
+async def test_the_dashboard_confirms_a_suggested_cross(
+    service: HubService, clock: FakeClock, tmp_path: Path, small_lexicon_path: Path
+) -> None:
+    from dash_testkit import cells, label_text, settle
+    from textual.widgets import DataTable
+
+    from samoobsluha.hub.app import HubApp
+
+    keys = unjustified_checks(service, clock, tmp_path, small_lexicon_path, 1)
+    service.mark_challenger(keys[0], 2)
+    name = service.player_names()[service.table_players(1, 2)[1]]
+    app = HubApp(service, refresh_every=None, tick_every=None, serve=None)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f3")
+        await settle(pilot)
+        screen = app.screen
+        table = screen.query_one("#checks", DataTable)
+        assert cells(table)[0][8] == name
+        await pilot.press("x")
+        await settle(pilot)
+        question = label_text(app.screen, "#confirm-question")
+        assert "stůl 2" in question and "KŮŇ" in question
+        assert f"{name}: trestný křížek (neoprávněná námitka)?" in question
+        await pilot.press("enter")
+        for _ in range(25):  # dismiss, act, reload: loop rounds, not seconds
+            if "Trest 1: platí." in label_text(screen, "#message"):
+                break
+            await settle(pilot)
+        assert "Trest 1: platí." in label_text(screen, "#message")
+    with service._tour() as tour:
+        [given] = tour.sanctions()
+        assert (given.kind, given.check_key, given.referee) == ("cross", keys[0], "operator")
