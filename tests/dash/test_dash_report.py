@@ -8,6 +8,7 @@ from __future__ import annotations
 import csv
 import io
 import json
+import subprocess
 from pathlib import Path
 
 import pytest
@@ -89,3 +90,21 @@ def test_report_names_the_lexicons(
     # the spreadsheet form for the association's Excel: BOM, ';', decimal commas
     text = (out / "results.csv").read_text(encoding="utf-8")
     assert text.startswith("\ufeff") and ";" in text.splitlines()[0]
+
+
+def test_report_pdf_reads_as_the_association_gets_it(service: HubService, tmp_path: Path) -> None:
+    """The A4 report printed by Debian's headless Chromium, read back by pdftotext."""
+    out = tmp_path / "zprava"
+    assert main(["report", "-o", str(out), "--db", str(service.db_path), "--pdf"]) == 0
+    text = subprocess.run(
+        ["pdftotext", "-layout", str(out / "report.pdf"), "-"],
+        capture_output=True,
+        text=True,
+        check=True,
+        timeout=60,
+    ).stdout
+    for expected in ("Zpráva pro asociaci", "Hlavní rozhodčí", "Jana Nová", "TurČAS", "Ceny"):
+        assert expected in text, expected
+    with service._tour() as tour:
+        leader = tour.standings()[0].player.name
+    assert leader in text
