@@ -121,7 +121,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="lexicon file (default: station.toml's, else the built-in Czech)",
     )
     check.add_argument(
-        "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
+        "--lang", default="cs", choices=("cs", "sk", "pl"), help="language of the default lexicon"
     )
     check.add_argument("--ui", default="cs", choices=LANGUAGES, help="language of the answer")
     check.set_defaults(func=_check)
