@@ -7,7 +7,9 @@ change (new TurČAS constants, a different bye score) is ``dataclasses.replace``
 * ČAS (Soutěžní řád 2005, 16.29): wins (draw ½), then TurČAS
   ``A/Kol·Buchholz + B·AbsScore + C·RelScore + D·Zacinani``.
 * SSS (1999 championship rules): wins, then the sum of opponents' wins, then spread.
-* PFS (Polish Swiss rules): wins minus losses, then total points scored.
+* PFS (Polish Swiss rules): wins minus losses, then total points scored; round 1 by rating
+  (unrated players against the top seeds, the rest k against k + N/2), later rounds 1–2, 3–4
+  … by those standings with neighbouring swaps to avoid rematches.
 
 Forfeits and byes follow ČAS 14.2–14.5 for all three unless changed; the SSS and PFS
 originals do not say otherwise.
@@ -49,6 +51,10 @@ class RuleSet:
     # to avoid them) refuses a round that needs one unless the director allows it;
     # "minimise" pairs with the fewest rematches, then the smallest score gaps.
     rematches: str = "minimise"
+    # Later rounds: "matching" (the weighted Swiss of pairing.swiss, ČAS and SSS) or
+    # "neighbours" (PFS: 1–2, 3–4 … by the standings, neighbouring pairs swapped to avoid a
+    # rematch, pairing.neighbours).
+    swiss_method: str = "matching"
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.
@@ -78,12 +84,20 @@ class RuleSet:
                 changes[key] = type(current)(raw)
         if changes.get("rematches", self.rematches) not in ("forbid", "minimise"):
             raise ValueError("rematches is 'forbid' or 'minimise'")
+        if changes.get("swiss_method", self.swiss_method) not in ("matching", "neighbours"):
+            raise ValueError("swiss_method is 'matching' or 'neighbours'")
         return dataclasses.replace(self, **changes)
 
 
 CAS = RuleSet(name="cas", criteria=("wins", "turcas"))
 SSS = RuleSet(name="sss", criteria=("wins", "opp_wins", "spread"), rematches="forbid")
-PFS = RuleSet(name="pfs", criteria=("balance", "points"), first_round="rating", rematches="forbid")
+PFS = RuleSet(
+    name="pfs",
+    criteria=("balance", "points"),
+    first_round="rating",
+    rematches="forbid",
+    swiss_method="neighbours",
+)
 
 RULES: dict[str, RuleSet] = {r.name: r for r in (CAS, SSS, PFS)}
 
