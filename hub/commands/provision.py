@@ -257,7 +257,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="hub address used when mDNS is blocked; also the stations' time server",
     )
     st.add_argument("--hub-name", default="hub", help="hub host name for mDNS (default: hub)")
-    st.add_argument("--ui-language", default="cs", choices=("cs", "sk", "en"))
+    st.add_argument("--ui-language", default="cs", choices=("cs", "sk", "en", "pl"))
     st.add_argument(
         "--lexicon",
         action="append",
@@ -265,7 +265,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="lexicon file(s) to carry on the card; the first is the station's lexicon "
         "(default: built on the Pi from Debian's hunspell dictionary)",
     )
-    st.add_argument("--lexicon-language", default="cs", choices=("cs", "sk"))
+    st.add_argument("--lexicon-language", default="cs", choices=("cs", "sk", "pl"))
     pin = st.add_mutually_exclusive_group()
     pin.add_argument(
         "--referee-pin-file",

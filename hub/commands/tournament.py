@@ -622,7 +622,7 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     exp.add_argument("--round", type=int)
     exp.add_argument("--player", type=int, help="player id for a scorecard")
     exp.add_argument("--format", choices=("csv", "html", "json"), default="csv")
-    exp.add_argument("--lang", choices=("cs", "sk", "en"), default="cs")
+    exp.add_argument("--lang", choices=("cs", "sk", "en", "pl"), default="cs")
     exp.add_argument(
         "--plain",
         action="store_true",
