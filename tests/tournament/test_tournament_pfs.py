@@ -276,3 +276,19 @@ def test_pfs_ranking_on_a_polish_field() -> None:
     # balances: 1: 0, 2: 0, 3: +2, 4: -2; 2 scored 869 > 1 scored 650
     assert [s.player.id for s in table] == [3, 2, 1, 4]
     assert [s.balance for s in table] == [2, 0, 0, -2]
+
+
+def test_polish_names_sort_as_in_polish_on_prints_and_the_hall_screen() -> None:
+    """By-name lists (the print, the hall screen's "where do I play"): ł after l, ś after
+    s, ź and ż after z — and the Czech order is unchanged (č after c, ch after h)."""
+    from samoobsluha.hub.tournament.exports import _collate
+
+    polish = ["Żak Jan", "Grabowski Jerzy", "Łuczak Ewa", "Głowacka Anna", "Lewandowski Jan",
+              "Źrebiec Ola", "Ślęzak Piotr", "Sikora Ewa", "Zając Ola", "Ćwik Adam",
+              "Czarny"]  # fmt: skip
+    assert sorted(polish, key=_collate) == [
+        "Czarny", "Ćwik Adam", "Głowacka Anna", "Grabowski Jerzy", "Lewandowski Jan",
+        "Łuczak Ewa", "Sikora Ewa", "Ślęzak Piotr", "Zając Ola", "Źrebiec Ola", "Żak Jan",
+    ]  # fmt: skip
+    czech = ["Chmel", "Hora", "Čech", "Cibulka", "Šafr", "Svoboda"]
+    assert sorted(czech, key=_collate) == ["Cibulka", "Čech", "Hora", "Chmel", "Svoboda", "Šafr"]
