@@ -199,3 +199,56 @@ def test_station_check_with_the_polish_lexicon(pl_lexicon_path: Path, word: str,
         text=True,
     )
     assert run.returncode == code, run.stderr
+
+
+POLISH_AFF = """SET ISO8859-2
+TRY aioeznrwcysptkmdłulj
+
+PFX b Y 1
+PFX b   0         nie       .
+
+SFX F Y 4
+SFX F   o         a         o
+SFX F   o         u         o
+SFX F   o         em        o
+SFX F   ło        łem       ło
+
+SFX G Y 2
+SFX G   y         a         y
+SFX G   y         e         y
+"""
+POLISH_DIC = ["źdźbło/F", "kino/F", "ładny/Gb", "żółw", "Warszawa/F", "PKP", "quiz"]
+
+
+def test_hub_lexicon_build_reads_a_polish_dictionary_in_its_own_encoding(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+):
+    """hunspell-pl is ISO 8859-2, as this small dictionary in its image: `hub lexicon build
+    --lang pl` builds what the hunspell binary accepts from it, and nothing else."""
+    from samoobsluha.hub.cli import main as hub_main
+
+    prefix = tmp_path / "mini_pl"
+    prefix.with_suffix(".aff").write_bytes(POLISH_AFF.encode("iso8859-2"))
+    dic = f"{len(POLISH_DIC)}\n" + "\n".join(POLISH_DIC) + "\n"
+    prefix.with_suffix(".dic").write_bytes(dic.encode("iso8859-2"))
+    out = tmp_path / "mini.lex"
+    code = hub_main(["lexicon", "build", "--hunspell", str(prefix), "--lang", "pl",
+                     "--variant", "TEST", "-o", str(out)])  # fmt: skip
+    err = capsys.readouterr().err
+    assert code == 0, err
+    lex = Lexicon.open(out, language="pl")
+    built = set(lex.iter_words())
+    assert {"źdźbło", "źdźbła", "źdźbłem", "nieładna", "żółw", "quiz"} - built == {"quiz"}
+    assert "proper noun" in err and "abbreviation" in err  # Warszawa, PKP dropped, said so
+    candidates = sorted(
+        built | {"źdźbłu", "kinem", "kina", "nieładne", "nieżółw", "kinoa", "ładnya", "nieźdźbło"}
+    )
+    rejected = subprocess.run(
+        ["hunspell", "-d", str(prefix), "-l"],
+        input="\n".join(candidates) + "\n",
+        capture_output=True,
+        text=True,
+        check=True,
+        env={"LC_ALL": "C.UTF-8"},
+    ).stdout.split()
+    assert built == set(candidates) - set(rejected)
