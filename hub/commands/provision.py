@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from samoobsluha.hub.provision.generator import (
+    LAYOUTS,
     NetworkSpec,
     ProvisionError,
     ProvisionSpec,
@@ -224,7 +225,7 @@ def _common(p: argparse.ArgumentParser, *, default_name: str | None) -> None:
     pw = p.add_mutually_exclusive_group()
     pw.add_argument("--password-hash", metavar="HASH", help="crypt hash (openssl passwd -6)")
     pw.add_argument("--password-file", metavar="FILE", help="file holding the plain password")
-    p.add_argument("--keyboard", default="cz", choices=("cz", "sk"), help="layout (default cz)")
+    p.add_argument("--keyboard", default="cz", choices=LAYOUTS, help="layout (default cz)")
     p.add_argument("--timezone", default="Europe/Prague")
     net = p.add_argument_group("network (Ethernet with DHCP unless told otherwise)")
     net.add_argument("--wifi-ssid", metavar="SSID")

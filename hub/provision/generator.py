@@ -86,7 +86,7 @@ HOSTNAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
 PIN_HASH_RE = re.compile(r"scrypt\$\d+\$\d+\$\d+\$[0-9a-f]{16,}\$[0-9a-f]{32,}")
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 SSH_KEY_RE = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-\S+) [A-Za-z0-9+/=]+( .*)?$")
-LAYOUTS = ("cz", "sk")
+LAYOUTS = ("cz", "sk", "pl")  # pl: the Polish programmer's layout (AltGr + letter)
 
 
 class ProvisionError(ValueError):
