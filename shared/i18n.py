@@ -236,6 +236,7 @@ PLURAL_COUNTS: dict[str, str] = {
     "pair.why.bye_skipped": "byes",
     "pair.note.rematches": "rematches",
     "pair.note.pfs_swaps": "swaps",
+    "cli.check.lexicon": "words",
     "err.tour.unagreed": "tables",
     "cli.players.imported": "n",
     "cli.players.imported_tsh": "n",

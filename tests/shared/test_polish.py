@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 
 from samoobsluha.shared.alphabet import CZECH, POLISH, get_alphabet
+from samoobsluha.shared.i18n import plural_category
 from samoobsluha.shared.lexicon import Lexicon, Status
 from samoobsluha.shared.normalize import Reason, WordRefused, normalize_word, normalize_words
 
@@ -252,3 +253,20 @@ def test_hub_lexicon_build_reads_a_polish_dictionary_in_its_own_encoding(
         env={"LC_ALL": "C.UTF-8"},
     ).stdout.split()
     assert built == set(candidates) - set(rejected)
+
+
+@pytest.mark.slow
+def test_station_check_reads_plays_and_answers_in_polish(pl_lexicon_path: Path):
+    run = subprocess.run(
+        [str(STATION), "check", "--ui", "pl", "--lexicon", str(pl_lexicon_path)],
+        input="źdźbło\nkůň pies\nz-dz-bl+o\n",
+        capture_output=True,
+        text=True,
+    )
+    lines = run.stdout.splitlines()
+    assert run.returncode == 0, run.stderr
+    count = len(Lexicon.open(pl_lexicon_path))
+    form = {"one": "słowo", "few": "słowa", "many": "słów"}[plural_category(count, "pl")]
+    assert lines[0].startswith(f"pl/HUNSPELL: {count} {form}, sha256 ")
+    assert lines[1:] == ["ŹDŹBŁO: DOBRZE (HUNSPELL)", "KŮŇ PIES: ŹLE (HUNSPELL)",
+                         "ŹDŹBŁO: DOBRZE (HUNSPELL)"]  # fmt: skip
