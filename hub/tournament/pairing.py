@@ -444,21 +444,7 @@ def swiss(
     pairs = [(a, b) for a, b in pairs if b != BYE]
     why: list[str] = []
     if bye is not None:
-        fewest = min(f.byes[i] for i in order)
-        skipped = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] <= f.byes[bye]]
-        if skipped:
-            why.append(
-                Phrase(
-                    "pair.why.bye_skipped",
-                    who=_who(f, bye),
-                    byes=f.byes[bye],
-                    skipped=[_name(f, i) for i in skipped],
-                )
-            )
-        else:
-            why.append(Phrase("pair.why.bye_lowest", who=_who(f, bye), byes=f.byes[bye]))
-        if f.byes[bye] > fewest:
-            why.append(Phrase("pair.why.bye_fewer"))
+        why = _bye_reasons(f, order, bye)
         result.notes += why
     result.k = k if k is not None else len(order)
     if rematches:
@@ -652,21 +638,32 @@ def neighbours(
     if swaps:
         result.notes.append(Phrase("pair.note.pfs_swaps", swaps=swaps))
     if bye is not None:
-        fewest = min(f.byes[i] for i in order)
-        skipped_bye = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] <= f.byes[bye]]
-        if skipped_bye:
-            why_bye = Phrase(
-                "pair.why.bye_skipped",
-                who=_who(f, bye),
-                byes=f.byes[bye],
-                skipped=[_name(f, i) for i in skipped_bye],
-            )
-        else:
-            why_bye = Phrase("pair.why.bye_lowest", who=_who(f, bye), byes=f.byes[bye])
-        reasons = [why_bye] + ([Phrase("pair.why.bye_fewer")] if f.byes[bye] > fewest else [])
+        reasons = _bye_reasons(f, order, bye)
         result.notes += reasons
         result.boards.append(Board(len(found) + 1, bye, None, list(reasons)))
     return result
+
+
+def _bye_reasons(f: _Field, order: list[int], bye: int) -> list[str]:
+    """Why ``bye`` has the bye: the lowest-ranked player with his byes, or who below him
+    was skipped; and whether everybody with fewer byes would have cost more."""
+    fewest = min(f.byes[i] for i in order)
+    skipped = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] <= f.byes[bye]]
+    why: list[str] = []
+    if skipped:
+        why.append(
+            Phrase(
+                "pair.why.bye_skipped",
+                who=_who(f, bye),
+                byes=f.byes[bye],
+                skipped=[_name(f, i) for i in skipped],
+            )
+        )
+    else:
+        why.append(Phrase("pair.why.bye_lowest", who=_who(f, bye), byes=f.byes[bye]))
+    if f.byes[bye] > fewest:
+        why.append(Phrase("pair.why.bye_fewer"))
+    return why
 
 
 def _bye_candidates(f: _Field, order: list[int]) -> list[int | None]:

@@ -21,15 +21,9 @@ STATION = Path(sys.executable).parent / "station"
 
 
 def hunspell_rejects(words: list[str]) -> set[str]:
-    out = subprocess.run(
-        ["hunspell", "-d", PL_PREFIX, "-l"],
-        input="\n".join(words) + "\n",
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"LC_ALL": "C.UTF-8"},
-    ).stdout
-    return set(out.split())
+    from test_hunspell import hunspell_rejects as rejects
+
+    return rejects(PL_PREFIX, words)
 
 
 # --- tiles -----------------------------------------------------------------------------------
@@ -244,15 +238,9 @@ def test_hub_lexicon_build_reads_a_polish_dictionary_in_its_own_encoding(
     candidates = sorted(
         built | {"źdźbłu", "kinem", "kina", "nieładne", "nieżółw", "kinoa", "ładnya", "nieźdźbło"}
     )
-    rejected = subprocess.run(
-        ["hunspell", "-d", str(prefix), "-l"],
-        input="\n".join(candidates) + "\n",
-        capture_output=True,
-        text=True,
-        check=True,
-        env={"LC_ALL": "C.UTF-8"},
-    ).stdout.split()
-    assert built == set(candidates) - set(rejected)
+    from test_hunspell import hunspell_rejects as rejects
+
+    assert built == set(candidates) - rejects(prefix, candidates)
 
 
 @pytest.mark.slow
