@@ -42,3 +42,20 @@ async def test_one_verdict_for_the_move_in_polish(
             assert verdict.failed and "Źle: " not in text
     row = store.recent()[0]
     assert row["lexicon_variant"] == "HUNSPELL" and row["table_no"] == 7
+
+
+async def test_a_polish_referee_confirms_with_t_for_tak(make_app) -> None:
+    """The Polish confirmation says „T = tak · Esc = nie“: T must be the yes key."""
+    from test_kiosk_flows import SIZE, set_pin
+
+    app = make_app(ui_language="pl")
+    async with app.run_test(size=SIZE) as pilot:
+        await pilot.press("x")
+        await settle(pilot)
+        await set_pin(pilot)
+        await pilot.press("7")  # quit: "really?" first
+        await settle(pilot)
+        assert "T = tak" in str(app.screen.query_one("#confirm-hint").render())
+        await pilot.press("t")
+        await pilot.pause()
+    assert app.return_code == 0
