@@ -56,6 +56,8 @@ def checked_letters(value: Any) -> str:
 def letters_for(lang: str) -> str:
     """The keyboard test line of a rehearsal run in ``lang``."""
     return LETTERS.get(lang, TEST_LETTERS)
+
+
 SPREAD_TARGET = 0.020  # seconds: every bell within 20 ms of the others
 CLOCK_UNCERTAINTY_OK = 0.010  # half the best round trip
 DEFAULT_LEAD = 3.0

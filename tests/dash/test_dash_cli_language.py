@@ -118,5 +118,6 @@ def test_hub_stations_speaks_the_language(
     assert main(["stations"]) == 0
     out = capsys.readouterr().out
     assert "−0,012 s ±2,1 ms" in out  # decimal commas
-    leaks = english_on_screen(out, allowed={"hub", "rejected"}, lang=lang)  # „hub rejected“: a command
+    # „hub rejected“: a command
+    leaks = english_on_screen(out, allowed={"hub", "rejected"}, lang=lang)
     assert not leaks, f"{lang}: English {leaks} in:\n{out}"
