@@ -159,7 +159,10 @@ def main(argv: list[str] | None = None) -> int:
     p = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     p.add_argument("--out", default=str(REPO / "docs"), help="where the PNGs go (docs/)")
     p.add_argument(
-        "--lang", choices=("cs", "sk", "en"), default="cs", help="docs/ holds Czech (cs)"
+        "--lang",
+        choices=("cs", "sk", "en", "pl"),
+        default="cs",
+        help="docs/ holds Czech (cs); pl (into docs/pl): a Polish PFS field of 120 players",
     )
     args = p.parse_args(argv)
     out = Path(args.out)
@@ -170,7 +173,13 @@ def main(argv: list[str] | None = None) -> int:
         service = HubService(work, clock=clock)
         service.prepare()
         with service._tour() as tour:
-            play_sample(tour, 3)
+            if args.lang == "pl":
+                play_sample(
+                    tour, 3, players=120, name="Mistrzostwa Polski w Scrabble 2026",
+                    place="Warszawa, Pałac Kultury i Nauki", lang="pl",
+                )  # fmt: skip
+            else:
+                play_sample(tour, 3)
         hub = LiveHub(work, clock)
         try:
             hub.publish_round(4)

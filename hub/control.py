@@ -127,6 +127,7 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             wait=float(req.get("wait", rehearse.DEFAULT_WAIT)),
             keyboard=bool(req.get("keyboard", True)),
             button=bool(req.get("button", True)),
+            letters=rehearse.checked_letters(req.get("letters")),
             during_round=bool(req.get("during_round", False)),
         )
     if op == "push_lexicon":

@@ -1,5 +1,7 @@
 """``./dev demo``: a hub and stations on this machine, with the real Czech lexicon, a
 sample tournament of 32 players and mock GPIO whose bell is the audio or terminal bell.
+``./dev demo --lang pl``: a Polish (PFS) event instead — 120 Polish players paired by the
+PFS rules, the real Polish lexicon (hunspell-pl), and every screen in Polish.
 
 What runs (all on 127.0.0.1; data under ``.demo/`` in the repository):
 
@@ -38,6 +40,24 @@ HUB = DEMO / "hub"
 STATIONS = ("st-1", "st-2")
 
 
+class Event:
+    """What the demo's hall plays: the Czech default or a Polish (PFS) event."""
+
+    def __init__(self, lang: str) -> None:
+        self.lang = lang
+        polish = lang == "pl"
+        self.players = 120 if polish else 32
+        self.rules = "pfs" if polish else "cas"
+        self.name = "Turniej pokazowy PFS" if polish else "Ukázkový turnaj"
+        self.tables = f"1-{self.players // 2}"
+        self.what = (
+            "120 players (Polish names, PFS ranking, fixed seed), PFS rules"
+            if polish
+            else "32 players (Czech and Slovak names, fixed seed)"
+        )
+        self.lexicon_note = "the Polish lexicon, ~40 s" if polish else "the Czech lexicon, ~15 s"
+
+
 def say(text: str) -> None:
     print(f"\033[1m==> {text}\033[0m", file=sys.stderr, flush=True)
 
@@ -62,7 +82,7 @@ def run(cmd: list[str], data: Path, **kwargs: Any) -> subprocess.CompletedProces
     )
 
 
-def setup(fresh: bool) -> dict[str, str]:
+def setup(fresh: bool, event: Event | None = None) -> dict[str, str]:
     """Create (or reuse) the demo's hub and stations; returns what the processes need."""
     from samoobsluha.hub import auth, store
     from samoobsluha.hub.sample import sample_csv
@@ -79,19 +99,25 @@ def setup(fresh: bool) -> dict[str, str]:
                         shutil.rmtree(sub) if sub.is_dir() else sub.unlink()
             else:
                 shutil.rmtree(child) if child.is_dir() else child.unlink()
+    event = event or Event("cs")
     HUB.mkdir(parents=True, exist_ok=True)
     os.environ["SAMOOBSLUHA_DATA"] = str(HUB)
+    lexicon_lang = "pl" if event.lang == "pl" else "cs"
     lexicon = ensure_default_lexicon(
-        "cs", log=lambda msg: say(f"{msg} (the first run builds the Czech lexicon, ~15 s)")
+        lexicon_lang, log=lambda msg: say(f"{msg} (the first run builds {event.lexicon_note})")
     )
+    # the hall screen speaks the event's language ([screen] lang of hub.toml)
+    (HUB / "hub.toml").write_text(f'[screen]\nlang = "{event.lang}"\n', encoding="utf-8")
     hub_bin = str(BIN / "hub")
     if not (HUB / "hub.db").exists() or fresh:
-        say("sample tournament: 32 players (Czech and Slovak names, fixed seed), round 1 paired")
+        say(f"sample tournament: {event.what}, round 1 paired")
         players = DEMO / "players.csv"
-        players.write_text(sample_csv(32, 2026), encoding="utf-8")
-        run([hub_bin, "tournament", "init", "--name", "Ukázkový turnaj", "--rounds", "9"], HUB)
+        players.write_text(sample_csv(event.players, 2026, event.lang), encoding="utf-8")
+        init = [hub_bin, "tournament", "init", "--name", event.name, "--rounds", "9"]
+        run([*init, "--rules", event.rules], HUB)
         run([hub_bin, "players", "import", str(players)], HUB)
-        run([hub_bin, "players", "checkin", *(str(i) for i in range(1, 33))], HUB)
+        ids = (str(i) for i in range(1, event.players + 1))
+        run([hub_bin, "players", "checkin", *ids], HUB)
         run([hub_bin, "round", "pair", "1", "--seed", "1"], HUB)
         start = time.strftime("%H:%M", time.localtime(time.time() + 120))
         run(
@@ -132,8 +158,8 @@ def setup(fresh: bool) -> dict[str, str]:
             own.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(lexicon, own)
         (folder / "station.toml").write_text(
-            f'[station]\nname = "{name}"\nlexicon = "{own}"\n\n'
-            f'[kiosk]\ntables = "1-16"\n\n'
+            f'[station]\nname = "{name}"\nlexicon = "{own}"\nui_language = "{event.lang}"\n\n'
+            f'[kiosk]\ntables = "{event.tables}"\n\n'
             f'[network]\ntournament_id = "{tournament}"\n'
             f'psk_file = "{key_file}"\nhub = "127.0.0.1:{port}"\n'
             f'station_id = "{name}"\n',
@@ -228,9 +254,10 @@ def station_command() -> str:
     )
 
 
-def dashboard_command() -> str:
+def dashboard_command(lang: str = "cs") -> str:
     return (
-        f"SAMOOBSLUHA_DATA={shlex.quote(str(HUB))} {shlex.quote(str(BIN / 'hub'))} run --no-serve"
+        f"SAMOOBSLUHA_DATA={shlex.quote(str(HUB))} SAMOOBSLUHA_LANG={lang} "
+        f"{shlex.quote(str(BIN / 'hub'))} run --no-serve --lang {lang}"
     )
 
 
@@ -260,13 +287,19 @@ def main(argv: list[str] | None = None) -> int:
     )
     parser.add_argument("--keep", action="store_true", help="keep the last demo's tournament")
     parser.add_argument("--no-tmux", action="store_true", help="do not split the terminal")
+    parser.add_argument(
+        "--lang",
+        choices=("cs", "sk", "en", "pl"),
+        default="cs",
+        help="the hall's language; pl: a Polish PFS event of 120 players with the Polish lexicon",
+    )
     args = parser.parse_args(argv)
     if args.what == "station":
         if not (DEMO / "st-1" / "station.toml").exists():
             print("start ./dev demo first", file=sys.stderr)
             return 2
         return subprocess.call(station_command(), shell=True)
-    info = setup(fresh=not args.keep)
+    info = setup(fresh=not args.keep, event=Event(args.lang))
     say(f"hub on 127.0.0.1:{info['port']}, tournament {info['tournament']}; data in {DEMO}")
     procs = start_background(info["port"], info["screen_port"])
     url = f"http://127.0.0.1:{info['screen_port']}/"
@@ -298,7 +331,7 @@ def main(argv: list[str] | None = None) -> int:
                     "200",
                     "-y",
                     "50",
-                    f"{dashboard_command()}; {quit_all}",
+                    f"{dashboard_command(args.lang)}; {quit_all}",
                 ],
                 check=True,
             )
@@ -316,7 +349,7 @@ def main(argv: list[str] | None = None) -> int:
             "./dev demo station"
         )
         time.sleep(2)
-        return subprocess.call(dashboard_command(), shell=True)
+        return subprocess.call(dashboard_command(args.lang), shell=True)
     finally:
         stop(procs)
         say(f"demo stopped; logs in {DEMO / 'logs'}")

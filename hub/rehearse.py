@@ -41,6 +41,23 @@ from samoobsluha.shared.rounds import Phase, RoundPlan
 
 KIND = "rehearse"
 TEST_LETTERS = "ěščřžýáíéúůďťň"
+#: The test line of a hall whose rehearsal speaks that language: a Polish hall types the
+#: Polish letters (its keyboards have no ě or ů, and must have ą … ż); others the Czech line.
+LETTERS = {"pl": "ąćęłńóśźż"}
+
+
+def checked_letters(value: Any) -> str:
+    """A test line asked for over the control socket: letters only, at most 40; anything
+    else is the default line."""
+    text = str(value or "")
+    return text if 0 < len(text) <= 40 and text.isalpha() else TEST_LETTERS
+
+
+def letters_for(lang: str) -> str:
+    """The keyboard test line of a rehearsal run in ``lang``."""
+    return LETTERS.get(lang, TEST_LETTERS)
+
+
 SPREAD_TARGET = 0.020  # seconds: every bell within 20 ms of the others
 CLOCK_UNCERTAINTY_OK = 0.010  # half the best round trip
 DEFAULT_LEAD = 3.0
@@ -280,7 +297,7 @@ def judge_station(
             add(Check("keyboard", FAIL, tr("keyboard.missing", letters=" ".join(missing))))
         else:
             missing = ""
-            add(Check("keyboard", OK, tr("keyboard.ok")))
+            add(Check("keyboard", OK, tr("keyboard.ok", letters=letters_for(lang))))
     if answer.get("bell"):
         level = WARN if answer.get("simulated") else OK
         key = "bell.simulated" if answer.get("simulated") else "bell.ok"
@@ -488,6 +505,7 @@ def run(
     While a round is being played the hub refuses it unless ``during_round`` (then it is
     quiet: see the module docstring)."""
     args: dict[str, Any] = {"lead": lead, "wait": wait, "keyboard": keyboard, "button": button}
+    args["letters"] = letters_for(lang)
     if during_round:
         args["during_round"] = True
     asked = service.control("rehearse", timeout=15.0, **args)

@@ -1,4 +1,4 @@
-"""Alphabets, tile sets and letter values of the Czech and Slovak Scrabble editions.
+"""Alphabets, tile sets and letter values of the Czech, Slovak and Polish Scrabble editions.
 
 Sources (both are the 100-tile Mattel editions, as listed in Wikipedia's
 "Scrabble letter distributions", cross-checked against the Xanado editions):
@@ -8,6 +8,10 @@ Sources (both are the 100-tile Mattel editions, as listed in Wikipedia's
   alphabet except CH, so Q and W can still appear in a word through a blank.
 * Slovak: 98 letter tiles + 2 blanks with Ä, Ô, Ľ, Ĺ, Ŕ; no CH, DZ, DŽ tiles. The
   Slovak rules let a blank also stand for W, Q, Ö, Ü, Ě and Ř.
+* Polish: 98 letter tiles + 2 blanks, the 32 letters of the Polish alphabet with
+  Ą Ć Ę Ł Ń Ó Ś Ź Ż and without Q, V, X (the Mattel edition the PFS plays, counts and
+  values as published by the Polish Scrabble community, e.g. scrabble123.pl). A blank
+  stands for a letter of the Polish alphabet only, so a word with Q, V or X is not Polish.
 
 Letters are kept in their canonical lowercase form (see :mod:`shared.normalize`);
 ``face()`` gives the upper-case face printed on a tile.
@@ -27,15 +31,19 @@ class Alphabet(Record):
     """One language edition: which tiles exist, what they score, what a word may contain.
 
     ``tiles`` maps each lowercase letter to ``(count, value)``. ``blank_only`` are the
-    letters with no tile of their own that a blank may still stand for.
+    letters with no tile of their own that a blank may still stand for. ``judges_foreign``:
+    a letter of another alphabet (the Q of ``qxzw``, the ů of a Czech word) is not refused
+    as a typing error but judged, so the play is simply not valid — what the PFS expects
+    when a foreign word is challenged at a Polish table.
     """
 
-    _fields = ("code", "name", "tiles", "blanks", "blank_only")
+    _fields = ("code", "name", "tiles", "blanks", "blank_only", "judges_foreign")
     code: str
     name: str
     tiles: Mapping[str, tuple[int, int]]
     blanks: int
     blank_only: frozenset[str]
+    judges_foreign: bool
 
     def __init__(
         self,
@@ -44,12 +52,14 @@ class Alphabet(Record):
         tiles: Mapping[str, tuple[int, int]],
         blanks: int = 2,
         blank_only: frozenset[str] = frozenset(),
+        judges_foreign: bool = False,
     ) -> None:
         object.__setattr__(self, "code", code)
         object.__setattr__(self, "name", name)
         object.__setattr__(self, "tiles", tiles)
         object.__setattr__(self, "blanks", blanks)
         object.__setattr__(self, "blank_only", blank_only)
+        object.__setattr__(self, "judges_foreign", judges_foreign)
 
     @cached_property
     def letters(self) -> frozenset[str]:
@@ -89,7 +99,9 @@ class Alphabet(Record):
 
 # Czech and Slovak collation: a base letter first, then its accented forms in the
 # order the dictionaries use. Only needs to be sensible for display ordering.
-_BASE_ORDER = "aäábcčdďeéěfghiíjklĺľmnňoóôöpqrřŕsštťuúůüvwxyýzž"
+# Polish letters follow the same rule (ą after a, ł after l, ź before ż as in Polish
+# dictionaries).
+_BASE_ORDER = "aąäábcćčdďeęéěfghiíjklłĺľmnńňoóôöpqrřŕsśštťuúůüvwxyýzźž"
 
 
 def _collation(letter: str) -> int:
@@ -130,11 +142,23 @@ SLOVAK = Alphabet(
     blank_only=frozenset("wqöüěř"),
 )
 
-ALPHABETS: dict[str, Alphabet] = {a.code: a for a in (CZECH, SLOVAK)}
+POLISH = Alphabet(
+    code="pl",
+    name="polski",
+    tiles=_tiles(
+        "a:9:1 ą:1:5 b:2:3 c:3:2 ć:1:6 d:3:2 e:7:1 ę:1:5 f:1:5 g:2:3 h:2:3 i:8:1 "
+        "j:2:3 k:3:2 l:3:2 ł:2:3 m:3:2 n:5:1 ń:1:7 o:6:1 ó:1:5 p:3:2 r:4:1 s:4:1 "
+        "ś:1:5 t:3:2 u:2:3 w:4:1 y:4:2 z:5:1 ź:1:9 ż:1:5"
+    ),
+    judges_foreign=True,
+)
+
+ALPHABETS: dict[str, Alphabet] = {a.code: a for a in (CZECH, SLOVAK, POLISH)}
 
 
 def get_alphabet(code: str) -> Alphabet:
-    """The alphabet for a language code (``cs`` or ``sk``); ``KeyError`` names the choices."""
+    """The alphabet for a language code (``cs``, ``sk`` or ``pl``); ``KeyError`` names the
+    choices."""
     try:
         return ALPHABETS[code]
     except KeyError:

@@ -201,9 +201,9 @@ class KioskSettings:
                 "max_words",
                 value=settings.max_words,
             )
-        if settings.ui_language and settings.ui_language not in ("cs", "sk", "en"):
+        if settings.ui_language and settings.ui_language not in ("cs", "sk", "en", "pl"):
             raise SettingsError(
-                f"ui_language: {settings.ui_language!r} is not cs, sk or en",
+                f"ui_language: {settings.ui_language!r} is not cs, sk, en or pl",
                 "settings.ui_language",
                 "ui_language",
                 value=repr(settings.ui_language),

@@ -30,7 +30,7 @@ if TYPE_CHECKING:
     from pathlib import Path
     from typing import Any
 
-LANGUAGES = ("cs", "sk", "en")
+LANGUAGES = ("cs", "sk", "en", "pl")
 DEFAULT = "cs"
 FALLBACK = "en"  # the language a missing text falls back to
 DOMAIN = "samoobsluha"
@@ -45,6 +45,7 @@ CATEGORIES: dict[str, tuple[str, ...]] = {
     "cs": ("one", "few", "many", "other"),
     "sk": ("one", "few", "many", "other"),
     "en": ("one", "other"),
+    "pl": ("one", "few", "many", "other"),
 }
 
 #: One language's messages: key → text, or key → its plural forms (a tuple).
@@ -235,6 +236,8 @@ PLURAL_COUNTS: dict[str, str] = {
     "pair.why.bye_lowest": "byes",
     "pair.why.bye_skipped": "byes",
     "pair.note.rematches": "rematches",
+    "pair.note.pfs_swaps": "swaps",
+    "cli.check.lexicon": "words",
     "err.tour.unagreed": "tables",
     "cli.players.imported": "n",
     "cli.players.imported_tsh": "n",
@@ -245,7 +248,7 @@ PLURAL_COUNTS: dict[str, str] = {
     "dash.disputes.badge": "n",
 }
 
-_LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB"}
+_LOCALES = {"cs": "cs_CZ", "sk": "sk_SK", "en": "en_GB", "pl": "pl_PL"}
 
 
 def plural_category(count: Any, lang: str) -> str:

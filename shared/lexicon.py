@@ -577,7 +577,7 @@ def ensure_default_lexicon(language: str = "cs", *, log: Any = None) -> Path:
         return path
     prefix = hunspell_prefix(language)
     if prefix is None:
-        package = {"cs": "hunspell-cs", "sk": "hunspell-sk"}.get(language, "hunspell-…")
+        package = f"hunspell-{language}" if language in ("cs", "sk", "pl") else "hunspell-…"
         raise LexiconError(
             f"{path}: no lexicon, and no hunspell dictionary to build one "
             f"(install {package} or pass --lexicon FILE)"

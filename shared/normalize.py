@@ -6,12 +6,17 @@ over the network goes through :func:`normalize_word`:
 * Unicode NFC (dead keys and pasted text may arrive decomposed), then lowercase — the
   canonical case everywhere inside the system; the screen shows tile faces in upper case;
 * the SIT ASCII notation for diacritics (``C+`` → č, ``A-`` → á, …) for keyboards whose
-  dead keys fail, plus ``E+`` → ě, ``R+`` → ř, ``U+`` → ů, which SIT does not list;
+  dead keys fail, plus ``E+`` → ě, ``R+`` → ř, ``U+`` → ů, which SIT does not list; on a
+  Polish station the same two marks in the Polish way (:data:`POLISH_ASCII`: ``+`` for the
+  ogonek, the dot and the stroke, ``A+`` → ą, ``Z+`` → ż, ``L+`` → ł; ``-`` for the kreska,
+  ``S-`` → ś, ``Z-`` → ź);
 * blank brackets as written on scoresheets, ``REC(I)E``: the brackets are removed and the
   positions of the blank letters remembered;
 * refusal, with a reason, of anything that cannot be a word on the board: empty input,
   one letter, more than 15 letters, a character outside the language's alphabet,
-  unbalanced brackets. Nothing is silently dropped.
+  unbalanced brackets. Nothing is silently dropped. (A Polish station refuses only what is
+  no letter at all: a foreign letter such as Q or Ů reaches the lexicon and is judged not
+  valid, see ``Alphabet.judges_foreign``.)
 """
 
 from __future__ import annotations
@@ -33,6 +38,14 @@ SIT_ASCII: dict[str, str] = {
     "t+": "ť", "z+": "ž", "e+": "ě", "r+": "ř", "u+": "ů",
     "a-": "á", "e-": "é", "i-": "í", "l-": "ĺ", "o-": "ó", "r-": "ŕ", "u-": "ú", "y-": "ý",
 }  # fmt: skip
+# The Polish letters in the same notation, read instead of SIT at a Polish station (a+ is
+# ą there, not the Slovak ä): + for the ogonek (ą ę), the dot (ż) and the stroke (ł), - for
+# the kreska (ć ń ó ś ź), as the Polish names of the marks go.
+POLISH_ASCII: dict[str, str] = {
+    "a+": "ą", "e+": "ę", "l+": "ł", "z+": "ż",
+    "c-": "ć", "n-": "ń", "o-": "ó", "s-": "ś", "z-": "ź",
+}  # fmt: skip
+ASCII_NOTATION: dict[str, dict[str, str]] = {"pl": POLISH_ASCII}
 _SIT_RE = re.compile(r"([a-z])([+\-])")
 
 
@@ -96,14 +109,15 @@ class Word(Record):
         return "".join(out).replace(")(", "")
 
 
-def _fold(raw: str) -> str:
+def _fold(raw: str, alphabet: Alphabet) -> str:
     text = unicodedata.normalize("NFC", raw).strip().lower()
-    return _SIT_RE.sub(lambda m: SIT_ASCII.get(m.group(0), m.group(0)), text)
+    table = ASCII_NOTATION.get(alphabet.code, SIT_ASCII)
+    return _SIT_RE.sub(lambda m: table.get(m.group(0), m.group(0)), text)
 
 
 def normalize_word(raw: str, alphabet: Alphabet) -> Word:
     """Normalise one typed word for ``alphabet`` or raise :class:`WordRefused`."""
-    text = _fold(raw)
+    text = _fold(raw, alphabet)
     if not text:
         raise WordRefused(Reason.EMPTY, raw)
     letters: list[str] = []
@@ -119,7 +133,7 @@ def normalize_word(raw: str, alphabet: Alphabet) -> Word:
             if not in_blank or len(letters) == blank_open_at:
                 raise WordRefused(Reason.BRACKETS, raw)
             in_blank = False
-        elif ch in alphabet.letters:
+        elif ch in alphabet.letters or (alphabet.judges_foreign and ch.isalpha()):
             if in_blank:
                 blanks.append(len(letters))
             letters.append(ch)

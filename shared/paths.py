@@ -20,7 +20,7 @@ if TYPE_CHECKING:
 
 PI_DATA = "/srv/samoobsluha"
 HUNSPELL_DIRS: tuple[str | os.PathLike[str], ...] = ("/usr/share/hunspell", "/usr/share/myspell")
-HUNSPELL_NAMES = {"cs": "cs_CZ", "sk": "sk_SK"}
+HUNSPELL_NAMES = {"cs": "cs_CZ", "sk": "sk_SK", "pl": "pl_PL"}
 
 
 def data_folder() -> str:

@@ -5,7 +5,7 @@ Looked up at ``--config FILE``, else ``$SAMOOBSLUHA_CONFIG``, else
 ``<data dir>/station.toml``. Every key has a default, so a station starts with no file at
 all. Each feature owns its section and parses it into its own dataclass:
 
-``[station]``  name, ui_language (cs|sk|en), lexicon (path)
+``[station]``  name, ui_language (cs|sk|en|pl), lexicon (path)
 ``[kiosk]``    tables, limits, timeouts, referee PIN (see station/kiosk docs)
 ``[gong]``     pins, active_high, patterns, audio (see hardware/)
 ``[network]``  tournament_id, psk_file, hub ("host:port" when mDNS is blocked)

@@ -48,6 +48,33 @@ PLAYS = (
 )
 
 
+# The same for a Polish station (the Polish lexicon decides).
+POLISH_PLAYS = (
+    ("źdźbło",),
+    ("koń", "ryba"),
+    ("żółw",),
+    ("drzewo",),
+    ("drzewoa",),
+    ("kot", "las"),
+    ("kotx",),
+    ("woda",),
+    ("wodzianek",),
+    ("słowo",),
+    ("gra", "pies"),
+    ("plansza",),
+    ("kamień",),
+    ("kamienny",),
+    ("blank",),
+    ("staw",),
+    ("domek",),
+    ("dumy",),
+    ("psu",),
+    ("konia",),
+    ("RE(K)IN",),
+    ("z+o-l+w",),
+)
+
+
 class Simulator:
     """One simulated station. ``index``/``of``: which share of the tables' results this
     station enters (tables with ``table % of == index``)."""
@@ -109,7 +136,7 @@ class Simulator:
         if not tables:
             return None
         table = self.rng.choice(tables)[0]
-        play = self.rng.choice(PLAYS)
+        play = self.rng.choice(POLISH_PLAYS if self.lexicon.info.language == "pl" else PLAYS)
         verdict = self.lexicon.judge(prepare_words(list(play), self.lexicon.alphabet))
         record = self.store.record_check(
             verdict, self.lexicon.info, table_no=table, round_no=round_no, at=self.now()

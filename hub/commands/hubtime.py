@@ -47,7 +47,7 @@ def _confirm(args: argparse.Namespace) -> int:
         return 0
     if not args.yes:
         answer = input(t("cli.time.ask", lang, time=_fmt(svc.clock.now())))
-        if answer.strip().lower() not in ("y", "yes", "a", "ano", "áno"):
+        if answer.strip().lower() not in ("y", "yes", "a", "ano", "áno", "t", "tak"):
             print(t("cli.time.declined", lang))
             return 1
     done = svc.confirm_time()

@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 from samoobsluha.hub.provision.generator import (
+    LAYOUTS,
     NetworkSpec,
     ProvisionError,
     ProvisionSpec,
@@ -224,7 +225,7 @@ def _common(p: argparse.ArgumentParser, *, default_name: str | None) -> None:
     pw = p.add_mutually_exclusive_group()
     pw.add_argument("--password-hash", metavar="HASH", help="crypt hash (openssl passwd -6)")
     pw.add_argument("--password-file", metavar="FILE", help="file holding the plain password")
-    p.add_argument("--keyboard", default="cz", choices=("cz", "sk"), help="layout (default cz)")
+    p.add_argument("--keyboard", default="cz", choices=LAYOUTS, help="layout (default cz)")
     p.add_argument("--timezone", default="Europe/Prague")
     net = p.add_argument_group("network (Ethernet with DHCP unless told otherwise)")
     net.add_argument("--wifi-ssid", metavar="SSID")
@@ -257,7 +258,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="hub address used when mDNS is blocked; also the stations' time server",
     )
     st.add_argument("--hub-name", default="hub", help="hub host name for mDNS (default: hub)")
-    st.add_argument("--ui-language", default="cs", choices=("cs", "sk", "en"))
+    st.add_argument("--ui-language", default="cs", choices=("cs", "sk", "en", "pl"))
     st.add_argument(
         "--lexicon",
         action="append",
@@ -265,7 +266,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="lexicon file(s) to carry on the card; the first is the station's lexicon "
         "(default: built on the Pi from Debian's hunspell dictionary)",
     )
-    st.add_argument("--lexicon-language", default="cs", choices=("cs", "sk"))
+    st.add_argument("--lexicon-language", default="cs", choices=("cs", "sk", "pl"))
     pin = st.add_mutually_exclusive_group()
     pin.add_argument(
         "--referee-pin-file",

@@ -95,12 +95,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="run it while a round is being played: quietly (no bell, no keyboard test, "
         "nothing over a player's screen)",
     )
-    p.add_argument("--lang", default="cs", choices=("cs", "sk", "en"))
+    p.add_argument("--lang", default="cs", choices=("cs", "sk", "en", "pl"))
     actions = p.add_subparsers(dest="rehearse_action", metavar="ACTION")
     show = actions.add_parser("show", help="print a stored rehearsal (the last by default)")
     show.add_argument("id", nargs="?")
     show.add_argument("--html", metavar="FILE")
-    show.add_argument("--lang", default="cs", choices=("cs", "sk", "en"))
+    show.add_argument("--lang", default="cs", choices=("cs", "sk", "en", "pl"))
     lst = actions.add_parser("list", help="every stored rehearsal")
-    lst.add_argument("--lang", default="cs", choices=("cs", "sk", "en"))
+    lst.add_argument("--lang", default="cs", choices=("cs", "sk", "en", "pl"))
     p.set_defaults(func=_rehearse)

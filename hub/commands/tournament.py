@@ -233,7 +233,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     pr.add_argument("--seed", type=int, default=0, help="seed for the lot and coin tosses")
     pr.add_argument(
-        "--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"), help="force a method"
+        "--method",
+        choices=("lot", "rating", "swiss", "neighbours", "koth", "roundrobin"),
+        help="force a method",
     )
     pr.add_argument("--explain", action="store_true", help="why each pair (to stderr)")
     pr.set_defaults(func=_pair)
@@ -576,7 +578,9 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     _db_args(p)
     p.add_argument("round", type=int)
     p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
-    p.add_argument("--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"))
+    p.add_argument(
+        "--method", choices=("lot", "rating", "swiss", "neighbours", "koth", "roundrobin")
+    )
     p.add_argument("--force", action="store_true", help="pair despite missing results")
     p.add_argument(
         "--beyond",
@@ -655,7 +659,7 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     exp.add_argument("--round", type=int)
     exp.add_argument("--player", type=int, help="player id for a scorecard")
     exp.add_argument("--format", choices=("csv", "html", "json"), default="csv")
-    exp.add_argument("--lang", choices=("cs", "sk", "en"), default="cs")
+    exp.add_argument("--lang", choices=("cs", "sk", "en", "pl"), default="cs")
     exp.add_argument(
         "--plain",
         action="store_true",

@@ -80,13 +80,13 @@ APT_COMMON = ("chrony", "python3-venv", "overlayroot", "console-setup", "kbd")
 # dry run's station root; Raspberry Pi OS Lite has it, a minimal Debian does not).
 APT_STATION: tuple[str, ...] = ("libpam-systemd",)
 APT_CAGE = ("cage", "foot", "fonts-dejavu-core")
-APT_HUB = ("hunspell-cs", "hunspell-sk")
+APT_HUB = ("hunspell-cs", "hunspell-sk", "hunspell-pl")
 
 HOSTNAME_RE = re.compile(r"^[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?$")
 PIN_HASH_RE = re.compile(r"scrypt\$\d+\$\d+\$\d+\$[0-9a-f]{16,}\$[0-9a-f]{32,}")
 USER_RE = re.compile(r"^[a-z_][a-z0-9_-]{0,31}$")
 SSH_KEY_RE = re.compile(r"^(ssh-(rsa|ed25519|dss)|ecdsa-sha2-\S+|sk-\S+) [A-Za-z0-9+/=]+( .*)?$")
-LAYOUTS = ("cz", "sk")
+LAYOUTS = ("cz", "sk", "pl")  # pl: the Polish programmer's layout (AltGr + letter)
 
 
 class ProvisionError(ValueError):
@@ -187,10 +187,10 @@ class ProvisionSpec:
             raise ProvisionError(
                 f"--tournament {self.tournament_id!r}: letters, digits, '.', '-', '_' only"
             )
-        if self.ui_language not in ("cs", "sk", "en"):
-            raise ProvisionError("--ui-language must be cs, sk or en")
-        if self.lexicon_language not in ("cs", "sk"):
-            raise ProvisionError("--lexicon-language must be cs or sk")
+        if self.ui_language not in ("cs", "sk", "en", "pl"):
+            raise ProvisionError("--ui-language must be cs, sk, en or pl")
+        if self.lexicon_language not in ("cs", "sk", "pl"):
+            raise ProvisionError("--lexicon-language must be cs, sk or pl")
         if self.hub_address is not None:
             hub_host_port(self.hub_address)
         if self.referee_pin_hash is not None and not PIN_HASH_RE.fullmatch(self.referee_pin_hash):

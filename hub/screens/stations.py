@@ -82,7 +82,7 @@ class PinDialog(ModalScreen[str | None]):
     def on_key(self, event: Key) -> None:
         if self.asking and event.key != "escape":
             event.stop()
-            self.dismiss(self.first if (event.character or "").lower() in ("a", "y") else None)
+            self.dismiss(self.first if (event.character or "").lower() in ("a", "y", "t") else None)
 
     def action_cancel(self) -> None:
         self.dismiss(None)

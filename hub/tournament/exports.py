@@ -398,7 +398,7 @@ def by_name_rows(
                     "name": players[me].name,
                     "table": str(b.table),
                     "opponent": players[other].name if other is not None else t("tour.bye", lang),
-                    "role": role if other is not None else "",
+                    "role": t(f"tour.role.{role.lower()}", lang) if other is not None else "",
                 }
             )
     rows.sort(key=lambda row: _collate(row["name"]))
@@ -675,7 +675,11 @@ def scorecard_rows(
                 "round": str(line.round),
                 "table": "" if line.table is None else str(line.table),
                 "opponent": opponent,
-                "started": {True: "ZH", False: "DH", None: ""}[line.started],
+                "started": {
+                    True: t("tour.role.zh", words),
+                    False: t("tour.role.dh", words),
+                    None: "",
+                }[line.started],
                 "own": _num(line.own, lang),
                 "opp": _num(line.opp, lang),
                 "result": t(result, words),
@@ -932,13 +936,18 @@ def a4_page(
     return "".join(parts)
 
 
+# Polish letters are letters of their own right after their base (ą after a, ł after l,
+# ź and ż after z): no Czech or Slovak name has them, so the Czech order is unchanged.
 _CZECH_LETTERS = [
     "a",
+    "ą",
     "b",
     "c",
+    "ć",
     "č",
     "d",
     "e",
+    "ę",
     "f",
     "g",
     "h",
@@ -947,14 +956,17 @@ _CZECH_LETTERS = [
     "j",
     "k",
     "l",
+    "ł",
     "m",
     "n",
+    "ń",
     "o",
     "p",
     "q",
     "r",
     "ř",
     "s",
+    "ś",
     "š",
     "t",
     "u",
@@ -963,6 +975,8 @@ _CZECH_LETTERS = [
     "x",
     "y",
     "z",
+    "ź",
+    "ż",
     "ž",
 ]
 _FOLD = str.maketrans("áäďéěíĺľňóôŕťúůý", "aadeeillnoortuuy")
@@ -970,7 +984,8 @@ _FOLD = str.maketrans("áäďéěíĺľňóôŕťúůý", "aadeeillnoortuuy")
 
 def _collate(name: str) -> tuple[list[int], str]:
     """Czech/Slovak alphabetical order: č ř š ž and ch are letters of their own (ch after h),
-    other accents only break ties (Ábel before Abraham). Good enough for a notice board."""
+    other accents only break ties (Ábel before Abraham); Polish names sort as in Polish
+    (Głowacka before Grabowski, Łuczak after Lewandowski). Good enough for a notice board."""
     text = name.lower()
     folded = text.translate(_FOLD)
     primary = []

@@ -1027,9 +1027,10 @@ def _played_before(db: sqlite_utils.Database, round_no: int) -> set[int]:
     return ids
 
 
-_NAME_HEADS = {"name", "jméno", "jmeno", "meno", "hráč", "hrac", "player", "příjmení a jméno"}
+_NAME_HEADS = {"name", "jméno", "jmeno", "meno", "hráč", "hrac", "player", "příjmení a jméno",
+               "gracz", "nazwisko", "imię i nazwisko", "nazwisko i imię"}  # fmt: skip
 _CLUB_HEADS = {"club", "klub", "oddíl", "oddil", "team"}
-_RATING_HEADS = {"rating", "elo", "rank", "hodnocení", "hodnotenie"}
+_RATING_HEADS = {"rating", "elo", "rank", "hodnocení", "hodnotenie", "ranking"}
 
 
 def _read_player_csv(text: str) -> list[tuple[str, str, int]]:

@@ -22,6 +22,13 @@ Swiss rounds (:func:`swiss`):
 5. Who starts: the player who started less (starts − seconds); then the one who did not start
    last round; then a coin toss from the seed.
 
+PFS rounds after the first (:func:`neighbours`, the rule set's ``swiss_method``) follow the
+Polish rules literally instead: the standings (balance, then points) are paired 1–2, 3–4 …;
+when two of them have met, the nearest pair below is swapped in (a depth-first search
+that tries each player's neighbours in standings order, so the first pairing found is
+the one with the smallest swaps). A field the search cannot settle within its budget is
+handed to the matching above, which finds a pairing without rematches whenever one exists.
+
 The restricted graph keeps 400 players under a second and a rematch-forced round of 61
 players under 0.1 s (see ``bench/pairing.py``); the
 result is deterministic for a given seed (the seed only decides the lot and coin tosses).
@@ -116,10 +123,10 @@ def pair_round(
     pairing without one exists; False refuses such a round under any rules.
 
     ``active`` are the ids to pair (default: everybody not withdrawn or paused).
-    ``method`` forces "lot", "rating", "swiss", "koth" (King of the Hill: 1–2, 3–4 … by
-    standings, rematches allowed — for a last round) or "roundrobin" (Berger tables by
-    player id, for small fields); by default round 1 uses the rule set's ``first_round``
-    and later rounds are Swiss.
+    ``method`` forces "lot", "rating", "swiss", "neighbours" (the PFS Swiss), "koth" (King of
+    the Hill: 1–2, 3–4 … by standings, rematches allowed — for a last round) or "roundrobin"
+    (Berger tables by player id, for small fields); by default round 1 uses the rule set's
+    ``first_round`` and later rounds its ``swiss_method``.
     """
     if round_no < 1:
         raise PairingError(Phrase("pair.err.round_from_1"))
@@ -135,13 +142,16 @@ def pair_round(
         raise PairingError(Phrase("pair.err.nobody"))
     games = [g for g in data.games if g.round < round_no]
     if method is None:
-        method = rules.first_round if round_no == 1 or not games else "swiss"
+        later = "neighbours" if rules.swiss_method == "neighbours" else "swiss"
+        method = rules.first_round if round_no == 1 or not games else later
     if method == "lot":
         return _by_lot(data, ids, round_no, seed)
     if method == "rating":
         return _by_rating(data, ids, round_no, seed)
     if method == "swiss":
         return swiss(data, rules, round_no, ids, games, seed, allow_rematch=allow_rematch)
+    if method == "neighbours":
+        return neighbours(data, rules, round_no, ids, games, seed, allow_rematch=allow_rematch)
     if method == "koth":
         return king_of_the_hill(data, rules, round_no, ids, games, seed)
     if method == "roundrobin":
@@ -154,12 +164,19 @@ def _coin(seed: int, round_no: int, a: int, b: int) -> bool:
 
 
 def _boards_from_pairs(
-    pairs: list[tuple[int, int]], bye: int | None, seed: int, round_no: int, reason: Phrase
+    pairs: list[tuple[int, int]],
+    bye: int | None,
+    seed: int,
+    round_no: int,
+    reason: Phrase | Sequence[Phrase],
 ) -> list[Board]:
+    """Boards of a first round; ``reason`` is one phrase for every board or one per pair."""
     boards = []
+    reasons = [reason] * len(pairs) if isinstance(reason, Phrase) else list(reason)
     for table, (a, b) in enumerate(pairs, start=1):
         first, second = (a, b) if _coin(seed, round_no, a, b) else (b, a)
-        boards.append(Board(table, first, second, [reason, Phrase("pair.why.zh_lot_only")]))
+        why: list[str] = [reasons[table - 1], Phrase("pair.why.zh_lot_only")]
+        boards.append(Board(table, first, second, why))
     if bye is not None:
         boards.append(Board(len(pairs) + 1, bye, None, [Phrase("pair.why.bye_odd")]))
     return boards
@@ -191,14 +208,31 @@ def _by_rating(data: TournamentData, ids: list[int], round_no: int, seed: int) -
     if (len(rated) + len(unrated)) % 2:
         bye = rated.pop() if rated else unrated.pop()
     pairs: list[tuple[int, int]] = []
+    reasons: list[Phrase] = []
+
+    def who(pid: int) -> Phrase:
+        player = data.players[pid]
+        return Phrase("pair.seeded", name=player.name, seed=rated.index(pid) + 1,
+                      rating=player.rating)  # fmt: skip
+
     m = min(len(rated), len(unrated))
-    pairs += [(rated[i], unrated[i]) for i in range(m)]
+    for i in range(m):
+        pairs.append((rated[i], unrated[i]))
+        reasons.append(
+            Phrase("pair.why.rating_unrated", a=who(rated[i]),
+                   b=data.players[unrated[i]].name, top=m)
+        )  # fmt: skip
     rest_rated, rest_unrated = rated[m:], unrated[m:]
     half = len(rest_rated) // 2
-    pairs += [(rest_rated[i], rest_rated[i + half]) for i in range(half)]
-    pairs += [(rest_unrated[i], rest_unrated[i + 1]) for i in range(0, len(rest_unrated), 2)]
+    for i in range(half):
+        a, b = rest_rated[i], rest_rated[i + half]
+        pairs.append((a, b))
+        reasons.append(Phrase("pair.why.rating_half", a=who(a), b=who(b), half=half))
+    for i in range(0, len(rest_unrated), 2):
+        pairs.append((rest_unrated[i], rest_unrated[i + 1]))
+        reasons.append(Phrase("pair.why.rating_both_unrated"))
     result = Pairing(round_no, seed, "rating")
-    result.boards = _boards_from_pairs(pairs, bye, seed, round_no, Phrase("pair.why.rating"))
+    result.boards = _boards_from_pairs(pairs, bye, seed, round_no, reasons)
     result.notes.append(
         Phrase(
             "pair.note.rating",
@@ -410,21 +444,7 @@ def swiss(
     pairs = [(a, b) for a, b in pairs if b != BYE]
     why: list[str] = []
     if bye is not None:
-        fewest = min(f.byes[i] for i in order)
-        skipped = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] <= f.byes[bye]]
-        if skipped:
-            why.append(
-                Phrase(
-                    "pair.why.bye_skipped",
-                    who=_who(f, bye),
-                    byes=f.byes[bye],
-                    skipped=[_name(f, i) for i in skipped],
-                )
-            )
-        else:
-            why.append(Phrase("pair.why.bye_lowest", who=_who(f, bye), byes=f.byes[bye]))
-        if f.byes[bye] > fewest:
-            why.append(Phrase("pair.why.bye_fewer"))
+        why = _bye_reasons(f, order, bye)
         result.notes += why
     result.k = k if k is not None else len(order)
     if rematches:
@@ -513,6 +533,146 @@ def _explain(f: _Field, a: int, b: int, zh: Phrase) -> list[str]:
     return parts
 
 
+#: How many tries (a player paired with a neighbour) the PFS search may make before the
+#: field goes to the matching: a normal round needs one per board.
+NEIGHBOUR_BUDGET = 20_000
+
+
+class _OverBudget(Exception):
+    pass
+
+
+def _neighbour_pairs(
+    order: list[int], met: dict[int, set[int]], budget: list[int]
+) -> list[tuple[int, int, list[int]]] | None:
+    """Pair ``order`` 1–2, 3–4 …, swapping in the nearest player below when two have met:
+    (higher, lower, the players skipped over) per board, or None when no pairing without a
+    rematch exists. ``budget`` is a one-item list of the tries left, shared by the calls of
+    one round; :class:`_OverBudget` when it runs out."""
+
+    def go(rest: list[int]) -> list[tuple[int, int, list[int]]] | None:
+        if not rest:
+            return []
+        a, others = rest[0], rest[1:]
+        seen = met.get(a, set())
+        for j, b in enumerate(others):
+            if b in seen:
+                continue
+            budget[0] -= 1
+            if budget[0] < 0:
+                raise _OverBudget
+            tail = go(others[:j] + others[j + 1 :])
+            if tail is not None:
+                return [(a, b, others[:j]), *tail]
+        return None
+
+    return go(list(order))
+
+
+def neighbours(
+    data: TournamentData,
+    rules: RuleSet,
+    round_no: int,
+    ids: list[int],
+    games: list[Game],
+    seed: int = 0,
+    *,
+    allow_rematch: bool | None = None,
+    budget: int = NEIGHBOUR_BUDGET,
+) -> Pairing:
+    """The PFS Swiss: by the standings 1–2, 3–4 …, neighbouring pairs swapped so that
+    nobody meets the same opponent twice. Odd field: the bye goes to the lowest-ranked
+    player with the fewest byes whose bye leaves the rest pairable without a rematch.
+    Needs a rematch, or more search than ``budget``: the matching (:func:`swiss`) decides,
+    and a note says so."""
+    f = _field(data, rules, ids, games)
+    order = list(f.order)
+    bye_order: list[int | None] = [None] if len(order) % 2 == 0 else _bye_candidates(f, order)
+    found: list[tuple[int, int, list[int]]] | None = None
+    bye: int | None = None
+    left = [budget]
+    try:
+        for candidate in bye_order:
+            rest = [i for i in order if i != candidate]
+            found = _neighbour_pairs(rest, f.met, left)
+            if found is not None:
+                bye = candidate
+                break
+    except _OverBudget:
+        found = None
+    if found is None:
+        result = swiss(data, rules, round_no, ids, games, seed, allow_rematch=allow_rematch)
+        result.notes.insert(0, Phrase("pair.note.pfs_matching", round=round_no))
+        return result
+    result = Pairing(round_no, seed, "neighbours")
+    result.notes.append(
+        Phrase(
+            "pair.note.pfs",
+            round=round_no,
+            rules=rules.name.upper(),
+            previous=round_no - 1,
+            players=len(order),
+            seed=seed,
+        )
+    )
+    result.k = len(order)
+    swaps = 0
+    for table, (a, b, skipped) in enumerate(found, start=1):
+        first, second, zh = _who_starts(f, a, b, seed, round_no)
+        why: list[str] = []
+        if not skipped:
+            why.append(Phrase("pair.why.pfs_next", a=_who(f, a), b=_who(f, b)))
+        else:
+            swaps += 1
+            why.append(Phrase("pair.why.pfs_swap", a=_who(f, a), b=_who(f, b)))
+            had_met = [o for o in skipped if o in f.met.get(a, ())]
+            if had_met:
+                why.append(
+                    Phrase("pair.why.avoided", name=_name(f, a), met=[_who(f, o) for o in had_met])
+                )
+            further = [o for o in skipped if o not in f.met.get(a, ())]
+            if further:
+                why.append(Phrase("pair.why.pfs_further", names=[_name(f, o) for o in further]))
+        why.append(zh)
+        result.boards.append(Board(table, first, second, why))
+    if swaps:
+        result.notes.append(Phrase("pair.note.pfs_swaps", swaps=swaps))
+    if bye is not None:
+        reasons = _bye_reasons(f, order, bye)
+        result.notes += reasons
+        result.boards.append(Board(len(found) + 1, bye, None, list(reasons)))
+    return result
+
+
+def _bye_reasons(f: _Field, order: list[int], bye: int) -> list[str]:
+    """Why ``bye`` has the bye: the lowest-ranked player with his byes, or who below him
+    was skipped; and whether everybody with fewer byes would have cost more."""
+    fewest = min(f.byes[i] for i in order)
+    skipped = [i for i in reversed(order[f.rank[bye] :]) if f.byes[i] <= f.byes[bye]]
+    why: list[str] = []
+    if skipped:
+        why.append(
+            Phrase(
+                "pair.why.bye_skipped",
+                who=_who(f, bye),
+                byes=f.byes[bye],
+                skipped=[_name(f, i) for i in skipped],
+            )
+        )
+    else:
+        why.append(Phrase("pair.why.bye_lowest", who=_who(f, bye), byes=f.byes[bye]))
+    if f.byes[bye] > fewest:
+        why.append(Phrase("pair.why.bye_fewer"))
+    return why
+
+
+def _bye_candidates(f: _Field, order: list[int]) -> list[int | None]:
+    """Who may get the bye, in the order tried: the fewest byes first, then the lowest
+    ranked."""
+    ranked: list[int | None] = [*sorted(order, key=lambda i: (f.byes[i], -f.rank[i]))]
+    return ranked
+
+
 def king_of_the_hill(
     data: TournamentData,
     rules: RuleSet,
@@ -565,9 +725,7 @@ def round_robin(
     rotating = rotating[-r:] + rotating[:-r] if r else rotating
     circle = [players[0], *rotating]
     result = Pairing(round_no, seed, "roundrobin")
-    result.notes.append(
-        Phrase("pair.note.roundrobin", round=round_no, cycle=r + 1, rounds=n - 1)
-    )
+    result.notes.append(Phrase("pair.note.roundrobin", round=round_no, cycle=r + 1, rounds=n - 1))
     bye = None
     pairs = []
     for i in range(n // 2):

@@ -7,7 +7,9 @@ change (new TurČAS constants, a different bye score) is ``dataclasses.replace``
 * ČAS (Soutěžní řád 2005, 16.29): wins (draw ½), then TurČAS
   ``A/Kol·Buchholz + B·AbsScore + C·RelScore + D·Zacinani``.
 * SSS (1999 championship rules): wins, then the sum of opponents' wins, then spread.
-* PFS (Polish Swiss rules): wins minus losses, then total points scored.
+* PFS (Polish Swiss rules): wins minus losses, then total points scored; round 1 by rating
+  (unrated players against the top seeds, the rest k against k + N/2), later rounds 1–2, 3–4
+  … by those standings with neighbouring swaps to avoid rematches.
 
 Forfeits and byes follow ČAS 14.2–14.5 for all three unless changed; the SSS and PFS
 originals do not say otherwise.
@@ -55,6 +57,10 @@ class RuleSet:
     unjustified: str = "cross"
     unjustified_free: int = 2
     unjustified_points: int = 20
+    # Later rounds: "matching" (the weighted Swiss of pairing.swiss, ČAS and SSS) or
+    # "neighbours" (PFS: 1–2, 3–4 … by the standings, neighbouring pairs swapped to avoid a
+    # rematch, pairing.neighbours).
+    swiss_method: str = "matching"
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.
@@ -86,6 +92,8 @@ class RuleSet:
             raise ValueError("rematches is 'forbid' or 'minimise'")
         if changes.get("unjustified", self.unjustified) not in ("cross", "points", "none"):
             raise ValueError("unjustified is 'cross', 'points' or 'none'")
+        if changes.get("swiss_method", self.swiss_method) not in ("matching", "neighbours"):
+            raise ValueError("swiss_method is 'matching' or 'neighbours'")
         return dataclasses.replace(self, **changes)
 
 
@@ -99,6 +107,7 @@ PFS = RuleSet(
     first_round="rating",
     rematches="forbid",
     unjustified="none",
+    swiss_method="neighbours",
 )
 
 RULES: dict[str, RuleSet] = {r.name: r for r in (CAS, SSS, PFS)}

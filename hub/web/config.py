@@ -7,7 +7,7 @@
     host = "192.168.8.1"    # listen on this address only (default: the hub's --host)
     interface = "wlan0"     # or: listen on this interface's IPv4 address
     port = 8080
-    lang = "cs"             # the page's default language (cs, sk, en)
+    lang = "cs"             # the page's default language (cs, sk, en, pl)
     max_clients = 1000      # live pages at once; more get "busy" and retry
     wifi = "SAMOOBSLUHA-HRACI"   # the players' network the phones join (printed + QR)
     wifi_password = "…"     # its password, printed on the pairings ("" or absent: open)

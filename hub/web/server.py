@@ -60,6 +60,7 @@ I18N_PREFIXES = (
     "kiosk.where.",
     "tour.col.",
     "tour.kind.",
+    "tour.role.",
     "tour.standings",
     "tour.bye",
     "tour.win",

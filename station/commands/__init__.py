@@ -7,6 +7,6 @@ test_lazy_imports.py checks it). Choices a parser needs are spelled out here; a 
 checks they agree with their sources."""
 
 #: The user-interface languages (``shared.i18n.LANGUAGES``).
-LANGUAGES = ("cs", "sk", "en")
+LANGUAGES = ("cs", "sk", "en", "pl")
 #: The round signals (``shared.rounds.Signal`` values).
 SIGNAL_NAMES = ("start", "warning", "end")

@@ -60,10 +60,15 @@ def _check(args: argparse.Namespace) -> int:
 
 def _interactive(lexicon: Lexicon, ui: str) -> int:
     """Read one play a line (words separated by spaces) until end of input."""
-    prompt = {"cs": "slova> ", "sk": "slová> ", "en": "words> "}[ui]
+    prompt = {"cs": "slova> ", "sk": "slová> ", "en": "words> ", "pl": "słowa> "}[ui]
     tty = sys.stdin.isatty()
     info = lexicon.info
-    print(f"{info.language}/{info.variant}: {info.words} slov, sha256 {info.sha256[:16]}…")
+    from samoobsluha.shared.i18n import t
+
+    print(
+        t("cli.check.lexicon", ui, language=info.language, variant=info.variant,
+          words=info.words, sha=info.sha256[:16])
+    )  # fmt: skip
     while True:
         try:
             line = input(prompt) if tty else sys.stdin.readline()
@@ -121,7 +126,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="lexicon file (default: station.toml's, else the built-in Czech)",
     )
     check.add_argument(
-        "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
+        "--lang", default="cs", choices=("cs", "sk", "pl"), help="language of the default lexicon"
     )
     check.add_argument("--ui", default="cs", choices=LANGUAGES, help="language of the answer")
     check.set_defaults(func=_check)

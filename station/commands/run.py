@@ -189,7 +189,7 @@ def _settings(args: argparse.Namespace) -> int:
 def _kiosk_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--lexicon", metavar="FILE", help="lexicon file (default: built-in Czech)")
     p.add_argument(
-        "--lang", default="cs", choices=("cs", "sk"), help="language of the default lexicon"
+        "--lang", default="cs", choices=("cs", "sk", "pl"), help="language of the default lexicon"
     )
     p.add_argument("--config", metavar="FILE", help="station config file (TOML)")
     p.add_argument(

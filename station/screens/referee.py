@@ -245,7 +245,7 @@ class ConfirmScreen(RefereeArea):
     def on_key(self, event: Any) -> None:
         event.stop()
         event.prevent_default()
-        self.dismiss((event.character or "").lower() in ("a", "y"))
+        self.dismiss((event.character or "").lower() in ("a", "y", "t"))  # ano, yes, tak
 
     def action_no(self) -> None:
         self.dismiss(False)

@@ -49,7 +49,7 @@ COMMANDS: list[tuple[list[str], int]] = [
 ]
 
 
-@pytest.mark.parametrize("lang", ["cs", "sk"])
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl"])
 def test_hub_commands_speak_the_language(
     service: HubService,
     clock: FakeClock,
@@ -75,7 +75,7 @@ def test_hub_commands_speak_the_language(
         assert text.strip() or not expected, f"{argv}: refused without a word"
         assert "Traceback" not in text
         # "hub result: …" names the command typed: an identifier, not language.
-        leaks = english_on_screen(text, allowed=allowed | {argv[0]})
+        leaks = english_on_screen(text, allowed=allowed | {argv[0]}, lang=lang)
         assert not leaks, f"{lang} hub {' '.join(argv)}: English {leaks} in:\n{text}"
 
 
@@ -91,7 +91,7 @@ def test_the_same_commands_speak_english_when_asked(
     assert "needs 1 station; 0 of 0 online" in capsys.readouterr().out
 
 
-@pytest.mark.parametrize("lang", ["cs", "sk"])
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl"])
 def test_hub_stations_speaks_the_language(
     capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch, lang: str
 ) -> None:
@@ -128,6 +128,6 @@ def test_hub_stations_speaks_the_language(
     assert "−0,012 s ±2,1 ms" in out  # decimal commas
     # „hub rejected“: a command; the backup error is the operating system's own words
     leaks = english_on_screen(
-        out, allowed={"hub", "rejected", "No", "space", "left", "on", "device"}
+        out, allowed={"hub", "rejected", "No", "space", "left", "on", "device"}, lang=lang
     )
     assert not leaks, f"{lang}: English {leaks} in:\n{out}"

@@ -84,3 +84,57 @@ def test_demo_sets_up_a_hall_and_its_simulated_station_reaches_the_hub(
     finally:
         demo.stop(procs)
     assert all(p.poll() is not None for p in procs)
+
+
+@pytest.mark.slow
+def test_the_polish_demo_is_a_pfs_event_of_120_players(
+    monkeypatch: pytest.MonkeyPatch, pl_lexicon_path: Path
+) -> None:
+    """``./dev demo --lang pl``: 120 Polish players, PFS rules (round 1 by ranking), the real
+    Polish lexicon on both stations, every screen set to Polish, and the simulated station's
+    checks judged by that lexicon."""
+    root = Path(tempfile.mkdtemp(prefix="demo"))
+    monkeypatch.setattr(demo, "DEMO", root)
+    monkeypatch.setattr(demo, "HUB", root / "hub")
+    (root / "hub" / "lexicons").mkdir(parents=True)
+    shutil.copyfile(pl_lexicon_path, root / "hub" / "lexicons" / "pl.lex")  # no rebuild
+    try:
+        info = demo.setup(fresh=True, event=demo.Event("pl"))
+        svc = HubService(root / "hub")
+        settings = svc.info()
+        assert (settings["name"], settings["players"], settings["checked_in"]) == (
+            "Turniej pokazowy PFS",
+            120,
+            120,
+        )
+        assert settings["rules"] == "pfs"
+        rows, _ = svc.pairing_table(1)
+        assert len(rows) == 60
+        with svc._tour() as tour:
+            assert tour.pairing(1).method == "rating"
+            names = [p.name for p in tour.players()]
+        assert any(ch in "".join(names) for ch in "ąćęłńóśźż")
+        for name in demo.STATIONS:
+            cfg = station_config.load(root / name / "station.toml")
+            assert cfg.ui_language == "pl"
+            assert cfg.lexicon == root / name / "lexicons" / "pl.lex"
+        assert 'lang = "pl"' in (root / "hub" / "hub.toml").read_text(encoding="utf-8")
+        assert "--lang pl" in demo.dashboard_command("pl")
+        procs = demo.start_background(info["port"], info["screen_port"])
+        try:
+            deadline = time.monotonic() + 60
+            checks = []
+            while time.monotonic() < deadline:
+                checks = svc.challenges() if svc.server_running() else []
+                if checks:
+                    break
+                time.sleep(0.2)
+            assert checks and checks[0].station == "st-2"
+            from samoobsluha.station.simulate import POLISH_PLAYS
+
+            polish = {w.lower() for play in POLISH_PLAYS for w in play} | {"rekin", "żółw"}
+            assert {w.lower() for w in checks[0].words} <= polish, checks[0].words
+        finally:
+            demo.stop(procs)
+    finally:
+        shutil.rmtree(root, ignore_errors=True)

@@ -215,7 +215,7 @@ async def test_a_station_refuses_a_bad_configuration_and_keeps_its_settings(
         ({"tables": "20-1"}, "config.bad_value", "tables: „20-1“ není rozumný rozsah"),
         ({"min_interval": -1}, "config.bad_value", "min_interval: očekává se počet sekund"),
         ({"show_failed_words": "yes"}, "config.bad_value", "show_failed_words"),
-        ({"ui_language": "de"}, "config.bad_value", "ui_language: 'de' není cs, sk ani en"),
+        ({"ui_language": "de"}, "config.bad_value", "ui_language: 'de' není cs, sk, en ani pl"),
         (["tables", "1-20"], "config.not_object", "objekt JSON"),
     ],
 )

@@ -31,7 +31,7 @@ def visible_text(app) -> str:
     return "\n".join(parts)
 
 
-@pytest.mark.parametrize("lang", ["cs", "sk"])
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl"])
 async def test_every_kiosk_screen_speaks_the_language(make_app, store, clock, lang) -> None:
     store.set_referee_pin(hash_pin(PIN), 0.0)
     store.replace_pairings(2, [(5, "Novak Jan", "Svoboda Petr")], at=clock.now())
@@ -51,7 +51,7 @@ async def test_every_kiosk_screen_speaks_the_language(make_app, store, clock, la
     async def look(name: str) -> None:
         await settle(pilot)
         seen[name] = visible_text(app)
-        leaks = english_on_screen(seen[name], allowed=NAMES)
+        leaks = english_on_screen(seen[name], allowed=NAMES, lang=lang)
         assert not leaks, f"{lang} {name}: English {leaks} in:\n{seen[name]}"
 
     async def idle() -> None:
@@ -129,4 +129,4 @@ async def test_every_kiosk_screen_speaks_the_language(make_app, store, clock, la
     assert len(seen) >= 20
     assert "ODMÍTNUT" not in seen["refused"]  # the refusal screen, not an error
     # the log's note names the limit in words, not as rate_interval
-    assert ("příliš brzy" if lang == "cs" else "príliš skoro") in seen["log"]
+    assert {"cs": "příliš brzy", "sk": "príliš skoro", "pl": "za wcześnie"}[lang] in seen["log"]

@@ -179,3 +179,26 @@ def test_pdf_export_from_the_command_line(tour: Any, tmp_path: Path) -> None:
     db = str(tour.db.conn.execute("PRAGMA database_list").fetchone()[2])
     assert main(["export", "standings", "--round", "3", "--db", db, "-o", str(out)]) == 0
     assert out.read_bytes().startswith(b"%PDF")
+
+
+@pytest.mark.parametrize("what", [p[0] for p in PRINTS])
+def test_a_polish_print_has_no_czech_slovak_or_english_word(tour: Tournament, what: str) -> None:
+    """The director of a Polish event reads Polish only: the page's own words (not the
+    names, clubs and place, which are data) are none of another catalogue's."""
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+    from language_guard import english_on_screen
+
+    round_no = next(r for w, r, _, _ in PRINTS if w == what)
+    page = render(tour, what, round_no, "pl")
+    shown = re.sub(r"<style>.*?</style>|<svg.*?</svg>|<script.*?</script>|<[^>]+>", " ", page,
+                   flags=re.S)  # fmt: skip
+    data = {EVENT, PLACE, LONG_NAME, URL, "Scrabble klub Slovenská Ľupča a okolie"}
+    data |= {p.name for p in tour.players()} | {p.club for p in tour.players()}
+    allowed = {w for item in data for w in re.findall(r"[^\W\d_]+", item)}
+    assert not english_on_screen(shown, allowed=allowed, lang="pl"), shown
+    czech = re.sub(
+        r"<style>.*?</style>|<[^>]+>", " ", render(tour, what, round_no, "cs"), flags=re.S
+    )
+    assert english_on_screen(czech, allowed=allowed, lang="pl")  # the net catches Czech

@@ -208,7 +208,7 @@ def test_words_of_real_czech_text_accepted_by_hunspell_are_in_lexicon(cs_lexicon
     assert missing == []
 
 
-@pytest.mark.parametrize("name", ["cs_CZ", "sk_SK"])
+@pytest.mark.parametrize("name", ["cs_CZ", "sk_SK", "pl_PL"])
 def test_fast_condition_path_agrees_with_the_byte_faithful_port(name: str):
     """Rules without a bare '.' use a regular expression; on the real dictionaries it must
     decide exactly as the port of hunspell's byte scan does."""

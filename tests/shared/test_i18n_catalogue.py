@@ -33,7 +33,7 @@ def test_every_message_has_three_languages_and_the_same_values() -> None:
             problems.append(f"{key}: in {'en' if key in keys['en'] else lang} only ({lang})")
     for key, entry in MESSAGES.items():
         english = _fields(entry["en"])
-        for lang in ("cs", "sk"):
+        for lang in ("cs", "sk", "pl"):
             extra = _fields(entry.get(lang, "")) - english
             if extra:
                 problems.append(f"{key} ({lang}): {sorted(extra)} not in the English text")
@@ -72,6 +72,51 @@ def test_plural_forms_follow_cldr() -> None:
     assert t("cli.finalised", "cs", round=1, n=1) != t("cli.finalised", "cs", round=1, n=2)
     assert t("cli.finalised", "cs", round=1, n=2) != t("cli.finalised", "cs", round=1, n=5)
     assert t("cli.finalised", "en", round=1, n=1) != t("cli.finalised", "en", round=1, n=2)
+
+
+@pytest.mark.parametrize(
+    ("n", "text"),
+    [
+        (1, "Runda 3 skojarzona (1 stolik)."),
+        (2, "Runda 3 skojarzona (2 stoliki)."),
+        (5, "Runda 3 skojarzona (5 stolików)."),
+        (12, "Runda 3 skojarzona (12 stolików)."),
+        (22, "Runda 3 skojarzona (22 stoliki)."),
+        (25, "Runda 3 skojarzona (25 stolików)."),
+        (1.5, "Runda 3 skojarzona (1,5 stolika)."),
+    ],
+)
+def test_polish_plurals_are_one_few_many_other(n: float, text: str) -> None:
+    """CLDR's Polish: 1 one; 2–4, 22–24 few; 5–21, 25… many; a fraction other — and the
+    fraction with a decimal comma."""
+    assert t("dash.paired", "pl", n=3, boards=n) == text
+    expected = {1: "one", 2: "few", 22: "few"}.get(n, "other" if isinstance(n, float) else "many")
+    assert i18n.plural_category(n, "pl") == expected
+
+
+def test_polish_catalogue_is_complete_and_nothing_is_fuzzy() -> None:
+    """Every message of the Czech catalogue has a Polish text, none empty or fuzzy."""
+    with i18n.catalogue_path("pl").open("rb") as f:
+        pl = read_po(f)
+    with i18n.catalogue_path("cs").open("rb") as f:
+        cs = read_po(f)
+    assert pl.locale is not None and str(pl.locale) == "pl"
+    assert {m.id if isinstance(m.id, str) else m.id[0] for m in cs if m.id} <= {
+        m.id if isinstance(m.id, str) else m.id[0] for m in pl if m.id
+    }
+    for m in pl:
+        if not m.id:
+            continue
+        assert not m.fuzzy, m.id
+        strings = m.string if isinstance(m.string, tuple | list) else [m.string]
+        assert all(s.strip() for s in strings), m.id
+
+
+def test_polish_decimals_use_a_comma() -> None:
+    from samoobsluha.shared.i18n import decimal, fixed
+
+    assert fixed(1095.58, "pl", 2) == "1\u00a0095,58"
+    assert decimal(1.5, "pl") == "1,5"
 
 
 @pytest.mark.parametrize("lang", LANGUAGES)

@@ -136,11 +136,11 @@ def test_unknown_language_in_header_is_refused(small_lexicon_path: Path, tmp_pat
     data = small_lexicon_path.read_bytes()
     (hlen,) = struct.unpack_from("<I", data, 8)
     header = json.loads(data[12 : 12 + hlen])
-    header["language"] = "pl"
+    header["language"] = "de"
     raw = json.dumps(header).encode()
-    bad = tmp_path / "pl.lex"
+    bad = tmp_path / "de.lex"
     bad.write_bytes(MAGIC + struct.pack("<I", len(raw)) + raw + data[12 + hlen :])
-    with pytest.raises(LexiconError, match="unknown language 'pl'"):
+    with pytest.raises(LexiconError, match="unknown language 'de'"):
         Lexicon.open(bad)
 
 

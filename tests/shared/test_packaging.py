@@ -82,7 +82,7 @@ def test_the_wheel_carries_compiled_catalogues_only(wheel: Path) -> None:
     with zipfile.ZipFile(wheel) as zf:
         names = zf.namelist()
     locale = "samoobsluha/shared/locale/{}/LC_MESSAGES/samoobsluha.{}"
-    for lang in ("cs", "sk", "en"):
+    for lang in ("cs", "sk", "en", "pl"):
         assert locale.format(lang, "mo") in names
     assert not [n for n in names if n.endswith(".po")]
 

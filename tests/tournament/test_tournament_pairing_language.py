@@ -116,3 +116,26 @@ def test_a_pairing_stored_as_english_sentences_still_reads(tour: Tournament) -> 
     text = exports.pairings_explain(old, {p.id: p for p in tour.players()}, "cs")
     assert t("pair.explain.table", "cs", table=1, why="") in text
     assert "same score group (1)" in text  # shown as stored
+
+
+def test_pfs_reasons_read_back_in_polish(tmp_path: Path) -> None:
+    """A PFS event's reasons — round 1 by ranking, round 2 by neighbours — stored as
+    phrases and read in Polish with nothing Czech, Slovak or English in them."""
+    from samoobsluha.hub.sample import sample_csv
+
+    with Tournament.open(tmp_path / "hub.db", clock=FakeClock()) as tour:
+        tour.configure(name="Turniej", rules="pfs", rounds=5)
+        tour.import_players_csv(sample_csv(21, 7, "pl"))
+        first = tour.pair(1, seed=3)
+        assert first.method == "rating"
+        for i, b in enumerate(first.boards):
+            if b.second is not None:
+                tour.record_result(1, b.table, b.first, b.second, 400 + i, 380, b.first)
+        tour.pair(2, seed=3)
+        players = {p.id: p for p in tour.players()}
+        allowed = {w for p in tour.players() for w in p.name.split()}
+        for round_no, must in ((1, "według rankingu"), (2, "sąsiedzi w klasyfikacji")):
+            stored = tour.pairing(round_no)
+            text = exports.pairings_explain(stored, players, "pl")
+            assert must in text and "# stolik 1: " in text and "pauza" in text, text
+            assert not english_on_screen(text, allowed=allowed, lang="pl"), text

@@ -233,7 +233,7 @@
           if (gm[7] && gm[7] !== "bye") opp = (opp + " (" + t("tour.kind." + gm[7]) + ")").replace(/^ /, "");
           tr.appendChild(el("td", gm[0], "n"));
           tr.appendChild(el("td", opp, "nm"));
-          tr.appendChild(el("td", gm[3]));
+          tr.appendChild(el("td", gm[3] ? t("tour.role." + gm[3].toLowerCase()) : ""));
           tr.appendChild(el("td", gm[4] + ":" + gm[5], "n"));
           tr.appendChild(el("td", resultWord(gm[6])));
           table.appendChild(tr);
