@@ -66,13 +66,20 @@ class StandingsArea(ServiceCore):
                 (r for r in range(1, round_no) if tour.round_state(r)["published_at"] is not None),
                 default=0,
             )
-            table = tour.standings(after_round=after)
+            many = len(tour.divisions()) > 1
+            table = [
+                s for d in tour.divisions() for s in tour.standings(after_round=after, division=d)
+            ]
             rules = tour.rules
-        pairings = exports.station_json(pairing, players, table)
+        pairings = exports.station_json(pairing, players, table, divisions=many)
+        rows: list[dict[str, str]] = exports.standings_rows(table, rules)
+        if many:  # ranks are per division: each row says whose
+            for row, line in zip(rows, table, strict=True):
+                row["division"] = line.player.division
         standings = {
             "round": after,
             "columns": exports.standings_columns(rules),
-            "rows": exports.standings_rows(table, rules),
+            "rows": rows,
         }
         return pairings, standings
 
