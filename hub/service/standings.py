@@ -67,15 +67,12 @@ class StandingsArea(ServiceCore):
                 default=0,
             )
             many = len(tour.divisions()) > 1
-            table = [
-                s for d in tour.divisions() for s in tour.standings(after_round=after, division=d)
-            ]
+            table = tour.hall_standings(after_round=after)
             rules = tour.rules
         pairings = exports.station_json(pairing, players, table, divisions=many)
-        rows: list[dict[str, str]] = exports.standings_rows(table, rules)
+        rows = exports.standings_rows(table, rules)
         if many:  # ranks are per division: each row says whose
-            for row, line in zip(rows, table, strict=True):
-                row["division"] = line.player.division
+            rows = exports.division_rows(rows, table)
         standings = {
             "round": after,
             "columns": exports.standings_columns(rules),

@@ -226,6 +226,14 @@ def _num(value: float, lang: str | None = None) -> str:
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
 
 
+def division_rows(rows: list[dict[str, str]], standings: Sequence[Any]) -> list[dict[str, str]]:
+    """``rows`` (of ``standings``) each with its player's division: what a hall of several
+    divisions sends, ranks being per division."""
+    for row, line in zip(rows, standings, strict=True):
+        row["division"] = line.player.division
+    return rows
+
+
 def standings_rows(
     standings: Sequence[Any], rules: RuleSet, lang: str | None = None
 ) -> list[dict[str, str]]:

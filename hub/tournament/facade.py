@@ -794,6 +794,14 @@ class Tournament:
         data = self.data(until_round=last, division=division)
         return compute(data.players.values(), data.games, rules or self.rules, rounds=last)
 
+    def hall_standings(self, *, after_round: int | None = None) -> list[Standing]:
+        """Every division's standings, one after another in the hall's order (ranks are
+        per division; each player's ``division`` says whose) — what the stations and the
+        hall screen show."""
+        return [
+            s for d in self.divisions() for s in self.standings(after_round=after_round, division=d)
+        ]
+
     def audit(self, round_no: int | None = None) -> list[dict[str, Any]]:
         sql = "SELECT * FROM tour_audit"
         params: list[Any] = []

@@ -50,7 +50,7 @@ def build(service: HubService) -> dict[str, Any]:
             r for r in range(1, last_paired + 1) if tour.round_state(r)["published_at"] is not None
         ]
         after = max(done) if done else 0
-        table = tour.standings(after_round=after) if after else []
+        table = tour.hall_standings(after_round=after) if after else []
         rules = tour.rules
     raw = published.get("pairings", ("", None))[1]
     pairing: dict[str, Any] = raw if isinstance(raw, dict) else {}
