@@ -1,0 +1,197 @@
+"""Several divisions in one hall: the record's model (migration of an existing database
+included), pairing per division with tables across the hall, and tsh's multi-division
+events read and written as tsh keeps them (real files from ../shared/data/tsh-real)."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+import pytest
+import sqlite_utils
+
+from samoobsluha.hub.tournament import tsh
+from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.rules import CAS
+from samoobsluha.hub.tournament.standings import compute
+from samoobsluha.hub.tournament.store import migrations
+from samoobsluha.shared.clock import FakeClock
+from samoobsluha.shared.i18n import error_text
+
+
+def test_an_existing_database_becomes_the_one_division_a(tmp_path: Path) -> None:
+    """A hub.db written before divisions existed: after the migration it is division A,
+    with its pairing's seed and notes and its imported tsh file, and works unchanged."""
+    path = tmp_path / "hub.db"
+    old = sqlite_utils.Database(path)
+    migrations.apply(old, stop_before="m004_divisions")
+    for pid, name in ((1, "Novák Jan"), (2, "Dvořák Petr"), (3, "Malá Eva")):
+        old["tour_players"].insert({"id": pid, "name": name, "created_at": 0})
+    old["tour_rounds"].insert(
+        {"round": 1, "seed": 42, "method": "lot", "notes": "[]", "paired_at": 0}
+    )
+    old["tour_boards"].insert_all(
+        [
+            {"round": 1, "table_no": 1, "first": 1, "second": 2},
+            {"round": 1, "table_no": 2, "first": 3, "second": None},
+        ]
+    )
+    old["tour_results"].insert(
+        {
+            "round": 1,
+            "table_no": 1,
+            "s_first": 420,
+            "s_second": 380,
+            "starter": 1,
+            "kind": "played",
+            "status": "confirmed",
+            "sources": '["operator"]',
+            "updated_at": 0,
+        }
+    )
+    text = "Novák Jan 0 2; 420\nDvořák Petr 0 1; 380\nMalá Eva 0 0; 50\n"
+    old["tour_tsh_source"].insert(
+        {"id": 1, "file": "a.t", "encoding": "utf-8", "text": text, "imported_at": 0}
+    )
+    old.close()
+
+    with Tournament.open(path, clock=FakeClock(1000.0)) as tour:
+        assert tour.divisions() == ["A"]
+        assert {p.division for p in tour.players()} == {"A"}
+        assert tour.pairing(1).seed == 42 and tour.pairing(1, "a").seed == 42
+        assert tour.standings()[0].player.name == "Novák Jan"
+        source = tour.tsh_source()
+        assert source is not None and tsh.format_file(source) == text
+        assert not tour.db["tour_tsh_source"].exists()
+        # nothing asks for a division while there is one
+        tour.pair(2, seed=1)
+        assert len(tour.pairing(2).boards) == 2
+
+
+def two_divisions(tour: Tournament) -> None:
+    tour.configure(name="Dvě skupiny", rules="cas", rounds=3)
+    tour.add_division("KLASIK")
+    tour.add_division("PLUS")
+    for i in range(7):
+        tour.add_player(f"Klasik {i + 1}", division="KLASIK")
+    for i in range(4):
+        tour.add_player(f"Plus {i + 1}", division="plus")  # the name's case does not matter
+
+
+def test_pairing_per_division_tables_across_the_hall(tmp_path: Path) -> None:
+    with Tournament.open(tmp_path / "hub.db", clock=FakeClock(1000.0)) as tour:
+        two_divisions(tour)
+        assert tour.divisions() == ["KLASIK", "PLUS"]  # the unused default A is gone
+        with pytest.raises(TournamentError) as refused:
+            tour.pair(1, seed=1)
+        assert error_text(refused.value, "cs") == (
+            "turnaj má několik skupin (KLASIK, PLUS): zvolte jednu přepínačem --division NÁZEV"
+        )
+        with pytest.raises(TournamentError) as unknown:
+            tour.standings(division="JUNIOŘI")
+        assert "skupiny jsou: KLASIK, PLUS" in error_text(unknown.value, "cs")
+
+        # PLUS first: its block still follows KLASIK's 4 tables (7 players and a bye)
+        plus = tour.pair(1, seed=2, division="PLUS")
+        assert [b.table for b in plus.boards] == [5, 6]
+        klasik = tour.pair(1, seed=1, division="KLASIK")
+        assert [b.table for b in klasik.boards] == [1, 2, 3, 4]
+        assert klasik.boards[-1].second is None  # the bye stays in its division
+        division = {p.id: p.division for p in tour.players()}
+        for b in tour.pairing(1).boards:
+            assert b.second is None or division[b.first] == division[b.second]
+        assert tour.board_divisions(1) == {1: "KLASIK", 2: "KLASIK", 3: "KLASIK", 4: "KLASIK",
+                                           5: "PLUS", 6: "PLUS"}  # fmt: skip
+
+        # re-pairing one division leaves the other's tables alone
+        again = tour.pair(1, seed=9, division="PLUS")
+        assert [b.table for b in again.boards] == [5, 6]
+        assert [b.table for b in tour.pairing(1, "KLASIK").boards] == [1, 2, 3, 4]
+
+        # a division's results do not hold the other's next round
+        for b in plus.boards:
+            assert b.second is not None
+        for b in tour.pairing(1, "PLUS").boards:
+            tour.record_result(1, b.table, b.first, b.second or 0, 400, 350, started=b.first)
+        assert tour.missing_results(1, division="PLUS") == []
+        assert len(tour.missing_results(1)) == 3  # KLASIK's three games
+        tour.pair(2, seed=3, division="PLUS")
+        with pytest.raises(TournamentError):
+            tour.pair(2, seed=3, division="KLASIK")  # its round 1 is not complete
+        # standings are per division: PLUS players only, winners first
+        table = tour.standings(division="PLUS")
+        assert {s.player.division for s in table} == {"PLUS"} and len(table) == 4
+        assert table[0].wins == 1
+
+        # a player who has played cannot change division; one registered wrongly can
+        late = tour.add_player("Omylem", division="PLUS")
+        tour.move_player(late.id, "KLASIK")
+        assert tour.player(late.id).division == "KLASIK"
+        first = tour.pairing(1, "PLUS").boards[0].first
+        with pytest.raises(TournamentError):
+            tour.move_player(first, "KLASIK")
+        with pytest.raises(TournamentError):
+            tour.remove_division("PLUS")  # it has players
+
+
+@pytest.mark.interop
+def test_a_tsh_archive_of_two_divisions_imports_and_exports_as_tsh_files(
+    tsh_real_dir: Path, tmp_path: Path
+) -> None:
+    """Woogles' tsh archive (config and both .t files in one) imports as two divisions;
+    the export is tsh's event: its configuration and each .t byte for byte as extracted
+    from the archive, with standings as tsh reads each file."""
+    with Tournament.open(tmp_path / "hub.db", clock=FakeClock(1000.0)) as tour:
+        assert tour.import_tsh(tsh_real_dir / "woogles_wtf5.tsh") == 12
+        assert tour.divisions() == ["CSW", "NWL"]
+        for division, file in (("CSW", "woogles_wtf5_CSW.t"), ("NWL", "woogles_wtf5_NWL.t")):
+            data = tsh.to_tournament(tsh.read(tsh_real_dir / file))
+            want = [(s.player.name, s.wins, s.spread) for s in compute(
+                data.players.values(), data.games, CAS, rounds=4)]  # fmt: skip
+            got = [(s.player.name, s.wins, s.spread) for s in tour.standings(division=division)]
+            assert got == want
+        written = tour.export_tsh_event(tmp_path / "out")
+    assert [p.name for p in written] == ["woogles_wtf5.tsh", "CSW.t", "NWL.t"]
+    for name, real in (("CSW.t", "woogles_wtf5_CSW.t"), ("NWL.t", "woogles_wtf5_NWL.t")):
+        assert (tmp_path / "out" / name).read_bytes() == (tsh_real_dir / real).read_bytes()
+    config = (tmp_path / "out" / "woogles_wtf5.tsh").read_text()
+    assert "division CSW CSW.t\ndivision NWL NWL.t\n" in config
+    assert "#begin_file" not in config  # the files are beside it now, as tsh keeps them
+    assert tsh.read_config(tmp_path / "out" / "woogles_wtf5.tsh").divisions == [
+        ("CSW", "CSW.t"),
+        ("NWL", "NWL.t"),
+    ]
+
+
+@pytest.mark.interop
+def test_three_real_divisions_round_trip_byte_for_byte(tsh_real_dir: Path, tmp_path: Path) -> None:
+    """Albany 2024's three divisions (27 rounds, byes, withdrawals, forfeits): imported from
+    a config.tsh naming them, exported again — every .t file identical, and again after a
+    second import of the export."""
+    event = tmp_path / "event"
+    event.mkdir()
+    for d in "ABC":
+        shutil.copy(tsh_real_dir / "converted" / f"albany2024_{d}.t", event / f"{d.lower()}.t")
+    (event / "config.tsh").write_text(
+        "# Albany 2024\nconfig max_rounds = 27\ndivision A a.t\ndivision B b.t\ndivision C c.t\n"
+    )
+    with Tournament.open(tmp_path / "one.db", clock=FakeClock(1000.0)) as tour:
+        tour.import_tsh(event / "config.tsh")
+        assert tour.divisions() == ["A", "B", "C"]
+        tour.export_tsh_event(tmp_path / "out")
+    for name in ("config.tsh", "a.t", "b.t", "c.t"):
+        assert (tmp_path / "out" / name).read_bytes() == (event / name).read_bytes(), name
+    with Tournament.open(tmp_path / "two.db", clock=FakeClock(1000.0)) as tour:
+        tour.import_tsh(tmp_path / "out" / "config.tsh")
+        tour.export_tsh_event(tmp_path / "out2")
+    for name in ("config.tsh", "a.t", "b.t", "c.t"):
+        assert (tmp_path / "out2" / name).read_bytes() == (event / name).read_bytes(), name
+
+
+def test_config_division_lines_follow_the_divisions() -> None:
+    text = "# event\n  division a a.t\nconfig x = 1\ndivision b b.t\n"
+    assert tsh.config_with_divisions(text, [("a", "a.t"), ("b", "b.t")]) == text
+    renamed = tsh.config_with_divisions(text, [("a", "open.t"), ("c", "c.t")])
+    # a changed line in its place, a gone one dropped, a new one after the last division line
+    assert renamed == "# event\n  division a open.t\ndivision c c.t\nconfig x = 1\n"
+    assert tsh.config_with_divisions("", [("A", "a.t")]).endswith("\ndivision A a.t\n")
