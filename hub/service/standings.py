@@ -10,6 +10,7 @@ from typing import Any
 
 from samoobsluha.hub.service.core import ServiceCore, ServiceError
 from samoobsluha.hub.tournament import exports
+from samoobsluha.hub.tournament.facade import TournamentError
 from samoobsluha.shared.i18n import Phrase, localize
 
 
@@ -21,8 +22,14 @@ class StandingsArea(ServiceCore):
     ) -> tuple[list[str], list[dict[str, str]]]:
         with self._tour() as tour:
             rules = tour.rules
-            table = tour.standings(after_round=after_round)
-            return exports.standings_columns(rules), exports.standings_rows(table, rules)
+            if len(tour.divisions()) == 1:
+                table = tour.standings(after_round=after_round)
+                return exports.standings_columns(rules), exports.standings_rows(table, rules)
+            # a hall of several divisions: each division's table after the other, ranks
+            # its own, the division in the first column
+            table = tour.hall_standings(after_round=after_round)
+            rows = exports.division_rows(exports.standings_rows(table, rules), table)
+            return ["division", *exports.standings_columns(rules)], rows
 
     def unsettled(self, after_round: int | None = None) -> list[dict[str, Any]]:
         """Tables that standings after ``after_round`` do not count yet (missing, or in
@@ -52,7 +59,19 @@ class StandingsArea(ServiceCore):
 
     def pair(self, round_no: int, *, seed: int | None = None, force: bool = False) -> int:
         with self._tour() as tour:
-            return len(tour.pair(round_no, seed=seed, force=force, who=self.who).boards)
+            # the dashboard pairs the hall: every division, each on its own, tables across;
+            # none is paired while another would be refused for its previous round
+            if not force and round_no > 1:
+                for d in tour.divisions():
+                    if missing := tour.missing_results(round_no - 1, division=d):
+                        tables = ", ".join(str(m["table"]) for m in missing)
+                        raise TournamentError(
+                            Phrase("err.tour.incomplete", round=round_no - 1, tables=tables)
+                        )
+            return sum(
+                len(tour.pair(round_no, seed=seed, force=force, division=d, who=self.who).boards)
+                for d in tour.divisions()
+            )
 
     def station_payloads(self, round_no: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """What the stations show for ``round_no``: (pairings, standings). The standings

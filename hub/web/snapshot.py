@@ -52,6 +52,7 @@ def build(service: HubService) -> dict[str, Any]:
         after = max(done) if done else 0
         table = tour.hall_standings(after_round=after) if after else []
         rules = tour.rules
+        divisions = tour.divisions()
     raw = published.get("pairings", ("", None))[1]
     pairing: dict[str, Any] = raw if isinstance(raw, dict) else {}
     round_no = int(pairing.get("round", 0) or 0)
@@ -89,12 +90,18 @@ def build(service: HubService) -> dict[str, Any]:
         "rows": rows if after else {lang: [] for lang in LANGUAGES},
         "ids": [s.player.id for s in table],
     }
+    if len(divisions) > 1:  # ranks are per division: each row's division, in the same order
+        standings["divisions"] = [s.player.division for s in table]
     cards = {str(s.player.id): _card(s) for s in table}
     snap: dict[str, Any] = {
         "name": settings["name"],
         "rules": settings["rules"],
         "round": round_no,
         "players": {str(pid): name for pid, name in names.items()},
+        # a hall of several divisions: whose player each one is ({} in a hall of one)
+        "division": (
+            {str(pid): p.division for pid, p in players.items()} if len(divisions) > 1 else {}
+        ),
         "tables": tables,
         "where": where,
         "results": results,
