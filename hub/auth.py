@@ -55,7 +55,9 @@ def next_key_id(db: sqlite_utils.Database, station: str, now: float) -> int:
     return max(int(now), bound + 1)
 
 
-def write_station_key(db_path: Path, keys: HallKeys, station: str, out: Path, now: float) -> None:
+def write_station_key(
+    db_path: Path, keys: HallKeys, station: str, out: Path, now: float
+) -> None:
     """Issue ``station`` a key the hub accepts (newer than its last revocation, recorded
     in the hub's database at ``db_path``) and write it to ``out``, readable by its owner
     only: the station's ``psk_file``, never the hall secret."""

@@ -81,7 +81,6 @@ def _log_id(db: Database) -> int:
         setattr(db, "_refused_log_id", number)  # noqa: B010
     return int(number)
 
-
 migrations = Migrations("hub.sync")
 
 #: Fault-injection seam for the crash tests (tests/net/hub_crashing.py sets it in a hub

@@ -139,7 +139,7 @@ def render(
         table = tour.standings(after_round=round_no, division=division)
         rules = tour.rules
         if fmt == "html":
-            after = round_no if round_no is not None else tour.last_scored_round()
+            after = round_no if round_no is not None else tour.last_scored_round(division)
             return standings_html(
                 table, rules, after_round=after, lang=lang, header=replace(header, after=True)
             )
@@ -188,7 +188,7 @@ def render(
         if player is None:
             chosen.sort(key=lambda s: _collate(s.player.name))
         if fmt == "html":
-            after = round_no if round_no is not None else tour.last_scored_round()
+            after = round_no if round_no is not None else tour.last_scored_round(division)
             return scorecards_html(
                 chosen, players, lang=lang, header=replace(header, round=after, after=True)
             )

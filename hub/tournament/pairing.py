@@ -565,7 +565,9 @@ def round_robin(
     rotating = rotating[-r:] + rotating[:-r] if r else rotating
     circle = [players[0], *rotating]
     result = Pairing(round_no, seed, "roundrobin")
-    result.notes.append(Phrase("pair.note.roundrobin", round=round_no, cycle=r + 1, rounds=n - 1))
+    result.notes.append(
+        Phrase("pair.note.roundrobin", round=round_no, cycle=r + 1, rounds=n - 1)
+    )
     bye = None
     pairs = []
     for i in range(n // 2):

@@ -16,17 +16,16 @@ import io
 import json
 import random
 import subprocess
-import time
 from pathlib import Path
 
 import pytest
-from net_procs import BIN, Hub, Station, running, wait_for
+from net_procs import BIN, Hub, Station, enter_at_station, running, wait_for
 
 from samoobsluha.hub import store
 from samoobsluha.hub.sample import sample_players
 from samoobsluha.hub.tournament import Tournament, tsh
 from samoobsluha.shared.storage import open_db
-from samoobsluha.station.log import KioskStore, Result
+from samoobsluha.station.log import Result
 from samoobsluha.station.sync import load_item
 
 pytestmark = pytest.mark.timeout(240)
@@ -71,16 +70,6 @@ def roster(tmp_path: Path) -> dict[str, Path]:
 
 def no_club(text: str) -> list[list[str]]:
     return [row[:-1] for row in csv.reader(io.StringIO(text))]
-
-
-def enter_at_station(station: Station, results: list[Result]) -> None:
-    """What the kiosk does when players enter their result: store it in the outbox."""
-    kiosk = KioskStore.open(station.db_path, station.station_id)
-    try:
-        for result in results:
-            kiosk.store_result(result, at=time.time())
-    finally:
-        kiosk.close()
 
 
 def intakes(hub: Hub, round_no: int) -> dict[str, tuple[str, str]]:
