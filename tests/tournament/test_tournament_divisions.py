@@ -195,3 +195,58 @@ def test_config_division_lines_follow_the_divisions() -> None:
     # a changed line in its place, a gone one dropped, a new one after the last division line
     assert renamed == "# event\n  division a open.t\ndivision c c.t\nconfig x = 1\n"
     assert tsh.config_with_divisions("", [("A", "a.t")]).endswith("\ndivision A a.t\n")
+
+
+def test_the_division_commands_as_the_operator_types_them(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from samoobsluha.hub.cli import main
+
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "cs")
+    db = str(tmp_path / "hub.db")
+
+    def hub(*argv: str, code: int = 0) -> str:
+        got = main([*argv, "--db", db])
+        out, err = capsys.readouterr()
+        assert got == code, (argv, out, err)
+        return out + err
+
+    hub("tournament", "init", "--name", "Skupiny", "--rounds", "2")
+    hub("division", "add", "KLASIK", "PLUS")
+    hub("players", "add", "Novák Jan", "--division", "KLASIK")
+    hub("players", "add", "Dvořák Petr", "--division", "KLASIK")
+    hub("players", "add", "Malá Eva", "--division", "PLUS")
+    hub("players", "add", "Veselý Jiří", "--division", "KLASIK")  # meant for PLUS
+    assert "turnaj má několik skupin (KLASIK, PLUS)" in hub("players", "add", "X", code=2)
+    assert "skupina „OPEN“ neexistuje" in hub("players", "list", "--division", "OPEN", code=2)
+    hub("players", "move", "4", "--division", "PLUS")
+    listed = hub("players", "list", "--division", "plus")
+    assert "Malá Eva" in listed and "Veselý Jiří" in listed and "Novák" not in listed
+    assert "KLASIK" in hub("players", "list")  # the hall's list names each one's division
+
+    assert "--division" in hub("round", "pair", "1", code=2)
+    assert hub("round", "pair", "1", "--division", "KLASIK", "--seed", "1").count("\n") == 2
+    assert hub("round", "pair", "1", "--division", "PLUS", "--seed", "1").startswith(
+        "table,first,second\n2,"
+    )
+    assert "hráč č. 4 už hrál ve skupině PLUS" in hub(
+        "players", "move", "4", "--division", "KLASIK", code=2
+    )
+    hub("result", "add", "1", "1", "1", "2", "400", "300", "--started", "1")
+    assert hub("tournament", "missing", "1", "--division", "KLASIK") == ""
+    assert "stůl 2" in hub("tournament", "missing", "1", code=1)
+    assert "zvolte jednu" in hub("standings", code=2)
+    standings = hub("standings", "--division", "KLASIK")
+    assert standings.splitlines()[1].startswith("1,Novák Jan,1,")
+
+    hub("tournament", "export-tsh", str(tmp_path / "klasik.t"), "--division", "KLASIK")
+    assert len(tsh.read(tmp_path / "klasik.t").players) == 2
+    hub("tournament", "export-tsh", str(tmp_path / "event"))
+    assert sorted(p.name for p in (tmp_path / "event").iterdir()) == [
+        "config.tsh",
+        "klasik.t",
+        "plus.t",
+    ]
+    hub("division", "rename", "PLUS", "JUNIOR")
+    assert "JUNIOR" in hub("division", "list")
+    assert "jsou hráči" in hub("division", "remove", "JUNIOR", code=2)
