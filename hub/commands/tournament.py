@@ -281,7 +281,9 @@ def _init(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _info(tour: Tournament, args: argparse.Namespace) -> None:
-    print(json.dumps(tour.settings(), ensure_ascii=False, indent=1))
+    print(
+        json.dumps(tour.settings() | {"divisions": tour.divisions()}, ensure_ascii=False, indent=1)
+    )
 
 
 @_run

@@ -388,6 +388,12 @@ def pairings_html(
     for row in rows:
         if not row["second"]:
             row["second"] = f"({t('tour.bye', lang)})"
+    columns = PAIRING_COLUMNS
+    if len({players[b.first].division for b in pairing.boards}) > 1:
+        # the hall's tables, several divisions: whose each table is
+        columns = ["table", "division", "first", "second"]
+        for row, b in zip(rows, pairing.boards, strict=True):
+            row["division"] = players[b.first].division
     qr = ""
     if screen_url:
         esc = html.escape
@@ -409,7 +415,7 @@ def pairings_html(
     sections = [
         (
             t("tour.pairings", lang, round=pairing.round),
-            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")),
+            qr + _table(columns, rows, lang, _pt("wall")),
         ),
         (
             f"{t('tour.pairings', lang, round=pairing.round)} — {t('tour.by_name', lang)}",

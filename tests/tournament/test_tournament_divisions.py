@@ -103,6 +103,14 @@ def test_pairing_per_division_tables_across_the_hall(tmp_path: Path) -> None:
         assert tour.board_divisions(1) == {1: "KLASIK", 2: "KLASIK", 3: "KLASIK", 4: "KLASIK",
                                            5: "PLUS", 6: "PLUS"}  # fmt: skip
 
+        # the wall's pairings of the hall say whose each table is
+        from samoobsluha.hub.tournament import exports
+
+        wall = exports.render(tour, "pairings", "html", round_no=1, lang="cs")
+        assert "<th>Skupina</th>" in wall and "<td>PLUS</td>" in wall
+        one = exports.render(tour, "pairings", "html", round_no=1, lang="cs", division="KLASIK")
+        assert "Skupina" not in one and "Plus 1" not in one
+
         # re-pairing one division leaves the other's tables alone
         again = tour.pair(1, seed=9, division="PLUS")
         assert [b.table for b in again.boards] == [5, 6]
