@@ -92,11 +92,13 @@ def _present_in(
     return sorted(present) if present else None
 
 
-def _say_unsettled(tour: Tournament, after_round: int | None) -> None:
+def _say_unsettled(
+    tour: Tournament, after_round: int | None, division: str | None = None
+) -> None:
     """Tables the standings do not count yet (missing, or a conflict before publication)
     are pending, not lost: say so on stderr, one line each."""
     lang = tsh.ui_lang()
-    for m in tour.unsettled(after_round):
+    for m in tour.unsettled(after_round, division=division):
         status = t(f"dash.state.{m['status']}", lang)
         print(
             t("cli.standings.pending", lang, round=m["round"], table=m["table"], status=status),
@@ -120,7 +122,7 @@ def _standings(args: argparse.Namespace) -> int:
                 if not tour.players():
                     raise TournamentError(t("tour.no_players", tsh.ui_lang()))
                 table = tour.standings(rules=rules, after_round=args.round, division=args.division)
-                _say_unsettled(tour, args.round)
+                _say_unsettled(tour, args.round, args.division)
     except (OSError, ValueError, TournamentError) as exc:
         print(f"hub standings: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
         return 2

@@ -667,16 +667,19 @@ class Tournament:
             if tables is None or b["table_no"] in tables
         ]
 
-    def unsettled(self, until_round: int | None = None) -> list[dict[str, Any]]:
+    def unsettled(
+        self, until_round: int | None = None, *, division: str | None = None
+    ) -> list[dict[str, Any]]:
         """Tables of rounds up to ``until_round`` (default: what standings cover) that the
         standings do not count yet — missing or in conflict: round, table, names, status.
-        Whatever shows those standings must say so (the table is pending, not lost)."""
-        last = self.last_scored_round() if until_round is None else until_round
+        Whatever shows those standings must say so (the table is pending, not lost). The
+        whole hall's, or one ``division``'s."""
+        last = self.last_scored_round(division) if until_round is None else until_round
         out = []
         for r in range(1, last + 1):
             if not self.db.execute("SELECT 1 FROM tour_rounds WHERE round = ?", [r]).fetchone():
                 continue
-            for m in self.missing_results(r):
+            for m in self.missing_results(r, division=division):
                 out.append({"round": r, **m})
         return out
 

@@ -246,6 +246,8 @@ def test_the_division_commands_as_the_operator_types_them(
     assert "zvolte jednu" in hub("standings", code=2)
     standings = hub("standings", "--division", "KLASIK")
     assert standings.splitlines()[1].startswith("1,Novák Jan,1,")
+    assert "nezapočteno" not in standings  # PLUS's open table is not KLASIK's business
+    assert "stůl 2: nezapočteno" in hub("standings", "--division", "PLUS", "--round", "1")
 
     hub("tournament", "export-tsh", str(tmp_path / "klasik.t"), "--division", "KLASIK")
     assert len(tsh.read(tmp_path / "klasik.t").players) == 2
