@@ -872,10 +872,14 @@ class Tournament:
         return total
 
     def _ensure_division(self, name: str, file: str, who: str) -> str:
+        """The division a configuration's ``division`` line names, spelt as it spells it
+        (tsh's ``division a a.t`` makes the unused default ``A`` into ``a``)."""
         try:
             known = self.division(name)
         except TournamentError:
             return self.add_division(name, tsh_file=file, who=who)
+        if known != name:
+            known = self.rename_division(known, name, who=who)
         self.db.execute("UPDATE tour_divisions SET tsh_file = ? WHERE name = ?", [file, known])
         return known
 

@@ -181,11 +181,11 @@ def test_three_real_divisions_round_trip_byte_for_byte(tsh_real_dir: Path, tmp_p
     for d in "ABC":
         shutil.copy(tsh_real_dir / "converted" / f"albany2024_{d}.t", event / f"{d.lower()}.t")
     (event / "config.tsh").write_text(
-        "# Albany 2024\nconfig max_rounds = 27\ndivision A a.t\ndivision B b.t\ndivision C c.t\n"
+        "# Albany 2024\nconfig max_rounds = 27\ndivision a a.t\ndivision B b.t\nDivision c c.t\n"
     )
     with Tournament.open(tmp_path / "one.db", clock=FakeClock(1000.0)) as tour:
         tour.import_tsh(event / "config.tsh")
-        assert tour.divisions() == ["A", "B", "C"]
+        assert tour.divisions() == ["a", "B", "c"]  # as the configuration spells them
         tour.export_tsh_event(tmp_path / "out")
     for name in ("config.tsh", "a.t", "b.t", "c.t"):
         assert (tmp_path / "out" / name).read_bytes() == (event / name).read_bytes(), name
@@ -260,3 +260,25 @@ def test_the_division_commands_as_the_operator_types_them(
     hub("division", "rename", "PLUS", "JUNIOR")
     assert "JUNIOR" in hub("division", "list")
     assert "jsou hráči" in hub("division", "remove", "JUNIOR", code=2)
+
+
+@pytest.mark.interop
+def test_a_real_config_with_a_missing_division_file_is_refused_whole(
+    tsh_real_dir: Path, tmp_path: Path
+) -> None:
+    """MGI 2022's config.tsh names divisions A and B; only a.t is public. The import is
+    refused naming B's file, and nothing of A is stored (one transaction)."""
+    config = tsh.read_config(tsh_real_dir / "mgi2022_config.tsh")
+    assert config.divisions == [("A", "a.t"), ("B", "b.t")]
+    assert "prize rank 1 A" in config.text  # everything else is kept for the export
+    event = tmp_path / "mgi"
+    event.mkdir()
+    shutil.copy(tsh_real_dir / "mgi2022_config.tsh", event / "config.tsh")
+    shutil.copy(tsh_real_dir / "mgi2022_a.t", event / "a.t")
+    with Tournament.open(tmp_path / "hub.db", clock=FakeClock(1000.0)) as tour:
+        with pytest.raises(TournamentError) as refused:
+            tour.import_tsh(event / "config.tsh")
+        assert error_text(refused.value, "cs") == (
+            f"skupina B: soubor {event / 'b.t'} nenalezen (tsh ho hledá vedle konfigurace)"
+        )
+        assert tour.players() == [] and tour.divisions() == ["A"]
