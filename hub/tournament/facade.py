@@ -318,18 +318,21 @@ class Tournament:
     ) -> list[Player]:
         """Import ``name[,club][,rating]`` rows (UTF-8; comma, semicolon or tab separated;
         an optional header naming the columns in Czech, Slovak or English). Players already
-        registered under the same name and club are skipped, so re-importing is harmless."""
+        registered under the same name and club are skipped, so re-importing is harmless.
+        Each player goes to ``division`` (default: the only one) — or, when the header has a
+        division column (``skupina``, ``division``), to the one his row names; a row naming
+        no division, or an unknown one, is refused before anything is stored."""
         rows = _read_player_csv(text)
-        division = self.division(division)
+        chosen = {d: self.division(d or division) for d in sorted({r[3] for r in rows})}
         existing = {(p.name, p.club) for p in self.players()}
         added = []
         with self._tx():
-            for name, club, rating in rows:
+            for name, club, rating, group in rows:
                 if (name, club) in existing:
                     continue
                 existing.add((name, club))
                 added.append(
-                    self.add_player(name, club=club, rating=rating, division=division, who=who)
+                    self.add_player(name, club=club, rating=rating, division=chosen[group], who=who)
                 )
         return added
 
@@ -1233,9 +1236,11 @@ def _played_before(db: sqlite_utils.Database, round_no: int) -> set[int]:
 _NAME_HEADS = {"name", "jméno", "jmeno", "meno", "hráč", "hrac", "player", "příjmení a jméno"}
 _CLUB_HEADS = {"club", "klub", "oddíl", "oddil", "team"}
 _RATING_HEADS = {"rating", "elo", "rank", "hodnocení", "hodnotenie"}
+_DIVISION_HEADS = {"skupina", "division", "divize", "divízia", "group", "grupa"}
 
 
-def _read_player_csv(text: str) -> list[tuple[str, str, int]]:
+def _read_player_csv(text: str) -> list[tuple[str, str, int, str]]:
+    """(name, club, rating, division or "") per row."""
     lines = [line for line in text.splitlines() if line.strip()]
     if not lines:
         return []
@@ -1245,15 +1250,16 @@ def _read_player_csv(text: str) -> list[tuple[str, str, int]]:
         dialect = csv.excel
     rows = list(csv.reader(io.StringIO("\n".join(lines)), dialect))
     head = [c.strip().lower() for c in rows[0]]
-    cols = {"name": 0, "club": 1, "rating": 2}
+    cols = {"name": 0, "club": 1, "rating": 2, "division": -1}
     if any(h in _NAME_HEADS for h in head):
         rows = rows[1:]
-        cols = {"name": -1, "club": -1, "rating": -1}
+        cols = {"name": -1, "club": -1, "rating": -1, "division": -1}
         for i, h in enumerate(head):
             for key, names in (
                 ("name", _NAME_HEADS),
                 ("club", _CLUB_HEADS),
                 ("rating", _RATING_HEADS),
+                ("division", _DIVISION_HEADS),
             ):
                 if h in names and cols[key] < 0:
                     cols[key] = i
@@ -1274,5 +1280,5 @@ def _read_player_csv(text: str) -> list[tuple[str, str, int]]:
             raise TournamentError(
                 Phrase("err.tour.rating", row=number, name=name, rating=raw_rating)
             ) from None
-        out.append((name, get("club"), rating))
+        out.append((name, get("club"), rating, get("division")))
     return out

@@ -282,3 +282,25 @@ def test_a_real_config_with_a_missing_division_file_is_refused_whole(
             f"skupina B: soubor {event / 'b.t'} nenalezen (tsh ho hledá vedle konfigurace)"
         )
         assert tour.players() == [] and tour.divisions() == ["A"]
+
+
+def test_one_roster_with_a_division_column(tmp_path: Path) -> None:
+    """The director's one spreadsheet for the hall: a „skupina“ column places each player."""
+    roster = "jméno;klub;rating;skupina\nNovák Jan;Praha;1500;OPEN\nMalá Eva;Brno;0;junior\n"
+    with Tournament.open(tmp_path / "hub.db", clock=FakeClock(1000.0)) as tour:
+        tour.add_division("OPEN")
+        tour.add_division("JUNIOR")
+        added = tour.import_players_csv(roster)
+        assert [(p.name, p.division) for p in added] == [
+            ("Novák Jan", "OPEN"),
+            ("Malá Eva", "JUNIOR"),
+        ]
+        with pytest.raises(TournamentError) as refused:
+            tour.import_players_csv("jméno;skupina\nVeselý Jiří;KADETI\nBílý Ota;OPEN\n")
+        assert "skupina „KADETI“ neexistuje" in error_text(refused.value, "cs")
+        assert len(tour.players()) == 2  # nothing of the refused file
+        # a row without a division takes --division; with several and none, a refusal
+        tour.import_players_csv("jméno;skupina\nBílý Ota;\n", division="JUNIOR")
+        assert tour.players()[-1].division == "JUNIOR"
+        with pytest.raises(TournamentError):
+            tour.import_players_csv("jméno\nČerný Jan\n")
