@@ -46,6 +46,7 @@ class StandingsArea(ServiceCore):
         with self._tour() as tour:
             pairing = tour.pairing(round_no)
             names = {p.id: p.name for p in tour.players()}
+            divisions = tour.board_divisions(round_no) if len(tour.divisions()) > 1 else {}
         rows = [
             {
                 "table": str(b.table),
@@ -55,6 +56,8 @@ class StandingsArea(ServiceCore):
             }
             for b in pairing.boards
         ]
+        for row in rows if divisions else []:  # a hall of several: whose each table is
+            row["division"] = divisions[int(row["table"])]
         return rows, [localize(note, lang) for note in pairing.notes]
 
     def pair(self, round_no: int, *, seed: int | None = None, force: bool = False) -> int:
@@ -117,31 +120,52 @@ class StandingsArea(ServiceCore):
 
         return print_link(self)
 
+    def divisions(self) -> list[str]:
+        """The hall's divisions (one, ``A``, unless the director made several)."""
+        with self._tour() as tour:
+            return tour.divisions()
+
     def export(
-        self, what: str, fmt: str, round_no: int | None = None, lang: str | None = None
+        self,
+        what: str,
+        fmt: str,
+        round_no: int | None = None,
+        lang: str | None = None,
+        division: str | None = None,
     ) -> Path:
         """Write standings, pairings or results as ``csv`` (for Excel, in ``lang``),
         ``html`` (A4) or ``pdf`` (the A4 page printed by headless Chromium) under
-        ``<data>/exports`` (the same as ``hub export``); ``lang``: default the service's."""
+        ``<data>/exports`` (the same as ``hub export``); ``lang``: default the service's.
+        ``division``: that division's (its name in the file's: ``standings-OPEN-3.html``)."""
         lang = lang or self.lang
         if what not in ("standings", "pairings", "results"):
             raise ServiceError(Phrase("err.export", what=what))
         pdf = fmt == "pdf"
         fmt = "html" if pdf else fmt
         with self._tour() as tour:
-            last = round_no if round_no is not None else tour.last_round()
+            last = round_no if round_no is not None else tour.last_round(division)
             try:
                 link = self._print_link() if what == "pairings" and fmt == "html" else None
                 day = datetime.fromtimestamp(self.clock.now()).date()  # the hub's day
-                text = exports.render(tour, what, fmt, round_no=last, lang=lang, link=link, day=day)
+                text = exports.render(
+                    tour,
+                    what,
+                    fmt,
+                    round_no=last,
+                    lang=lang,
+                    link=link,
+                    day=day,
+                    division=division,
+                )
             except ValueError as exc:
                 raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
         folder.mkdir(parents=True, exist_ok=True)
+        part = f"-{division}" if division else ""
         if pdf:
             from samoobsluha.hub.printpdf import html_to_pdf
 
-            return html_to_pdf(text, folder / f"{what}-{last}.pdf")
-        path = folder / f"{what}-{last}.{fmt}"
+            return html_to_pdf(text, folder / f"{what}{part}-{last}.pdf")
+        path = folder / f"{what}{part}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path

@@ -72,3 +72,29 @@ def test_a_hall_of_one_division_looks_as_before(tmp_path: Path) -> None:
     assert all("division" not in t for t in pairings["tables"])
     snap = snapshot.build(svc)
     assert snap["division"] == {} and "divisions" not in snap["standings"]
+
+
+async def test_f5_in_a_hall_of_two_divisions(hall: HubService) -> None:
+    """The referee's F5: `n` pairs both divisions, the pairings show whose each table is,
+    the standings have a division column, `h` prints each division's standings."""
+    from dash_testkit import cells, label_text, settle
+    from textual.widgets import DataTable
+
+    from samoobsluha.hub.app import HubApp
+
+    app = HubApp(hall, refresh_every=None, tick_every=None, serve=None)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        screen = app.screen
+        assert "Kolo 1 rozlosováno (5 stolů)" in label_text(screen, "#message")
+        pairings = cells(screen.query_one("#pairings", DataTable))
+        assert [row[1] for row in pairings] == ["OPEN"] * 3 + ["JUNIOR"] * 2
+        standings = cells(screen.query_one("#standings", DataTable))
+        assert [row[0] for row in standings] == ["OPEN"] * 5 + ["JUNIOR"] * 4
+        await pilot.press("h")
+        await settle(pilot)
+    exported = sorted(p.name for p in (hall.data / "exports").iterdir())
+    assert exported == ["pairings-1.html", "standings-JUNIOR-0.html", "standings-OPEN-0.html"]
