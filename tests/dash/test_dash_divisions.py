@@ -8,7 +8,10 @@ from __future__ import annotations
 from pathlib import Path
 
 import pytest
+from dash_testkit import cells, label_text, settle
+from textual.widgets import DataTable
 
+from samoobsluha.hub.app import HubApp
 from samoobsluha.hub.entry import Entry
 from samoobsluha.hub.sample import sample_players
 from samoobsluha.hub.service import HubService, ServiceError
@@ -77,11 +80,6 @@ def test_a_hall_of_one_division_looks_as_before(tmp_path: Path) -> None:
 async def test_f5_in_a_hall_of_two_divisions(hall: HubService) -> None:
     """The referee's F5: `n` pairs both divisions, the pairings show whose each table is,
     the standings have a division column, `h` prints each division's standings."""
-    from dash_testkit import cells, label_text, settle
-    from textual.widgets import DataTable
-
-    from samoobsluha.hub.app import HubApp
-
     app = HubApp(hall, refresh_every=None, tick_every=None, serve=None)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("f5")
