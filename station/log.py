@@ -16,7 +16,7 @@ from __future__ import annotations
 import json
 import threading
 import unicodedata
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -161,6 +161,13 @@ def m004_one_sided(db: sqlite_utils.Database) -> None:
     db.table("results").add_column("one_sided", int, not_null_default=0)
 
 
+@migrations()
+def m005_pairing_division(db: sqlite_utils.Database) -> None:
+    """A hall of several divisions: each table's division, as the hub published it
+    ("" in a hall of one)."""
+    db.execute("ALTER TABLE pairings ADD COLUMN division TEXT NOT NULL DEFAULT ''")
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -177,6 +184,7 @@ class Pairing:
     table_no: int
     first: str  # listed first on the pairing sheet
     second: str
+    division: str = ""  # the table's division in a hall of several, else ""
 
 
 @dataclass(frozen=True)
@@ -215,6 +223,15 @@ def pairings_rows(data: dict[str, Any]) -> tuple[int, list[tuple[int, str, str]]
         second = table.get("second") or {}
         rows.append((int(table["table"]), str(table["first"]["name"]), str(second.get("name", ""))))
     return int(data["round"]), rows
+
+
+def pairings_divisions(data: dict[str, Any]) -> dict[int, str]:
+    """Table → division of the hub's published pairings ({} in a hall of one division)."""
+    return {
+        int(table["table"]): str(table["division"])
+        for table in data.get("tables") or []
+        if table.get("division")
+    }
 
 
 def referee_pin_in_force(db: sqlite_utils.Database, configured: str = "") -> str:
@@ -520,9 +537,15 @@ class KioskStore:
 
     # -- pairings (written by the network layer from the hub) -----------------------------
     def replace_pairings(
-        self, round_no: int, pairings: Iterable[tuple[int, str, str]], *, at: float
+        self,
+        round_no: int,
+        pairings: Iterable[tuple[int, str, str]],
+        *,
+        at: float,
+        divisions: Mapping[int, str] | None = None,
     ) -> None:
-        """Store a round's pairings as the hub published them: (table, first, second)."""
+        """Store a round's pairings as the hub published them: (table, first, second),
+        and in a hall of several divisions each table's ``divisions``."""
         rows = [
             {
                 "round_no": round_no,
@@ -530,6 +553,7 @@ class KioskStore:
                 "first": first,
                 "second": second,
                 "received_at": at,
+                "division": (divisions or {}).get(table, ""),
             }
             for table, first, second in pairings
         ]
@@ -553,7 +577,7 @@ class KioskStore:
     def pairing(self, round_no: int, table_no: int) -> Pairing | None:
         with self._lock:
             row = self.db.execute(
-                "SELECT round_no, table_no, first, second FROM pairings "
+                "SELECT round_no, table_no, first, second, division FROM pairings "
                 "WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
@@ -567,7 +591,8 @@ class KioskStore:
             return []
         with self._lock:
             rows = self.db.execute(
-                "SELECT round_no, table_no, first, second FROM pairings WHERE round_no = ?",
+                "SELECT round_no, table_no, first, second, division FROM pairings"
+                " WHERE round_no = ?",
                 [round_no],
             ).fetchall()
         found: list[tuple[str, Pairing]] = []

@@ -455,11 +455,13 @@ class StationRuntime:
 
     def _show(self, kind: str, data: Any) -> None:
         if kind == "pairings" and self.app is not None and isinstance(data, dict):
-            from samoobsluha.station.log import pairings_rows
+            from samoobsluha.station.log import pairings_divisions, pairings_rows
 
             if "tables" in data:
                 round_no, rows = pairings_rows(data)
-                self.app.store.replace_pairings(round_no, rows, at=self.clock.now())
+                self.app.store.replace_pairings(
+                    round_no, rows, at=self.clock.now(), divisions=pairings_divisions(data)
+                )
 
     # -- the kiosk ----------------------------------------------------------------------
     def _build_kiosk(self) -> KioskApp:

@@ -92,11 +92,13 @@ def _present_in(
     return sorted(present) if present else None
 
 
-def _say_unsettled(tour: Tournament, after_round: int | None) -> None:
+def _say_unsettled(
+    tour: Tournament, after_round: int | None, division: str | None = None
+) -> None:
     """Tables the standings do not count yet (missing, or a conflict before publication)
     are pending, not lost: say so on stderr, one line each."""
     lang = tsh.ui_lang()
-    for m in tour.unsettled(after_round):
+    for m in tour.unsettled(after_round, division=division):
         status = t(f"dash.state.{m['status']}", lang)
         print(
             t("cli.standings.pending", lang, round=m["round"], table=m["table"], status=status),
@@ -119,8 +121,8 @@ def _standings(args: argparse.Namespace) -> int:
                     rules = tour.rules.with_overrides(_overrides(args.set))
                 if not tour.players():
                     raise TournamentError(t("tour.no_players", tsh.ui_lang()))
-                table = tour.standings(rules=rules, after_round=args.round)
-                _say_unsettled(tour, args.round)
+                table = tour.standings(rules=rules, after_round=args.round, division=args.division)
+                _say_unsettled(tour, args.round, args.division)
     except (OSError, ValueError, TournamentError) as exc:
         print(f"hub standings: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
         return 2
@@ -200,6 +202,7 @@ def register(sub: argparse._SubParsersAction) -> None:
     st.add_argument("--db", metavar="FILE", help="hub database (default: DATA/hub.db)")
     st.add_argument("--round", type=int, help="standings after this round (default: last)")
     st.add_argument("--format", choices=("csv", "text"), default="csv")
+    _division_arg(st)
     st.set_defaults(func=_standings)
 
     pr = sub.add_parser(
@@ -284,27 +287,35 @@ def _init(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _info(tour: Tournament, args: argparse.Namespace) -> None:
-    print(json.dumps(tour.settings(), ensure_ascii=False, indent=1))
+    print(
+        json.dumps(tour.settings() | {"divisions": tour.divisions()}, ensure_ascii=False, indent=1)
+    )
 
 
 @_run
 def _players_import(tour: Tournament, args: argparse.Namespace) -> None:
-    added = tour.import_players_csv(Path(args.file).read_text(encoding="utf-8-sig"), who=args.who)
+    added = tour.import_players_csv(
+        Path(args.file).read_text(encoding="utf-8-sig"), division=args.division, who=args.who
+    )
     print(t("cli.players.imported", tsh.ui_lang(), n=len(added)))
 
 
 @_run
 def _players_list(tour: Tournament, args: argparse.Namespace) -> None:
-    for p in tour.players():
+    many = len(tour.divisions()) > 1
+    for p in tour.players(args.division):
         status = "withdrawn" if p.withdrawn else "paused" if p.paused else "active"
         state = t(f"cli.player.{status}", tsh.ui_lang())
         mark = "✓" if p.checked_in else " "
-        print(f"{p.id:4} {mark} {p.name:<30} {p.club:<20} {p.rating:5} {state}")
+        group = f" {p.division:<8}" if many else ""
+        print(f"{p.id:4} {mark}{group} {p.name:<30} {p.club:<20} {p.rating:5} {state}")
 
 
 @_run
 def _players_add(tour: Tournament, args: argparse.Namespace) -> None:
-    p = tour.add_player(args.name, club=args.club, rating=args.rating, who=args.who)
+    p = tour.add_player(
+        args.name, club=args.club, rating=args.rating, division=args.division, who=args.who
+    )
     print(t("cli.players.added", tsh.ui_lang(), id=p.id, name=p.name))
 
 
@@ -349,6 +360,7 @@ def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
         method=args.method,
         allow_rematch=args.allow_rematch,
         beyond=args.beyond,
+        division=args.division,
     )
     players = {p.id: p for p in tour.players()}
     sys.stdout.write(exports.pairings_csv(pairing, players))
@@ -389,7 +401,7 @@ def _result_list(tour: Tournament, args: argparse.Namespace) -> None:
 def _missing(tour: Tournament, args: argparse.Namespace) -> int:
     if args.round is None:
         args.round = tour.last_round()
-    missing = tour.missing_results(args.round)
+    missing = tour.missing_results(args.round, division=args.division)
     lang = tsh.ui_lang()
     for m in missing:
         status = t(f"dash.state.{m['status']}", lang)
@@ -464,6 +476,7 @@ def _export(tour: Tournament, args: argparse.Namespace) -> None:
         lang=args.lang,
         plain=args.plain,
         link=link,
+        division=args.division,
     )
     if not pdf:
         _write(args, text)
@@ -478,14 +491,60 @@ def _export(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _export_tsh(tour: Tournament, args: argparse.Namespace) -> None:
-    tsh.write(tour.export_tsh(), args.file)
+    """One division's .t file; with several divisions and none named, the event as tsh
+    keeps it: FILE is a folder that gets config.tsh and one .t per division."""
+    if args.division is None and len(tour.divisions()) > 1:
+        for path in tour.export_tsh_event(args.file):
+            print(t("cli.wrote", tsh.ui_lang(), path=str(path)), file=sys.stderr)
+        return
+    tsh.write(tour.export_tsh(args.division), args.file)
 
 
 @_run
 def _import_tsh(tour: Tournament, args: argparse.Namespace) -> None:
-    source = _read_tsh(args.file)
-    n = tour.import_tsh_file(source, file=args.file, who=args.who)
+    if tsh.is_config(args.file):
+        n = tour.import_tsh_event(args.file, who=args.who)
+    else:
+        source = _read_tsh(args.file)
+        n = tour.import_tsh_file(source, file=args.file, division=args.division, who=args.who)
     print(t("cli.players.imported_tsh", tsh.ui_lang(), n=n))
+
+
+@_run
+def _division_list(tour: Tournament, args: argparse.Namespace) -> None:
+    for name in tour.divisions():
+        players = tour.players(name)
+        print(f"{name:<12} {len(players):4}  {tour.division_tsh_file(name)}")
+
+
+@_run
+def _division_add(tour: Tournament, args: argparse.Namespace) -> None:
+    for name in args.names:
+        tour.add_division(name, who=args.who)
+
+
+@_run
+def _division_rename(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.rename_division(args.old, args.new, who=args.who)
+
+
+@_run
+def _division_remove(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.remove_division(args.name, who=args.who)
+
+
+@_run
+def _players_move(tour: Tournament, args: argparse.Namespace) -> None:
+    for pid in args.ids:
+        tour.move_player(pid, args.division, who=args.who)
+
+
+def _division_arg(p: argparse.ArgumentParser) -> None:
+    p.add_argument(
+        "--division",
+        metavar="NAME",
+        help="the division (group); default: the only one (hub division list)",
+    )
 
 
 def _db_args(p: argparse.ArgumentParser) -> None:
@@ -521,32 +580,67 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p = ts.add_parser("missing", help="list tables without an agreed result (exit 1 if any)")
     _db_args(p)
     p.add_argument("round", type=int, nargs="?", help="default: the last paired round")
+    _division_arg(p)
     p.set_defaults(func=_missing)
     p = ts.add_parser("finalise", help="make results final once the protest window closed")
     _db_args(p)
     p.add_argument("round", type=int)
     p.add_argument("--early", action="store_true", help="director approves before the window")
     p.set_defaults(func=_finalise)
-    p = ts.add_parser("export-tsh", help="write the tournament as a tsh .t file")
+    p = ts.add_parser(
+        "export-tsh",
+        help="write the tournament as a tsh .t file (several divisions: a folder with"
+        " config.tsh and a .t per division, or one division's .t with --division)",
+    )
     _db_args(p)
     p.add_argument("file")
+    _division_arg(p)
     p.set_defaults(func=_export_tsh)
-    p = ts.add_parser("import-tsh", help="load players and results from a tsh .t file")
+    p = ts.add_parser(
+        "import-tsh",
+        help="load players and results from a tsh .t file (into --division), or a whole"
+        " event from tsh's config.tsh (its division lines)",
+    )
     _db_args(p)
     p.add_argument("file")
+    _division_arg(p)
     p.set_defaults(func=_import_tsh)
+
+    div = sub.add_parser(
+        "division", help="the hall's divisions (groups): each its own players and pairings"
+    )
+    ds = div.add_subparsers(dest="division_command", required=True, metavar="ACTION")
+    p = ds.add_parser("list", help="divisions, their players and tsh files")
+    _db_args(p)
+    p.set_defaults(func=_division_list)
+    p = ds.add_parser("add", help="add divisions (the first replaces an unused default A)")
+    _db_args(p)
+    p.add_argument("names", nargs="+")
+    p.set_defaults(func=_division_add)
+    p = ds.add_parser("rename", help="rename a division")
+    _db_args(p)
+    p.add_argument("old")
+    p.add_argument("new")
+    p.set_defaults(func=_division_rename)
+    p = ds.add_parser("remove", help="remove a division nobody plays in")
+    _db_args(p)
+    p.add_argument("name")
+    p.set_defaults(func=_division_remove)
 
     players = sub.add_parser("players", help="players: import, check-in, late entry, withdrawal")
     ps = players.add_subparsers(dest="players_command", required=True, metavar="ACTION")
     p = ps.add_parser("import", help="import players from CSV (name[,club][,rating], UTF-8)")
     _db_args(p)
+    _division_arg(p)
     p.add_argument("file")
     p.set_defaults(func=_players_import)
     p = ps.add_parser("list", help="list players")
     _db_args(p)
+    _division_arg(p)
     p.set_defaults(func=_players_list)
     p = ps.add_parser("add", help="add a player (late entry once round 1 is paired)")
     _db_args(p)
+    _division_arg(p)
     p.add_argument("name")
     p.add_argument("--club", default="")
     p.add_argument("--rating", type=int, default=0)
@@ -566,6 +660,11 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
         help="he leaves: his unplayed game of the latest round is forfeited against him too",
     )
     p.set_defaults(func=_players_withdraw)
+    p = ps.add_parser("move", help="move players to another division (before they play)")
+    _db_args(p)
+    p.add_argument("ids", type=int, nargs="+")
+    p.add_argument("--division", metavar="NAME", required=True)
+    p.set_defaults(func=_players_move)
     p = ps.add_parser("return", help="bring back a temporarily withdrawn player")
     _db_args(p)
     p.add_argument("id", type=int)
@@ -576,6 +675,7 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     rs = command_group(sub, "round", "pair, start and change rounds")
     p = rs.add_parser("pair", help="pair round N and store it (CSV to stdout)")
     _db_args(p)
+    _division_arg(p)
     p.add_argument("round", type=int)
     p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
     p.add_argument(
@@ -672,4 +772,5 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
         help="print the A4 page to -o FILE.pdf with headless Chromium (also when FILE ends .pdf)",
     )
     exp.add_argument("-o", "--output", metavar="FILE")
+    _division_arg(exp)
     exp.set_defaults(func=_export)

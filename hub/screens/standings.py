@@ -118,12 +118,15 @@ class StandingsScreen(DashScreen):
         )
         pending.display = bool(data.pending)
         title = self.query_one("#pairings-title", Label)
-        columns = [(key, self.tr(f"dash.col.{key}")) for key in ("table", "first", "second")]
         pairing = data.pairing or []
+        keys: tuple[str, ...] = ("table", "first", "second")
+        if any("division" in row for row in pairing):  # a hall of several divisions
+            keys = ("table", "division", "first", "second")
+        columns = [(key, self.tr(f"dash.col.{key}")) for key in keys]
         fill_table(
             self.query_one("#pairings", DataTable),
             columns,
-            [[row["table"], row["first"], row["second"]] for row in pairing],
+            [[row[key] for key in keys] for row in pairing],
         )
         if data.pairing is None:
             title.update(literal(self.tr("dash.no_pairing", n=data.round_no)))
@@ -199,7 +202,13 @@ class StandingsScreen(DashScreen):
         number = self.round_no()
 
         def export() -> list[str]:
-            out = [str(self.service.export("standings", fmt, max(number - 1, 0)))]
+            # a hall of several divisions: each division's standings, one file each
+            divisions = self.service.divisions()
+            groups: list[str | None] = list(divisions) if len(divisions) > 1 else [None]
+            out = [
+                str(self.service.export("standings", fmt, max(number - 1, 0), division=d))
+                for d in groups
+            ]
             if number:
                 out.append(str(self.service.export("pairings", fmt, number)))
             return out

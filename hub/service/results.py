@@ -235,7 +235,10 @@ class ResultsArea(ServiceCore):
                 correct=correct,
                 confirm=confirm,
             )
-            standings = {s.player.id: s for s in tour.standings(after_round=round_no)}
+            division = tour.table_division(round_no, entry.table)
+            standings = {
+                s.player.id: s for s in tour.standings(after_round=round_no, division=division)
+            }
             names = {p.id: p.name for p in tour.players()}
         totals = {
             names[pid]: (standings[pid].wins, standings[pid].spread)
@@ -263,13 +266,15 @@ class ResultsArea(ServiceCore):
         screen shows them at once (it reads the same record)."""
         with self._tour() as tour:
             first = tour.publish(round_no, who=self.who)
-            table = tour.standings(after_round=round_no)
+            table = tour.hall_standings(after_round=round_no)
+            many = len(tour.divisions()) > 1
             rules = tour.rules
             closes = tour.book.protest_closes(round_no)
+        rows = exports.standings_rows(table, rules)
         standings = {
             "round": round_no,
             "columns": exports.standings_columns(rules),
-            "rows": exports.standings_rows(table, rules),
+            "rows": exports.division_rows(rows, table) if many else rows,
         }
         return {
             "round": round_no,

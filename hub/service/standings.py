@@ -10,6 +10,7 @@ from typing import Any
 
 from samoobsluha.hub.service.core import ServiceCore, ServiceError
 from samoobsluha.hub.tournament import exports
+from samoobsluha.hub.tournament.facade import TournamentError
 from samoobsluha.shared.i18n import Phrase, localize
 
 
@@ -21,8 +22,14 @@ class StandingsArea(ServiceCore):
     ) -> tuple[list[str], list[dict[str, str]]]:
         with self._tour() as tour:
             rules = tour.rules
-            table = tour.standings(after_round=after_round)
-            return exports.standings_columns(rules), exports.standings_rows(table, rules)
+            if len(tour.divisions()) == 1:
+                table = tour.standings(after_round=after_round)
+                return exports.standings_columns(rules), exports.standings_rows(table, rules)
+            # a hall of several divisions: each division's table after the other, ranks
+            # its own, the division in the first column
+            table = tour.hall_standings(after_round=after_round)
+            rows = exports.division_rows(exports.standings_rows(table, rules), table)
+            return ["division", *exports.standings_columns(rules)], rows
 
     def unsettled(self, after_round: int | None = None) -> list[dict[str, Any]]:
         """Tables that standings after ``after_round`` do not count yet (missing, or in
@@ -39,6 +46,7 @@ class StandingsArea(ServiceCore):
         with self._tour() as tour:
             pairing = tour.pairing(round_no)
             names = {p.id: p.name for p in tour.players()}
+            divisions = tour.board_divisions(round_no) if len(tour.divisions()) > 1 else {}
         rows = [
             {
                 "table": str(b.table),
@@ -48,15 +56,28 @@ class StandingsArea(ServiceCore):
             }
             for b in pairing.boards
         ]
+        for row in rows if divisions else []:  # a hall of several: whose each table is
+            row["division"] = divisions[int(row["table"])]
         return rows, [localize(note, lang) for note in pairing.notes]
 
     def pair(
         self, round_no: int, *, seed: int | None = None, force: bool = False, beyond: bool = False
     ) -> int:
         with self._tour() as tour:
-            return len(
-                tour.pair(round_no, seed=seed, force=force, beyond=beyond, who=self.who).boards
-            )
+            # the dashboard pairs the hall: every division, each on its own, tables across;
+            # none is paired while another would be refused for its previous round
+            if not force and round_no > 1:
+                for d in tour.divisions():
+                    if missing := tour.missing_results(round_no - 1, division=d):
+                        tables = ", ".join(str(m["table"]) for m in missing)
+                        raise TournamentError(
+                            Phrase("err.tour.incomplete", round=round_no - 1, tables=tables)
+                        )
+            pairings = [
+                tour.pair(round_no, seed=seed, force=force, beyond=beyond, division=d, who=self.who)
+                for d in tour.divisions()
+            ]
+            return sum(len(p.boards) for p in pairings)
 
     def planned_rounds(self) -> int:
         """The rounds the event plans (0: not set); pairing past them asks first."""
@@ -75,13 +96,17 @@ class StandingsArea(ServiceCore):
                 (r for r in range(1, round_no) if tour.round_state(r)["published_at"] is not None),
                 default=0,
             )
-            table = tour.standings(after_round=after)
+            many = len(tour.divisions()) > 1
+            table = tour.hall_standings(after_round=after)
             rules = tour.rules
-        pairings = exports.station_json(pairing, players, table)
+        pairings = exports.station_json(pairing, players, table, divisions=many)
+        rows = exports.standings_rows(table, rules)
+        if many:  # ranks are per division: each row says whose
+            rows = exports.division_rows(rows, table)
         standings = {
             "round": after,
             "columns": exports.standings_columns(rules),
-            "rows": exports.standings_rows(table, rules),
+            "rows": rows,
         }
         return pairings, standings
 
@@ -103,31 +128,52 @@ class StandingsArea(ServiceCore):
 
         return print_link(self)
 
+    def divisions(self) -> list[str]:
+        """The hall's divisions (one, ``A``, unless the director made several)."""
+        with self._tour() as tour:
+            return tour.divisions()
+
     def export(
-        self, what: str, fmt: str, round_no: int | None = None, lang: str | None = None
+        self,
+        what: str,
+        fmt: str,
+        round_no: int | None = None,
+        lang: str | None = None,
+        division: str | None = None,
     ) -> Path:
         """Write standings, pairings or results as ``csv`` (for Excel, in ``lang``),
         ``html`` (A4) or ``pdf`` (the A4 page printed by headless Chromium) under
-        ``<data>/exports`` (the same as ``hub export``); ``lang``: default the service's."""
+        ``<data>/exports`` (the same as ``hub export``); ``lang``: default the service's.
+        ``division``: that division's (its name in the file's: ``standings-OPEN-3.html``)."""
         lang = lang or self.lang
         if what not in ("standings", "pairings", "results"):
             raise ServiceError(Phrase("err.export", what=what))
         pdf = fmt == "pdf"
         fmt = "html" if pdf else fmt
         with self._tour() as tour:
-            last = round_no if round_no is not None else tour.last_round()
+            last = round_no if round_no is not None else tour.last_round(division)
             try:
                 link = self._print_link() if what == "pairings" and fmt == "html" else None
                 day = datetime.fromtimestamp(self.clock.now()).date()  # the hub's day
-                text = exports.render(tour, what, fmt, round_no=last, lang=lang, link=link, day=day)
+                text = exports.render(
+                    tour,
+                    what,
+                    fmt,
+                    round_no=last,
+                    lang=lang,
+                    link=link,
+                    day=day,
+                    division=division,
+                )
             except ValueError as exc:
                 raise ServiceError(str(exc)) from exc
         folder = self.data / "exports"
         folder.mkdir(parents=True, exist_ok=True)
+        part = f"-{division}" if division else ""
         if pdf:
             from samoobsluha.hub.printpdf import html_to_pdf
 
-            return html_to_pdf(text, folder / f"{what}-{last}.pdf")
-        path = folder / f"{what}-{last}.{fmt}"
+            return html_to_pdf(text, folder / f"{what}{part}-{last}.pdf")
+        path = folder / f"{what}{part}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path

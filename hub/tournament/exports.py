@@ -120,6 +120,7 @@ def render(
     wifi_qr_svg: str | None = None,
     link: ScreenLink | None = None,
     day: datetime.date | None = None,
+    division: str | None = None,
 ) -> str:
     """The one way to turn a tournament into an export (``hub export``, the dashboard).
 
@@ -131,7 +132,9 @@ def render(
     hall screen's address) as text and ``qr_svg``, its QR code, made by the caller; with
     ``wifi`` (the players' network), its name, password and join code ``wifi_qr_svg``.
     ``link``: all of these at once. ``day``: the date printed on every page (default
-    today)."""
+    today). ``division``: that division's standings, pairings, results and scorecards
+    (default: the only one; the pairings and the stations' JSON of a hall with several
+    divisions are the whole hall's, each table with its division)."""
     if link is not None:
         screen_url, qr_svg = link.url, link.qr_svg
         wifi, wifi_password, wifi_qr_svg = link.wifi, link.wifi_password, link.wifi_qr_svg
@@ -140,11 +143,13 @@ def render(
     players = {p.id: p for p in tour.players()}
     header = PrintHeader.of(tour, day)
     csv_lang = None if plain else lang
+    if division is not None:
+        division = tour.division(division)
     if what == "standings":
-        table = tour.standings(after_round=round_no)
+        table = tour.standings(after_round=round_no, division=division)
         rules = tour.rules
         if fmt == "html":
-            after = round_no if round_no is not None else tour.last_scored_round()
+            after = round_no if round_no is not None else tour.last_scored_round(division)
             return standings_html(
                 table, rules, after_round=after, lang=lang, header=replace(header, after=True)
             )
@@ -152,8 +157,8 @@ def render(
             return json.dumps(standings_rows(table, rules), ensure_ascii=False, indent=1)
         return standings_csv(table, rules, csv_lang)
     if what in ("pairings", "stations", "results"):
-        number = round_no if round_no is not None else tour.last_round()
-        pairing = tour.pairing(number)
+        number = round_no if round_no is not None else tour.last_round(division)
+        pairing = tour.pairing(number, division)
         header = replace(header, round=number)
         if what == "results":
             rows = result_rows(pairing, players, tour.results(number), lang, tour.rules)
@@ -164,8 +169,14 @@ def render(
             machine = result_rows(pairing, players, tour.results(number), None, tour.rules)
             return to_csv(RESULT_COLUMNS, machine if plain else rows, csv_lang)
         if what == "stations" or fmt == "json":
-            table = tour.standings(after_round=number - 1)
-            return json.dumps(station_json(pairing, players, table), ensure_ascii=False, indent=1)
+            names = tour.divisions() if division is None else [division]
+            table = [s for d in names for s in tour.standings(after_round=number - 1, division=d)]
+            many = len(tour.divisions()) > 1
+            return json.dumps(
+                station_json(pairing, players, table, divisions=many),
+                ensure_ascii=False,
+                indent=1,
+            )
         if fmt == "html":
             return pairings_html(
                 pairing,
@@ -228,14 +239,14 @@ def render(
             return json.dumps(rows, ensure_ascii=False, indent=1)
         return to_csv(SANCTION_COLUMNS, rows, csv_lang)
     if what == "scorecard":
-        by_id = {s.player.id: s for s in tour.standings(after_round=round_no)}
+        by_id = {s.player.id: s for s in tour.standings(after_round=round_no, division=division)}
         if player is not None and player not in by_id:
             raise ValueError(f"no player {player}")
         chosen = [by_id[player]] if player is not None else list(by_id.values())
         if player is None:
             chosen.sort(key=lambda s: _collate(s.player.name))
         if fmt == "html":
-            after = round_no if round_no is not None else tour.last_scored_round()
+            after = round_no if round_no is not None else tour.last_scored_round(division)
             return scorecards_html(
                 chosen, players, lang=lang, header=replace(header, round=after, after=True)
             )
@@ -271,6 +282,14 @@ def _num(value: float, lang: str | None = None) -> str:
     if lang is not None:
         return decimal(value, lang)
     return str(int(value)) if float(value).is_integer() else f"{value:g}"
+
+
+def division_rows(rows: list[dict[str, str]], standings: Sequence[Any]) -> list[dict[str, str]]:
+    """``rows`` (of ``standings``) each with its player's division: what a hall of several
+    divisions sends, ranks being per division."""
+    for row, line in zip(rows, standings, strict=True):
+        row["division"] = line.player.division
+    return rows
 
 
 def standings_rows(
@@ -430,6 +449,12 @@ def pairings_html(
     for row in rows:
         if not row["second"]:
             row["second"] = f"({t('tour.bye', lang)})"
+    columns = PAIRING_COLUMNS
+    if len({players[b.first].division for b in pairing.boards}) > 1:
+        # the hall's tables, several divisions: whose each table is
+        columns = ["table", "division", "first", "second"]
+        for row, b in zip(rows, pairing.boards, strict=True):
+            row["division"] = players[b.first].division
     qr = ""
     if screen_url:
         esc = html.escape
@@ -456,7 +481,7 @@ def pairings_html(
     sections = [
         (
             t("tour.pairings", lang, round=pairing.round),
-            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")) + published,
+            qr + _table(columns, rows, lang, _pt("wall")) + published,
         ),
         (
             f"{t('tour.pairings', lang, round=pairing.round)} — {t('tour.by_name', lang)}",
@@ -733,34 +758,42 @@ def scorecards_html(
 
 
 def station_json(
-    pairing: Pairing, players: Mapping[int, Player], standings: Sequence[Any] = ()
+    pairing: Pairing,
+    players: Mapping[int, Player],
+    standings: Sequence[Any] = (),
+    *,
+    divisions: bool = False,
 ) -> dict[str, Any]:
-    """What a station shows: the round's tables (who starts first) and the standings."""
-    return {
-        "round": pairing.round,
-        "tables": [
-            {
-                "table": b.table,
-                "first": {"id": b.first, "name": players[b.first].name},
-                "second": None
-                if b.second is None
-                else {"id": b.second, "name": players[b.second].name},
-                "bye": b.second is None,
-            }
-            for b in pairing.boards
-        ],
-        "standings": [
-            {
-                "rank": s.rank,
-                "id": s.player.id,
-                "name": s.player.name,
-                "wins": s.wins,
-                "spread": s.spread,
-                "points": s.points,
-            }
-            for s in standings
-        ],
-    }
+    """What a station shows: the round's tables (who starts first) and the standings.
+    With ``divisions`` (a hall of several), every table and standings row also names its
+    division (the division of its players; ranks are per division)."""
+    tables: list[dict[str, Any]] = []
+    for b in pairing.boards:
+        row: dict[str, Any] = {
+            "table": b.table,
+            "first": {"id": b.first, "name": players[b.first].name},
+            "second": None
+            if b.second is None
+            else {"id": b.second, "name": players[b.second].name},
+            "bye": b.second is None,
+        }
+        if divisions:
+            row["division"] = players[b.first].division
+        tables.append(row)
+    rows: list[dict[str, Any]] = []
+    for s in standings:
+        line: dict[str, Any] = {
+            "rank": s.rank,
+            "id": s.player.id,
+            "name": s.player.name,
+            "wins": s.wins,
+            "spread": s.spread,
+            "points": s.points,
+        }
+        if divisions:
+            line["division"] = s.player.division
+        rows.append(line)
+    return {"round": pairing.round, "tables": tables, "standings": rows}
 
 
 # --- the A4 page ---------------------------------------------------------------------------

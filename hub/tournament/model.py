@@ -38,6 +38,7 @@ class Player:
     paused: bool = False  # temporarily out: each missed round is scored as ABSENT
     checked_in: bool = False
     extra: dict[str, str] = field(default_factory=dict)  # tsh keys we keep verbatim
+    division: str = "A"  # the division (group) he plays in; "A" when the hall has one
 
 
 @dataclass

@@ -24,8 +24,18 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
 * ``tour_categories``, ``tour_player_categories``, ``tour_player_birth``, ``tour_prizes``
   the director's categories (with birth-date rules), who is in them, birth dates and the
   prize table (:mod:`hub.tournament.prizes`).
-* ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
+* ``tour_divisions`` the hall's divisions (groups): name, order, the tsh file name. Every
+  tournament has at least one; a single-field tournament is the one division ``A`` (tsh's
+  default name).
+* ``tour_division_rounds`` one row per division and paired round: that division's seed,
+  method and notes. ``tour_rounds`` is the hall's round (one gong, one publication, one
+  protest window, one finality for every division).
+* ``tour_division_tsh`` per division, the tsh file it was imported from (decoded text and its
   encoding), so that an export gives back every token the hub did not change.
+
+``tour_players.division`` names the division a player plays in. Boards, entries and results
+stay keyed by (round, table): tables are numbered across the hall, so a table belongs to one
+division in a round (the division of its players).
 """
 
 from __future__ import annotations
@@ -205,6 +215,49 @@ def m006_event_categories(db: sqlite_utils.Database) -> None:
         " category TEXT NOT NULL DEFAULT '', value TEXT NOT NULL)",
     ):
         db.execute(statement)
+
+
+DEFAULT_DIVISION = "A"  # tsh's name for the only division of an event
+
+
+@migrations()
+def m008_divisions(db: sqlite_utils.Database) -> None:
+    """Several divisions in one hall. An existing tournament becomes the one division
+    ``A``: its players, its pairings' seeds and notes, its imported tsh file."""
+    db.execute(
+        "CREATE TABLE tour_divisions (name TEXT PRIMARY KEY, position INTEGER NOT NULL,"
+        " tsh_file TEXT NOT NULL DEFAULT '', created_at REAL NOT NULL DEFAULT 0)"
+    )
+    db.execute("INSERT INTO tour_divisions (name, position) VALUES (?, 1)", [DEFAULT_DIVISION])
+    # SQLite refuses REFERENCES with a non-NULL default on ALTER TABLE while foreign keys
+    # are on: the facade checks the name against tour_divisions.
+    db.execute(
+        f"ALTER TABLE tour_players ADD COLUMN division TEXT NOT NULL DEFAULT '{DEFAULT_DIVISION}'"
+    )
+    db.execute(
+        "CREATE TABLE tour_division_rounds ("
+        " division TEXT NOT NULL REFERENCES tour_divisions(name) ON UPDATE CASCADE,"
+        " round INTEGER NOT NULL REFERENCES tour_rounds(round),"
+        " seed INTEGER NOT NULL, method TEXT NOT NULL, notes TEXT NOT NULL DEFAULT '[]',"
+        " paired_at REAL NOT NULL, PRIMARY KEY (division, round))"
+    )
+    db.execute(
+        "INSERT INTO tour_division_rounds (division, round, seed, method, notes, paired_at)"
+        " SELECT ?, round, seed, method, notes, paired_at FROM tour_rounds",
+        [DEFAULT_DIVISION],
+    )
+    db.execute(
+        "CREATE TABLE tour_division_tsh ("
+        " division TEXT PRIMARY KEY REFERENCES tour_divisions(name) ON UPDATE CASCADE,"
+        " file TEXT NOT NULL, encoding TEXT NOT NULL, text TEXT NOT NULL,"
+        " imported_at REAL NOT NULL)"
+    )
+    db.execute(
+        "INSERT INTO tour_division_tsh (division, file, encoding, text, imported_at)"
+        " SELECT ?, file, encoding, text, imported_at FROM tour_tsh_source",
+        [DEFAULT_DIVISION],
+    )
+    db.execute("DROP TABLE tour_tsh_source")
 
 
 def hub_db_path() -> Path:

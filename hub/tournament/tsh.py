@@ -938,3 +938,115 @@ def from_tournament(
             index += 1
     entries += players[index:]
     return TshFile(players, source.encoding, entries, bom=source.bom)
+
+
+# --- events of several divisions (config.tsh) ----------------------------------------------
+
+#: tsh's configuration line naming a division and its file: ``division a a.t``.
+_DIVISION_LINE = re.compile(r"^(\s*)division(\s+)(\S+)(\s+)(\S+)(\s*)$", re.IGNORECASE)
+_BEGIN_FILE = re.compile(r"^#begin_file\s+name=(\S+)\s*$")
+_END_FILE = re.compile(r"^#end_file\b")
+MAX_CONFIG = 1024 * 1024  # bytes; a tsh configuration is a few KB
+
+
+@dataclass
+class TshConfig:
+    """A tsh event configuration: its text (without embedded files) and its divisions.
+
+    ``divisions`` are (name, file) in the order the ``division`` lines give them; tsh reads
+    each division's players from that ``.t`` file, relative to the configuration. A tsh
+    *archive* (one file holding the configuration and every ``.t`` between ``#begin_file
+    name=F`` and ``#end_file`` lines, as tsh and Woogles write it) gives the files' texts in
+    ``embedded``."""
+
+    text: str
+    encoding: str
+    divisions: list[tuple[str, str]] = field(default_factory=list)
+    embedded: dict[str, str] = field(default_factory=dict)
+
+
+def is_config(path: Path | str) -> bool:
+    """A tsh configuration (``config.tsh``, an archive ``*.tsh``), not a ``.t`` file."""
+    return Path(path).suffix.lower() == ".tsh"
+
+
+def read_config(path: Path | str) -> TshConfig:
+    """Read a tsh configuration or archive (UTF-8, else ISO-8859-1 as tsh reads it)."""
+    raw = Path(path).read_bytes()[: MAX_CONFIG + 1]
+    if len(raw) > MAX_CONFIG:
+        raise TshError("tsh.config_too_long", file=str(path), limit=MAX_CONFIG)
+    if raw.startswith(b"\xef\xbb\xbf"):
+        raw = raw[3:]
+    try:
+        text, encoding = raw.decode("utf-8"), "utf-8"
+    except UnicodeDecodeError:
+        text, encoding = raw.decode("iso-8859-1"), "iso-8859-1"
+    return parse_config(text, encoding)
+
+
+def parse_config(text: str, encoding: str = "utf-8") -> TshConfig:
+    config = TshConfig("", encoding)
+    kept: list[str] = []
+    inside: str | None = None
+    body: list[str] = []
+    for line in split_lines(text):
+        bare, _eol = _split_eol(line)
+        if inside is not None:
+            if _END_FILE.match(bare):
+                config.embedded[inside] = "".join(body)
+                inside, body = None, []
+            else:
+                body.append(line)
+            continue
+        begin = _BEGIN_FILE.match(bare)
+        if begin:
+            inside = begin.group(1)
+            continue
+        kept.append(line)
+        div = _DIVISION_LINE.match(bare)
+        if div:
+            config.divisions.append((div.group(3), div.group(5)))
+    if inside is not None:
+        config.embedded[inside] = "".join(body)
+    config.text = "".join(kept)
+    return config
+
+
+def config_with_divisions(text: str, divisions: list[tuple[str, str]]) -> str:
+    """``text`` (a configuration, or "" for a new one) with exactly ``divisions``' lines:
+    a division line that still names a division and its file is kept as it is, one whose
+    division is gone is dropped, a changed one is written anew in its place, new ones
+    follow the last division line (or end a new configuration)."""
+    if not text:
+        head = "# tsh configuration written by Samoobsluha\n"
+        return head + "".join(f"division {name} {file}\n" for name, file in divisions)
+    wanted = {name.casefold(): (name, file) for name, file in divisions}
+    out: list[str] = []
+    seen: set[str] = set()
+    last = -1
+    eol = "\n"
+    for line in split_lines(text):
+        bare, line_eol = _split_eol(line)
+        eol = line_eol or eol
+        div = _DIVISION_LINE.match(bare)
+        if not div:
+            out.append(line)
+            continue
+        key = div.group(3).casefold()
+        if key not in wanted or key in seen:
+            continue
+        seen.add(key)
+        name, file = wanted[key]
+        if (div.group(3), div.group(5)) == (name, file):
+            out.append(line)
+        else:
+            g = div.groups()
+            out.append(f"{g[0]}division{g[1]}{name}{g[3]}{file}{g[5]}{line_eol or eol}")
+        last = len(out) - 1
+    new = [f"division {n} {f}{eol}" for n, f in divisions if n.casefold() not in seen]
+    if new:
+        if out and not out[-1].endswith(("\n", "\r")):
+            out[-1] += eol
+        at = last + 1 if last >= 0 else len(out)
+        out[at:at] = new
+    return "".join(out)

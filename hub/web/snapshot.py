@@ -53,14 +53,19 @@ def build(service: HubService) -> dict[str, Any]:
             r for r in range(1, last_paired + 1) if tour.round_state(r)["published_at"] is not None
         ]
         after = max(done) if done else 0
-        table = tour.standings(after_round=after) if after else []
+        table = tour.hall_standings(after_round=after) if after else []
         rules = tour.rules
+        divisions = tour.divisions()
         raw = published.get("pairings", ("", None))[1]
         pairing: dict[str, Any] = raw if isinstance(raw, dict) else {}
         round_no = int(pairing.get("round", 0) or 0)
         # After the planned last round is published: the prize list. With a pairing sent:
         # the warnings and expulsions published before its round (ČAS 13.13).
-        awards = tour.prize_list(after_round=after) if tour.event_over() else []
+        awards = (
+            [a for d in divisions for a in tour.prize_list(after_round=after, division=d)]
+            if tour.event_over()
+            else []
+        )
         # a forfeit shows as ruled (200:0), as the standings count it and every export says
         ruled = {
             r["table_no"]: exports.ruled_scores(
@@ -119,12 +124,18 @@ def build(service: HubService) -> dict[str, Any]:
         "rows": rows if after else {lang: [] for lang in LANGUAGES},
         "ids": [s.player.id for s in table],
     }
+    if len(divisions) > 1:  # ranks are per division: each row's division, in the same order
+        standings["divisions"] = [s.player.division for s in table]
     cards = {str(s.player.id): _card(s) for s in table}
     snap: dict[str, Any] = {
         "name": settings["name"],
         "rules": settings["rules"],
         "round": round_no,
         "players": {str(pid): name for pid, name in names.items()},
+        # a hall of several divisions: whose player each one is ({} in a hall of one)
+        "division": (
+            {str(pid): p.division for pid, p in players.items()} if len(divisions) > 1 else {}
+        ),
         "tables": tables,
         "where": where,
         "results": results,

@@ -131,9 +131,10 @@ class ResultScreen(KioskScreen):
         if pairing is None:
             names.update(literal(self.tr("kiosk.result.no_pairing")))
         else:
-            names.update(
-                literal(self.tr("kiosk.result.players", a=pairing.first, b=pairing.second))
-            )
+            text = self.tr("kiosk.result.players", a=pairing.first, b=pairing.second)
+            if pairing.division:  # a hall of several divisions: say whose table it is
+                text = self.tr("kiosk.result.division", division=pairing.division) + "   " + text
+            names.update(literal(text))
         if existing is not None:
             self.query_one("#res-score-a", Input).value = str(existing.score_first)
             self.query_one("#res-score-b", Input).value = str(existing.score_second)

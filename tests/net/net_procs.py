@@ -542,3 +542,14 @@ def _kept(st: Station) -> bool:
         return False
     finally:
         conn.close()
+def enter_at_station(station: Station, results: list[Any]) -> None:
+    """What the kiosk does when players enter their result: store each
+    (``station.log.Result``) in the station's outbox."""
+    from samoobsluha.station.log import KioskStore
+
+    kiosk = KioskStore.open(station.db_path, station.station_id)
+    try:
+        for result in results:
+            kiosk.store_result(result, at=time.time())
+    finally:
+        kiosk.close()

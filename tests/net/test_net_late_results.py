@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from net_procs import BIN, Hub, Station, running, wait_for
+from net_procs import BIN, Hub, Station, enter_at_station, running, wait_for
 
 from samoobsluha.hub import store
 from samoobsluha.hub.sample import sample_csv
@@ -62,16 +62,6 @@ def intake(hub: Hub) -> dict[str, tuple[str, str]]:
         return store.result_intake(db, 1)
     finally:
         db.close()
-
-
-def enter_at_station(station: Station, results: list[Result]) -> None:
-    """What the kiosk does when players enter their result: store it in the outbox."""
-    kiosk = KioskStore.open(station.db_path, station.station_id)
-    try:
-        for result in results:
-            kiosk.store_result(result, at=time.time())
-    finally:
-        kiosk.close()
 
 
 def results_of(hub: Hub) -> dict[int, dict[str, Any]]:

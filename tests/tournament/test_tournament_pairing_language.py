@@ -103,8 +103,8 @@ def test_a_pairing_stored_as_english_sentences_still_reads(tour: Tournament) -> 
         "UPDATE tour_boards SET reason = ? WHERE round = 1",
         ["Novák (#3, 1) – Dvořák (#4, 1): same score group (1); Novák starts: drawn by lot"],
     )
-    tour.db.execute(
-        "UPDATE tour_rounds SET notes = ? WHERE round = 1",
+    tour.db.execute(  # where the divisions' migration keeps an old round's notes
+        "UPDATE tour_division_rounds SET notes = ? WHERE round = 1",
         [json.dumps(["round 1 drawn by lot with seed 1", "[odd] text"])],
     )
     tour.db.conn.commit()

@@ -201,10 +201,11 @@
     for (var i = 0; i < found.length && i < 6; i++) {
       var pid = found[i], card = el("div", null, "card");
       card.setAttribute("data-player", pid);
-      var w = tableOf(pid);
+      var w = tableOf(pid), group = (snap.division || {})[String(pid)];
       if (w) {
         card.appendChild(el("div", t("kiosk.where.round", { round: snap.round }), "muted"));
         card.appendChild(el("div", name(pid), "who"));
+        if (group) card.appendChild(el("div", t("screen.division", { division: group }), "muted"));
         card.appendChild(el("div", t("screen.me.row", {
           table: w[1], opponent: w[2] !== null ? name(w[2]) : t("kiosk.where.bye")
         }), "where"));
@@ -285,7 +286,15 @@
     }
     for (i = 0; i < shown.length; i++) head.push([t("tour.col." + st.columns[shown[i]]), numeric[st.columns[shown[i]]]]);
     stt.appendChild(headRow(head));
+    var groups = st.divisions || [];
     for (i = 0; i < rows.length; i++) {
+      if (groups.length && (i === 0 || groups[i] !== groups[i - 1])) {
+        /* a hall of several divisions: each one's table under its name, ranks its own */
+        var gtr = el("tr"), gth = el("th", t("screen.division", { division: groups[i] }), "division");
+        gth.setAttribute("colspan", String(shown.length));
+        gtr.appendChild(gth);
+        stt.appendChild(gtr);
+      }
       var row = el("tr");
       for (var c = 0; c < shown.length; c++) {
         var col = st.columns[shown[c]];
