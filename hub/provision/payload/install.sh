@@ -143,10 +143,12 @@ PROFILE
 # --- 3. configuration -------------------------------------------------------------------
 install -d -m 0755 "$ETC" "$LIB"
 install -d -m 0755 "$DATA"
-for f in kiosk-session kiosk-inner kiosk-lockdown; do
+for f in kiosk-session kiosk-inner kiosk-lockdown no-xwayland; do
     install -m 0755 "$HERE/files/$f" "$LIB/$f"
 done
 install -m 0644 "$HERE/files/kiosk-lockdown.kmap" "$LIB/kiosk-lockdown.kmap"
+# foot's configuration in the kiosk: every key and mouse binding off (kiosk-session).
+install -m 0644 "$HERE/files/foot.ini" "$LIB/foot.ini"
 install -d -m 0755 /usr/local/share/doc/samoobsluha
 [ -f "$HERE/files/hall-setup.md" ] && install -m 0644 "$HERE/files/hall-setup.md" /usr/local/share/doc/samoobsluha/
 
