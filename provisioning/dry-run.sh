@@ -32,7 +32,9 @@
 #    missing, data partition full (free space, and SQLite's own "disk is full"), lexicon
 #    missing, station.toml broken; then the station root BOOTED under systemd-nspawn with
 #    an unmountable data partition and --display console: the kiosk unit must start, show
-#    the fallback screen on the console (its tty), not only in the journal;
+#    the fallback screen on the console (its tty), not only in the journal; booted again with
+#    the default display (cage + foot, wlroots' headless backend for the missing HDMI) it
+#    must reach the word check and keep it, and with cage removed show the display screen;
 # 7. hall-check.sh from "the laptop" (this machine) with --hub, its ssh replaced by chroots
 #    into overlay-mounted copies of both roots: it must fail while the station's clock is
 #    unknown, off or unsynchronised, the root is not an overlay or the data partition is not
@@ -549,6 +551,64 @@ SH
         && ! grep -qF "$title" "$res/journal.txt"
 }
 
+# The station booted with the display it ships by default (cage + foot), the data directory
+# on the root as the dry run installed it: the kiosk unit must reach "station run" (the word
+# check, i.e. the idle screen) and keep it running, no red screen recorded. A container has
+# no DRM device: wlroots' headless backend stands in for the HDMI output (WLR_BACKENDS),
+# everything else (PAM session, cage, WLR_XWAYLAND, foot.ini, kiosk-inner) is the card's.
+# BREAK_DISPLAY=1: the same with cage removed: the red screen ("display") must be recorded.
+boot_display() {
+    local root=$1 broken=${2:-0} live=$WORK/boot-display res=$WORK/boot-display-results
+    overlay_root "$root" "$live"
+    rm -rf "$res"
+    mkdir -p "$res"
+    sed -i 's/^KIOSK_DISPLAY=.*/KIOSK_DISPLAY=cage/' "$live/etc/samoobsluha/kiosk.env"
+    mkdir -p "$live/etc/systemd/system/samoobsluha-kiosk.service.d"
+    printf '[Service]\nTTYPath=/dev/console\nTTYVHangup=no\nTTYVTDisallocate=no\nEnvironment=FALLBACK_SECONDS=300 WLR_BACKENDS=headless WLR_RENDERER=pixman\n' \
+        > "$live/etc/systemd/system/samoobsluha-kiosk.service.d/dry-run.conf"
+    ln -sf /dev/null "$live/etc/systemd/system/console-getty.service"
+    [ "$broken" = 1 ] && rm -f "$live/usr/bin/cage"
+    cat > "$live/usr/local/lib/samoobsluha/dry-run-probe" <<'SH'
+#!/bin/bash
+# Up to 150 s for the word check to run 20 s in a row inside the kiosk unit (or a red screen).
+up=0
+for _ in $(seq 150); do
+    [ -s /run/samoobsluha-kiosk/fallback ] && break
+    cg=$(systemctl show -p ControlGroup --value samoobsluha-kiosk)
+    if grep -qs . "/sys/fs/cgroup$cg/cgroup.procs" \
+        && for p in $(cat "/sys/fs/cgroup$cg/cgroup.procs"); do tr '\0' ' ' < "/proc/$p/cmdline"; echo; done \
+            | grep -q 'station run'; then
+        up=$((up + 1))
+    else
+        up=0
+    fi
+    [ "$up" -ge 20 ] && break
+    sleep 1
+done
+echo "$up" > /dry-run-results/word-check-seconds
+cp /run/samoobsluha-kiosk/fallback /dry-run-results/fallback 2>/dev/null
+systemctl show -p ActiveState,SubState,Result,NRestarts samoobsluha-kiosk > /dry-run-results/kiosk-show
+ps -eo pid,user,args > /dry-run-results/ps.txt
+journalctl -b -u samoobsluha-kiosk -o cat --no-pager > /dry-run-results/journal.txt 2>&1
+systemctl --no-block poweroff
+SH
+    chmod 0755 "$live/usr/local/lib/samoobsluha/dry-run-probe"
+    printf '[Unit]\nAfter=samoobsluha-kiosk.service\n[Service]\nType=oneshot\nExecStart=/usr/local/lib/samoobsluha/dry-run-probe\n[Install]\nWantedBy=multi-user.target\n' \
+        > "$live/etc/systemd/system/dry-run-probe.service"
+    ln -sf /etc/systemd/system/dry-run-probe.service "$live/etc/systemd/system/multi-user.target.wants/"
+    timeout 300 script -qfec "systemd-nspawn -q --register=no --keep-unit -D $live --bind=$res:/dry-run-results -b" \
+        "$res/console.log" < /dev/null > /dev/null 2>&1 || true
+    echo "word check up: $(cat "$res/word-check-seconds" 2>/dev/null) s; screen: $(cat "$res/fallback" 2>/dev/null)"
+    cat "$res/kiosk-show" 2>/dev/null
+    tail -n 15 "$res/journal.txt" 2>/dev/null
+    if [ "$broken" = 1 ]; then
+        [ "$(cat "$res/fallback" 2>/dev/null)" = display ]
+    else
+        [ "$(cat "$res/word-check-seconds" 2>/dev/null)" -ge 20 ] && [ ! -s "$res/fallback" ] \
+            && ! grep -q 'Cannot create XWayland server' "$res/journal.txt"
+    fi
+}
+
 # --- 7. hall-check from the laptop -------------------------------------------------------------
 admin_user() {  # the administrator cloud-init / firstrun.sh would create (not run here)
     chroot "$1" id rozhodci >/dev/null 2>&1 \
@@ -701,6 +761,7 @@ check_role() {
         check "logind: Power/Reboot/Suspend keys ignored" logind_keys "$root"
         check "kiosk unit: LimitNOFILE" grep -q '^LimitNOFILE=' "$root/etc/systemd/system/samoobsluha-kiosk.service"
         check "cage and foot installed" chroot "$root" dpkg-query -W cage foot
+        check "foot accepts the kiosk's foot.ini (no warning bar)" chroot "$root" foot --check-config --config=/usr/local/lib/samoobsluha/foot.ini
         check "station.toml loads" chroot "$root" /opt/samoobsluha/bin/python -c \
             'from samoobsluha.station.config import load; c = load("/etc/samoobsluha/station.toml"); assert c.name == "station-01", c.name'
         check "kiosk scripts installed" test -x "$root/usr/local/lib/samoobsluha/kiosk-session"
@@ -722,6 +783,10 @@ check_role() {
         elif command -v systemd-nspawn >/dev/null; then
             check "boot (nspawn): unmountable data partition -> kiosk unit runs, red screen on its tty, not only in the journal" \
                 boot_fallback "$root"
+            check "boot (nspawn): the default display (cage + foot, $SUITE's own) reaches the word check and keeps it" \
+                boot_display "$root" 0
+            check "boot (nspawn): the display broken (no cage) -> the display red screen, recorded" \
+                boot_display "$root" 1
         else
             echo "dry-run: SKIPPED the boot check: systemd-nspawn is missing (apt-get install systemd-container)" >&2
             printf 'SKIP\t%s\n' "boot (nspawn)" >> "$WORK/checks.tsv"

@@ -102,9 +102,14 @@ if ! getent passwd samoobsluha >/dev/null; then
     useradd --system --create-home --home-dir /var/lib/samoobsluha --shell /usr/sbin/nologin \
         --comment "Samoobsluha" samoobsluha
 fi
-for group in gpio video render input audio; do
+# No "input" group: cage gets the keyboard from its logind session (the kiosk unit's PAM
+# session on tty1), the console path reads tty1; with "input" the kiosk user could read
+# every keyboard on the station, whichever session had it. A card installed before keeps
+# no stale membership either.
+for group in gpio video render audio; do
     getent group "$group" >/dev/null && usermod -aG "$group" samoobsluha
 done
+gpasswd -d samoobsluha input >/dev/null 2>&1 || true
 
 if [ ! -x "$VENV/bin/python" ]; then
     # System site packages: python3-lgpio / python3-rpi-lgpio come from Debian (no aarch64
