@@ -633,6 +633,22 @@ echo "System time     : $offset seconds slow of NTP time"
 echo "Leap status     : $leap"
 SH
     chmod 0755 "$WORK/live-station/usr/local/bin/chronyc"
+    # The kiosk unit's state as systemd would report it (no systemd runs in a chroot), and
+    # a stand-in word check: a process of the service user whose command line is the
+    # kiosk's "station run" (hall-check reads its age from /proc).
+    cat > "$WORK/live-station/usr/local/bin/systemctl" <<'SH'
+#!/bin/bash
+case "$*" in
+    "is-active samoobsluha-kiosk") cat /etc/dry-run-kiosk-state 2>/dev/null || echo active ;;
+    *) exec /usr/bin/systemctl "$@" ;;
+esac
+SH
+    chmod 0755 "$WORK/live-station/usr/local/bin/systemctl"
+    chroot "$WORK/live-station" runuser -u samoobsluha -- \
+        bash -c 'exec -a "/opt/samoobsluha/bin/python /usr/local/bin/station run" sleep 3600' \
+        < /dev/null > /dev/null 2>&1 &
+    word_check_pid=$!
+    word_check_since=$(date +%s)
     # A third station root: the same files, but a plain (writable) root, data mounted.
     mkdir -p "$WORK/plain-station"
     mount --bind "$WORK/station" "$WORK/plain-station"
@@ -817,8 +833,19 @@ if [ -d "$WORK/hub" ] && [ -d "$WORK/station" ]; then
     check "hall-check fails when the station's clock is 2.5 s off" hall_check_rc 1 "Normal 2.500000"
     check "hall-check fails when the station's data partition is not mounted" hall_check_no_data
     check "hall-check fails when the station's root is not a read-only overlay" hall_check_plain_root
-    check "hall-check passes: overlay, data, lexicon per station, clock synchronised" \
+    echo activating > "$WORK/live-station/etc/dry-run-kiosk-state"
+    check "hall-check fails when the station's kiosk unit restarts in a loop (no word check)" \
+        hall_check_rc 1 "Normal 0.000012"
+    rm -f "$WORK/live-station/etc/dry-run-kiosk-state"
+    # hall-check wants the word check up for 10 s (a restart loop is up for 1-2 s at a time).
+    while [ $(($(date +%s) - word_check_since)) -lt 11 ]; do sleep 1; done
+    check "hall-check passes: overlay, data, lexicon per station, clock synchronised, word check running" \
         hall_check_rc 0 "Normal 0.000012"
+    # The stand-in and whatever runuser left of it: the processes whose root is that copy.
+    kill "$word_check_pid" 2>/dev/null || true
+    for d in /proc/[0-9]*; do
+        [ "$(readlink "$d/root" 2>/dev/null)" = "$WORK/live-station" ] && kill "${d#/proc/}" 2>/dev/null
+    done
     cat "$WORK/last-check.log"
     for role in hub station; do unmount_api "$WORK/live-$role"; done
     lap "hall-check" "$t0"

@@ -95,13 +95,24 @@ report = json.load(sys.stdin)
 print(report.get("expected_lexicon") or "")
 '
 # What a Pi says about itself, one "KEY VALUE" per line: its mounts (samoobsluha-admin
-# check's exit code), chrony's leap status and offset, the kiosk's failure screen if shown.
+# check's exit code), chrony's leap status and offset, the kiosk's failure screen if shown,
+# the kiosk unit's state and how many seconds its word check ("station run", the service
+# user's) has been running ("-": none), from /proc itself (no procps needed).
 # shellcheck disable=SC2016  # expands on the Pi
 STATUS_SH='sudo -n /usr/local/sbin/samoobsluha-admin check >/dev/null 2>&1; echo "mounts $?"
 chronyc -n tracking 2>/dev/null | sed -n "s/^Leap status *: */leap /p; s/^System time *: \([0-9.]*\) seconds.*/offset \1/p"
 [ -s /run/samoobsluha-kiosk/fallback ] && echo "fallback $(head -n1 /run/samoobsluha-kiosk/fallback)"
-pid=$(pgrep -o -u samoobsluha -f "bin/station run" 2>/dev/null)
-echo "kiosk $(systemctl is-active samoobsluha-kiosk 2>/dev/null | head -n1) $( [ -n "$pid" ] && ps -o etimes= -p "$pid" | tr -d " " || echo -)"
+up=-
+for d in /proc/[0-9]*; do
+    [ "$(stat -c %U "$d" 2>/dev/null)" = samoobsluha ] || continue
+    case "$(tr "\0" " " < "$d/cmdline" 2>/dev/null)" in
+        *"bin/station run"*)
+            start=$(sed "s/.*) //" "$d/stat" | cut -d" " -f20)
+            up=$(awk -v s="$start" -v hz="$(getconf CLK_TCK)" "{ printf \"%d\", \$1 - s / hz }" /proc/uptime)
+            break ;;
+    esac
+done
+echo "kiosk $(systemctl is-active samoobsluha-kiosk 2>/dev/null | head -n1) $up"
 true'
 q() { printf '%q' "$1"; }
 field() { sed -n "s/^$1 //p" <<<"$2" | head -n1; }
