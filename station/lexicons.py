@@ -29,11 +29,12 @@ Lifecycle of the one in use (:class:`LexiconInUse`)::
 
 **Verification stamps.** Hashing a 6 MB lexicon costs tens of milliseconds on a Pi, on
 every start of a one-shot command such as ``station check`` (the kiosk pays it at every
-start anyway, in the background: a stamp cannot see a block that rotted on the card). A successful check of a
-file's SHA-256 is remembered in ``<data>/lexicon-verified.json``, keyed by the file's
-path with its device, inode, size, modification and change times (nanoseconds). A file
-that is replaced, truncated, rewritten in place or even ``touch``-ed back to its old
-times gets a new change time, so its stamp no longer matches and it is checked again.
+start anyway, in the background: a stamp cannot see a block that rotted on the card).
+A successful check of a file's SHA-256 is remembered in ``<data>/lexicon-verified.json``,
+keyed by the file's path with its device, inode, size, modification and change times
+(nanoseconds). A file that is replaced, truncated, rewritten in place or even
+``touch``-ed back to its old times gets a new change time, so its stamp no longer
+matches and it is checked again.
 The stamp guards against corruption and half-copied files, as the hash does; someone
 who can rewrite the station's files and reset its clock is beyond what either guards.
 """
