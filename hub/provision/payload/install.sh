@@ -158,12 +158,15 @@ install -m 0644 "$HERE/files/foot.ini" "$LIB/foot.ini"
 install -d -m 0755 /usr/local/share/doc/samoobsluha
 [ -f "$HERE/files/hall-setup.md" ] && install -m 0644 "$HERE/files/hall-setup.md" /usr/local/share/doc/samoobsluha/
 
+# The referee PIN's hash is in it: readable by root and the service user only (0640
+# root:samoobsluha), not by every account on the station; an older card's 0644 is put right.
 if [ -f "$ETC/staged/station.toml" ]; then
-    install -m 0644 "$ETC/staged/station.toml" "$ETC/station.toml"
+    install -o root -g samoobsluha -m 0640 "$ETC/staged/station.toml" "$ETC/station.toml"
     rm -f "$ETC/staged/station.toml"
 elif [ -f "$HERE/station.toml" ] && [ ! -f "$ETC/station.toml" ]; then
-    install -m 0644 "$HERE/station.toml" "$ETC/station.toml"
+    install -o root -g samoobsluha -m 0640 "$HERE/station.toml" "$ETC/station.toml"
 fi
+[ -f "$ETC/station.toml" ] && chown root:samoobsluha "$ETC/station.toml" && chmod 0640 "$ETC/station.toml"
 if [ "$ROLE" = station ] && [ -f "$ETC/staged/tournament.key" ]; then
     install -m 0640 -g samoobsluha "$ETC/staged/tournament.key" "$ETC/tournament.key"
     rm -f "$ETC/staged/tournament.key"
