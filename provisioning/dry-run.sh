@@ -558,7 +558,7 @@ SH
 # everything else (PAM session, cage, WLR_XWAYLAND, foot.ini, kiosk-inner) is the card's.
 # BREAK_DISPLAY=1: the same with cage removed: the red screen ("display") must be recorded.
 boot_display() {
-    local root=$1 broken=${2:-0} live=$WORK/boot-display res=$WORK/boot-display-results
+    local root=$1 broken=${2:-0} live=$WORK/boot-display-$2 res=$WORK/boot-display-$2-results
     overlay_root "$root" "$live"
     rm -rf "$res"
     mkdir -p "$res"
@@ -602,7 +602,11 @@ SH
     cat "$res/kiosk-show" 2>/dev/null
     tail -n 15 "$res/journal.txt" 2>/dev/null
     if [ "$broken" = 1 ]; then
-        [ "$(cat "$res/fallback" 2>/dev/null)" = display ]
+        # recorded for hall-check, and on the console (the screen) itself
+        [ "$(cat "$res/fallback" 2>/dev/null)" = display ] \
+            && grep -qF "$(chroot "$root" /opt/samoobsluha/bin/python -c \
+                'from samoobsluha.shared.i18n import t; print(t("fallback.why.display", "cs"))' \
+                | cut -c1-40)" "$res/console.log"
     else
         [ "$(cat "$res/word-check-seconds" 2>/dev/null)" -ge 20 ] && [ ! -s "$res/fallback" ] \
             && ! grep -q 'Cannot create XWayland server' "$res/journal.txt"
@@ -777,6 +781,8 @@ check_role() {
         check "logind: Power/Reboot/Suspend keys ignored" logind_keys "$root"
         check "kiosk unit: LimitNOFILE" grep -q '^LimitNOFILE=' "$root/etc/systemd/system/samoobsluha-kiosk.service"
         check "cage and foot installed" chroot "$root" dpkg-query -W cage foot
+        check "station.toml (PIN hash) readable by root and the service user only" \
+            test "$(stat -c '%a %U %G' "$root/etc/samoobsluha/station.toml")" = "640 root samoobsluha"
         check "foot accepts the kiosk's foot.ini (no warning bar)" chroot "$root" foot --check-config --config=/usr/local/lib/samoobsluha/foot.ini
         check "station.toml loads" chroot "$root" /opt/samoobsluha/bin/python -c \
             'from samoobsluha.station.config import load; c = load("/etc/samoobsluha/station.toml"); assert c.name == "station-01", c.name'
@@ -845,7 +851,7 @@ if [ -d "$WORK/hub" ] && [ -d "$WORK/station" ]; then
     kill "$word_check_pid" 2>/dev/null || true
     for d in /proc/[0-9]*; do
         [ "$(readlink "$d/root" 2>/dev/null)" = "$WORK/live-station" ] && kill "${d#/proc/}" 2>/dev/null
-    done
+    done || true
     cat "$WORK/last-check.log"
     for role in hub station; do unmount_api "$WORK/live-$role"; done
     lap "hall-check" "$t0"
