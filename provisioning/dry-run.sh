@@ -574,10 +574,10 @@ boot_display() {
 up=0
 for _ in $(seq 150); do
     [ -s /run/samoobsluha-kiosk/fallback ] && break
-    cg=$(systemctl show -p ControlGroup --value samoobsluha-kiosk)
-    if grep -qs . "/sys/fs/cgroup$cg/cgroup.procs" \
-        && for p in $(cat "/sys/fs/cgroup$cg/cgroup.procs"); do tr '\0' ' ' < "/proc/$p/cmdline"; echo; done \
-            | grep -q 'station run'; then
+    # the service user's "station run" (as hall-check finds it; no procps in this root)
+    if for d in /proc/[0-9]*; do
+            [ "$(stat -c %U "$d" 2>/dev/null)" = samoobsluha ] && tr '\0' ' ' < "$d/cmdline" 2>/dev/null && echo
+        done | grep -q 'bin/station run'; then
         up=$((up + 1))
     else
         up=0
@@ -782,7 +782,7 @@ check_role() {
         check "kiosk unit: LimitNOFILE" grep -q '^LimitNOFILE=' "$root/etc/systemd/system/samoobsluha-kiosk.service"
         check "cage and foot installed" chroot "$root" dpkg-query -W cage foot
         check "station.toml (PIN hash) readable by root and the service user only" \
-            test "$(stat -c '%a %U %G' "$root/etc/samoobsluha/station.toml")" = "640 root samoobsluha"
+            test "$(chroot "$root" stat -c '%a %U %G' /etc/samoobsluha/station.toml)" = "640 root samoobsluha"
         check "foot accepts the kiosk's foot.ini (no warning bar)" chroot "$root" foot --check-config --config=/usr/local/lib/samoobsluha/foot.ini
         check "station.toml loads" chroot "$root" /opt/samoobsluha/bin/python -c \
             'from samoobsluha.station.config import load; c = load("/etc/samoobsluha/station.toml"); assert c.name == "station-01", c.name'
