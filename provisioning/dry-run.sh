@@ -554,8 +554,8 @@ SH
 # The station booted with the display it ships by default (cage + foot), the data directory
 # on the root as the dry run installed it: the kiosk unit must reach "station run" (the word
 # check, i.e. the idle screen) and keep it running, no red screen recorded. A container has
-# no DRM device: wlroots' headless backend stands in for the HDMI output (WLR_BACKENDS),
-# everything else (PAM session, cage, WLR_XWAYLAND, foot.ini, kiosk-inner) is the card's.
+# no DRM device: wlroots' headless backend stands in for the HDMI output (WLR_BACKENDS), and
+# no GPIO chip: gpiozero's mock pins, as in the checks above; everything else (PAM session, cage, WLR_XWAYLAND, foot.ini, kiosk-inner) is the card's.
 # BREAK_DISPLAY=1: the same with cage removed: the red screen ("display") must be recorded.
 boot_display() {
     local root=$1 broken=${2:-0} live=$WORK/boot-display-$2 res=$WORK/boot-display-$2-results
@@ -564,7 +564,7 @@ boot_display() {
     mkdir -p "$res"
     sed -i 's/^KIOSK_DISPLAY=.*/KIOSK_DISPLAY=cage/' "$live/etc/samoobsluha/kiosk.env"
     mkdir -p "$live/etc/systemd/system/samoobsluha-kiosk.service.d"
-    printf '[Service]\nTTYPath=/dev/console\nTTYVHangup=no\nTTYVTDisallocate=no\nEnvironment=FALLBACK_SECONDS=300 WLR_BACKENDS=headless WLR_RENDERER=pixman\n' \
+    printf '[Service]\nTTYPath=/dev/console\nTTYVHangup=no\nTTYVTDisallocate=no\nEnvironment=FALLBACK_SECONDS=300 WLR_BACKENDS=headless WLR_RENDERER=pixman GPIOZERO_PIN_FACTORY=mock\n' \
         > "$live/etc/systemd/system/samoobsluha-kiosk.service.d/dry-run.conf"
     ln -sf /dev/null "$live/etc/systemd/system/console-getty.service"
     [ "$broken" = 1 ] && rm -f "$live/usr/bin/cage"
