@@ -501,6 +501,19 @@ fail_config_broken() {
     return $rc
 }
 
+# Boots LIVE under systemd-nspawn with its dry-run-probe (already written into LIVE): a
+# oneshot after the kiosk unit that records what it sees into RES and powers off.
+boot_with_probe() {  # boot_with_probe LIVE RES
+    local live=$1 res=$2
+    chmod 0755 "$live/usr/local/lib/samoobsluha/dry-run-probe"
+    printf '[Unit]\nAfter=samoobsluha-kiosk.service\n[Service]\nType=oneshot\nExecStart=/usr/local/lib/samoobsluha/dry-run-probe\n[Install]\nWantedBy=multi-user.target\n' \
+        > "$live/etc/systemd/system/dry-run-probe.service"
+    ln -sf /etc/systemd/system/dry-run-probe.service "$live/etc/systemd/system/multi-user.target.wants/"
+    # script(1) gives nspawn a terminal, so the container's console is a pty we can read.
+    timeout 300 script -qfec "systemd-nspawn -q --register=no --keep-unit -D $live --bind=$res:/dry-run-results -b" \
+        "$res/console.log" < /dev/null > /dev/null 2>&1 || true
+}
+
 # The station booted: systemd-nspawn runs the installed root's own systemd with an
 # unmountable data partition (an image file that is no file system, "nofail" as install.sh
 # writes it) and the console kiosk. The kiosk unit must START (no dependency on the mount)
@@ -532,13 +545,7 @@ systemctl is-active srv-samoobsluha.mount > /dry-run-results/mount-active
 journalctl -b -o cat --no-pager > /dry-run-results/journal.txt 2>&1
 systemctl --no-block poweroff
 SH
-    chmod 0755 "$live/usr/local/lib/samoobsluha/dry-run-probe"
-    printf '[Unit]\nAfter=samoobsluha-kiosk.service\n[Service]\nType=oneshot\nExecStart=/usr/local/lib/samoobsluha/dry-run-probe\n[Install]\nWantedBy=multi-user.target\n' \
-        > "$live/etc/systemd/system/dry-run-probe.service"
-    ln -sf /etc/systemd/system/dry-run-probe.service "$live/etc/systemd/system/multi-user.target.wants/"
-    # script(1) gives nspawn a terminal, so the container's console is a pty we can read.
-    timeout 300 script -qfec "systemd-nspawn -q --register=no --keep-unit -D $live --bind=$res:/dry-run-results -b" \
-        "$res/console.log" < /dev/null > /dev/null 2>&1 || true
+    boot_with_probe "$live" "$res"
     title=$(chroot "$root" /opt/samoobsluha/bin/python -c \
         'from samoobsluha.shared.i18n import t; print(t("fallback.title", "cs"))')
     echo "kiosk: $(cat "$res/kiosk-active" 2>/dev/null); screen: $(cat "$res/fallback" 2>/dev/null);" \
@@ -588,16 +595,10 @@ done
 echo "$up" > /dry-run-results/word-check-seconds
 cp /run/samoobsluha-kiosk/fallback /dry-run-results/fallback 2>/dev/null
 systemctl show -p ActiveState,SubState,Result,NRestarts samoobsluha-kiosk > /dry-run-results/kiosk-show
-ps -eo pid,user,args > /dry-run-results/ps.txt
 journalctl -b -u samoobsluha-kiosk -o cat --no-pager > /dry-run-results/journal.txt 2>&1
 systemctl --no-block poweroff
 SH
-    chmod 0755 "$live/usr/local/lib/samoobsluha/dry-run-probe"
-    printf '[Unit]\nAfter=samoobsluha-kiosk.service\n[Service]\nType=oneshot\nExecStart=/usr/local/lib/samoobsluha/dry-run-probe\n[Install]\nWantedBy=multi-user.target\n' \
-        > "$live/etc/systemd/system/dry-run-probe.service"
-    ln -sf /etc/systemd/system/dry-run-probe.service "$live/etc/systemd/system/multi-user.target.wants/"
-    timeout 300 script -qfec "systemd-nspawn -q --register=no --keep-unit -D $live --bind=$res:/dry-run-results -b" \
-        "$res/console.log" < /dev/null > /dev/null 2>&1 || true
+    boot_with_probe "$live" "$res"
     echo "word check up: $(cat "$res/word-check-seconds" 2>/dev/null) s; screen: $(cat "$res/fallback" 2>/dev/null)"
     cat "$res/kiosk-show" 2>/dev/null
     tail -n 15 "$res/journal.txt" 2>/dev/null
