@@ -368,6 +368,25 @@ admin_cycle() {  # samoobsluha-admin ro, rw, ro on the root's cmdline.txt
         && grep -q 'next boot: writable' <<<"$(chroot "$root" samoobsluha-admin status)" \
         && chroot "$root" samoobsluha-admin ro && [ "$(cat "$c")" = "$base overlayroot=tmpfs:recurse=0" ]
 }
+# Every action the release's own foot.ini(5) binds by default (its "Default:" is not
+# "none"/"not bound") is set to "none" in the kiosk's foot.ini: a newer foot's new default
+# key would otherwise reach the players.
+foot_ini_covers_manual() {
+    local man actions a missing=""
+    man=$(find "$1/usr/share/man/man5" -name 'foot.ini.5*' 2>/dev/null | head -n1)
+    [ -n "$man" ] || { echo "no foot.ini(5) in the root"; return 1; }
+    actions=$(zcat -f "$man" | sed -n '/SECTION: key-bindings/,/SECTION: search-bindings/p' | awk '
+        /^\\fB[a-z][a-z0-9-]*\\fR$/ { a = $0; gsub(/\\f[BR]/, "", a); d = ""; next }
+        a != "" && /Default:/ { d = $0; if (d !~ /\\fI$/ && d !~ /Default: *$/) { print a "\t" d; a = "" }; next }
+        a != "" && d != "" { print a "\t" d " " $0; a = "" }
+    ' | awk -F'\t' '$2 !~ /not bound|\\fInone\\fR/ { print $1 }' | sort -u)
+    [ -n "$actions" ] || { echo "foot's manual changed its layout"; return 1; }
+    for a in $actions; do
+        grep -qx "$a=none" "$1/usr/local/lib/samoobsluha/foot.ini" || missing="$missing $a"
+    done
+    echo "bound by default in $SUITE's foot: $(tr '\n' ' ' <<<"$actions")"
+    [ -z "$missing" ] || { echo "not unbound:$missing"; return 1; }
+}
 headless_station() {  # station run keeps running for 20 s (timeout's 124), its database made
     local root=$1 rc=0
     as_service "$root" timeout 20 /usr/local/bin/station run --headless \
@@ -785,6 +804,7 @@ check_role() {
         check "station.toml (PIN hash) readable by root and the service user only" \
             test "$(chroot "$root" stat -c '%a %U %G' /etc/samoobsluha/station.toml)" = "640 root samoobsluha"
         check "foot accepts the kiosk's foot.ini (no warning bar)" chroot "$root" foot --check-config --config=/usr/local/lib/samoobsluha/foot.ini
+        check "foot.ini unbinds every key $SUITE's foot binds by default (its manual)" foot_ini_covers_manual "$root"
         check "station.toml loads" chroot "$root" /opt/samoobsluha/bin/python -c \
             'from samoobsluha.station.config import load; c = load("/etc/samoobsluha/station.toml"); assert c.name == "station-01", c.name'
         check "kiosk scripts installed" test -x "$root/usr/local/lib/samoobsluha/kiosk-session"
