@@ -19,6 +19,9 @@ COMMAND_MODULES = (
     "samoobsluha.hub.commands.rehearse",
     "samoobsluha.hub.commands.hubtime",
     "samoobsluha.hub.commands.refcheck",
+    "samoobsluha.hub.commands.verify",
+    "samoobsluha.hub.commands.rejudge",
+    "samoobsluha.hub.commands.online",
 )
 
 

@@ -763,6 +763,7 @@ def apply_results(db: Database, now: float, *, keys: Sequence[str]) -> list[tupl
                     res.score_first,
                     res.score_second,
                     res.started,
+                    res.one_sided,
                 )
             )
         try:

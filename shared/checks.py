@@ -146,6 +146,10 @@ class KioskSettings:
     pin_delay: float = 2.0
     pin_lockout: float = 60.0
     ui_language: str = ""  # empty: the [station] ui_language
+    # For players who cannot read the usual screen (ČAS 13.17): per station, the file's
+    # [kiosk] or the referee screen's switch; never the hall's.
+    large_print: bool = False  # high contrast, bold, the words as judged in block letters
+    speak_verdict: bool = False  # the verdict spoken by espeak-ng (station/speech.py)
 
     @classmethod
     def from_section(cls, section: Mapping[str, Any]) -> KioskSettings:
@@ -166,7 +170,7 @@ class KioskSettings:
 
             if f.name == "tables":
                 values["tables"] = parse_tables(raw)
-            elif f.name in {"show_failed_words"}:
+            elif f.name in {"show_failed_words", "large_print", "speak_verdict"}:
                 if not isinstance(raw, bool):
                     refuse("true or false", "settings.expected_bool")
                 values[f.name] = raw

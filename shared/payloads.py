@@ -263,6 +263,9 @@ class CheckPayload(Payload):
     ui_language: str
     appeal_of: int | None
     note: str
+    # the id of the station key its receipt code was made with (shared/receipt.py);
+    # None: no receipt (a kiosk without a key file)
+    key_id: int | None = None
 
     FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("instance", INSTANCES),
@@ -332,6 +335,9 @@ class ResultPayload(Payload):
     entered_at: float
     entered_by: str
     revision: int
+    # the second player did not confirm it at the kiosk: the hub does not enter it and
+    # shows it to the operator as one-sided (False: both confirmed, or the referee's)
+    one_sided: bool = False
 
     FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("round_no", POSITIVE),

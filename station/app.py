@@ -109,11 +109,14 @@ class KioskApp(App[int], inherit_bindings=False):
         # Read here, before the event loop runs (the UI thread never waits on SQLite
         # later); it replaces them only at an idle moment (idle_moment).
         if settings_in_use is None:
-            from samoobsluha.station.settings import read_state
+            from samoobsluha.station.settings import read_access, read_state
 
             with store._lock:
                 published, local = read_state(store.db)
-            settings_in_use = SettingsInUse(settings, published=published, local=local)
+                access = read_access(store.db)
+            settings_in_use = SettingsInUse(
+                settings, published=published, local=local, access=access
+            )
         self.settings_in_use = settings_in_use
         self.settings: KioskSettings = settings_in_use.settings
         self.tables = self.settings.tables
@@ -152,6 +155,7 @@ class KioskApp(App[int], inherit_bindings=False):
         return IdleScreen()
 
     def on_mount(self) -> None:
+        self.set_class(self.settings.large_print, "-large-print")  # a class: no loading
         self.screen_change_signal.subscribe(self, self._screen_changed, immediate=True)
         self.set_interval(0.1, self._tick)
         self._refresh_backlog()
@@ -335,6 +339,7 @@ class KioskApp(App[int], inherit_bindings=False):
         self.settings = effective.settings
         self.tables = effective.settings.tables
         self._prefilled = None
+        self.set_class(self.settings.large_print, "-large-print")
         lang = self.settings.ui_language or self._station_language
         lang = lang if lang in LANGUAGES else "cs"
         if lang != self.default_language:
@@ -554,7 +559,7 @@ class KioskApp(App[int], inherit_bindings=False):
 
         screen, self._filled_verdict = self._filled_verdict, None
         if screen is not None and screen.verdict is verdict and screen not in self.screen_stack:
-            screen.record = record
+            screen.set_record(record)
         else:
             screen = VerdictScreen(verdict, record, appeal=instance == "appeal")
         # Pushed on top (not switched): unmounting the check screen is left for the
@@ -567,12 +572,24 @@ class KioskApp(App[int], inherit_bindings=False):
     #: holds), and the verdict still ignores keys (``verdict_lock``, 0.5 s by default).
     COLLECT_AFTER_VERDICT = 0.2
 
-    def verdict_shown(self) -> None:
+    def verdict_shown(self, status: str = "", table_no: int | None = None) -> None:
         """A verdict is on the screen: the collector may run again, and a full collection
-        runs a moment later, while the verdict is read, rather than during a later check."""
+        runs a moment later, while the verdict is read, rather than during a later check.
+        With the spoken verdict on, it is said now (after the paint, never before)."""
         self.verdict_painted_at = self.clock.monotonic()
+        if status and self.settings.speak_verdict:
+            self.speak(status, table_no)
         if collector.release(VERDICT_HOLD):
             self.set_timer(self.COLLECT_AFTER_VERDICT, collector.collect)
+
+    def speak(self, status: str, table_no: int | None) -> None:
+        """Say the verdict (its status and the table, never a word) in the kiosk's
+        language through espeak-ng (station/speech.py); returns at once."""
+        from samoobsluha.station import speech
+
+        key = "speech.no_table" if table_no is None else "speech.table"
+        text = self.tr(key, table=table_no, verdict=self.tr(f"speech.{status}"))
+        speech.say(text, self.lang)
 
     def show_refusal(self, table_no: int, decision: RateDecision) -> None:
         from samoobsluha.station.screens.verdict import RefusedScreen

@@ -27,6 +27,7 @@ from sqlite_utils.migrations import Migrations
 from samoobsluha.shared.checks import PinLock, RateState
 from samoobsluha.shared.lexicon import LexiconInfo, Verdict
 from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload, ResultPayload
+from samoobsluha.shared.receipt import ReceiptKey
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
 
@@ -145,6 +146,21 @@ def m002_first_second(db: sqlite_utils.Database) -> None:
     db.table("pairings").transform(rename={"player_a": "first", "player_b": "second"})
 
 
+@migrations()
+def m003_receipts(db: sqlite_utils.Database) -> None:
+    """Each judged check's receipt code (shared/receipt.py) and the id of the station key
+    it was made with: the kiosk shows the code with the verdict."""
+    db.table("challenges").add_column("key_id", int)
+    db.table("challenges").add_column("receipt", str)
+
+
+@migrations()
+def m004_one_sided(db: sqlite_utils.Database) -> None:
+    """A result the second player did not confirm at the kiosk: 1 (the hub shows it to the
+    operator as one-sided and does not enter it); 0 confirmed by both, or the referee's."""
+    db.table("results").add_column("one_sided", int, not_null_default=0)
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -152,6 +168,7 @@ class CheckRecord:
     table_no: int
     round_no: int | None
     status: str
+    receipt: str = ""  # the receipt code (unformatted); "" without a station key
 
 
 @dataclass(frozen=True)
@@ -173,6 +190,7 @@ class Result:
     second: str = ""
     entered_by: str = "players"
     revision: int = 1
+    one_sided: bool = False  # the second player did not confirm it
 
 
 class ResultLocked(Exception):
@@ -266,6 +284,9 @@ class KioskStore:
         self.db = db
         self.station_id = station_id
         self._lock = threading.RLock()
+        # The key every judged check's receipt is made with (the runtime sets it from the
+        # link's station key); None: verdicts carry no receipt.
+        self.receipts: ReceiptKey | None = None
 
     @classmethod
     def open(cls, path: Path | str, station_id: str) -> KioskStore:
@@ -311,6 +332,11 @@ class KioskStore:
             "appeal_of": appeal_of,
             "note": note,
         }
+        signer = self.receipts
+        if signer is not None and signer.station_id == self.station_id:
+            row["key_id"] = signer.key_id
+        else:
+            signer = None
         kind = "appeal" if instance == "appeal" else "challenge"
         with self._lock, self.db.atomic():
             if instance == "appeal" and appeal_of is None:
@@ -322,10 +348,17 @@ class KioskStore:
                 ).fetchone()
                 row["appeal_of"] = found[0] if found else None
             check_id = self._insert("challenges", row)
-            outbox.enqueue(self.db, kind, self._payload(check_id, row).to_dict(), at=at)
+            payload = self._payload(check_id, row).to_dict()
+            receipt = ""
+            if signer is not None:
+                receipt = signer.code(payload)
+                self.db.execute(
+                    "UPDATE challenges SET receipt = ? WHERE id = ?", [receipt, check_id]
+                )
+            outbox.enqueue(self.db, kind, payload, at=at)
             if verdict.status.value == "referee" and instance == "first":
                 self._referee_request(table_no, round_no, "too_long", check_id, at)
-        return CheckRecord(check_id, at, table_no, round_no, row["status"])
+        return CheckRecord(check_id, at, table_no, round_no, row["status"], receipt)
 
     def record_refusal(
         self,
@@ -579,17 +612,25 @@ class KioskStore:
         with self._lock:
             row = self.db.execute(
                 "SELECT round_no, table_no, score_first, score_second, started, first, second, "
-                "entered_by, revision FROM results WHERE round_no = ? AND table_no = ?",
+                "entered_by, revision, one_sided FROM results WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
-        return None if row is None else Result(*row)
+        if row is None:
+            return None
+        r, t, sf, ss, started, first, second, by, revision, one_sided = row
+        return Result(r, t, sf, ss, started, first, second, by, revision, bool(one_sided))
 
-    def store_result(self, result: Result, *, at: float, by_referee: bool = False) -> Result:
-        """Store a game's result and queue it for the hub. A stored result can only be
-        changed by the referee (``by_referee``); players get :class:`ResultLocked`."""
+    def store_result(
+        self, result: Result, *, at: float, by_referee: bool = False, one_sided: bool = False
+    ) -> Result:
+        """Store a game's result and queue it for the hub. ``one_sided``: the second player
+        did not confirm it (the hub enters it only once confirmed). A result both players
+        confirmed can only be changed by the referee (``by_referee``); players get
+        :class:`ResultLocked` — over a one-sided one they may enter the result again."""
+        one_sided = one_sided and not by_referee
         with self._lock, self.db.atomic():
             existing = self.result(result.round_no, result.table_no)
-            if existing is not None and not by_referee:
+            if existing is not None and not by_referee and not existing.one_sided:
                 raise ResultLocked(existing)
             revision = 1 if existing is None else existing.revision + 1
             entered_by = "referee" if by_referee else "players"
@@ -604,6 +645,7 @@ class KioskStore:
                 "entered_at": at,
                 "entered_by": entered_by,
                 "revision": revision,
+                "one_sided": one_sided,
             }
             self.db.table("results").upsert(row, pk=("round_no", "table_no"))
             before = "" if existing is None else json.dumps(existing.__dict__, ensure_ascii=False)
@@ -630,6 +672,7 @@ class KioskStore:
             result.second,
             entered_by,
             revision,
+            one_sided,
         )
 
     # -- sync status ---------------------------------------------------------------------

@@ -474,6 +474,8 @@ class StationRuntime:
             gong_test=lambda: self.ring("start"),
             app_class=self.app_class,
         )
+        if sync is not None:
+            app.store.receipts = sync.receipt_key()
         return app
 
 
@@ -509,7 +511,7 @@ def build_kiosk(
     from samoobsluha.station.app import KioskApp
     from samoobsluha.station.lexicons import open_lexicon
     from samoobsluha.station.log import KioskStore
-    from samoobsluha.station.settings import SettingsInUse, read_state
+    from samoobsluha.station.settings import SettingsInUse, read_access, read_state
 
     section = cfg.section("kiosk")
     base = KioskSettings.from_section(section)  # a bad [kiosk] stops the start, as always
@@ -530,8 +532,9 @@ def build_kiosk(
         # the hall configuration the hub published last (offline too), the referee's
         # table range on this station: station/settings.py owns them from here on
         published, local = read_state(store.db)
+        access = read_access(store.db)  # the referee's large print / spoken verdict
     settings = SettingsInUse(
-        base, set(section), published=published, local=local, file_path=cfg.path
+        base, set(section), published=published, local=local, access=access, file_path=cfg.path
     )
     lang = cfg.ui_language  # the [kiosk] ui_language (file or hall) wins in the app
     cls = app_class or KioskApp

@@ -13,10 +13,12 @@ which only this owner replaces.
                 the keys it names (shared.checks.HALL_KEYS) win over the file — the chief
                 referee sets them for the whole hall, and a station that kept its own
                 would be the one kiosk in the hall with other rules
-    station   ─ tables only: a range the referee set on this kiosk (referee screen). The
+    station   ─ tables: a range the referee set on this kiosk (referee screen). The
                 newer of it and the hall configuration naming ``tables`` wins, as for the
                 referee PIN (station/log.py): a referee who narrows one station after the
                 publication gets his range; a publication after it gets the hall's.
+              ─ large print and the spoken verdict (:data:`ACCESS_KEYS`): switched by the
+                referee on this kiosk; the hall configuration never names them
 
 **Lifecycle of the hall configuration**::
 
@@ -67,6 +69,9 @@ DEFAULT, FILE, HUB, STATION = "default", "file", "hub", "station"
 #: station and when it was set (time.time(), as the link's received_at).
 SETTING_TABLES = "tables"
 SETTING_TABLES_AT = "tables_at"
+#: The settings the referee switches on one kiosk for players who need them (kiosk_settings
+#: keys of the same names, "1" or "0"): they win over the file's [kiosk].
+ACCESS_KEYS = ("large_print", "speak_verdict")
 
 
 def _log() -> Any:
@@ -107,6 +112,7 @@ def compose(
     file_keys: frozenset[str] | set[str] = frozenset(),
     published: Published | None = None,
     local: LocalTables | None = None,
+    access: Mapping[str, bool] | None = None,
 ) -> Effective:
     """The settings in effect (see the module's precedence). ``base`` is the file's
     ``[kiosk]`` over the defaults; ``file_keys`` the keys the file names. A published
@@ -132,7 +138,22 @@ def compose(
             sources["tables"] = STATION
         except SettingsError:
             _log().warning("ignoring the stored table range %r", local.spec)
+    switched: dict[str, Any] = {k: bool(v) for k, v in (access or {}).items() if k in ACCESS_KEYS}
+    if switched:
+        settings = dataclasses.replace(settings, **switched)
+        sources.update({key: STATION for key in switched})
     return Effective(settings, sources, version)
+
+
+def read_access(db: Any) -> dict[str, bool]:
+    """The referee's large-print and spoken-verdict switches stored on this station."""
+    if "kiosk_settings" not in set(db.table_names()):
+        return {}
+    marks = ", ".join("?" for _ in ACCESS_KEYS)
+    rows = db.execute(
+        f"SELECT key, value FROM kiosk_settings WHERE key IN ({marks})", list(ACCESS_KEYS)
+    ).fetchall()
+    return {str(k): str(v) == "1" for k, v in rows}
 
 
 def read_state(db: Any) -> tuple[Published | None, LocalTables | None]:
@@ -177,6 +198,7 @@ class SettingsInUse:
         *,
         published: Published | None = None,
         local: LocalTables | None = None,
+        access: Mapping[str, bool] | None = None,
         file_path: Any = None,
     ) -> None:
         self.base = base or KioskSettings()
@@ -184,7 +206,8 @@ class SettingsInUse:
         self.file_path = file_path
         self.published = published
         self.local = local
-        self.current: Effective = compose(self.base, self.file_keys, published, local)
+        self.access: dict[str, bool] = dict(access or {})
+        self.current: Effective = self._compose()
         self.pending: Effective | None = None
         self._listeners: list[Callable[[Effective], Any]] = []
 
@@ -196,7 +219,18 @@ class SettingsInUse:
         station always has for a bad file) and what its database holds."""
         base = KioskSettings.from_section(section)
         published, local = read_state(db) if db is not None else (None, None)
-        return cls(base, set(section), published=published, local=local, file_path=file_path)
+        access = read_access(db) if db is not None else {}
+        return cls(
+            base,
+            set(section),
+            published=published,
+            local=local,
+            access=access,
+            file_path=file_path,
+        )
+
+    def _compose(self) -> Effective:
+        return compose(self.base, self.file_keys, self.published, self.local, self.access)
 
     # -- what is in use ------------------------------------------------------------------
     @property
@@ -225,7 +259,7 @@ class SettingsInUse:
         self.published = Published(
             dict(data), version, time.time() if received_at is None else received_at
         )
-        self.pending = compose(self.base, self.file_keys, self.published, self.local)
+        self.pending = self._compose()
         _log().info(
             "hall configuration %d (%s) ready; in use from the next idle moment",
             version,
@@ -247,8 +281,17 @@ class SettingsInUse:
         it), stored by the caller as :data:`SETTING_TABLES` and :data:`SETTING_TABLES_AT`."""
         self.local = LocalTables(format_tables(tables), time.time() if at is None else at)
         self.pending = None  # a hall configuration waiting goes into use with it: no check
-        self._use(compose(self.base, self.file_keys, self.published, self.local))
+        self._use(self._compose())
         return self.local
+
+    def set_access(self, key: str, on: bool) -> None:
+        """The referee switched large print or the spoken verdict on this kiosk (referee
+        screen): in use at once, stored by the caller under ``key`` ("1"/"0")."""
+        if key not in ACCESS_KEYS:
+            raise ValueError(f"{key!r} is not one of {ACCESS_KEYS}")
+        self.access[key] = on
+        self.pending = None
+        self._use(self._compose())
 
     def _use(self, new: Effective) -> None:
         old, self.current = self.current, new

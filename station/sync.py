@@ -49,6 +49,7 @@ from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.payloads import StationStatus
 from samoobsluha.shared.protocol import Channel, ProtocolError
+from samoobsluha.shared.receipt import ReceiptKey
 from samoobsluha.shared.rounds import RoundPlan
 from samoobsluha.station import outbox, rounds
 from samoobsluha.station.config import ConfigError, StationConfig
@@ -388,6 +389,12 @@ class StationSync:
     def psk(self) -> bytes:
         """The station's own key (what was the tournament key before keys per peer)."""
         return self.credentials.key
+
+    def receipt_key(self) -> ReceiptKey:
+        """The key the kiosk makes its verdicts' receipt codes with (shared/receipt.py):
+        derived from the key this link authenticates with, so the hub can check them."""
+        cred = self.credentials
+        return ReceiptKey.from_station_key(self.station_id, cred.key_id, cred.key)
 
     # -- public -----------------------------------------------------------------------
     def on(self, event: str, handler: Handler) -> None:

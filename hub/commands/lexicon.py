@@ -55,6 +55,50 @@ def _lexicon_info(args: argparse.Namespace) -> int:
     return 0
 
 
+def _lexicon_diff(args: argparse.Namespace) -> int:
+    import json
+
+    from samoobsluha.hub.rejudge import diff
+    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.lexicon import Lexicon
+
+    lang = cli_language()
+    try:
+        a, b = Lexicon.open(args.a), Lexicon.open(args.b)
+    except (LexiconError, OSError) as exc:
+        print(f"hub lexicon diff: {exc}", file=sys.stderr)
+        return 2
+    if a.info.language != b.info.language:
+        print(
+            "hub lexicon diff: "
+            + t("lexdiff.languages", lang, a=a.info.language, b=b.info.language),
+            file=sys.stderr,
+        )
+        return 2
+    found = diff(a, b, args.sample)
+    if args.json:
+        print(json.dumps(found.__dict__, ensure_ascii=False, indent=1))
+        return 0
+    for name, info in (("A", a.info), ("B", b.info)):
+        print(
+            t(
+                "lexdiff.file",
+                lang,
+                name=name,
+                variant=info.variant,
+                n=info.words,
+                sha256=info.sha256[:12],
+            )
+        )
+    print(t("lexdiff.added", lang, n=found.added))
+    if found.added_sample:
+        print("  " + " ".join(found.added_sample))
+    print(t("lexdiff.removed", lang, n=found.removed))
+    if found.removed_sample:
+        print("  " + " ".join(found.removed_sample))
+    return 0
+
+
 def register(sub: argparse._SubParsersAction) -> None:
     lex = sub.add_parser("lexicon", help="build and inspect lexicon files")
     lex_sub = lex.add_subparsers(dest="lexicon_command", required=True, metavar="ACTION")
@@ -86,3 +130,15 @@ def register(sub: argparse._SubParsersAction) -> None:
     info = lex_sub.add_parser("info", help="print a lexicon's header, one key: value a line")
     info.add_argument("file", metavar="FILE")
     info.set_defaults(func=_lexicon_info)
+
+    cmp = lex_sub.add_parser(
+        "diff",
+        help="the forms lexicon B adds to lexicon A and removes from it (counts, a sample)",
+    )
+    cmp.add_argument("a", metavar="A.lex")
+    cmp.add_argument("b", metavar="B.lex")
+    cmp.add_argument(
+        "--sample", type=int, default=20, metavar="N", help="forms listed of each (default 20)"
+    )
+    cmp.add_argument("--json", action="store_true", help="counts and samples as JSON")
+    cmp.set_defaults(func=_lexicon_diff)

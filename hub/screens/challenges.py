@@ -74,6 +74,7 @@ class ChallengesScreen(DashScreen):
         Binding("v", "appeal('valid')", "dash.act.appeal_valid"),
         Binding("n", "appeal('invalid')", "dash.act.appeal_invalid"),
         Binding("k", "referee_check", "dash.act.refcheck"),
+        Binding("o", "verify_receipt", "dash.act.receipt"),
     ]
 
     def __init__(self) -> None:
@@ -277,6 +278,13 @@ class ChallengesScreen(DashScreen):
                 self.reload()
 
         self.app.push_screen(RefereeCheckDialog(check, lang), closed)
+
+
+    def action_verify_receipt(self) -> None:
+        """A disputed challenge: the receipt code from the scoresheet (hub/receipts.py)."""
+        from samoobsluha.hub.screens.receipt import ReceiptDialog
+
+        self.app.push_screen(ReceiptDialog(self.service, self.lang))
 
 
 class RefereeCheckDialog(ModalScreen[int]):

@@ -32,6 +32,7 @@ class CheckRow:
     challenger: int | None
     challenger_name: str = ""
     penalised: bool = False  # SSS: this is a 3rd+ unjustified challenge in the game
+    lexicon_sha256: str = ""
 
 
 @dataclass
@@ -97,6 +98,7 @@ class ChallengesArea(ServiceCore):
                     appealed=False,
                     challenger=int(challenger) if challenger is not None else None,
                     challenger_name=names.get(int(challenger), "") if challenger else "",
+                    lexicon_sha256=p.lexicon_sha256 or "",
                 )
             )
         for c in checks:
@@ -220,6 +222,23 @@ class ChallengesArea(ServiceCore):
                     "who": self.who,
                 }
             )
+
+    def verify_receipt(self, code: str) -> CheckRow | None:
+        """The check a verdict's receipt code stands for (hub/receipts.py), appeals
+        folded in; None when no check the stations sent has that code."""
+        from samoobsluha.hub.receipts import find_receipt, hall_keys
+        from samoobsluha.shared.receipt import parse_code
+
+        if parse_code(code) is None:
+            raise ServiceError(Phrase("receipt.malformed", code=code))
+        keys = hall_keys(self.data)
+        if keys is None:
+            raise ServiceError(Phrase("receipt.no_key", path=str(self.data / "tournament.key")))
+        with self._db() as db:
+            key = find_receipt(db, keys, code)
+        if key is None:
+            return None
+        return self._check(key)
 
     def _check(self, key: str) -> CheckRow:
         for c in self._all_checks():

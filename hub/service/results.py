@@ -25,7 +25,7 @@ class TableRow:
     second: int | None
     first_name: str
     second_name: str
-    state: str  # in | pending | missing | conflict | dispute | bye
+    state: str  # in | pending | one_sided | missing | conflict | dispute | bye
     score_first: int | None = None
     score_second: int | None = None
     sources: list[str] = field(default_factory=list)
@@ -149,6 +149,7 @@ class ResultsArea(ServiceCore):
                 error for _, error in sync_store.result_intake(tour.db, round_no).values() if error
             ]
             disputes = self._disputes(tour, round_no)
+            one_sided = tour.one_sided(round_no)
         by_table: dict[int, list[DisputeRow]] = {}
         for d in disputes:
             by_table.setdefault(d.table, []).append(d)
@@ -165,6 +166,12 @@ class ResultsArea(ServiceCore):
             )
             if b.second is None:
                 row.state = "bye"
+            elif r is None and b.table in one_sided:
+                # only one player confirmed it at the kiosk: shown, not entered
+                value = one_sided[b.table]
+                row.state = "one_sided"
+                row.score_first, row.score_second = value["s_first"], value["s_second"]
+                row.sources = ["station"]
             elif r is not None:
                 row.score_first, row.score_second = r["s_first"], r["s_second"]
                 row.sources = json.loads(r["sources"] or "[]")

@@ -436,6 +436,10 @@ class Tournament:
                 out.append({"round": r, **m})
         return out
 
+    def one_sided(self, round_no: int) -> dict[int, dict[str, Any]]:
+        """Tables of ``round_no`` whose only word is a one-sided station entry."""
+        return self.book.one_sided(round_no)
+
     def disputes(
         self, round_no: int | None = None, *, open_only: bool = True
     ) -> list[dict[str, Any]]:

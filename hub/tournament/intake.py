@@ -7,6 +7,8 @@ a protest, finalisation, and the resolution of a dispute. The states and what ea
 does in each of them are the table in ``docs/tournament.md``; in short::
 
     (none) ─entry─▶ entered ─other source agrees─▶ confirmed
+      └─ a station's one-sided entry (the second player did not confirm): audited and
+         shown to the operator, never entered
                        └─other source differs─▶ conflict ─entries agree / correction─▶ confirmed
     publish (no table missing or in conflict) ─▶ published ─protest window─▶ final
 
@@ -82,6 +84,8 @@ class StationResult:
     score_first: int
     score_second: int
     started: str  # "first" | "second"
+    # the second player did not confirm it at the kiosk: checked, audited, never entered
+    one_sided: bool = False
 
 
 @dataclass(frozen=True)
@@ -578,6 +582,12 @@ class ResultBook:
                         sent_second=res.second,
                     )
                 )
+        if res.one_sided:
+            # Only one player stood behind it: not an entry. The operator sees it (the
+            # round's tables, ``one_sided``) until the players confirm it or he enters it.
+            value = {"s_first": scores[0], "s_second": scores[1], "starter": started}
+            self.audit(res.station, "one_sided", res.round_no, res.table_no, None, value)
+            return "one_sided"
         outcome = self.record(
             res.round_no,
             res.table_no,
@@ -592,6 +602,28 @@ class ResultBook:
         return outcome.status
 
     # -- reading --------------------------------------------------------------------------
+
+    def one_sided(self, round_no: int) -> dict[int, dict[str, Any]]:
+        """table -> the latest one-sided station entry of ``round_no`` (scores in board
+        order, ``starter``, ``station``, ``at``) for tables it is still the only word
+        about: none once the table has a result."""
+        out: dict[int, dict[str, Any]] = {}
+        for row in self.db.query(
+            "SELECT table_no, who, at, after FROM tour_audit WHERE action = 'one_sided'"
+            " AND round = ? ORDER BY id",
+            [round_no],
+        ):
+            out[int(row["table_no"])] = json.loads(row["after"]) | {
+                "station": row["who"],
+                "at": row["at"],
+            }
+        held = {
+            int(t)
+            for (t,) in self.db.execute(
+                "SELECT table_no FROM tour_results WHERE round = ?", [round_no]
+            )
+        }
+        return {table: v for table, v in out.items() if table not in held}
 
     def board(self, round_no: int, table: int) -> dict[str, Any]:
         rows = list(

@@ -254,7 +254,9 @@ class ConfirmScreen(RefereeArea):
         self.dismiss(False)
 
 
-MENU = ("appeal", "log", "tables", "gong", "result", "pin", "quit")
+MENU = ("appeal", "log", "tables", "gong", "result", "pin", "quit", "large_print", "speech")
+#: menu item -> the setting it switches on this kiosk (station/settings.py ACCESS_KEYS)
+ACCESS_ITEMS = {"large_print": "large_print", "speech": "speak_verdict"}
 
 
 class RefereeScreen(RefereeArea):
@@ -304,6 +306,9 @@ class RefereeScreen(RefereeArea):
             self.app.push_screen(ResultScreen(by_referee=True))
         elif item == "pin":
             self.app.push_screen(PinScreen("change"))
+        elif item in ACCESS_ITEMS:
+            key = ACCESS_ITEMS[item]
+            self._switch(key, not getattr(self.kiosk.settings, key))
         elif item == "quit":
 
             def answered(yes: bool | None) -> None:
@@ -314,6 +319,16 @@ class RefereeScreen(RefereeArea):
 
     def _message(self, text: str) -> None:
         self.query_one("#referee-message", Label).update(literal(text))
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _switch(self, key: str, on: bool) -> None:
+        """Large print or the spoken verdict for this kiosk: stored, then in use at once."""
+        self.kiosk.store.set_setting(key, "1" if on else "0")
+        self.app.call_from_thread(self._switched, key, on)
+
+    def _switched(self, key: str, on: bool) -> None:
+        self.kiosk.settings_in_use.set_access(key, on)
+        self._message(self.tr(f"kiosk.access.{key}.{'on' if on else 'off'}"))
 
     @work(exclusive=True, exit_on_error=False, group="gong")
     async def _ring(self) -> None:

@@ -1,8 +1,14 @@
 """Result entry after a game: round, table, both scores, who started (ZH).
 
-Players enter a result once; a stored result can be changed only from the referee
-screen (``by_referee``), and every version is kept in ``result_history``. Names appear
-when the hub's pairings for that round and table are known."""
+One player types the result and presses the confirm key; then the **second player
+confirms it on the same screen** (the confirm key again; Esc: it is wrong, back to the
+fields). Only a confirmed result is entered at the hub. When nobody confirms within
+``form_inactivity_seconds`` the result is stored as a *one-sided* entry: queued for the
+hub, which shows it to the operator as such and does not enter it; the players may enter
+it again (and confirm it) later. A confirmed result can be changed only from the referee
+screen (``by_referee``, no confirmation step), and every version is kept in
+``result_history``. Names appear when the hub's pairings for that round and table are
+known."""
 
 from __future__ import annotations
 
@@ -29,6 +35,9 @@ class ResultScreen(KioskScreen):
         super().__init__()
         self.by_referee = by_referee
         self.pairing: Pairing | None = None
+        self.awaiting: Result | None = None  # typed, waiting for the second player
+        self.locked: Result | None = None  # a confirmed result of the table looked up
+        self._asked_at = 0.0
 
     def inactivity_limit(self) -> float | None:
         settings = self.kiosk.settings
@@ -45,6 +54,7 @@ class ResultScreen(KioskScreen):
                     restrict = r"[aAbB12]?" if field_id == "res-starter" else r"[0-9]*"
                     yield FlowInput(id=field_id, restrict=restrict, max_length=4)
             yield Label("", id="result-names")
+            yield Label("", id="result-confirm")
             yield Label("", id="result-error")
             yield Label("", id="result-hint")
 
@@ -72,6 +82,9 @@ class ResultScreen(KioskScreen):
         self._bindings.bind(self.kiosk.settings.confirm_key, "save", show=False)
 
     def action_leave(self) -> None:
+        if self.awaiting is not None:  # the second player says it is wrong
+            self._unconfirmed()
+            return
         if self.by_referee:
             self.app.pop_screen()
         else:
@@ -105,11 +118,15 @@ class ResultScreen(KioskScreen):
     def _load_pairing(self, round_no: int, table_no: int) -> None:
         store = self.kiosk.store
         pairing = store.pairing(round_no, table_no)
-        existing = store.result(round_no, table_no) if self.by_referee else None
+        existing = store.result(round_no, table_no)
         self.app.call_from_thread(self._show_pairing, pairing, existing)
 
     def _show_pairing(self, pairing: Pairing | None, existing: Result | None) -> None:
         self.pairing = pairing
+        # players learn at once that a confirmed result is stored (the store refuses it too)
+        self.locked = existing if existing is not None and not existing.one_sided else None
+        if not self.by_referee:
+            existing = None
         names = self.query_one("#result-names", Label)
         if pairing is None:
             names.update(literal(self.tr("kiosk.result.no_pairing")))
@@ -124,6 +141,13 @@ class ResultScreen(KioskScreen):
             self.query_one("#res-starter", Input).value = started
 
     def action_save(self) -> None:
+        if self.awaiting is not None:  # the second player confirms
+            # a confirm key typed twice by the player who entered it is not a confirmation
+            if self.kiosk.clock.monotonic() - self._asked_at < self.kiosk.settings.verdict_lock:
+                return
+            result, self.awaiting = self.awaiting, None
+            self._store(result, False)
+            return
         round_no, table_no = self._numbers()
         if not round_no:
             self._error(self.tr("kiosk.result.bad_round"))
@@ -148,6 +172,14 @@ class ResultScreen(KioskScreen):
             self._error(self.tr("kiosk.result.bad_starter"))
             self.query_one("#res-starter", Input).focus()
             return
+        locked = self.locked
+        if (
+            not self.by_referee
+            and locked is not None
+            and (locked.round_no, locked.table_no) == (round_no, table_no)
+        ):
+            self._locked(locked)
+            return
         pairing = self.pairing
         result = Result(
             round_no,
@@ -160,13 +192,68 @@ class ResultScreen(KioskScreen):
         )
         for field in self.query(Input):
             field.disabled = True
-        self._store(result)
+        if self.by_referee:
+            self._store(result, False)
+        else:
+            self._ask_confirmation(result)
+
+    # -- the second player's confirmation ----------------------------------------------
+    def _ask_confirmation(self, result: Result) -> None:
+        self.awaiting = result
+        self._asked_at = self.kiosk.clock.monotonic()
+        self._error("")
+        started = "A" if result.started == "first" else "B"
+        first = result.first or "A"
+        second = result.second or "B"
+        text = self.tr(
+            "kiosk.result.confirm",
+            a_name=first,
+            b_name=second,
+            a=result.score_first,
+            b=result.score_second,
+            started=started,
+            key=self.kiosk.settings.confirm_key.upper(),
+        )
+        box = self.query_one("#result-confirm", Label)
+        box.update(literal(text))
+        box.add_class("-asking")
+        key = self.kiosk.settings.confirm_key.upper()
+        self.query_one("#result-hint", Label).update(
+            literal(self.tr("kiosk.result.confirm_hint", key=key))
+        )
+        self.set_focus(None)
+
+    def _unconfirmed(self) -> None:
+        """Back to the fields: the second player did not agree."""
+        self.awaiting = None
+        box = self.query_one("#result-confirm", Label)
+        box.update("")
+        box.remove_class("-asking")
+        self.query_one("#result-hint", Label).update(
+            literal(self.tr("kiosk.result.hint", key=self.kiosk.settings.confirm_key.upper()))
+        )
+        for field in self.query(Input):
+            field.disabled = False
+        self._error(self.tr("kiosk.result.not_confirmed"))
+        self.set_focus(self.query_one("#res-score-a", Input))
+
+    def timed_out(self) -> None:
+        """Nobody confirmed in time: the result is kept as a one-sided entry."""
+        if self.awaiting is not None:
+            result, self.awaiting = self.awaiting, None
+            self.kiosk.touch()
+            self._store(result, True)
+            return
+        super().timed_out()
 
     @work(thread=True, exit_on_error=False, group="db")
-    def _store(self, result: Result) -> None:
+    def _store(self, result: Result, one_sided: bool) -> None:
         try:
             stored = self.kiosk.store.store_result(
-                result, at=self.kiosk.clock.now(), by_referee=self.by_referee
+                result,
+                at=self.kiosk.clock.now(),
+                by_referee=self.by_referee,
+                one_sided=one_sided,
             )
         except ResultLocked as exc:
             self.app.call_from_thread(self._locked, exc.existing)
@@ -193,7 +280,7 @@ class ResultScreen(KioskScreen):
         from samoobsluha.station.screens.verdict import SavedScreen
 
         text = self.tr(
-            "kiosk.result.saved",
+            "kiosk.result.saved_one_sided" if stored.one_sided else "kiosk.result.saved",
             round=stored.round_no,
             table=stored.table_no,
             a=stored.score_first,

@@ -15,6 +15,7 @@ from textual.widgets import Label
 from samoobsluha.shared.checks import Limit, RateDecision
 from samoobsluha.shared.i18n import t
 from samoobsluha.shared.lexicon import Status, Verdict
+from samoobsluha.shared.receipt import format_code
 from samoobsluha.shared.textsafe import literal
 from samoobsluha.station.log import CheckRecord
 from samoobsluha.station.screens.base import KioskScreen
@@ -97,6 +98,7 @@ class VerdictScreen(TimedMessageScreen):
             yield Label("", id="verdict-reason")
             yield Label("", id="verdict-words")
             yield Label("", id="verdict-details")
+            yield Label("", id="verdict-receipt")
             yield Label("", id="verdict-hint")
 
     def on_mount(self) -> None:
@@ -159,17 +161,30 @@ class VerdictScreen(TimedMessageScreen):
                 after=self.query_one("#verdict-words"),
             )
         round_text = "—" if self.round_no is None else str(self.round_no)
-        self._set(
-            "#verdict-details",
-            self.tr(
-                "kiosk.verdict.details",
-                table=self.table_no,
-                round=round_text,
-                variant=info.variant,
-                language=info.language,
-            ),
+        details = self.tr(
+            "kiosk.verdict.details",
+            table=self.table_no,
+            round=round_text,
+            variant=info.variant,
+            language=info.language,
         )
+        # large print: the details line gives its room to the block letters
+        self._set("#verdict-details", "" if self.kiosk.settings.large_print else details)
+        self._show_receipt()
         self._set("#verdict-hint", self.tr("kiosk.verdict.dismiss"))
+
+    def set_record(self, record: CheckRecord) -> None:
+        """The committed check of the verdict filled in: its receipt code is shown."""
+        self.record = record
+        if self.is_mounted:
+            self._show_receipt()
+
+    def _show_receipt(self) -> None:
+        """The receipt code (shared/receipt.py) the player may write on his scoresheet;
+        none before the check is committed, nor on a kiosk without a station key."""
+        code = self.record.receipt if self.record is not None else ""
+        text = self.tr("kiosk.verdict.receipt", code=format_code(code)) if code else ""
+        self._set("#verdict-receipt", text)
 
     def _set(self, selector: str, text: str) -> None:
         label = self.query_one(selector, Label)
@@ -188,7 +203,8 @@ class VerdictScreen(TimedMessageScreen):
         self.call_after_refresh(self._painted)
 
     def _painted(self) -> None:
-        self.kiosk.verdict_shown()
+        verdict = self.verdict
+        self.kiosk.verdict_shown(verdict.status.value if verdict else "", self.table_no)
         # The next check's screen is prepared now, while this one is read (it takes no
         # keys), rather than while a player types on the check screen.
         self.kiosk.prepare_verdict()

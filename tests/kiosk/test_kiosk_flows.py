@@ -591,6 +591,11 @@ async def test_result_entry_and_only_referee_changes_it(make_app, store, clock):
             await pilot.press("enter")
         await pilot.press("f10")
         await settle(pilot)
+        # the opponent confirms it on the same screen
+        assert "Souhlasí?" in str(app.screen.query_one("#result-confirm", Label).content)
+        clock.advance(1)
+        await pilot.press("f10")
+        await settle(pilot)
         assert isinstance(app.screen, SavedScreen)
         clock.advance(1)
         await pilot.press("x")
@@ -599,6 +604,7 @@ async def test_result_entry_and_only_referee_changes_it(make_app, store, clock):
         for text in ("2", "5", "400", "400", "a"):
             await type_text(pilot, text)
             await pilot.press("enter")
+        await settle(pilot)
         await pilot.press("f10")
         await settle(pilot)
         assert isinstance(app.screen, ResultScreen)

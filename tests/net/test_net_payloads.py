@@ -259,6 +259,9 @@ def test_missing_keys_are_named_never_guessed() -> None:
         "appeal_of": None,
         "note": "",
     }
+    # a check without a receipt's key id (a kiosk without a station key) reads as None
+    assert parse_row("appeal", check).to_dict() == check | {"key_id": None}
+    check["key_id"] = 1_767_225_600
     assert parse_row("appeal", check).to_dict() == check
     with pytest.raises(PayloadError, match="is sent as 'appeal'"):
         parse_row("challenge", check)

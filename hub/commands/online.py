@@ -1,0 +1,152 @@
+"""``hub online``: results online after the protest window, offline-first (hub/publisher.py).
+
+hub online target URL|FOLDER [--token-file F]   where the pages go
+hub online send [--watch [--every S]]          render what the embargo allows, send it
+hub online status                              pages queued and sent
+hub online verify FOLDER [--public-key HEX]    check a published copy's signature
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from samoobsluha.shared.storage import Database
+
+
+def _open(args: argparse.Namespace) -> Database:
+    from samoobsluha.hub import publisher
+    from samoobsluha.hub import store as sync_store
+    from samoobsluha.hub.tournament import store as tour_store
+    from samoobsluha.shared.storage import open_db
+
+    path = Path(args.db) if getattr(args, "db", None) else sync_store.db_path()
+    return open_db(path, tour_store.migrations, sync_store.migrations, publisher.migrations)
+
+
+def _target(args: argparse.Namespace) -> int:
+    from samoobsluha.hub import publisher
+    from samoobsluha.shared.i18n import cli_language, t
+
+    db = _open(args)
+    try:
+        publisher.set_target(db, args.target, args.token_file or "")
+    except (publisher.PublishError, OSError) as exc:
+        print(f"hub online target: {exc}", file=sys.stderr)
+        return 2
+    finally:
+        db.close()
+    print(t("online.target_set", cli_language(), target=args.target))
+    return 0
+
+
+def _pass(db: Database, lang: str) -> tuple[int, str]:
+    """One render-and-send pass: (exit code, what to print)."""
+    from samoobsluha.hub import publisher
+    from samoobsluha.hub import store as sync_store
+    from samoobsluha.hub.receipts import hall_keys
+    from samoobsluha.shared.i18n import t, time_text
+
+    target_text = publisher.setting(db, "target")
+    if not target_text:
+        return 2, t("online.no_target", lang)
+    keys = hall_keys(sync_store.key_path().parent)
+    if keys is None:
+        return 2, t("receipt.no_key", lang, path=str(sync_store.key_path()))
+    tournament, _, _ = sync_store.ensure_identity(db)
+    done = publisher.render(db, keys, tournament, time.time(), lang)
+    lines = []
+    if not done.closed:
+        when = time_text(done.waiting, lang) if done.waiting else ""
+        lines.append(
+            t("online.embargo_until", lang, time=when) if when else t("online.embargo", lang)
+        )
+    target = publisher.parse_target(target_text, publisher.setting(db, "token_file"))
+    sent = publisher.send(db, target, time.time)
+    queued, _sent = publisher.pending(db)
+    lines.append(t("online.sent", lang, n=len(sent.sent), queued=queued, target=target_text))
+    if sent.error:
+        lines.append(t("online.cut", lang, error=sent.error))
+        return 1, "\n".join(lines)
+    return 0, "\n".join(lines)
+
+
+def _send(args: argparse.Namespace) -> int:
+    from samoobsluha.hub import publisher
+    from samoobsluha.shared.i18n import cli_language
+
+    lang = args.lang or cli_language()
+    db = _open(args)
+    try:
+        while True:
+            try:
+                code, text = _pass(db, lang)
+            except publisher.PublishError as exc:
+                code, text = 2, str(exc)
+            print(text, flush=True)
+            if not args.watch or code == 2:
+                return code
+            time.sleep(args.every)
+    except KeyboardInterrupt:
+        return 0
+    finally:
+        db.close()
+
+
+def _status(args: argparse.Namespace) -> int:
+    from samoobsluha.hub import publisher
+    from samoobsluha.shared.i18n import cli_language, t
+
+    db = _open(args)
+    try:
+        queued, sent = publisher.pending(db)
+        target = publisher.setting(db, "target") or "—"
+    finally:
+        db.close()
+    print(t("online.status", cli_language(), queued=queued, sent=sent, target=target))
+    return 0
+
+
+def _verify(args: argparse.Namespace) -> int:
+    from samoobsluha.hub import publisher
+    from samoobsluha.shared.i18n import cli_language, t
+
+    key = bytes.fromhex(args.public_key) if args.public_key else None
+    problems = publisher.verify_copy(Path(args.folder), key)
+    for problem in problems:
+        print(problem)
+    if not problems:
+        print(t("online.verified", cli_language(), folder=args.folder))
+    return 1 if problems else 0
+
+
+def register(sub: argparse._SubParsersAction) -> None:
+    online = sub.add_parser(
+        "online",
+        help="results online after the protest window: signed static pages, queued",
+    )
+    acts = online.add_subparsers(dest="online_command", required=True, metavar="ACTION")
+    target = acts.add_parser("target", help="where the pages go: an http(s) PUT URL or a folder")
+    target.add_argument("target", metavar="URL|FOLDER")
+    target.add_argument("--token-file", metavar="FILE", help="a bearer token for the PUTs")
+    send = acts.add_parser(
+        "send",
+        help="render the rounds whose protest window closed and send what is queued",
+    )
+    send.add_argument("--watch", action="store_true", help="again every --every seconds")
+    send.add_argument("--every", type=float, default=60.0, metavar="S")
+    send.add_argument("--lang", choices=["cs", "sk", "en"], help="the pages' language")
+    acts.add_parser("status", help="pages queued and sent")
+    verify = acts.add_parser("verify", help="check a published copy: signature and SHA-256s")
+    verify.add_argument("folder", metavar="FOLDER")
+    verify.add_argument("--public-key", metavar="HEX", help="the hub's (hub key public)")
+    for p in (target, send, acts.choices["status"]):
+        p.add_argument("--db", metavar="FILE", help="hub database (default: DATA/hub.db)")
+    target.set_defaults(func=_target)
+    send.set_defaults(func=_send)
+    acts.choices["status"].set_defaults(func=_status)
+    verify.set_defaults(func=_verify)

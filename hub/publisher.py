@@ -1,0 +1,356 @@
+"""Results online, offline-first: signed static pages sent whenever an uplink exists.
+
+After a round's protest window closes (``ResultBook.protest_closes``: never before — the
+*embargo*), the hub renders static pages of every closed round and keeps them, queued,
+in ``hub.db`` (``Migrations("hub.online")``); a sender puts them on a configured target
+whenever a connection exists — the venue's uplink or a phone hotspot switched on for a
+minute — and records each page sent in its own transaction, so a cut connection loses
+nothing and resumes without sending a page twice.
+
+**Pages** (paths relative to the target): ``index.html``; ``round-N/pairings.html`` and
+``round-N/results.html`` of each closed round; ``standings.html`` after the last closed
+round; ``tournament.t``, the tsh file of the closed rounds only; and ``manifest.json``
+(every other page's SHA-256, the closed rounds, the tournament id, the hub's public key)
+with ``manifest.sig``: the hub's Ed25519 signature (the key the stations pin, ``hub key
+public``) over ``LABEL`` ‖ the manifest's bytes, in hex. The manifest and its signature
+go last, once every page it names is on the target: a reader never sees a manifest whose
+pages are not there. ``hub online verify DIR`` checks a copy.
+
+**Lifecycle of a page** (table ``online_pages``, one row per path)::
+
+    render ─ its bytes and SHA-256 stored (unchanged bytes: nothing changes)
+    queued ─ sha256 differs from sent_sha256
+    sent   ─ the target accepted it: sent_sha256 = sha256, in its own commit
+
+**Targets**: a folder (a path or ``file://``; each page written to a temporary name and
+renamed: a reader never sees half a page) or an HTTP(S) endpoint taking ``PUT`` (a bearer
+token from a file, optional). The target is a setting here (``hub online target``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import json
+import logging
+import os
+import urllib.error
+import urllib.parse
+import urllib.request
+from collections.abc import Callable
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Protocol
+
+import sqlite_utils
+from sqlite_utils.migrations import Migrations
+
+from samoobsluha.shared.i18n import t
+from samoobsluha.shared.protocol import HallKeys, verify_signature
+from samoobsluha.shared.storage import Database
+
+log = logging.getLogger("hub.publisher")
+
+migrations = Migrations("hub.online")
+LABEL = b"samoobsluha/online-manifest/1\0"
+MANIFEST, SIGNATURE = "manifest.json", "manifest.sig"
+TYPES = {".html": "text/html; charset=utf-8", ".json": "application/json", ".t": "text/plain"}
+
+
+@migrations()
+def m001_online(db: sqlite_utils.Database) -> None:
+    db.table("online_pages").create(
+        {
+            "path": str,
+            "sha256": str,
+            "body": bytes,
+            "rendered_at": float,
+            "sent_sha256": str,
+            "sent_at": float,
+        },
+        pk="path",
+    )
+    db.table("online_settings").create({"key": str, "value": str}, pk="key")
+
+
+class PublishError(Exception):
+    """The target refused a page or could not be reached: ``args[0]`` says why."""
+
+
+# -- settings -----------------------------------------------------------------------------
+
+
+def set_target(db: sqlite_utils.Database, target: str, token_file: str = "") -> None:
+    parse_target(target, token_file)  # refused now rather than at the first send
+    with db.atomic():
+        if setting(db, "target") != target:  # a new target gets every page
+            db.execute("UPDATE online_pages SET sent_sha256 = NULL, sent_at = NULL")
+        for key, value in (("target", target), ("token_file", token_file)):
+            db.table("online_settings").upsert({"key": key, "value": value}, pk="key")
+
+
+def setting(db: sqlite_utils.Database, key: str) -> str:
+    row = db.execute("SELECT value FROM online_settings WHERE key = ?", [key]).fetchone()
+    return str(row[0]) if row else ""
+
+
+# -- rendering ------------------------------------------------------------------------------
+
+
+def closed_rounds(tour: Any, now: float) -> tuple[list[int], float | None]:
+    """(the published rounds whose protest window has closed by ``now``, when the next
+    window closes — None when no published round is still under embargo)."""
+    closed: list[int] = []
+    waiting: float | None = None
+    for number in range(1, tour.last_round() + 1):
+        closes = tour.book.protest_closes(number)
+        if closes is None:
+            continue
+        if closes <= now:
+            closed.append(number)
+        elif waiting is None or closes < waiting:
+            waiting = closes
+    return closed, waiting
+
+
+def render_pages(tour: Any, closed: list[int], lang: str) -> dict[str, bytes]:
+    """The pages of the closed rounds (without the manifest)."""
+    from samoobsluha.hub.tournament import tsh
+    from samoobsluha.hub.tournament.exports import render
+
+    pages: dict[str, bytes] = {}
+    for number in closed:
+        for what in ("pairings", "results"):
+            text = render(tour, what, "html", round_no=number, lang=lang)
+            pages[f"round-{number}/{what}.html"] = text.encode()
+    if closed:
+        last = closed[-1]
+        pages["standings.html"] = render(
+            tour, "standings", "html", round_no=last, lang=lang
+        ).encode()
+        data = tour.data(until_round=last)
+        pages["tournament.t"] = tsh.encode(tsh.from_tournament(data, scored_rounds=last))
+    pages["index.html"] = _index(tour.settings()["name"], closed, lang).encode()
+    return pages
+
+
+def _index(name: str, closed: list[int], lang: str) -> str:
+    links = []
+    for number in reversed(closed):
+        links.append(
+            f"<li>{html.escape(t('online.round', lang, n=number))}: "
+            f'<a href="round-{number}/results.html">{html.escape(t("online.results", lang))}</a>'
+            f' · <a href="round-{number}/pairings.html">{html.escape(t("online.pairings", lang))}'
+            "</a></li>"
+        )
+    body = "\n".join(links) or f"<li>{html.escape(t('online.nothing_yet', lang))}</li>"
+    return (
+        f'<!doctype html>\n<html lang="{lang}"><head><meta charset="utf-8">'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">'
+        f"<title>{html.escape(name)}</title>"
+        "<style>body{font-family:sans-serif;max-width:40em;margin:2em auto;padding:0 1em}"
+        "li{margin:.5em 0}</style></head><body>"
+        f"<h1>{html.escape(name)}</h1>"
+        f'<p><a href="standings.html">{html.escape(t("online.standings", lang))}</a> · '
+        f'<a href="tournament.t">{html.escape(t("online.tsh", lang))}</a></p>'
+        f"<ul>{body}</ul>"
+        f"<p><small>{html.escape(t('online.signed', lang))}</small></p></body></html>\n"
+    )
+
+
+def manifest(
+    pages: dict[str, bytes], closed: list[int], tournament: str, keys: HallKeys
+) -> tuple[bytes, bytes]:
+    """(manifest.json, manifest.sig) for ``pages``."""
+    body = {
+        "tournament": tournament,
+        "closed_rounds": closed,
+        "public_key": keys.public_key.hex(),
+        "files": {path: hashlib.sha256(data).hexdigest() for path, data in sorted(pages.items())},
+    }
+    text = json.dumps(body, ensure_ascii=False, indent=1, sort_keys=True).encode() + b"\n"
+    return text, keys.sign(LABEL + text).hex().encode() + b"\n"
+
+
+def store_pages(db: sqlite_utils.Database, pages: dict[str, bytes], now: float) -> list[str]:
+    """Keep the rendered pages (one transaction); the paths whose bytes changed."""
+    changed = []
+    with db.atomic():
+        for path, data in pages.items():
+            digest = hashlib.sha256(data).hexdigest()
+            row = db.execute("SELECT sha256 FROM online_pages WHERE path = ?", [path]).fetchone()
+            if row is not None and row[0] == digest:
+                continue
+            db.execute(
+                "INSERT INTO online_pages (path, sha256, body, rendered_at) VALUES (?, ?, ?, ?)"
+                " ON CONFLICT(path) DO UPDATE SET sha256 = excluded.sha256,"
+                " body = excluded.body, rendered_at = excluded.rendered_at",
+                [path, digest, data, now],
+            )
+            changed.append(path)
+    return changed
+
+
+@dataclass
+class Rendered:
+    closed: list[int]
+    waiting: float | None  # when the next protest window closes
+    changed: list[str]
+
+
+def render(
+    db: Database, keys: HallKeys, tournament: str, now: float, lang: str = "cs"
+) -> Rendered:
+    """Render what the embargo allows at ``now`` and queue what changed. Before any
+    protest window has closed nothing is rendered at all."""
+    from samoobsluha.hub.tournament import Tournament
+    from samoobsluha.shared.clock import SystemClock
+
+    tour = Tournament(db, SystemClock())  # read only here; ``now`` decides the embargo
+    closed, waiting = closed_rounds(tour, now)
+    if not closed:
+        return Rendered(closed, waiting, [])
+    pages = render_pages(tour, closed, lang)
+    text, sig = manifest(pages, closed, tournament, keys)
+    pages[MANIFEST], pages[SIGNATURE] = text, sig
+    return Rendered(closed, waiting, store_pages(db, pages, now))
+
+
+# -- sending --------------------------------------------------------------------------------
+
+
+class Target(Protocol):
+    def put(self, path: str, data: bytes) -> None: ...
+
+
+class FolderTarget:
+    def __init__(self, folder: Path) -> None:
+        self.folder = folder
+
+    def put(self, path: str, data: bytes) -> None:
+        out = self.folder / path
+        try:
+            out.parent.mkdir(parents=True, exist_ok=True)
+            tmp = out.with_name(f".{out.name}.part")
+            with open(tmp, "wb") as fh:
+                fh.write(data)
+                fh.flush()
+                os.fsync(fh.fileno())
+            os.replace(tmp, out)
+        except OSError as exc:
+            raise PublishError(f"{out}: {exc}") from exc
+
+
+class HttpTarget:
+    def __init__(self, base: str, token: str = "", timeout: float = 20.0) -> None:
+        self.base = base.rstrip("/") + "/"
+        self.token = token
+        self.timeout = timeout
+
+    def put(self, path: str, data: bytes) -> None:
+        url = self.base + urllib.parse.quote(path)
+        headers = {"Content-Type": TYPES.get(Path(path).suffix, "application/octet-stream")}
+        if self.token:
+            headers["Authorization"] = f"Bearer {self.token}"
+        request = urllib.request.Request(url, data=data, method="PUT", headers=headers)
+        try:
+            with urllib.request.urlopen(request, timeout=self.timeout) as answer:
+                status = answer.status
+        except urllib.error.HTTPError as exc:
+            raise PublishError(f"PUT {url}: HTTP {exc.code} {exc.reason}") from exc
+        except (OSError, urllib.error.URLError) as exc:  # no uplink, cut, refused, timeout
+            raise PublishError(f"PUT {url}: {exc}") from exc
+        if status not in (200, 201, 204):
+            raise PublishError(f"PUT {url}: HTTP {status}")
+
+
+def parse_target(text: str, token_file: str = "") -> Target:
+    if text.startswith(("http://", "https://")):
+        token = Path(token_file).read_text().strip() if token_file else ""
+        return HttpTarget(text, token)
+    if text.startswith("file://"):
+        text = text[len("file://") :]
+    if not text.startswith("/"):
+        raise PublishError(f"{text!r}: a target is an absolute folder or an http(s):// URL")
+    return FolderTarget(Path(text))
+
+
+@dataclass
+class Sent:
+    sent: list[str]
+    remaining: int
+    error: str = ""
+
+
+def send(
+    db: sqlite_utils.Database,
+    target: Target,
+    now: Callable[[], float],
+) -> Sent:
+    """Put every queued page on ``target``, the manifest and its signature last; each
+    page marked sent in its own commit. Stops at the first failure (the rest stay
+    queued for the next attempt)."""
+    queued = [
+        str(path)
+        for (path,) in db.execute(
+            "SELECT path FROM online_pages WHERE sent_sha256 IS NOT sha256 ORDER BY path"
+        )
+    ]
+    last = [p for p in (MANIFEST, SIGNATURE) if p in queued]
+    order = [p for p in queued if p not in last] + last
+    done: list[str] = []
+    for path in order:
+        row = db.execute("SELECT body, sha256 FROM online_pages WHERE path = ?", [path]).fetchone()
+        try:
+            target.put(path, bytes(row[0]))
+        except PublishError as exc:
+            log.warning("online: %s", exc)
+            return Sent(done, len(order) - len(done), str(exc))
+        with db.atomic():
+            db.execute(
+                "UPDATE online_pages SET sent_sha256 = ?, sent_at = ? WHERE path = ?",
+                [row[1], now(), path],
+            )
+        done.append(path)
+    return Sent(done, 0)
+
+
+def pending(db: sqlite_utils.Database) -> tuple[int, int]:
+    """(pages queued, pages sent)."""
+    row = db.execute(
+        "SELECT COUNT(CASE WHEN sent_sha256 IS NOT sha256 THEN 1 END), "
+        "COUNT(CASE WHEN sent_sha256 IS sha256 THEN 1 END) FROM online_pages"
+    ).fetchone()
+    return int(row[0]), int(row[1])
+
+
+# -- checking a copy --------------------------------------------------------------------
+
+
+def verify_copy(folder: Path, public_key: bytes | None = None) -> list[str]:
+    """What is wrong with a published copy in ``folder`` ([] when the signature verifies
+    with ``public_key`` — default: the manifest's own, which the reader must compare with
+    the hub's — and every page matches its SHA-256)."""
+    from samoobsluha.shared.protocol import ProtocolError
+
+    try:
+        text = (folder / MANIFEST).read_bytes()
+        sig = bytes.fromhex((folder / SIGNATURE).read_text().strip())
+        body = json.loads(text)
+    except (OSError, ValueError) as exc:
+        return [f"manifest: {exc}"]
+    key = public_key or bytes.fromhex(str(body.get("public_key", "")))
+    problems = []
+    try:
+        verify_signature(key, LABEL + text, sig)
+    except ProtocolError:
+        problems.append("manifest.sig: the signature does not verify")
+    for path, digest in sorted(body.get("files", {}).items()):
+        try:
+            found = hashlib.sha256((folder / path).read_bytes()).hexdigest()
+        except OSError:
+            problems.append(f"{path}: missing")
+            continue
+        if found != digest:
+            problems.append(f"{path}: its SHA-256 is not the manifest's")
+    return problems
