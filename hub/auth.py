@@ -55,9 +55,7 @@ def next_key_id(db: sqlite_utils.Database, station: str, now: float) -> int:
     return max(int(now), bound + 1)
 
 
-def write_station_key(
-    db_path: Path, keys: HallKeys, station: str, out: Path, now: float
-) -> None:
+def write_station_key(db_path: Path, keys: HallKeys, station: str, out: Path, now: float) -> None:
     """Issue ``station`` a key the hub accepts (newer than its last revocation, recorded
     in the hub's database at ``db_path``) and write it to ``out``, readable by its owner
     only: the station's ``psk_file``, never the hall secret."""
@@ -79,6 +77,30 @@ def referee_pin_payload(pin: str, stations: Iterable[Mapping[str, Any]]) -> dict
     if not names:
         raise PinError(Phrase("pin.no_stations"))
     return {"hashes": hash_pin_for(pin, names)}
+
+
+def per_station_pins(
+    stations: Iterable[Mapping[str, Any]],
+) -> tuple[dict[str, str], dict[str, Any]]:
+    """A different random 6-digit PIN for every station the hub knows and has not revoked,
+    and the ``publish referee_pin`` payload with their hashes: a PIN cracked from one
+    copied card then opens that station only. Returns (station: PIN, payload); the PINs
+    are shown once to the referee and never stored on the hub."""
+    import secrets
+
+    names = sorted({str(r["station_id"]) for r in stations if not r.get("revoked")})
+    if not names:
+        raise PinError(Phrase("pin.no_stations"))
+    pins: dict[str, str] = {}
+    for name in names:
+        pin = f"{secrets.randbelow(10**6):06d}"
+        while pin in pins.values():  # no two stations share one
+            pin = f"{secrets.randbelow(10**6):06d}"
+        pins[name] = pin
+    from samoobsluha.shared.pin import hash_pin
+
+    hashes = {name: hash_pin(pin) for name, pin in pins.items()}
+    return pins, {"hashes": hashes}
 
 
 def stored_tip(db: sqlite_utils.Database, station: str, epoch: str) -> tuple[int, bytes]:

@@ -32,7 +32,9 @@
 #    missing, data partition full (free space, and SQLite's own "disk is full"), lexicon
 #    missing, station.toml broken; then the station root BOOTED under systemd-nspawn with
 #    an unmountable data partition and --display console: the kiosk unit must start, show
-#    the fallback screen on the console (its tty), not only in the journal;
+#    the fallback screen on the console (its tty), not only in the journal; booted again with
+#    the default display (cage + foot, wlroots' headless backend for the missing HDMI) it
+#    must reach the word check and keep it, and with cage removed show the display screen;
 # 7. hall-check.sh from "the laptop" (this machine) with --hub, its ssh replaced by chroots
 #    into overlay-mounted copies of both roots: it must fail while the station's clock is
 #    unknown, off or unsynchronised, the root is not an overlay or the data partition is not
@@ -366,6 +368,25 @@ admin_cycle() {  # samoobsluha-admin ro, rw, ro on the root's cmdline.txt
         && grep -q 'next boot: writable' <<<"$(chroot "$root" samoobsluha-admin status)" \
         && chroot "$root" samoobsluha-admin ro && [ "$(cat "$c")" = "$base overlayroot=tmpfs:recurse=0" ]
 }
+# Every action the release's own foot.ini(5) binds by default (its "Default:" is not
+# "none"/"not bound") is set to "none" in the kiosk's foot.ini: a newer foot's new default
+# key would otherwise reach the players.
+foot_ini_covers_manual() {
+    local man actions a missing=""
+    man=$(find "$1/usr/share/man/man5" -name 'foot.ini.5*' 2>/dev/null | head -n1)
+    [ -n "$man" ] || { echo "no foot.ini(5) in the root"; return 1; }
+    actions=$(zcat -f "$man" | sed -n '/SECTION: key-bindings/,/SECTION: search-bindings/p' | awk '
+        /^\\fB[a-z][a-z0-9-]*\\fR$/ { a = $0; gsub(/\\f[BR]/, "", a); d = ""; next }
+        a != "" && /Default:/ { d = $0; if (d !~ /\\fI$/ && d !~ /Default: *$/) { print a "\t" d; a = "" }; next }
+        a != "" && d != "" { print a "\t" d " " $0; a = "" }
+    ' | awk -F'\t' '$2 !~ /not bound|\\fInone\\fR/ { print $1 }' | sort -u)
+    [ -n "$actions" ] || { echo "foot's manual changed its layout"; return 1; }
+    for a in $actions; do
+        grep -qx "$a=none" "$1/usr/local/lib/samoobsluha/foot.ini" || missing="$missing $a"
+    done
+    echo "bound by default in $SUITE's foot: $(tr '\n' ' ' <<<"$actions")"
+    [ -z "$missing" ] || { echo "not unbound:$missing"; return 1; }
+}
 headless_station() {  # station run keeps running for 20 s (timeout's 124), its database made
     local root=$1 rc=0
     as_service "$root" timeout 20 /usr/local/bin/station run --headless \
@@ -499,6 +520,19 @@ fail_config_broken() {
     return $rc
 }
 
+# Boots LIVE under systemd-nspawn with its dry-run-probe (already written into LIVE): a
+# oneshot after the kiosk unit that records what it sees into RES and powers off.
+boot_with_probe() {  # boot_with_probe LIVE RES
+    local live=$1 res=$2
+    chmod 0755 "$live/usr/local/lib/samoobsluha/dry-run-probe"
+    printf '[Unit]\nAfter=samoobsluha-kiosk.service\n[Service]\nType=oneshot\nExecStart=/usr/local/lib/samoobsluha/dry-run-probe\n[Install]\nWantedBy=multi-user.target\n' \
+        > "$live/etc/systemd/system/dry-run-probe.service"
+    ln -sf /etc/systemd/system/dry-run-probe.service "$live/etc/systemd/system/multi-user.target.wants/"
+    # script(1) gives nspawn a terminal, so the container's console is a pty we can read.
+    timeout 300 script -qfec "systemd-nspawn -q --register=no --keep-unit -D $live --bind=$res:/dry-run-results -b" \
+        "$res/console.log" < /dev/null > /dev/null 2>&1 || true
+}
+
 # The station booted: systemd-nspawn runs the installed root's own systemd with an
 # unmountable data partition (an image file that is no file system, "nofail" as install.sh
 # writes it) and the console kiosk. The kiosk unit must START (no dependency on the mount)
@@ -530,13 +564,7 @@ systemctl is-active srv-samoobsluha.mount > /dry-run-results/mount-active
 journalctl -b -o cat --no-pager > /dry-run-results/journal.txt 2>&1
 systemctl --no-block poweroff
 SH
-    chmod 0755 "$live/usr/local/lib/samoobsluha/dry-run-probe"
-    printf '[Unit]\nAfter=samoobsluha-kiosk.service\n[Service]\nType=oneshot\nExecStart=/usr/local/lib/samoobsluha/dry-run-probe\n[Install]\nWantedBy=multi-user.target\n' \
-        > "$live/etc/systemd/system/dry-run-probe.service"
-    ln -sf /etc/systemd/system/dry-run-probe.service "$live/etc/systemd/system/multi-user.target.wants/"
-    # script(1) gives nspawn a terminal, so the container's console is a pty we can read.
-    timeout 300 script -qfec "systemd-nspawn -q --register=no --keep-unit -D $live --bind=$res:/dry-run-results -b" \
-        "$res/console.log" < /dev/null > /dev/null 2>&1 || true
+    boot_with_probe "$live" "$res"
     title=$(chroot "$root" /opt/samoobsluha/bin/python -c \
         'from samoobsluha.shared.i18n import t; print(t("fallback.title", "cs"))')
     echo "kiosk: $(cat "$res/kiosk-active" 2>/dev/null); screen: $(cat "$res/fallback" 2>/dev/null);" \
@@ -547,6 +575,62 @@ SH
         && [ "$(cat "$res/mount-active" 2>/dev/null)" != active ] \
         && grep -qF "$title" "$res/console.log" \
         && ! grep -qF "$title" "$res/journal.txt"
+}
+
+# The station booted with the display it ships by default (cage + foot), the data directory
+# on the root as the dry run installed it: the kiosk unit must reach "station run" (the word
+# check, i.e. the idle screen) and keep it running, no red screen recorded. A container has
+# no DRM device: wlroots' headless backend stands in for the HDMI output (WLR_BACKENDS), and
+# no GPIO chip: gpiozero's mock pins, as in the checks above; everything else (PAM session, cage, WLR_XWAYLAND, foot.ini, kiosk-inner) is the card's.
+# BREAK_DISPLAY=1: the same with cage removed: the red screen ("display") must be recorded.
+boot_display() {
+    local root=$1 broken=${2:-0} live=$WORK/boot-display-$2 res=$WORK/boot-display-$2-results
+    overlay_root "$root" "$live"
+    rm -rf "$res"
+    mkdir -p "$res"
+    sed -i 's/^KIOSK_DISPLAY=.*/KIOSK_DISPLAY=cage/' "$live/etc/samoobsluha/kiosk.env"
+    mkdir -p "$live/etc/systemd/system/samoobsluha-kiosk.service.d"
+    printf '[Service]\nTTYPath=/dev/console\nTTYVHangup=no\nTTYVTDisallocate=no\nEnvironment=FALLBACK_SECONDS=300 WLR_BACKENDS=headless WLR_RENDERER=pixman GPIOZERO_PIN_FACTORY=mock\n' \
+        > "$live/etc/systemd/system/samoobsluha-kiosk.service.d/dry-run.conf"
+    ln -sf /dev/null "$live/etc/systemd/system/console-getty.service"
+    [ "$broken" = 1 ] && rm -f "$live/usr/bin/cage"
+    cat > "$live/usr/local/lib/samoobsluha/dry-run-probe" <<'SH'
+#!/bin/bash
+# Up to 150 s for the word check to run 20 s in a row inside the kiosk unit (or a red screen).
+up=0
+for _ in $(seq 150); do
+    [ -s /run/samoobsluha-kiosk/fallback ] && break
+    # the service user's "station run" (as hall-check finds it; no procps in this root)
+    if for d in /proc/[0-9]*; do
+            [ "$(stat -c %U "$d" 2>/dev/null)" = samoobsluha ] && tr '\0' ' ' < "$d/cmdline" 2>/dev/null && echo
+        done | grep -q 'bin/station run'; then
+        up=$((up + 1))
+    else
+        up=0
+    fi
+    [ "$up" -ge 20 ] && break
+    sleep 1
+done
+echo "$up" > /dry-run-results/word-check-seconds
+cp /run/samoobsluha-kiosk/fallback /dry-run-results/fallback 2>/dev/null
+systemctl show -p ActiveState,SubState,Result,NRestarts samoobsluha-kiosk > /dry-run-results/kiosk-show
+journalctl -b -u samoobsluha-kiosk -o cat --no-pager > /dry-run-results/journal.txt 2>&1
+systemctl --no-block poweroff
+SH
+    boot_with_probe "$live" "$res"
+    echo "word check up: $(cat "$res/word-check-seconds" 2>/dev/null) s; screen: $(cat "$res/fallback" 2>/dev/null)"
+    cat "$res/kiosk-show" 2>/dev/null
+    tail -n 15 "$res/journal.txt" 2>/dev/null
+    if [ "$broken" = 1 ]; then
+        # recorded for hall-check, and on the console (the screen) itself
+        [ "$(cat "$res/fallback" 2>/dev/null)" = display ] \
+            && grep -qF "$(chroot "$root" /opt/samoobsluha/bin/python -c \
+                'from samoobsluha.shared.i18n import t; print(t("fallback.why.display", "cs"))' \
+                | cut -c1-40)" "$res/console.log"
+    else
+        [ "$(cat "$res/word-check-seconds" 2>/dev/null)" -ge 20 ] && [ ! -s "$res/fallback" ] \
+            && ! grep -q 'Cannot create XWayland server' "$res/journal.txt"
+    fi
 }
 
 # --- 7. hall-check from the laptop -------------------------------------------------------------
@@ -573,6 +657,22 @@ echo "System time     : $offset seconds slow of NTP time"
 echo "Leap status     : $leap"
 SH
     chmod 0755 "$WORK/live-station/usr/local/bin/chronyc"
+    # The kiosk unit's state as systemd would report it (no systemd runs in a chroot), and
+    # a stand-in word check: a process of the service user whose command line is the
+    # kiosk's "station run" (hall-check reads its age from /proc).
+    cat > "$WORK/live-station/usr/local/bin/systemctl" <<'SH'
+#!/bin/bash
+case "$*" in
+    "is-active samoobsluha-kiosk") cat /etc/dry-run-kiosk-state 2>/dev/null || echo active ;;
+    *) exec /usr/bin/systemctl "$@" ;;
+esac
+SH
+    chmod 0755 "$WORK/live-station/usr/local/bin/systemctl"
+    chroot "$WORK/live-station" runuser -u samoobsluha -- \
+        bash -c 'exec -a "/opt/samoobsluha/bin/python /usr/local/bin/station run" sleep 3600' \
+        < /dev/null > /dev/null 2>&1 &
+    word_check_pid=$!
+    word_check_since=$(date +%s)
     # A third station root: the same files, but a plain (writable) root, data mounted.
     mkdir -p "$WORK/plain-station"
     mount --bind "$WORK/station" "$WORK/plain-station"
@@ -701,6 +801,10 @@ check_role() {
         check "logind: Power/Reboot/Suspend keys ignored" logind_keys "$root"
         check "kiosk unit: LimitNOFILE" grep -q '^LimitNOFILE=' "$root/etc/systemd/system/samoobsluha-kiosk.service"
         check "cage and foot installed" chroot "$root" dpkg-query -W cage foot
+        check "station.toml (PIN hash) readable by root and the service user only" \
+            test "$(chroot "$root" stat -c '%a %U %G' /etc/samoobsluha/station.toml)" = "640 root samoobsluha"
+        check "foot accepts the kiosk's foot.ini (no warning bar)" chroot "$root" foot --check-config --config=/usr/local/lib/samoobsluha/foot.ini
+        check "foot.ini unbinds every key $SUITE's foot binds by default (its manual)" foot_ini_covers_manual "$root"
         check "station.toml loads" chroot "$root" /opt/samoobsluha/bin/python -c \
             'from samoobsluha.station.config import load; c = load("/etc/samoobsluha/station.toml"); assert c.name == "station-01", c.name'
         check "kiosk scripts installed" test -x "$root/usr/local/lib/samoobsluha/kiosk-session"
@@ -722,6 +826,10 @@ check_role() {
         elif command -v systemd-nspawn >/dev/null; then
             check "boot (nspawn): unmountable data partition -> kiosk unit runs, red screen on its tty, not only in the journal" \
                 boot_fallback "$root"
+            check "boot (nspawn): the default display (cage + foot, $SUITE's own) reaches the word check and keeps it" \
+                boot_display "$root" 0
+            check "boot (nspawn): the display broken (no cage) -> the display red screen, recorded" \
+                boot_display "$root" 1
         else
             echo "dry-run: SKIPPED the boot check: systemd-nspawn is missing (apt-get install systemd-container)" >&2
             printf 'SKIP\t%s\n' "boot (nspawn)" >> "$WORK/checks.tsv"
@@ -752,8 +860,19 @@ if [ -d "$WORK/hub" ] && [ -d "$WORK/station" ]; then
     check "hall-check fails when the station's clock is 2.5 s off" hall_check_rc 1 "Normal 2.500000"
     check "hall-check fails when the station's data partition is not mounted" hall_check_no_data
     check "hall-check fails when the station's root is not a read-only overlay" hall_check_plain_root
-    check "hall-check passes: overlay, data, lexicon per station, clock synchronised" \
+    echo activating > "$WORK/live-station/etc/dry-run-kiosk-state"
+    check "hall-check fails when the station's kiosk unit restarts in a loop (no word check)" \
+        hall_check_rc 1 "Normal 0.000012"
+    rm -f "$WORK/live-station/etc/dry-run-kiosk-state"
+    # hall-check wants the word check up for 10 s (a restart loop is up for 1-2 s at a time).
+    while [ $(($(date +%s) - word_check_since)) -lt 11 ]; do sleep 1; done
+    check "hall-check passes: overlay, data, lexicon per station, clock synchronised, word check running" \
         hall_check_rc 0 "Normal 0.000012"
+    # The stand-in and whatever runuser left of it: the processes whose root is that copy.
+    kill "$word_check_pid" 2>/dev/null || true
+    for d in /proc/[0-9]*; do
+        [ "$(readlink "$d/root" 2>/dev/null)" = "$WORK/live-station" ] && kill "${d#/proc/}" 2>/dev/null
+    done || true
     cat "$WORK/last-check.log"
     for role in hub station; do unmount_api "$WORK/live-$role"; done
     lap "hall-check" "$t0"

@@ -10,7 +10,9 @@
 # On every Pi (hub and stations):
 #   - the root is a read-only overlay NOW (findmnt /, not just the command line) and the data
 #     partition is mounted at /srv/samoobsluha (samoobsluha-admin check);
-#   - the kiosk is not showing its start-up failure screen (stations);
+#   - the kiosk is not showing its start-up failure screen, and its word check ("station
+#     run") is running and has been for 10 s or more, whatever stops it otherwise: a display
+#     that never starts, a crash loop, a stopped unit (stations);
 # per station:
 #   - the lexicon its station.toml names is identical to the hub's file of the SAME name (a
 #     Slovak station against the hub's Slovak lexicon), or to the lexicon the hub published
@@ -28,6 +30,9 @@ user=rozhodci
 hub=""
 gong=0
 max_offset=0.1
+# Seconds the word check ("station run") must have been running: a kiosk in a restart loop
+# is up for a second or two at a time.
+min_up=${HALL_MIN_UP:-10}
 ssh_opts=(-o BatchMode=yes -o ConnectTimeout=5)
 stations=()
 while [ $# -gt 0 ]; do
@@ -90,11 +95,24 @@ report = json.load(sys.stdin)
 print(report.get("expected_lexicon") or "")
 '
 # What a Pi says about itself, one "KEY VALUE" per line: its mounts (samoobsluha-admin
-# check's exit code), chrony's leap status and offset, the kiosk's failure screen if shown.
+# check's exit code), chrony's leap status and offset, the kiosk's failure screen if shown,
+# the kiosk unit's state and how many seconds its word check ("station run", the service
+# user's) has been running ("-": none), from /proc itself (no procps needed).
 # shellcheck disable=SC2016  # expands on the Pi
 STATUS_SH='sudo -n /usr/local/sbin/samoobsluha-admin check >/dev/null 2>&1; echo "mounts $?"
 chronyc -n tracking 2>/dev/null | sed -n "s/^Leap status *: */leap /p; s/^System time *: \([0-9.]*\) seconds.*/offset \1/p"
 [ -s /run/samoobsluha-kiosk/fallback ] && echo "fallback $(head -n1 /run/samoobsluha-kiosk/fallback)"
+up=-
+for d in /proc/[0-9]*; do
+    [ "$(stat -c %U "$d" 2>/dev/null)" = samoobsluha ] || continue
+    case "$(tr "\0" " " < "$d/cmdline" 2>/dev/null)" in
+        *"bin/station run"*)
+            start=$(sed "s/.*) //" "$d/stat" | cut -d" " -f20)
+            up=$(awk -v s="$start" -v hz="$(getconf CLK_TCK)" "{ printf \"%d\", \$1 - s / hz }" /proc/uptime)
+            break ;;
+    esac
+done
+echo "kiosk $(systemctl is-active samoobsluha-kiosk 2>/dev/null | head -n1) $up"
 true'
 q() { printf '%q' "$1"; }
 field() { sed -n "s/^$1 //p" <<<"$2" | head -n1; }
@@ -163,7 +181,19 @@ for s in "${stations[@]}"; do
     mounts=$(mounts_text "$status")
     if [ -n "$mounts" ]; then printf '%-12s %s\n' "$s" "$mounts"; problem; fi
     shown=$(field fallback "$status")
-    if [ -n "$shown" ]; then printf '%-12s KIOSK SHOWS ITS START-UP FAILURE SCREEN (%s)\n' "$s" "$shown"; problem; fi
+    read -r kiosk_state word_check_up <<<"$(field kiosk "$status")"
+    if [ -n "$shown" ]; then
+        printf '%-12s KIOSK SHOWS ITS START-UP FAILURE SCREEN (%s)\n' "$s" "$shown"; problem
+    elif [ "${kiosk_state:-unknown}" != active ]; then
+        # A kiosk in a restart loop is "activating" (auto-restart) most of the time.
+        printf '%-12s KIOSK NOT RUNNING (samoobsluha-kiosk is %s)\n' "$s" "${kiosk_state:-unknown}"; problem
+    elif ! [ "${word_check_up:--}" -ge "$min_up" ] 2>/dev/null; then
+        # Whatever the cause (a display that dies at start, a crash loop): the word check
+        # itself must have been running for a while, not just the unit.
+        printf '%-12s KIOSK NOT RUNNING (the word check is %s)\n' "$s" \
+            "$( [ "${word_check_up:--}" = - ] && echo "not running" || echo "up only ${word_check_up} s: restarting?")"
+        problem
+    fi
 
     if [ "$gong" = 1 ]; then
         printf '%-12s ringing the bell now... ' "$s"

@@ -170,13 +170,13 @@ class Lexicon:
         self,
         path: StrPath,
         info: LexiconInfo,
-        trie: marisa_trie.Trie,
+        trie: marisa_trie.Trie | None,
         *,
         mapping: mmap.mmap | None = None,
     ) -> None:
         self._path = os.fspath(path)  # a string: `station check` imports no pathlib
         self.info = info
-        self._trie = trie
+        self._trie: Any = trie  # None until a background check has passed (then mapped)
         self._mapping = mapping  # the trie reads from it: kept open as long as the trie
         self.alphabet: Alphabet = get_alphabet(info.language)
         self._verified = True
@@ -216,15 +216,10 @@ class Lexicon:
             payload = memoryview(mapping)[offset : offset + info.payload_bytes]
             if verify == "now":
                 _check_hash(path, info, payload)
-            trie = marisa_trie.Trie()
-            try:
-                trie.map(payload)
-            except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
-                raise LexiconError(f"{path}: lexicon payload is not a valid trie ({exc})") from exc
-            if len(trie) != info.words:
-                raise LexiconError(
-                    f"{path}: header says {info.words} words but the payload has {len(trie)}"
-                )
+            # In the background the trie is mapped only once the hash matched: a payload
+            # damaged on the card (one flipped block, same size and times) never reaches
+            # marisa, which may read garbage offsets or crash on it.
+            trie = None if verify == "background" else _map_trie(path, info, payload)
         except BaseException:
             import contextlib  # here: only a refused file gets this far
 
@@ -242,6 +237,7 @@ class Lexicon:
         def verify() -> None:
             try:
                 _check_hash(self._path, self.info, payload)
+                self._trie = _map_trie(self._path, self.info, payload)
             except LexiconError as exc:
                 self._verify_error = exc
             except Exception as exc:  # e.g. the file vanished under the map (SIGBUS aside)
@@ -296,6 +292,19 @@ class Lexicon:
         """All words; for building, testing and export on the hub, never for the kiosk."""
         self.wait_verified()
         return iter(self._trie)
+
+
+def _map_trie(path: str, info: LexiconInfo, payload: memoryview) -> marisa_trie.Trie:
+    trie = marisa_trie.Trie()
+    try:
+        trie.map(payload)
+    except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
+        raise LexiconError(f"{path}: lexicon payload is not a valid trie ({exc})") from exc
+    if len(trie) != info.words:
+        raise LexiconError(
+            f"{path}: header says {info.words} words but the payload has {len(trie)}"
+        )
+    return trie
 
 
 def _map(path: str) -> tuple[LexiconInfo, mmap.mmap, int]:

@@ -132,7 +132,7 @@ class KioskApp(App[int], inherit_bindings=False):
         self.lang = self.default_language
         # The PIN in force is looked up again at each press of the referee key (the hub
         # may have sent a new one); "" = none: the referee key then opens nothing.
-        self.pin_hash = store.referee_pin(self.settings.referee_pin_hash)
+        self.pin_hash = store.referee_pin(self.settings.referee_pin_hash, now=self.clock.now())
         self.boot = boot_id()  # the PIN lockout counts on this boot's monotonic clock
         self.last_activity = self.clock.monotonic()
         self.backlog = 0
@@ -372,7 +372,7 @@ class KioskApp(App[int], inherit_bindings=False):
 
     @work(thread=True, exclusive=True, exit_on_error=False, group="pin")
     def _look_up_pin(self) -> None:
-        stored = self.store.referee_pin(self.settings.referee_pin_hash)
+        stored = self.store.referee_pin(self.settings.referee_pin_hash, now=self.clock.now())
         self.call_from_thread(self._open_referee, stored)
 
     def _open_referee(self, stored: str) -> None:

@@ -28,7 +28,9 @@ from typing import TextIO
 
 from samoobsluha.shared.i18n import LANGUAGES, t
 
-KINDS = ("lexicon", "config", "hardware", "data", "disk", "unknown")
+# "display": cage or foot could not start (kiosk-session shows it on the console instead);
+# "crash": the word check was killed by a signal such as SIGSEGV (kiosk-inner).
+KINDS = ("lexicon", "config", "hardware", "data", "disk", "display", "crash", "unknown")
 DEFAULT_SECONDS = 60
 _CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")

@@ -15,9 +15,10 @@ frame (docs/network.md):
 
 Lifecycle of the one in use (:class:`LexiconInUse`)::
 
-    open   ─ at start (runtime.build_kiosk): open_lexicon(path) — trusted when its
-             verification stamp matches, else its hash is checked (in the background
-             for the kiosk: the first lookup waits for it; a mismatch judges nothing)
+    open   ─ at start (runtime.build_kiosk): open_lexicon(path, verify="background") —
+             its content hash is checked in a thread beside the idle screen at every
+             start (the trie is mapped only once it matches; the first lookup waits for
+             it; a mismatch judges nothing); one-shot commands trust a matching stamp
     offer  ─ a pushed file is in place: offer(path) opens it with its hash checked, off
              the event loop; it is *pending* (a later push replaces a pending one)
     swap   ─ the kiosk, at an idle moment (the idle screen is current: no check under
@@ -27,11 +28,13 @@ Lifecycle of the one in use (:class:`LexiconInUse`)::
              and lexicon_sha256); listeners (the link) are told after each swap
 
 **Verification stamps.** Hashing a 6 MB lexicon costs tens of milliseconds on a Pi, on
-every start of a one-shot command such as ``station check``. A successful check of a
-file's SHA-256 is remembered in ``<data>/lexicon-verified.json``, keyed by the file's
-path with its device, inode, size, modification and change times (nanoseconds). A file
-that is replaced, truncated, rewritten in place or even ``touch``-ed back to its old
-times gets a new change time, so its stamp no longer matches and it is checked again.
+every start of a one-shot command such as ``station check`` (the kiosk pays it at every
+start anyway, in the background: a stamp cannot see a block that rotted on the card).
+A successful check of a file's SHA-256 is remembered in ``<data>/lexicon-verified.json``,
+keyed by the file's path with its device, inode, size, modification and change times
+(nanoseconds). A file that is replaced, truncated, rewritten in place or even
+``touch``-ed back to its old times gets a new change time, so its stamp no longer
+matches and it is checked again.
 The stamp guards against corruption and half-copied files, as the hash does; someone
 who can rewrite the station's files and reset its clock is beyond what either guards.
 """
@@ -138,7 +141,12 @@ def open_lexicon(
         st = os.stat(path)
     except OSError as exc:
         raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
-    sha = stamped_sha256(path, stamps=stamps)
+    # The kiosk (``"background"``) hashes the content at every start, stamp or not: a block
+    # flipped on the card changes no size or time, so the stamp would still vouch for a
+    # file that judges valid words NOT VALID (or crashes the trie). The hash runs beside
+    # the idle screen and the first lookup waits for it; only one-shot commands
+    # (``"now"``: station check) trust the stamp.
+    sha = None if verify == "background" else stamped_sha256(path, stamps=stamps)
     if sha is not None:
         lexicon = Lexicon.open(path, verify="trusted", language=language)
         if lexicon.info.sha256 == sha:

@@ -234,11 +234,33 @@ def pairings_divisions(data: dict[str, Any]) -> dict[int, str]:
     }
 
 
-def referee_pin_in_force(db: sqlite_utils.Database, configured: str = "") -> str:
+#: How far ahead of the station's clock a recorded PIN time may be and still be believed
+#: (a clock corrected backwards by the hub's time sync after the PIN was set).
+PIN_TIME_SLACK = 300.0
+
+
+def referee_pin_in_force(
+    db: sqlite_utils.Database, configured: str = "", *, now: float | None = None
+) -> str:
     """The referee PIN hash in force on a station: the newest of the one set on it
     (``station pin set``, the referee screen) and the one the hub sent (``hub pin set``,
     the dashboard's F1 P); else the config file's ``referee_pin_hash``; "" when there is
-    none. The kiosk verifies against it and the rehearsal reports it: one record."""
+    none. The kiosk verifies against it and the rehearsal reports it: one record.
+
+    Times are the station's own, and a time ahead of the station's clock (``now``, more
+    than :data:`PIN_TIME_SLACK`) is not believed: such a PIN counts as the oldest, so a
+    local PIN written onto a copied card with a date far in the future can never outlast
+    the hub's (it did: a local PIN "set" at 9e9 beat every later ``hub pin set``). The
+    hub's PIN wins a tie and any local PIN set before it arrived; a later ``hub pin set``
+    always replaces whatever was set on the station."""
+    import time  # here: the module is imported by `station check`, which never asks
+
+    now = time.time() if now is None else now
+    horizon = now + PIN_TIME_SLACK
+
+    def believed(at: float) -> float:
+        return at if at <= horizon else float("-inf")
+
     tables = set(db.table_names())
     local = local_at = hub = None
     if "kiosk_settings" in tables:
@@ -252,18 +274,23 @@ def referee_pin_in_force(db: sqlite_utils.Database, configured: str = "") -> str
         hub = db.execute(
             "SELECT data, received_at FROM hub_items WHERE kind = 'referee_pin'"
         ).fetchone()
-    candidates: list[tuple[float, str]] = []
+    # (time believed, 1 for the hub's: it wins a tie, hash)
+    candidates: list[tuple[float, int, str]] = []
     if local and local[0]:
-        candidates.append((float(local_at[0]) if local_at else 0.0, str(local[0])))
+        try:
+            at = float(local_at[0]) if local_at else 0.0
+        except (TypeError, ValueError):
+            at = float("-inf")
+        candidates.append((believed(at), 0, str(local[0])))
     if hub:
         try:
             value = json.loads(hub[0]).get("hash", "")
         except (ValueError, AttributeError):
             value = ""
         if isinstance(value, str) and value.startswith("scrypt$"):
-            candidates.append((float(hub[1] or 0.0), value))
+            candidates.append((believed(float(hub[1] or 0.0)), 1, value))
     if candidates:
-        return max(candidates)[1]
+        return max(candidates)[2]
     return configured
 
 
@@ -501,10 +528,11 @@ class KioskStore:
             self.set_setting(SETTING_PIN_LOCK, lock.to_json())
         return lock
 
-    def referee_pin(self, configured: str = "") -> str:
-        """The referee PIN hash in force (:func:`referee_pin_in_force`)."""
+    def referee_pin(self, configured: str = "", *, now: float | None = None) -> str:
+        """The referee PIN hash in force (:func:`referee_pin_in_force`); ``now``: the
+        station's clock (default: the system's)."""
         with self._lock:
-            return referee_pin_in_force(self.db, configured)
+            return referee_pin_in_force(self.db, configured, now=now)
 
     def set_referee_pin(self, stored: str | None, at: float) -> None:
         """Set (or with None remove) the PIN of this station; a new PIN clears a lockout."""

@@ -350,6 +350,20 @@ def _pin_set(args: argparse.Namespace) -> int:
     from samoobsluha.shared.pin import PinError, check_new_pin
 
     lang = cli_language()
+    if args.per_station:
+        from samoobsluha.hub.auth import per_station_pins
+
+        try:
+            pins, data = per_station_pins(_call("stations"))
+        except PinError as exc:
+            print(f"hub pin set: {error_text(exc, lang)}", file=sys.stderr)
+            return 2
+        result = _call("publish", kind="referee_pin", data=data)
+        print(t("pin.per_station", lang))
+        for name, pin in pins.items():
+            print(f"  {name:<20} {pin}")
+        _print_pin_result(result, lang)
+        return 0
     if sys.stdin.isatty():
         pin = getpass.getpass(t("pin.ask", lang))
         if getpass.getpass(t("pin.again", lang)) != pin:
@@ -364,11 +378,15 @@ def _pin_set(args: argparse.Namespace) -> int:
         print(f"hub pin set: {error_text(exc, lang)}", file=sys.stderr)
         return 2
     result = _call("publish", kind="referee_pin", data=data)
+    _print_pin_result(result, lang)
+    return 0
+
+
+def _print_pin_result(result: dict[str, Any], lang: str) -> None:
     pending = sorted(set(result.get("stations", [])) - set(result.get("sent_to", [])))
     print(t("pin.sent", lang, stations=", ".join(result.get("sent_to") or []) or "-"))
     if pending:
         print(t("pin.pending", lang, stations=", ".join(pending)))
-    return 0
 
 
 def _push_lexicon(args: argparse.Namespace) -> int:
@@ -504,6 +522,12 @@ def register(sub: argparse._SubParsersAction) -> None:
         "set",
         help="send a new referee PIN to every station the hub knows, each its own salted "
         "hash (asked twice; or one line on stdin)",
+    )
+    pin_set.add_argument(
+        "--per-station",
+        action="store_true",
+        help="a different random 6-digit PIN for each station, printed here once: a PIN "
+        "cracked from a copied card then opens that station only",
     )
     pin_set.set_defaults(func=_pin_set)
 

@@ -75,8 +75,10 @@ def test_rehearsal_pin_line_follows_hub_pin_set(tmp_path: Path) -> None:
         st1.start()
         st2.start()
         wait_for(
-            lambda: {"st-1", "st-2"}
-            <= {r.station_id for r in HubService(hub.data).stations().rows if r.online},
+            lambda: (
+                {"st-1", "st-2"}
+                <= {r.station_id for r in HubService(hub.data).stations().rows if r.online}
+            ),
             60,
             "both stations linked",
         )
@@ -102,3 +104,16 @@ def test_rehearsal_pin_line_follows_hub_pin_set(tmp_path: Path) -> None:
         short = _run([str(BIN / "hub"), "pin", "set"], hub.data, input="4826\n")
         assert short.returncode == 2 and "alespoň 6 znaků" in short.stderr
         assert verify_pin(PIN, _held(st1))
+
+        # a PIN for each station: what cracking one copied card gives opens that one only
+        each = _run([str(BIN / "hub"), "pin", "set", "--per-station"], hub.data)
+        assert each.returncode == 0, each.stderr
+        assert "Každá stanice má jiný PIN" in each.stdout
+        shown = dict(line.split() for line in each.stdout.splitlines() if line.startswith("  st-"))
+        assert set(shown) == {"st-1", "st-2"} and shown["st-1"] != shown["st-2"]
+        assert all(len(pin) == 6 and pin.isdigit() for pin in shown.values())
+        wait_for(lambda: verify_pin(shown["st-1"], _held(st1)), 30)
+        wait_for(lambda: verify_pin(shown["st-2"], _held(st2)), 30)
+        assert not verify_pin(shown["st-1"], _held(st2))
+        assert not verify_pin(shown["st-2"], _held(st1))
+        assert not verify_pin(PIN, _held(st1))  # the hall-wide one is replaced

@@ -355,3 +355,38 @@ async def test_a_station_whose_backlog_does_not_shrink_is_stalled(tmp_path: Path
         await until(lambda: hub.conns["s"].status.get("backlog") == 3)
         assert not await stalled()
         await channel.close()
+
+
+async def test_a_local_pin_dated_in_the_future_loses_to_the_hub_pin(link) -> None:
+    """A copied card given a local PIN "set" far in the future (9e9): the hub's PIN, sent
+    over the real link afterwards, is the one in force; a local PIN set honestly after the
+    hub's arrived still wins until the next ``hub pin set``."""
+    import time
+
+    from samoobsluha.shared.pin import hash_pin, hash_pin_for, verify_pin
+    from samoobsluha.station.log import KioskStore
+
+    hub, sync, _, tmp = link
+    kiosk = KioskStore.open(tmp / "station.db", "s1")
+    try:
+        kiosk.set_referee_pin(hash_pin("111111"), 9e9)  # the thief's, dated year 2255
+        assert verify_pin("111111", kiosk.referee_pin())  # no hub PIN yet: it is the only one
+        hashes = hash_pin_for("86429753", ["s1"])
+        await hub.publish("referee_pin", {"hashes": hashes})
+        await until(lambda: sync.dbw.call(load_item, "referee_pin") is not None)
+        assert kiosk.referee_pin() == hashes["s1"]
+        assert not verify_pin("111111", kiosk.referee_pin())
+        # the referee changes the PIN at the station itself, after the hub's: it wins ...
+        received = sync.dbw.call(
+            lambda db: db.execute(
+                "SELECT received_at FROM hub_items WHERE kind = 'referee_pin'"
+            ).fetchone()[0]
+        )
+        kiosk.set_referee_pin(hash_pin("222222"), received + 1e-6)
+        assert verify_pin("222222", kiosk.referee_pin(now=time.time()))
+        # ... until the hub sets one again
+        again = hash_pin_for("97531864", ["s1"])
+        await hub.publish("referee_pin", {"hashes": again})
+        await until(lambda: kiosk.referee_pin() == again["s1"])
+    finally:
+        kiosk.close()

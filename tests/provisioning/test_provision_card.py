@@ -174,3 +174,34 @@ def test_a_crash_is_unknown_and_a_clean_exit_shows_nothing(tmp_path: Path) -> No
     assert done.returncode == 1 and shown == "unknown"
     done, shown = kiosk_inner(tmp_path, "exit 0\n")
     assert done.returncode == 0 and shown == ""
+
+
+def test_a_bind_mounted_directory_is_no_data_partition(tmp_path: Path) -> None:
+    """Inside the kiosk unit ReadWritePaths= bind-mounts the data directory onto itself:
+    an empty directory on the root is then a mount point, but still the root's device."""
+    flag = tmp_path / "require-data-mount"
+    flag.touch()
+    # the data directory on the same device as "the root": not mounted, whatever mountinfo says
+    done, shown = kiosk_inner(tmp_path, RAN, REQUIRE_DATA_FLAG=str(flag), KIOSK_ROOT=str(tmp_path))
+    assert done.returncode == 1 and shown == "data"
+    # a file system of its own (here: the root itself is another device, /proc)
+    done, shown = kiosk_inner(tmp_path, RAN, REQUIRE_DATA_FLAG=str(flag), KIOSK_ROOT="/proc")
+    assert shown == "" and (tmp_path / "ran").exists()
+
+
+@pytest.mark.parametrize("signal", ["SEGV", "BUS", "ABRT"])
+def test_a_crashed_word_check_ends_on_the_red_screen(tmp_path: Path, signal: str) -> None:
+    """A trie that segfaults on a damaged lexicon is a crash (rc > 128), not a stop."""
+    done, shown = kiosk_inner(tmp_path, f"echo 'trie lookup' >&2\nkill -{signal} $$\n")
+    assert done.returncode > 128 and shown == "crash"
+    assert "Kontrola slov spadla" in done.stdout
+    assert f"SIG{signal}" in done.stdout  # the reason says which signal
+    assert f"SIG{signal}" in (tmp_path / "data" / "run" / "last-start-error.txt").read_text()
+    assert (tmp_path / "runtime" / "inner-started").exists()  # kiosk-session reads it
+
+
+@pytest.mark.parametrize("signal", ["TERM", "INT", "HUP"])
+def test_a_stopped_word_check_is_no_crash(tmp_path: Path, signal: str) -> None:
+    done, shown = kiosk_inner(tmp_path, f"kill -{signal} $$\n")
+    assert done.returncode > 128 and shown == ""
+    assert done.stdout == ""

@@ -66,6 +66,9 @@ def _loudly(config: pytest.Config, message: str) -> None:
     warnings.warn(message, stacklevel=2)
 
 
+# A fresh .cache (debootstrap of the base) alone takes ~3 min: the default 240 s would kill
+# the run and leave its mounts behind.
+@pytest.mark.timeout(1800)
 def test_native_dry_run_passes_every_check(
     pytestconfig: pytest.Config, cs_lexicon_path: Path
 ) -> None:

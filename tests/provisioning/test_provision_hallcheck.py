@@ -31,6 +31,7 @@ case "$*" in
         echo "mounts $(cat "$dir/mounts")"
         [ -f "$dir/tracking" ] && cat "$dir/tracking"
         [ -f "$dir/fallback" ] && echo "fallback $(cat "$dir/fallback")"
+        [ -f "$dir/kiosk" ] && echo "kiosk $(cat "$dir/kiosk")"
         true ;;
     *) echo "fake ssh: unexpected command: $*" >&2; exit 1 ;;
 esac
@@ -57,7 +58,12 @@ def hall_check(tmp_path: Path, *args: str) -> subprocess.CompletedProcess[str]:
     )
 
 
-GOOD = {"mounts": "0", "sha": SHA, "tracking": "leap Normal\noffset 0.000120"}
+GOOD = {
+    "mounts": "0",
+    "sha": SHA,
+    "tracking": "leap Normal\noffset 0.000120",
+    "kiosk": "active 3600",
+}
 
 
 @pytest.mark.parametrize(
@@ -69,6 +75,13 @@ GOOD = {"mounts": "0", "sha": SHA, "tracking": "leap Normal\noffset 0.000120"}
         ({"tracking": ""}, "UNKNOWN (chronyd not answering)"),
         ({"mounts": "1"}, "READ-ONLY ROOT OR DATA PARTITION MISSING"),
         ({"fallback": "data"}, "KIOSK SHOWS ITS START-UP FAILURE SCREEN (data)"),
+        ({"fallback": "display"}, "KIOSK SHOWS ITS START-UP FAILURE SCREEN (display)"),
+        # Bookworm's cage without Xwayland: the unit restarts every 2 s, no record at all
+        ({"kiosk": "activating -"}, "KIOSK NOT RUNNING (samoobsluha-kiosk is activating)"),
+        ({"kiosk": "active 1"}, "KIOSK NOT RUNNING (the word check is up only 1 s"),
+        ({"kiosk": "active -"}, "KIOSK NOT RUNNING (the word check is not running)"),
+        ({"kiosk": "failed -"}, "KIOSK NOT RUNNING (samoobsluha-kiosk is failed)"),
+        ({"kiosk": ""}, "KIOSK NOT RUNNING (samoobsluha-kiosk is unknown)"),
         ({"sha": "cd" * 32}, "DIFFERENT"),
     ],
 )

@@ -285,6 +285,7 @@ def test_lockdown_keymap_loads_and_voids_console_switching() -> None:
         assert f"alt keycode {fkey} = VoidSymbol" in text
         assert f"control alt keycode {fkey} = VoidSymbol" in text
     assert "control alt keycode 111 = VoidSymbol" in text  # Ctrl+Alt+Del
+    assert "alt keycode 99 = VoidSymbol" in text  # Alt+PrtSc: Last_Console
 
 
 # kiosk sizing ---------------------------------------------------------------------------

@@ -12,7 +12,8 @@
 #   2. creates the samoobsluha user, a virtualenv in /opt/samoobsluha and installs the
 #      samoobsluha wheel from wheelhouse/ (pip --no-index),
 #   3. writes the station/hub configuration, keyboard, console font, chrony, watchdog, units,
-#   4. mounts the data partition (label SAMODATA) at /srv/samoobsluha,
+#   4. mounts the data partition (found by its label SAMODATA, mounted by its PARTUUID) at
+#      /srv/samoobsluha,
 #   5. turns on the read-only root overlay (only when the data partition is there),
 #   6. writes STATUS.txt next to itself and reboots.
 # Safe to run again: every step checks before it changes anything.
@@ -102,9 +103,14 @@ if ! getent passwd samoobsluha >/dev/null; then
     useradd --system --create-home --home-dir /var/lib/samoobsluha --shell /usr/sbin/nologin \
         --comment "Samoobsluha" samoobsluha
 fi
-for group in gpio video render input audio; do
+# No "input" group: cage gets the keyboard from its logind session (the kiosk unit's PAM
+# session on tty1), the console path reads tty1; with "input" the kiosk user could read
+# every keyboard on the station, whichever session had it. A card installed before keeps
+# no stale membership either.
+for group in gpio video render audio; do
     getent group "$group" >/dev/null && usermod -aG "$group" samoobsluha
 done
+gpasswd -d samoobsluha input >/dev/null 2>&1 || true
 
 if [ ! -x "$VENV/bin/python" ]; then
     # System site packages: python3-lgpio / python3-rpi-lgpio come from Debian (no aarch64
@@ -143,19 +149,24 @@ PROFILE
 # --- 3. configuration -------------------------------------------------------------------
 install -d -m 0755 "$ETC" "$LIB"
 install -d -m 0755 "$DATA"
-for f in kiosk-session kiosk-inner kiosk-lockdown; do
+for f in kiosk-session kiosk-inner kiosk-lockdown no-xwayland; do
     install -m 0755 "$HERE/files/$f" "$LIB/$f"
 done
 install -m 0644 "$HERE/files/kiosk-lockdown.kmap" "$LIB/kiosk-lockdown.kmap"
+# foot's configuration in the kiosk: every key and mouse binding off (kiosk-session).
+install -m 0644 "$HERE/files/foot.ini" "$LIB/foot.ini"
 install -d -m 0755 /usr/local/share/doc/samoobsluha
 [ -f "$HERE/files/hall-setup.md" ] && install -m 0644 "$HERE/files/hall-setup.md" /usr/local/share/doc/samoobsluha/
 
+# The referee PIN's hash is in it: readable by root and the service user only (0640
+# root:samoobsluha), not by every account on the station; an older card's 0644 is put right.
 if [ -f "$ETC/staged/station.toml" ]; then
-    install -m 0644 "$ETC/staged/station.toml" "$ETC/station.toml"
+    install -o root -g samoobsluha -m 0640 "$ETC/staged/station.toml" "$ETC/station.toml"
     rm -f "$ETC/staged/station.toml"
 elif [ -f "$HERE/station.toml" ] && [ ! -f "$ETC/station.toml" ]; then
-    install -m 0644 "$HERE/station.toml" "$ETC/station.toml"
+    install -o root -g samoobsluha -m 0640 "$HERE/station.toml" "$ETC/station.toml"
 fi
+[ -f "$ETC/station.toml" ] && chown root:samoobsluha "$ETC/station.toml" && chmod 0640 "$ETC/station.toml"
 if [ "$ROLE" = station ] && [ -f "$ETC/staged/tournament.key" ]; then
     install -m 0640 -g samoobsluha "$ETC/staged/tournament.key" "$ETC/tournament.key"
     rm -f "$ETC/staged/tournament.key"
@@ -246,7 +257,45 @@ printf '# Samoobsluha: no swap file on the read-only root\n[Main]\nMechanism=zra
     > /etc/rpi/swap.conf.d/90-samoobsluha.conf
 
 # --- 4. data partition -------------------------------------------------------------------
-data_device() { blkid -L "$DATA_LABEL" 2>/dev/null || true; }
+# >>> data partition identity (tests/provisioning/test_provision_partuuid.py sources this)
+# The data partition: the one labelled SAMODATA on the card itself (the root's disk), else
+# the only one (the organiser's USB stick). Several elsewhere: none (which is the card's?).
+data_device() {
+    local devs dev root_disk="" n
+    devs=$(blkid -t "LABEL=$DATA_LABEL" -o device 2>/dev/null || true)
+    [ -n "$devs" ] || return 0
+    root_disk=$(lsblk -no PKNAME "$(findmnt -no SOURCE / 2>/dev/null)" 2>/dev/null || true)
+    for dev in $devs; do
+        if [ -n "$root_disk" ] && [ "$(lsblk -no PKNAME "$dev" 2>/dev/null)" = "$root_disk" ]; then
+            echo "$dev"
+            return 0
+        fi
+    done
+    n=$(wc -w <<<"$devs")
+    if [ "$n" -eq 1 ]; then echo "$devs"; return 0; fi
+    log "WARNING: $n partitions labelled $DATA_LABEL and none on this card: $(tr '\n' ' ' <<<"$devs")" >&2
+}
+# What fstab mounts: the partition's own id (PARTUUID, from the partition table), never
+# the label: any USB stick can be named SAMODATA, and one plugged in before a reboot would
+# be mounted instead (the label is the first match). A device without a partition table
+# (a stick formatted whole) has no PARTUUID: its file system's UUID, which only a copy of
+# that very file system shares.
+data_spec() {  # data_spec DEVICE
+    local id
+    id=$(blkid -p -s PART_ENTRY_UUID -o value "$1" 2>/dev/null || true)
+    if [ -n "$id" ]; then echo "PARTUUID=$id"; return 0; fi
+    id=$(blkid -p -s UUID -o value "$1" 2>/dev/null || true)
+    [ -n "$id" ] && echo "UUID=$id"
+}
+# fstab with exactly one line for the data directory (an older card's LABEL= line replaced).
+write_data_fstab() {  # write_data_fstab SPEC [FSTAB]
+    local fstab=${2:-/etc/fstab}
+    touch "$fstab"
+    awk -v d="$DATA" '$2 != d' "$fstab" > "$fstab.new"
+    printf '%s %s ext4 defaults,noatime,nofail,x-systemd.device-timeout=20s 0 2\n' "$1" "$DATA" >> "$fstab.new"
+    mv -f "$fstab.new" "$fstab"
+}
+# <<< data partition identity
 
 # Appends a SAMODATA partition in the free space after the last partition, when there is
 # room (provisioning/add-data-partition.sh leaves it; the image's first boot does not).
@@ -297,10 +346,11 @@ else
         make_data_partition || true
         dev=$(data_device)
     fi
-    if [ -n "$dev" ]; then
-        grep -q "LABEL=$DATA_LABEL" /etc/fstab \
-            || printf 'LABEL=%s %s ext4 defaults,noatime,nofail,x-systemd.device-timeout=20s 0 2\n' \
-                "$DATA_LABEL" "$DATA" >> /etc/fstab
+    spec=""
+    [ -z "$dev" ] || spec=$(data_spec "$dev")
+    if [ -n "$spec" ]; then
+        log "data partition $dev mounted by $spec"
+        write_data_fstab "$spec"
         systemctl daemon-reload
         mountpoint -q "$DATA" || mount "$DATA"
         touch "$ETC/require-data-mount"
