@@ -12,6 +12,7 @@ from samoobsluha.shared import cli
 COMMAND_MODULES = (
     "samoobsluha.hub.commands.lexicon",
     "samoobsluha.hub.commands.tournament",
+    "samoobsluha.hub.commands.event",
     "samoobsluha.hub.commands.serve",
     "samoobsluha.hub.commands.run",
     "samoobsluha.hub.commands.dashboard",

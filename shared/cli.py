@@ -31,10 +31,60 @@ class _Formatter(argparse.HelpFormatter):
         super().__init__(prog, *args, **kwargs)
 
 
+# argparse's own error messages (English, from its source: it has no catalogue here), each
+# turned into a catalogue key with the parts it names; "argument X: …" wraps another one.
+_ARGPARSE_ERRORS = (
+    (r"argument (?P<arg>.+?): (?P<message>.+)", "cli.arg.argument"),
+    (r"invalid int value: (?P<value>.+)", "cli.arg.invalid_int"),
+    (r"invalid float value: (?P<value>.+)", "cli.arg.invalid_float"),
+    (r"invalid \S+ value: (?P<value>.+)", "cli.arg.invalid_value"),
+    (r"invalid choice: (?P<value>.+?) \(choose from (?P<choices>.+)\)", "cli.arg.invalid_choice"),
+    (r"the following arguments are required: (?P<args>.+)", "cli.arg.required"),
+    (r"unrecognized arguments: (?P<args>.+)", "cli.arg.unrecognized"),
+    (r"expected one argument", "cli.arg.expected_one"),
+    (r"expected at least one argument", "cli.arg.expected_some"),
+    (r"expected at most one argument", "cli.arg.expected_at_most_one"),
+    (r"one of the arguments (?P<args>.+) is required", "cli.arg.one_of"),
+    (r"not allowed with argument (?P<arg>.+)", "cli.arg.not_allowed_with"),
+    (r"ambiguous option: (?P<option>.+?) could match (?P<matches>.+)", "cli.arg.ambiguous"),
+)
+
+
+def argparse_message(message: str, lang: str) -> str:
+    """One of argparse's own error messages in ``lang`` (as it is when not one we know)."""
+    import re
+
+    from samoobsluha.shared.i18n import t
+
+    for pattern, key in _ARGPARSE_ERRORS:
+        m = re.fullmatch(pattern, message, re.DOTALL)
+        if m is None:
+            continue
+        values = m.groupdict()
+        if "message" in values:
+            values["message"] = argparse_message(values["message"], lang)
+        return t(key, lang, **values)
+    return message
+
+
 class _SubParser(argparse.ArgumentParser):
     def __init__(self, *args: Any, **kwargs: Any) -> None:
         kwargs.setdefault("formatter_class", _Formatter)
         super().__init__(*args, **kwargs)
+
+    def error(self, message: str) -> Any:  # argparse's signature says NoReturn
+        """argparse's refusal in the operator's language: the usage line, the reason, and
+        where the command's help is (exit status 2, as argparse's)."""
+        from samoobsluha.shared.i18n import cli_language, t
+
+        lang = cli_language()
+        usage = self.format_usage()
+        if usage.startswith("usage: "):
+            usage = t("cli.arg.usage", lang) + " " + usage.removeprefix("usage: ")
+        sys.stderr.write(usage)
+        text = t("cli.arg.error", lang, prog=self.prog, message=argparse_message(message, lang))
+        hint = t("cli.arg.help", lang, prog=self.prog)
+        self.exit(2, f"{text}\n{hint}\n")
 
 
 def options_parser() -> argparse.ArgumentParser:
@@ -65,7 +115,7 @@ def build_parser(
     commands: Mapping[str, str] | None = None,
     argv: Sequence[str] | None = None,
 ) -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog=prog, description=description, formatter_class=_Formatter)
+    parser = _SubParser(prog=prog, description=description, formatter_class=_Formatter)
     sub = parser.add_subparsers(
         dest="command",
         required=True,

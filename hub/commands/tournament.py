@@ -274,6 +274,8 @@ def _init(tour: Tournament, args: argparse.Namespace) -> None:
         max_score=args.max_score,
         overrides=_overrides(args.set),
         place=args.place,
+        referee=args.referee,
+        date=args.date,
     )
     print(json.dumps(tour.settings(), ensure_ascii=False, indent=1))
 
@@ -312,7 +314,23 @@ def _players_checkin(tour: Tournament, args: argparse.Namespace) -> None:
 
 @_run
 def _players_withdraw(tour: Tournament, args: argparse.Namespace) -> None:
+    if args.rest:
+        if args.temporary:
+            raise TournamentError(t("cli.withdraw.rest_temporary", tsh.ui_lang()))
+        rounds = tour.withdraw_rest(args.id, who=args.who)
+        lang = tsh.ui_lang()
+        name = tour.player(args.id).name
+        for r in rounds:
+            print(t("cli.withdraw.forfeited", lang, name=name, round=r))
+        print(t("cli.withdraw.rest", lang, name=name))
+        return
     tour.withdraw(args.id, temporary=args.temporary, who=args.who)
+
+
+@_run
+def _result_undo(tour: Tournament, args: argparse.Namespace) -> None:
+    tour.undo_result(args.round, args.table, who=args.who, note=args.note)
+    print(t("cli.undo.result", tsh.ui_lang(), round=args.round, table=args.table))
 
 
 @_run
@@ -328,6 +346,7 @@ def _round_pair(tour: Tournament, args: argparse.Namespace) -> None:
         force=args.force,
         method=args.method,
         allow_rematch=args.allow_rematch,
+        beyond=args.beyond,
     )
     players = {p.id: p for p in tour.players()}
     sys.stdout.write(exports.pairings_csv(pairing, players))
@@ -479,6 +498,8 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     _db_args(p)
     p.add_argument("--name", default="")
     p.add_argument("--place", help="where it is played (printed on every A4 page)")
+    p.add_argument("--referee", help="the chief referee (HR), for the association's report")
+    p.add_argument("--date", help="the event's day(s), for the association's report")
     _rules_args(p, required=False)
     p.add_argument("--rounds", type=int, default=0, help="rounds planned (0 = open)")
     p.add_argument("--protest-minutes", type=int, default=30)
@@ -537,6 +558,11 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     _db_args(p)
     p.add_argument("id", type=int)
     p.add_argument("--temporary", action="store_true")
+    p.add_argument(
+        "--rest",
+        action="store_true",
+        help="he leaves: his unplayed game of the latest round is forfeited against him too",
+    )
     p.set_defaults(func=_players_withdraw)
     p = ps.add_parser("return", help="bring back a temporarily withdrawn player")
     _db_args(p)
@@ -552,6 +578,11 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--seed", type=int, default=None, help="default: a fresh seed, recorded")
     p.add_argument("--method", choices=("lot", "rating", "swiss", "koth", "roundrobin"))
     p.add_argument("--force", action="store_true", help="pair despite missing results")
+    p.add_argument(
+        "--beyond",
+        action="store_true",
+        help="pair a round past the event's planned rounds (asked for, not silent)",
+    )
     p.add_argument(
         "--allow-rematch",
         action="store_true",
@@ -594,6 +625,12 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.add_argument("id", type=int, help="the dispute's number (hub result disputes)")
     p.add_argument("decision", choices=("keep", "take"))
     p.set_defaults(func=_resolve)
+    p = rs.add_parser("undo", help="take back a mistaken result before publication (audited)")
+    _db_args(p)
+    p.add_argument("round", type=int)
+    p.add_argument("table", type=int)
+    p.add_argument("--note", default="", help="why (the audit trail)")
+    p.set_defaults(func=_result_undo)
     p = rs.add_parser("list", help="results of a round (JSON lines)")
     _db_args(p)
     p.add_argument("round", type=int)

@@ -35,7 +35,7 @@ from samoobsluha.hub.screens.base import (
     selected_key,
 )
 from samoobsluha.hub.service import CheckRow, RequestRow, ServiceError
-from samoobsluha.shared.i18n import MESSAGES, error_text, t
+from samoobsluha.shared.i18n import MESSAGES, Phrase, error_text, t
 from samoobsluha.shared.normalize import split_words
 from samoobsluha.shared.textsafe import literal
 
@@ -75,6 +75,7 @@ class ChallengesScreen(DashScreen):
         Binding("n", "appeal('invalid')", "dash.act.appeal_invalid"),
         Binding("k", "referee_check", "dash.act.refcheck"),
         Binding("o", "verify_receipt", "dash.act.receipt"),
+        Binding("x", "sanction", "dash.act.sanction"),
     ]
 
     def __init__(self) -> None:
@@ -265,6 +266,29 @@ class ChallengesScreen(DashScreen):
         )
         key = check.key
         self.confirm_then(lambda: question, lambda: self.service.record_appeal(key, verdict))
+
+    def action_sanction(self) -> None:
+        """The sanction the selected check suggests (a cross under ČAS, the SSS points, or
+        taking back a cross an appeal reversed): named first, recorded on Enter."""
+        check = self._selected()
+        if check is None:
+            return
+        text, key = self._check_text(check), check.key
+
+        def prepare() -> str:
+            row = next((r for r in self.service.sanction_suggestions() if r.key == key), None)
+            if row is None:
+                raise ServiceError(Phrase("err.sanction.no_suggestion", key=key))
+            if row.player is None:
+                raise ServiceError(Phrase("err.sanction.challenger", key=key))
+            what = self.tr(f"cli.sanction.suggest.{row.kind}", points=row.points, id=row.sanction)
+            return f"{text}\n{self.tr('dash.confirm.sanction', name=row.name, what=what)}"
+
+        def done(sanction: Any) -> None:
+            status = self.tr(f"sanction.status.{sanction.status}")
+            self.say(self.tr("dash.sanction.done", id=sanction.id, status=status))
+
+        self.confirm_then(prepare, lambda: self.service.confirm_suggestion(key), done)
 
     def action_referee_check(self) -> None:
         """ČAS 13.17: the referee checks words for a player (see :mod:`hub.refcheck`)."""

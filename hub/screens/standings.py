@@ -173,16 +173,27 @@ class StandingsScreen(DashScreen):
     def action_pair_next(self) -> None:
         field = self.query_one("#standings-round", Input)
 
-        def pair() -> tuple[int, int]:
+        asked: list[int] = []
+
+        def question() -> str | None:
+            # past the event's planned rounds: ask first, naming the round
             number = self.service.current_round() + 1
-            return number, self.service.pair(number)
+            planned = self.service.planned_rounds()
+            if planned and number > planned:
+                asked.append(number)
+                return self.tr("dash.pair.beyond", round=number, rounds=planned)
+            return None
+
+        def pair() -> tuple[int, int]:
+            number = asked[0] if asked else self.service.current_round() + 1
+            return number, self.service.pair(number, beyond=bool(asked))
 
         def paired(result: tuple[int, int]) -> None:
             number, boards = result
             field.value = str(number)
             self.say(self.tr("dash.paired", n=number, boards=boards))
 
-        self.act(pair, paired)
+        self.confirm_then(question, pair, paired)
 
     def action_export(self, fmt: str) -> None:
         number = self.round_no()

@@ -13,6 +13,7 @@ from samoobsluha.hub import store as sync_store
 from samoobsluha.hub.officiating import Challenge, PlayerTally, unjustified_penalties
 from samoobsluha.hub.service.core import ServiceCore, ServiceError
 from samoobsluha.hub.tournament.facade import Tournament
+from samoobsluha.hub.tournament.sanctions import Sanction
 from samoobsluha.shared.i18n import Phrase
 
 
@@ -270,3 +271,107 @@ class ChallengesArea(ServiceCore):
             db.table("dash_acks").upsert(
                 {"key": key, "at": self.clock.now(), "who": self.who}, pk="key"
             )
+
+    # -- sanctions suggested by the logged checks (the record is hub/tournament/sanctions) --
+
+    def sanction_suggestions(self, round_no: int | None = None) -> list[SuggestionRow]:
+        """What the stations' logged checks suggest, for the referee to confirm: under
+        ČAS a penalty cross for each unjustified challenge (8.4), under SSS the point
+        penalty for the third and every further one in a game; and a sanction to take
+        back where an appeal found the challenge justified after all (9.5–9.8). Checks
+        already confirmed or dismissed are not suggested again."""
+        checks = self._all_checks()
+        with self._tour() as tour:
+            rules = tour.rules
+            handled = tour.sanction_book.handled_keys()
+            given = [s for s in tour.sanctions() if s.check_key]
+        names = self.player_names()
+        out: list[SuggestionRow] = []
+        first = [c for c in checks if c.instance == "first" and c.final in ("valid", "invalid")]
+        if rules.unjustified == "cross":
+            for c in first:
+                if c.final == "valid" and c.key not in handled:
+                    out.append(_suggestion(c, "cross", 0, names))
+        elif rules.unjustified == "points":
+            by_key = {c.key: c for c in first}
+            for tally in self._tallies(checks):
+                for key in tally.penalised_keys(rules.unjustified_free):
+                    if key not in handled:
+                        row = _suggestion(by_key[key], "penalty", rules.unjustified_points, names)
+                        out.append(row)
+        reversed_ = {c.key for c in first if c.final == "invalid" and c.appealed}
+        for s in given:
+            if s.check_key in reversed_:
+                c = next(c for c in first if c.key == s.check_key)
+                row = _suggestion(c, "revoke", s.points, names)
+                row.player, row.sanction = s.player, s.id
+                row.name = names.get(s.player, f"#{s.player}")
+                out.append(row)
+        out = [r for r in out if round_no is None or r.round_no == round_no]
+        out.sort(key=lambda r: (r.at, r.key))
+        return out
+
+    def confirm_suggestion(
+        self, key: str, *, player: int | None = None, reason: str = ""
+    ) -> Sanction:
+        """The referee confirms a suggestion: the sanction is recorded (the referee is the
+        service's ``who``), or — for a challenge an appeal found justified — revoked."""
+        row = self._suggested(key)
+        with self._tour() as tour:
+            if row.kind == "revoke" and row.sanction is not None:
+                return tour.revoke_sanction(row.sanction, who=self.who, note=reason)
+            chosen = player if player is not None else row.player
+            if chosen is None:
+                raise ServiceError(Phrase("err.sanction.challenger", key=key))
+            return tour.sanction(
+                chosen,
+                row.kind,
+                round_no=row.round_no,
+                table=row.table_no,
+                reason=reason or ", ".join(row.words),
+                referee=self.who,
+                points=row.points,
+                check_key=key,
+                who=self.who,
+            )
+
+    def dismiss_suggestion(self, key: str) -> None:
+        row = self._suggested(key)
+        with self._tour() as tour:
+            tour.dismiss_suggestion(
+                key, player=row.player, kind=row.kind, round_no=row.round_no, who=self.who
+            )
+
+    def _suggested(self, key: str) -> SuggestionRow:
+        for row in self.sanction_suggestions():
+            if row.key == key:
+                return row
+        raise ServiceError(Phrase("err.sanction.no_suggestion", key=key))
+
+
+@dataclass
+class SuggestionRow:
+    key: str  # the logged check's key
+    at: float
+    round_no: int | None
+    table_no: int
+    words: list[str]
+    kind: str  # cross | penalty | revoke
+    points: int
+    player: int | None  # the challenger; None while nobody said who challenged
+    name: str = ""
+    sanction: int | None = None  # for "revoke": the sanction to take back
+
+
+def _suggestion(c: CheckRow, kind: str, points: int, names: dict[int, str]) -> SuggestionRow:
+    return SuggestionRow(
+        key=c.key,
+        at=c.at,
+        round_no=c.round_no,
+        table_no=c.table_no,
+        words=list(c.words),
+        kind=kind,
+        points=points,
+        player=c.challenger,
+        name=names.get(c.challenger, "") if c.challenger is not None else "",
+    )

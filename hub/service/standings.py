@@ -50,9 +50,18 @@ class StandingsArea(ServiceCore):
         ]
         return rows, [localize(note, lang) for note in pairing.notes]
 
-    def pair(self, round_no: int, *, seed: int | None = None, force: bool = False) -> int:
+    def pair(
+        self, round_no: int, *, seed: int | None = None, force: bool = False, beyond: bool = False
+    ) -> int:
         with self._tour() as tour:
-            return len(tour.pair(round_no, seed=seed, force=force, who=self.who).boards)
+            return len(
+                tour.pair(round_no, seed=seed, force=force, beyond=beyond, who=self.who).boards
+            )
+
+    def planned_rounds(self) -> int:
+        """The rounds the event plans (0: not set); pairing past them asks first."""
+        with self._tour() as tour:
+            return int(tour.settings()["rounds"])
 
     def station_payloads(self, round_no: int) -> tuple[dict[str, Any], dict[str, Any]]:
         """What the stations show for ``round_no``: (pairings, standings). The standings

@@ -30,15 +30,25 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
-from samoobsluha.hub.tournament.model import Kind, Player
+from samoobsluha.hub.tournament.model import Game, Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
-from samoobsluha.hub.tournament.rules import RuleSet
-from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t
+from samoobsluha.hub.tournament.rules import CAS, RuleSet
+from samoobsluha.hub.tournament.standings import game_lines
+from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t, time_text
 
 if TYPE_CHECKING:
     from samoobsluha.hub.tournament.facade import Tournament
 
-EXPORTS = ("standings", "pairings", "results", "stations", "scorecard")
+EXPORTS = (
+    "standings",
+    "pairings",
+    "results",
+    "stations",
+    "scorecard",
+    "sanctions",
+    "categories",
+    "prizes",
+)
 FORMATS = ("csv", "html", "json")
 
 RULES_LABELS = {"cas": "ČAS", "sss": "SSS", "pfs": "PFS"}
@@ -146,12 +156,12 @@ def render(
         pairing = tour.pairing(number)
         header = replace(header, round=number)
         if what == "results":
-            rows = result_rows(pairing, players, tour.results(number), lang)
+            rows = result_rows(pairing, players, tour.results(number), lang, tour.rules)
             if fmt == "html":
                 return results_html(rows, number, lang=lang, header=header)
             if fmt == "json":
                 return json.dumps(rows, ensure_ascii=False, indent=1)
-            machine = result_rows(pairing, players, tour.results(number), None)
+            machine = result_rows(pairing, players, tour.results(number), None, tour.rules)
             return to_csv(RESULT_COLUMNS, machine if plain else rows, csv_lang)
         if what == "stations" or fmt == "json":
             table = tour.standings(after_round=number - 1)
@@ -167,8 +177,56 @@ def render(
                 wifi_password=wifi_password,
                 wifi_qr_svg=wifi_qr_svg,
                 header=header,
+                sanctions=sanction_rows(tour.sanction_book.published_before(number), players, lang),
             )
         return pairings_csv(pairing, players, csv_lang)
+    if what in ("categories", "prizes"):
+        after = round_no if round_no is not None else tour.last_scored_round()
+        head = replace(header, round=after, after=True)
+        rules = tour.rules
+        if what == "prizes":
+            awards = tour.prize_list(after_round=round_no)
+            rows = prize_rows(awards, players, None if (plain and fmt == "csv") else lang)
+            if fmt == "html":
+                heading = t("print.prizes", lang)
+                section = _table(PRIZE_COLUMNS, rows, lang, _pt("wall"))
+                return a4_page(head, [(heading, section)], lang, "wall")
+            if fmt == "json":
+                return json.dumps(rows, ensure_ascii=False, indent=1)
+            return to_csv(PRIZE_COLUMNS, rows, csv_lang)
+        sections = []
+        tables = {
+            c.name: tour.category_standings(c.name, after_round=round_no)
+            for c in tour.prize_book.categories()
+        }
+        if fmt == "json":
+            return json.dumps(
+                {n: category_rows(v, rules, None) for n, v in tables.items()},
+                ensure_ascii=False,
+                indent=1,
+            )
+        if fmt == "csv":
+            out_rows = []
+            for n, v in tables.items():
+                for row in category_rows(v, rules, csv_lang):
+                    out_rows.append({"category": n, **row})
+            return to_csv(["category", *category_columns(rules)], out_rows, csv_lang)
+        cols = [c for c in category_columns(rules) if c not in ("games", "seconds")]
+        for n, v in tables.items():
+            heading = t("print.category", lang, name=n)
+            sections.append((heading, _table(cols, category_rows(v, rules, lang), lang, 12.0)))
+        return a4_page(head, sections, lang, "standings")
+    if what == "sanctions":
+        given = tour.sanctions(round_no=round_no)
+        if fmt == "html":
+            rows = sanction_rows(given, players, lang)
+            heading = t("print.sanctions", lang)
+            section = _table(SANCTION_COLUMNS, rows, lang, _pt("card"))
+            return a4_page(replace(header, round=round_no), [(heading, section)], lang, "card")
+        rows = sanction_rows(given, players, None if plain else lang)
+        if fmt == "json":
+            return json.dumps(rows, ensure_ascii=False, indent=1)
+        return to_csv(SANCTION_COLUMNS, rows, csv_lang)
     if what == "scorecard":
         by_id = {s.player.id: s for s in tour.standings(after_round=round_no)}
         if player is not None and player not in by_id:
@@ -359,8 +417,11 @@ def pairings_html(
     wifi_password: str = "",
     wifi_qr_svg: str | None = None,
     header: PrintHeader | None = None,
+    sanctions: Sequence[Mapping[str, str]] = (),
 ) -> str:
     """The pairings for the wall: by table, then (a new page) every player by name.
+    ``sanctions``: the warnings and expulsions to publish before this round (ČAS 13.13,
+    :func:`sanction_rows`), printed under the tables.
     ``screen_url`` and ``qr_svg``: the hall screen's address and its QR code (an inline
     SVG the caller made), printed so players find their table on their phones; ``wifi``,
     ``wifi_password``, ``wifi_qr_svg``: the players' network to join first."""
@@ -387,10 +448,15 @@ def pairings_html(
             )
             caption = "2. " + caption
         qr = f'<div class="qr">{join}{code}<p>{caption}<br><b>{esc(screen_url)}</b></p></div>\n'
+    published = ""
+    if sanctions:
+        published = f"<h3>{html.escape(t('print.sanctions.published', lang))}</h3>\n" + _table(
+            SANCTION_COLUMNS, sanctions, lang
+        )
     sections = [
         (
             t("tour.pairings", lang, round=pairing.round),
-            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")),
+            qr + _table(PAIRING_COLUMNS, rows, lang, _pt("wall")) + published,
         ),
         (
             f"{t('tour.pairings', lang, round=pairing.round)} — {t('tour.by_name', lang)}",
@@ -398,6 +464,112 @@ def pairings_html(
         ),
     ]
     return a4_page(header, sections, lang, size="wall")
+
+
+# --- categories and prizes -----------------------------------------------------------------
+
+PRIZE_COLUMNS = ["award", "prize", "name", "share"]
+
+
+def category_columns(rules: RuleSet) -> list[str]:
+    return ["rank", "overall", *standings_columns(rules)[1:]]
+
+
+def category_rows(
+    table: Sequence[tuple[int, Any]], rules: RuleSet, lang: str | None
+) -> list[dict[str, str]]:
+    """A category's standings: the rank in the category, the overall rank, the figures."""
+    rows = []
+    for (rank, s), row in zip(
+        table, standings_rows([s for _, s in table], rules, lang), strict=True
+    ):
+        rows.append(
+            {
+                "rank": str(rank),
+                "overall": str(s.rank),
+                **{k: v for k, v in row.items() if k != "rank"},
+            }
+        )
+    return rows
+
+
+def prize_rows(
+    awards: Sequence[Any], players: Mapping[int, Player], lang: str | None
+) -> list[dict[str, str]]:
+    """The prize list: what (the place, overall or in a category; "shared" for a tie),
+    the prize (several pooled for a tie), the winners, each one's share of an amount.
+    Without ``lang`` the machine form (``place 3-4``, ``category junior 1``)."""
+    rows = []
+    for a in awards:
+        start, end = a.places
+        if lang is None:
+            where = f"{a.kind} {a.category} " if a.category else f"{a.kind} "
+            label = where + (f"{start}" if start == end else f"{start}-{end}")
+        else:
+            place = (
+                t("prize.place", lang, place=start)
+                if start == end
+                else t("prize.places", lang, start=start, end=end)
+            )
+            label = (
+                t("prize.in_category", lang, category=a.category, place=place)
+                if a.category
+                else place
+            )
+            if a.shared:
+                label += f" ({t('prize.shared', lang)})"
+        rows.append(
+            {
+                "award": label,
+                "prize": " + ".join(p.value for p in a.prizes),
+                "name": ", ".join(players[pid].name for pid in a.players),
+                "share": a.share,
+            }
+        )
+    return rows
+
+
+# --- sanctions -----------------------------------------------------------------------------
+
+SANCTION_COLUMNS = ["name", "sanction", "round", "table", "reason", "referee", "time"]
+
+
+def sanction_rows(
+    sanctions: Sequence[Any], players: Mapping[int, Player], lang: str | None
+) -> list[dict[str, str]]:
+    """One row per sanction: who, what (with what the rules make of it: the third cross
+    in a game is „ztráta tahu“, the third warning expels from the game), when, why, by whom.
+    Without ``lang`` the machine form (kinds as words, times as Unix seconds)."""
+    rows = []
+    for s in sanctions:
+        if lang is None:
+            what = s.kind + (f" {s.points}" if s.kind == "penalty" else "")
+            what += {True: " turn_lost", False: ""}[s.turn_lost]
+            what += " expel_game" if s.expel_game else ""
+            what += " event" if s.kind == "expulsion" and s.scope == "event" else ""
+            when = f"{s.at:.0f}"
+        else:
+            key = f"sanction.kind.{s.kind}"
+            if s.kind == "expulsion":
+                key += f".{s.scope}"
+            what = t(key, lang, n=s.nth_in_game, points=s.points)
+            if s.turn_lost:
+                what += " — " + t("sanction.turn_lost", lang)
+            if s.expel_game:
+                what += " — " + t("sanction.expel_game", lang)
+            when = time_text(s.at, lang)
+        rows.append(
+            {
+                "name": players[s.player].name if s.player in players else f"#{s.player}",
+                "sanction": what,
+                "round": "" if s.round is None else str(s.round),
+                "table": "" if s.table is None else str(s.table),
+                "reason": s.reason,
+                "referee": s.referee,
+                "time": when,
+            }
+        )
+    return rows
 
 
 # --- results -------------------------------------------------------------------------------
@@ -410,10 +582,14 @@ def result_rows(
     players: Mapping[int, Player],
     results: Sequence[Mapping[str, Any]],
     lang: str | None,
+    rules: RuleSet | None = None,
 ) -> list[dict[str, str]]:
     """One row per table of the round: ZH, the score (ZH's first), DH and what else a
     reader must know (a forfeit, a disputed or a missing result). Without ``lang`` the
-    machine form (the note is the result's kind and state)."""
+    machine form (the note is the result's kind and state). The score is the *ruled* one,
+    as the standings count it (a forfeit 200:0 by ``rules``, default ČAS's values); a
+    forfeit's score at the table is in the note."""
+    rules = rules or CAS
     by_table = {int(r["table_no"]): r for r in results}
     rows = []
     for b in pairing.boards:
@@ -422,9 +598,13 @@ def result_rows(
         second = players[b.second].name if b.second is not None else ""
         if b.second is None and lang is not None:
             second = f"({t('tour.bye', lang)})"
-        score, note = "", ""
+        score, note, at_table = "", "", ""
         if r is not None and r.get("s_first") is not None:
             score = f"{_num(r['s_first'], lang)}:{_num(r['s_second'], lang)}"
+        if r is not None and b.second is not None and r["kind"] != Kind.PLAYED.value:
+            at_table = score
+            own, opp = ruled_scores(pairing.round, b.first, b.second, r, rules)
+            score = f"{_num(own, lang)}:{_num(opp, lang)}"
         if lang is None:
             note = "" if r is None else f"{r['kind']} {r['status']}"
         elif r is None:
@@ -433,6 +613,8 @@ def result_rows(
             notes = []
             if r["kind"] not in (Kind.PLAYED.value, Kind.BYE.value):
                 notes.append(t(f"tour.kind.{r['kind']}", lang))
+                if at_table and at_table != score:
+                    notes.append(t("print.result.at_table", lang, score=at_table))
             if r["status"] == "conflict":
                 notes.append(t("print.result.conflict", lang))
             note = ", ".join(notes)
@@ -440,6 +622,24 @@ def result_rows(
             {"table": str(b.table), "first": first, "score": score, "second": second, "note": note}
         )
     return rows
+
+
+def ruled_scores(
+    round_no: int, first: int, second: int, result: Mapping[str, Any], rules: RuleSet
+) -> tuple[int, int]:
+    """A table's result as the standings count it (a forfeit 200:0 or its kept score, a
+    double forfeit 0:0), ZH's first: what every export shows."""
+    game = Game(
+        round_no,
+        first,
+        second,
+        result.get("s_first"),
+        result.get("s_second"),
+        kind=Kind(result["kind"]),
+        forfeited=result.get("forfeited"),
+    )
+    ruled = game_lines(game, rules)
+    return ruled[first].own, ruled[second].own
 
 
 def results_html(
@@ -585,6 +785,8 @@ th { background: #ddd; font-size: 0.8em; white-space: normal; vertical-align: bo
 td.n { text-align: right; font-variant-numeric: tabular-nums; }
 td.name { font-weight: bold; }
 td.wrap { white-space: normal; min-width: 20mm; }  /* a club or a note may wrap, a name not */
+table.meta { margin: 0 0 4mm; } table.meta th { text-align: left; background: #eee; }
+table.meta td { white-space: normal; } code { font-size: 0.85em; word-break: break-all; }
 tr { break-inside: avoid; } thead { display: table-header-group; }
 div.qr { display: flex; align-items: center; gap: 4mm; margin: 0 0 3mm; font-size: 10pt; }
 div.qr p { margin: 0; }
@@ -652,7 +854,7 @@ def _table(
             else f'<td class="name">{esc(row[c])}</td>'
             if c == "name"
             else f'<td class="wrap">{esc(row[c])}</td>'
-            if c in ("club", "note")
+            if c in ("club", "note", "reason", "sanction")
             else f"<td>{esc(row[c])}</td>"
             for c in cols
         )
@@ -662,6 +864,16 @@ def _table(
         + "\n".join(body)
         + "\n</tbody>\n</table>\n"
     )
+
+
+def table_html(
+    cols: Sequence[str],
+    rows: Sequence[Mapping[str, str]],
+    lang: str,
+    size_pt: float | None = None,
+) -> str:
+    """An A4 table of these exports' kind, for other printed documents (the report)."""
+    return _table(cols, rows, lang, size_pt)
 
 
 def _css_string(text: str) -> str:

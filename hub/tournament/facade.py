@@ -37,6 +37,7 @@ from typing import Any
 
 import sqlite_utils
 
+from samoobsluha.hub.tournament import corrections
 from samoobsluha.hub.tournament import tsh as tshfile
 from samoobsluha.hub.tournament.intake import (
     DEFAULT_MAX_SCORE,
@@ -51,7 +52,9 @@ from samoobsluha.hub.tournament.intake import (
 )
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
 from samoobsluha.hub.tournament.pairing import Board, Pairing, pair_round
+from samoobsluha.hub.tournament.prizes import Award, PrizeBook, award, category_ranks
 from samoobsluha.hub.tournament.rules import RuleSet, get_rules
+from samoobsluha.hub.tournament.sanctions import Sanction, SanctionBook
 from samoobsluha.hub.tournament.standings import Standing, compute
 from samoobsluha.hub.tournament.store import open_tournament_db
 from samoobsluha.shared.clock import Clock, SystemClock
@@ -65,6 +68,8 @@ DEFAULTS = {
     "protest_minutes": "30",
     "overrides": "{}",
     "place": "",  # where it is played: printed in every A4 page's header
+    "referee": "",  # the chief referee (HR), in the association's report
+    "date": "",  # the event's day(s) as the director writes them, in the report
     "max_score": str(DEFAULT_MAX_SCORE),
 }
 __all__ = [
@@ -91,6 +96,8 @@ class Tournament:
         self.db = db
         self.clock: Clock = clock or SystemClock()
         self.book = ResultBook(db, self.clock)
+        self.sanction_book = SanctionBook(db, self.clock, self.book)
+        self.prize_book = PrizeBook(db, self.clock, self.book)
 
     @classmethod
     @contextmanager
@@ -116,6 +123,8 @@ class Tournament:
             "max_score": int(raw["max_score"]),
             "overrides": json.loads(raw["overrides"]),
             "place": raw["place"],
+            "referee": raw["referee"],
+            "date": raw["date"],
         }
 
     def configure(
@@ -128,6 +137,8 @@ class Tournament:
         max_score: int | None = None,
         overrides: dict[str, str] | None = None,
         place: str | None = None,
+        referee: str | None = None,
+        date: str | None = None,
         who: str = "operator",
     ) -> None:
         """Change settings (only those given). Rule overrides are validated first."""
@@ -141,6 +152,8 @@ class Tournament:
             ("max_score", max_score),
             ("overrides", overrides),
             ("place", place),
+            ("referee", referee),
+            ("date", date),
         ):
             if value is not None:
                 after[key] = value
@@ -228,6 +241,105 @@ class Tournament:
             )
             self._audit(who, action, None, None, before, asdict(self.player(pid)))
 
+    # --- categories and prizes (hub/tournament/prizes.py owns them) ----------------------
+
+    def category_standings(
+        self, name: str, *, after_round: int | None = None
+    ) -> list[tuple[int, Standing]]:
+        """The standings of one category: (rank in the category, standing)."""
+        self.prize_book.get(name)
+        who = self.prize_book.membership()[name]
+        return category_ranks(self.standings(after_round=after_round), who)
+
+    def prize_list(self, *, after_round: int | None = None) -> list[Award]:
+        """Who wins which prize by the standings after ``after_round`` (default: the
+        last round played), one prize a player, ties shared."""
+        return award(
+            self.standings(after_round=after_round),
+            self.prize_book.prizes(),
+            self.prize_book.membership(),
+        )
+
+    def event_over(self) -> bool:
+        """The planned last round is published: prizes may be shown."""
+        planned = self.settings()["rounds"]
+        if not planned or self.last_round() < planned:
+            return False
+        return self.book.round_row(planned)["published_at"] is not None
+
+    # --- sanctions (hub/tournament/sanctions.py owns them) --------------------------------
+
+    def sanction(
+        self,
+        player: int,
+        kind: str,
+        *,
+        reason: str,
+        round_no: int | None = None,
+        table: int | None = None,
+        referee: str = "",
+        points: int = 0,
+        scope: str = "game",
+        check_key: str = "",
+        who: str = "operator",
+    ) -> Sanction:
+        """Record a warning, cross, point penalty or expulsion. ``round_no`` defaults to
+        the latest paired round, ``table`` to the player's table in it. An expulsion from
+        the event also withdraws the player for good, in the same transaction."""
+        if round_no is None:
+            round_no = self.last_round() or None
+        if table is None and round_no is not None:
+            table = self.table_of(round_no, player)
+        with self._tx():
+            done = self.sanction_book.record(
+                player,
+                kind,
+                round_no=round_no,
+                table=table,
+                reason=reason,
+                referee=referee,
+                points=points,
+                scope=scope,
+                check_key=check_key,
+                who=who,
+            )
+            if kind == "expulsion" and scope == "event" and not self.player(player).withdrawn:
+                self.withdraw(player, who=who)
+        return done
+
+    def sanctions(
+        self,
+        *,
+        round_no: int | None = None,
+        player: int | None = None,
+        status: str | None = "active",
+    ) -> list[Sanction]:
+        return self.sanction_book.rows(round_no=round_no, player=player, status=status)
+
+    def revoke_sanction(
+        self, sanction_id: int, *, who: str = "operator", note: str = ""
+    ) -> Sanction:
+        return self.sanction_book.revoke(sanction_id, who=who, note=note)
+
+    def dismiss_suggestion(
+        self,
+        check_key: str,
+        *,
+        player: int | None,
+        kind: str,
+        round_no: int | None,
+        who: str = "operator",
+    ) -> None:
+        self.sanction_book.dismiss(check_key, player, kind, round_no, who=who)
+
+    def table_of(self, round_no: int, player: int) -> int | None:
+        """The table ``player`` sits at in ``round_no`` (None: not paired, a bye counts)."""
+        row = self.db.execute(
+            "SELECT table_no FROM tour_boards WHERE round = ? AND (first = ? OR second = ?)",
+            [round_no, player, player],
+        ).fetchone()
+        return int(row[0]) if row else None
+
     # --- rounds and pairings -------------------------------------------------------------
 
     def last_round(self) -> int:
@@ -257,15 +369,21 @@ class Tournament:
         force: bool = False,
         method: str | None = None,
         allow_rematch: bool | None = None,
+        beyond: bool = False,
         who: str = "operator",
     ) -> Pairing:
         """Pair and store ``round_no`` (the next round; or re-pair the latest round while it
         has no results). Refuses while the previous round has missing or conflicting
         results unless ``force``. ``seed`` defaults to a fresh random one, recorded with
-        the round. The returned :class:`Pairing` carries the reasons (``--explain``)."""
+        the round. The returned :class:`Pairing` carries the reasons (``--explain``).
+        A round past the event's planned rounds is refused unless ``beyond`` (the director
+        was asked: the dashboard asks, the command line wants ``--beyond``)."""
         last = self.last_round()
         if round_no not in (last, last + 1) or round_no < 1:
             raise TournamentError(Phrase("err.tour.next_round", next=last + 1))
+        planned = self.settings()["rounds"]
+        if planned and round_no > planned and round_no > last and not beyond:
+            raise TournamentError(Phrase("err.tour.beyond", round=round_no, rounds=planned))
         if round_no == last:
             has = self.db.execute(
                 "SELECT COUNT(*) FROM tour_results WHERE round = ?", [round_no]
@@ -332,6 +450,122 @@ class Tournament:
                 {"seed": seed, "method": pairing.method, "boards": len(pairing.boards)},
             )
         return pairing
+
+    # --- the director's corrections ------------------------------------------------------
+
+    def change_pairing(
+        self, round_no: int, action: str, a: int, b: int, *, who: str = "operator"
+    ) -> tuple[Pairing, dict[int, list[Phrase]]]:
+        """A hand-made change to a stored pairing (:mod:`hub.tournament.corrections`):
+        ``swap`` two players, ``force`` two players to play each other, swap the numbers of
+        two ``tables``. Refused where a touched table has a result (undo it first). The
+        change is stored and publishes like any pairing; each touched board carries the
+        rules its pair breaks (returned too), and the audit has the boards before/after."""
+        pairing = self.pairing(round_no)
+        try:
+            if action == "tables":
+                touched_before = {a, b}
+            else:
+                touched_before = {
+                    x.table for x in pairing.boards for pid in (a, b) if pid in (x.first, x.second)
+                }
+            boards, touched = corrections.changed_boards(pairing.boards, action, a, b)
+        except corrections.CorrectionError as exc:
+            raise TournamentError(*exc.args) from None
+        touched |= touched_before
+        for table in sorted(touched):
+            if self.book.result_row(round_no, table) is not None:
+                raise TournamentError(Phrase("err.correct.has_result", round=round_no, table=table))
+        data = self.data(until_round=round_no - 1)
+        broken = corrections.broken_rules(data, self.rules, boards, touched, round_no)
+        by_table = {x.table: x for x in boards}
+        with self._tx():
+            for table in sorted(touched):
+                board = by_table.get(table)
+                if board is None:
+                    self.db.execute(
+                        "DELETE FROM tour_boards WHERE round = ? AND table_no = ?",
+                        [round_no, table],
+                    )
+                    continue
+                board.why = [Phrase("pair.hand_made", who=who), *broken.get(table, [])]
+                self.db.table("tour_boards").upsert(
+                    {
+                        "round": round_no,
+                        "table_no": table,
+                        "first": board.first,
+                        "second": board.second,
+                        "reason": _dump_reasons(board.why),
+                    },
+                    pk=("round", "table_no"),
+                )
+            note = Phrase("pair.note.hand_made", action=action, a=a, b=b, who=who)
+            notes = [*pairing.notes, note]
+            self.db.execute(
+                "UPDATE tour_rounds SET notes = ? WHERE round = ?",
+                [_dump_reasons(notes), round_no],
+            )
+            self._audit(
+                who,
+                f"pairing_{action}",
+                round_no,
+                None,
+                corrections.boards_json(pairing.boards),
+                {
+                    "boards": corrections.boards_json(boards),
+                    "broken": {t: [p.to_data() for p in ps] for t, ps in broken.items() if ps},
+                },
+            )
+        return self.pairing(round_no), broken
+
+    def unpair(self, round_no: int, *, who: str = "operator") -> None:
+        """Take back the latest round's pairing while it has no result (audited)."""
+        if round_no != self.last_round() or round_no < 1:
+            raise TournamentError(Phrase("err.undo.not_latest", last=self.last_round()))
+        if self.db.execute("SELECT 1 FROM tour_results WHERE round = ?", [round_no]).fetchone():
+            raise TournamentError(Phrase("err.tour.has_results", round=round_no))
+        before = corrections.boards_json(self.pairing(round_no).boards)
+        with self._tx():
+            for table in ("tour_boards", "tour_absences", "tour_rounds"):
+                self.db.execute(f"DELETE FROM {table} WHERE round = ?", [round_no])
+            self._audit(who, "unpair", round_no, None, before, None)
+
+    def undo_result(
+        self, round_no: int, table: int, *, who: str = "operator", note: str = ""
+    ) -> None:
+        """Take back a mistaken result before publication (the result book does it)."""
+        self.book.undo(round_no, table, who=who, note=note)
+
+    def withdraw_rest(self, pid: int, *, who: str = "operator") -> list[int]:
+        """A player leaves for good: never paired again, and his game of the latest paired
+        round, if it has no result yet, is forfeited against him (ČAS 14.2) — one
+        transaction. Returns the rounds forfeited."""
+        forfeited = []
+        with self._tx():
+            last = self.last_round()
+            row = self.db.execute(
+                "SELECT table_no, first, second FROM tour_boards WHERE round = ?"
+                " AND (first = ? OR second = ?)",
+                [last, pid, pid],
+            ).fetchone()
+            if row is not None and row[2] is not None and not self.book.result_row(last, row[0]):
+                table, first, second = row
+                other = second if first == pid else first
+                self.record_result(
+                    last,
+                    table,
+                    pid,
+                    other,
+                    None,
+                    None,
+                    first,
+                    kind="forfeit",
+                    forfeited=pid,
+                    who=who,
+                )
+                forfeited.append(last)
+            self.withdraw(pid, who=who)
+        return forfeited
 
     def _record_absences(self, round_no: int, players: list[Player], paired: set[int]) -> None:
         played = _played_before(self.db, round_no)
@@ -629,7 +863,7 @@ class Tournament:
                             "s_second": s_second,
                             "starter": g.first,
                             "kind": g.kind.value,
-                            "forfeited": None,
+                            "forfeited": g.forfeited,
                             "status": "confirmed",
                             "sources": json.dumps(["tsh"]),
                             "updated_at": now,
@@ -699,6 +933,7 @@ class Tournament:
             pending_games=self.pending_games(),
             source=self.tsh_source(),
             scored_rounds=scored,
+            rules=self.rules,
         )
 
     # --- helpers -------------------------------------------------------------------------

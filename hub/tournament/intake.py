@@ -218,8 +218,15 @@ class ResultBook:
             "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
             " AND (source = 'operator' OR who = ?)"
             " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
-            " AND forfeited IS ?",
-            [round_no, table, source, who, *(value[k] for k in VALUE_KEYS)],
+            " AND forfeited IS ? AND id > ?",
+            [
+                round_no,
+                table,
+                source,
+                who,
+                *(value[k] for k in VALUE_KEYS),
+                self._undone_through(round_no, table),
+            ],
         ).fetchone()
         if duplicate and not correct:
             return Outcome("duplicate", warnings, existing)
@@ -310,12 +317,47 @@ class ResultBook:
         """The latest entry of the operator (whoever typed it) and of each station."""
         latest: dict[str, dict[str, Any]] = {}
         for row in self.db.query(
-            "SELECT * FROM tour_entries WHERE round = ? AND table_no = ? ORDER BY id",
-            [round_no, table],
+            "SELECT * FROM tour_entries WHERE round = ? AND table_no = ? AND id > ? ORDER BY id",
+            [round_no, table, self._undone_through(round_no, table)],
         ):
             author = "operator" if row["source"] == "operator" else f"station:{row['who']}"
             latest[author] = _value(row)
         return latest
+
+    def _undone_through(self, round_no: int, table: int) -> int:
+        """The last entry an undo set aside (0: none): entries up to it no longer count."""
+        row = self.db.execute(
+            "SELECT MAX(last_entry) FROM tour_undos WHERE round = ? AND table_no = ?",
+            [round_no, table],
+        ).fetchone()
+        return int(row[0] or 0)
+
+    def undo(self, round_no: int, table: int, *, who: str = "operator", note: str = "") -> None:
+        """Take back a mistaken result before its round is published: the table is missing
+        again and its entries so far no longer count (they stay in ``tour_entries``; the
+        undo is in ``tour_undos`` and the audit). A published or final result is changed by
+        a correction instead, never undone."""
+        existing = self.result_row(round_no, table)
+        if existing is None:
+            raise TournamentError(Phrase("err.undo.nothing", round=round_no, table=table))
+        if existing["status"] == "final" or self.round_row(round_no)["published_at"]:
+            raise TournamentError(Phrase("err.undo.published", round=round_no, table=table))
+        with self.db.atomic():
+            last = self.db.execute(
+                "SELECT MAX(id) FROM tour_entries WHERE round = ? AND table_no = ?",
+                [round_no, table],
+            ).fetchone()[0]
+            self.db.execute(
+                "DELETE FROM tour_results WHERE round = ? AND table_no = ?", [round_no, table]
+            )
+            self.db.execute(
+                "INSERT INTO tour_undos (round, table_no, last_entry, who, at, note)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [round_no, table, int(last or 0), who, self.clock.now(), note],
+            )
+            self.audit(
+                who, "undo", round_no, table, existing, {"entries_through": last, "note": note}
+            )
 
     def _write(
         self,

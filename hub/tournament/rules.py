@@ -49,6 +49,12 @@ class RuleSet:
     # to avoid them) refuses a round that needs one unless the director allows it;
     # "minimise" pairs with the fewest rematches, then the smallest score gaps.
     rematches: str = "minimise"
+    # What an unjustified word challenge costs the challenger: "cross" (ČAS 8.4: a penalty
+    # cross, three in a game lose a turn), "points" (SSS: the first two in a game are free,
+    # each further one costs ``unjustified_points``) or "none".
+    unjustified: str = "cross"
+    unjustified_free: int = 2
+    unjustified_points: int = 20
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.
@@ -78,12 +84,22 @@ class RuleSet:
                 changes[key] = type(current)(raw)
         if changes.get("rematches", self.rematches) not in ("forbid", "minimise"):
             raise ValueError("rematches is 'forbid' or 'minimise'")
+        if changes.get("unjustified", self.unjustified) not in ("cross", "points", "none"):
+            raise ValueError("unjustified is 'cross', 'points' or 'none'")
         return dataclasses.replace(self, **changes)
 
 
 CAS = RuleSet(name="cas", criteria=("wins", "turcas"))
-SSS = RuleSet(name="sss", criteria=("wins", "opp_wins", "spread"), rematches="forbid")
-PFS = RuleSet(name="pfs", criteria=("balance", "points"), first_round="rating", rematches="forbid")
+SSS = RuleSet(
+    name="sss", criteria=("wins", "opp_wins", "spread"), rematches="forbid", unjustified="points"
+)
+PFS = RuleSet(
+    name="pfs",
+    criteria=("balance", "points"),
+    first_round="rating",
+    rematches="forbid",
+    unjustified="none",
+)
 
 RULES: dict[str, RuleSet] = {r.name: r for r in (CAS, SSS, PFS)}
 

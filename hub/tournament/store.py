@@ -16,6 +16,14 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
   result: kept with the entry they came with until the operator keeps the result or takes
   the entry (:mod:`hub.tournament.intake`).
 * ``tour_audit``     who did what when, with the row before and after (JSON).
+* ``tour_sanctions`` warnings, penalty crosses, point penalties and expulsions per player
+  (round, table, time, reason, referee), and dismissed suggestions
+  (:mod:`hub.tournament.sanctions`).
+* ``tour_undos``     results the director took back before publication: the table's
+  entries up to ``last_entry`` no longer count (:mod:`hub.tournament.intake`).
+* ``tour_categories``, ``tour_player_categories``, ``tour_player_birth``, ``tour_prizes``
+  the director's categories (with birth-date rules), who is in them, birth dates and the
+  prize table (:mod:`hub.tournament.prizes`).
 * ``tour_tsh_source`` the tsh file the tournament was imported from (decoded text and its
   encoding), so that an export gives back every token the hub did not change.
 """
@@ -150,6 +158,53 @@ def m003_disputes(db: sqlite_utils.Database) -> None:
         " resolution TEXT CHECK (resolution IN ('keep', 'take', 'corrected')))"
     )
     db.execute("CREATE INDEX tour_disputes_open ON tour_disputes(round, resolved_at)")
+
+
+@migrations()
+def m004_event_sanctions(db: sqlite_utils.Database) -> None:
+    # The sanctions record (hub/tournament/sanctions.py); keyed by the tournament's player.
+    db.execute(
+        "CREATE TABLE tour_sanctions (id INTEGER PRIMARY KEY,"
+        " player INTEGER REFERENCES tour_players(id),"
+        " kind TEXT NOT NULL CHECK (kind IN ('warning', 'cross', 'penalty', 'expulsion')),"
+        " round INTEGER, table_no INTEGER, reason TEXT NOT NULL, referee TEXT NOT NULL,"
+        " at REAL NOT NULL, points INTEGER NOT NULL DEFAULT 0,"
+        " scope TEXT NOT NULL DEFAULT 'game' CHECK (scope IN ('game', 'event')),"
+        " source TEXT NOT NULL CHECK (source IN ('referee', 'suggestion')),"
+        " check_key TEXT NOT NULL DEFAULT '',"
+        " status TEXT NOT NULL CHECK (status IN ('active', 'dismissed', 'revoked')),"
+        " revoked_at REAL, revoked_by TEXT, revoke_note TEXT)"
+    )
+    db.execute("CREATE INDEX tour_sanctions_player ON tour_sanctions(player, round)")
+
+
+@migrations()
+def m005_event_undos(db: sqlite_utils.Database) -> None:
+    # A director's undo of a result before publication (hub/tournament/intake.py): the
+    # table's entries up to ``last_entry`` no longer count.
+    db.execute(
+        "CREATE TABLE tour_undos (id INTEGER PRIMARY KEY, round INTEGER NOT NULL,"
+        " table_no INTEGER NOT NULL, last_entry INTEGER NOT NULL, who TEXT NOT NULL,"
+        " at REAL NOT NULL, note TEXT NOT NULL DEFAULT '')"
+    )
+
+
+@migrations()
+def m006_event_categories(db: sqlite_utils.Database) -> None:
+    # Categories, birth dates and the prize table (hub/tournament/prizes.py), keyed by the
+    # tournament's player id.
+    for statement in (
+        "CREATE TABLE tour_categories (name TEXT PRIMARY KEY, born_from TEXT, born_to TEXT)",
+        "CREATE TABLE tour_player_categories (player INTEGER NOT NULL"
+        " REFERENCES tour_players(id), category TEXT NOT NULL"
+        " REFERENCES tour_categories(name), PRIMARY KEY (player, category))",
+        "CREATE TABLE tour_player_birth (player INTEGER PRIMARY KEY"
+        " REFERENCES tour_players(id), born TEXT NOT NULL)",
+        "CREATE TABLE tour_prizes (id INTEGER PRIMARY KEY, position INTEGER NOT NULL,"
+        " kind TEXT NOT NULL CHECK (kind IN ('place', 'category')), rank INTEGER NOT NULL,"
+        " category TEXT NOT NULL DEFAULT '', value TEXT NOT NULL)",
+    ):
+        db.execute(statement)
 
 
 def hub_db_path() -> Path:

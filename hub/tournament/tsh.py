@@ -16,9 +16,14 @@ One line per player, players numbered from 1 in file order. The grammar is tsh's
 * ``00`` in an opponent or a score is tsh's *undefined* (None here): the round is skipped
   (not paired, or no score), never read as 0; it is written back as ``00``.
 * Opponent 0 is "no opponent" (a bye, a forfeit loss or an unplayed round: the score is the
-  spread, e.g. 50, −50 or 0). ``p12`` gives per round 1 (started), 2 (replied), 0 (neither),
-  3 (unknown); ``off`` marks a withdrawn player. Every key — known or not — is kept verbatim,
-  values such as tsh's ``00`` (undefined) included.
+  spread, e.g. 50, −50 or 0). A forfeit between two players (ČAS 14.2, 14.3) has no tsh
+  notation: it is written as the ruled scores (200:0, or the kept score) with the key
+  ``forfeit`` giving per round 1 (won by forfeit), 2 (lost by forfeit), 3 (forfeited by
+  both), 0 (a game as played) — tsh keeps the key, this reader turns it back into the
+  forfeit, and every other reader sees the ruled win and scores. ``p12`` gives per round
+  1 (started), 2 (replied), 0 (neither), 3 (unknown); ``off`` marks a withdrawn player.
+  Every key — known or not — is kept verbatim, values such as tsh's ``00`` (undefined)
+  included.
 * Encoding: per file, UTF-8 when every line is valid UTF-8, else a guess
   (:func:`guess_encoding`, said in :attr:`TshFile.encoding_note`): Windows-1250 or ISO-8859-2
   when the bytes read as Czech or Slovak, else ISO-8859-1 (tsh's default). A file whose lines
@@ -52,6 +57,8 @@ from pathlib import Path
 from typing import IO, Any
 
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
+from samoobsluha.hub.tournament.rules import CAS, RuleSet
+from samoobsluha.hub.tournament.standings import game_lines
 from samoobsluha.shared.i18n import cli_language, t
 
 MAX_LINE = 64 * 1024  # bytes; tsh lines are a few hundred bytes (long events: a few KB)
@@ -646,7 +653,15 @@ def to_tournament(tsh: TshFile, name: str = "") -> TournamentData:
             if opp < pid or not other.scored(r):
                 continue  # added from the opponent's line, or pending (half-scored)
             first = _starter(pid, opp, _code(p12, r), _code(other.ints("p12"), r))
-            data.games.append(Game(r, pid, opp, own, other.score(r), first=first))
+            game = Game(r, pid, opp, own, other.score(r), first=first)
+            verdict = _forfeit_code(tp, r) or _FORFEIT_MIRROR.get(_forfeit_code(other, r), 0)
+            if verdict == FORFEIT_WON:
+                game.kind, game.forfeited = Kind.FORFEIT, opp
+            elif verdict == FORFEIT_LOST:
+                game.kind, game.forfeited = Kind.FORFEIT, pid
+            elif verdict == FORFEIT_BOTH:
+                game.kind = Kind.DOUBLE_FORFEIT
+            data.games.append(game)
     data.games.sort(key=lambda g: (g.round, g.p1))
     return data
 
@@ -675,6 +690,18 @@ def pending(tsh: TshFile) -> list[Game]:
     return out
 
 
+FORFEIT_KEY = "forfeit"
+FORFEIT_WON, FORFEIT_LOST, FORFEIT_BOTH = 1, 2, 3
+_FORFEIT_MIRROR = {FORFEIT_WON: FORFEIT_LOST, FORFEIT_LOST: FORFEIT_WON, FORFEIT_BOTH: FORFEIT_BOTH}
+
+
+def _forfeit_code(tp: TshPlayer, r: int) -> int:
+    """The ``forfeit`` code of round ``r`` on a player's line: 0 when none."""
+    codes = tp.ints(FORFEIT_KEY)
+    code = codes[r - 1] if len(codes) >= r else None
+    return code if code in _FORFEIT_MIRROR else 0
+
+
 def _code(codes: list[int | None], r: int) -> int:
     """The p12 code of round ``r``: 3 (unknown) when missing or ``00``."""
     code = codes[r - 1] if len(codes) >= r else None
@@ -699,6 +726,31 @@ def _starter(pid: int, opp: int, mine: int, theirs: int) -> int | None:
 
 
 # --- export -------------------------------------------------------------------------------
+
+
+def _with_forfeits(
+    fields: list[tuple[str, str]], codes: dict[int, int], length: int, same: bool
+) -> tuple[list[tuple[str, str]], bool]:
+    """``fields`` with the ``forfeit`` key for ``codes`` (round → code), and whether the
+    line is still the source's: a key that says the same is kept as written, none is
+    written while no round is a forfeit."""
+    had = next((v for k, v in fields if k == FORFEIT_KEY), None)
+    values = [codes.get(r, 0) for r in range(1, length + 1)]
+    while values and not values[-1]:
+        values.pop()
+    if had is not None:
+        old = [0 if x is None else x for x in TshPlayer("", "0", [], [], fields).ints(FORFEIT_KEY)]
+        while old and not old[-1]:
+            old.pop()
+        if old == values:
+            return fields, same
+    text = " ".join(str(v) for v in values)
+    if not values:
+        return [(k, v) for k, v in fields if k != FORFEIT_KEY], same and had is None
+    if had is None:
+        return [*fields, (FORFEIT_KEY, text)], False
+    return [(k, text if k == FORFEIT_KEY else v) for k, v in fields], False
+
 
 _Sig = tuple[Any, ...] | None
 
@@ -726,6 +778,7 @@ def from_tournament(
     pending_games: Iterable[Game] = (),
     source: TshFile | None = None,
     scored_rounds: int = 0,
+    rules: RuleSet | None = None,
 ) -> TshFile:
     """A .t file for ``data`` (scored games) and ``pending_games`` (pairings without scores).
 
@@ -734,7 +787,9 @@ def from_tournament(
     scores, unplayed rounds, p12 codes), every key is kept verbatim and unchanged lines are
     written byte for byte; only what changed in the hub is written anew. Without a source,
     keys in ``Player.extra`` other than p12/off are kept and lines use tsh's layout.
-    ``scored_rounds``: rounds that are over even if nobody played in the last ones."""
+    ``scored_rounds``: rounds that are over even if nobody played in the last ones.
+    ``rules`` (default ČAS's values): what a forfeit is worth — it is written as its ruled
+    scores with the ``forfeit`` key, so the file says what the hall ruled."""
     pend = [g for g in pending_games if rounds is None or g.round <= rounds]
     games = [g for g in data.games if rounds is None or g.round <= rounds]
     scored = max([scored_rounds, *(g.round for g in games)])
@@ -746,6 +801,7 @@ def from_tournament(
     code: int | None
     score: int | None
     tables = {(pid, g.round): g.table for g in (*games, *pend) for pid in g.players()}
+    forfeit_codes: dict[int, dict[int, int]] = {pid: {} for pid in ids}
     for g in games:
         if g.p2 is None:
             if g.kind is Kind.BYE:
@@ -757,10 +813,19 @@ def from_tournament(
             cells[g.p1][g.round] = (0, score, 0)
             continue
         s1, s2 = g.s1, g.s2
-        if g.kind is Kind.FORFEIT and (s1 is None or s2 is None):
-            s1, s2 = (0, 200) if g.forfeited == g.p1 else (200, 0)
-        elif g.kind is Kind.DOUBLE_FORFEIT:
-            s1, s2 = 0, 0
+        if g.kind in (Kind.FORFEIT, Kind.DOUBLE_FORFEIT):
+            # the ruled result, not the score at the moment (ČAS 14.2, 14.3)
+            ruled = game_lines(g, rules or CAS)
+            s1, s2 = ruled[g.p1].own, ruled[g.p2].own
+            for me in (g.p1, g.p2):
+                verdict = (
+                    FORFEIT_BOTH
+                    if g.kind is Kind.DOUBLE_FORFEIT
+                    else FORFEIT_LOST
+                    if g.forfeited == me
+                    else FORFEIT_WON
+                )
+                forfeit_codes[me][g.round] = verdict
         for me, other, own in ((g.p1, g.p2, s1), (g.p2, g.p1, s2)):
             code = 3 if g.first is None else 1 if g.first == me else 2
             cells[me][g.round] = (number[other], own or 0, code)
@@ -834,6 +899,7 @@ def from_tournament(
                     elif r == len(tokens) + 1:
                         tokens.append(str(table))
                 fields = [(k, " ".join(tokens) if k == "board" else v) for k, v in fields]
+            fields, same = _with_forfeits(fields, forfeit_codes[pid], length, same)
             if not same:
                 codes = " ".join(_token(c) for c in p12)
                 if any(k == "p12" for k, _ in fields):
@@ -852,9 +918,10 @@ def from_tournament(
                 src.eol,
             )
         else:
-            fields = [(k, v) for k, v in p.extra.items() if k not in ("p12", "off")]
+            fields = [(k, v) for k, v in p.extra.items() if k not in ("p12", "off", FORFEIT_KEY)]
             if p.withdrawn:
                 fields.append(("off", p.extra.get("off") or "0"))
+            fields, _ = _with_forfeits(fields, forfeit_codes[pid], length, False)
             fields.append(("p12", " ".join(_token(x) for x in p12)))
             fields.sort(key=lambda kv: kv[0])
             line = TshPlayer(p.name, str(p.rating), opps, scores, fields)

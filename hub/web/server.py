@@ -63,6 +63,8 @@ I18N_PREFIXES = (
     "tour.win",
     "tour.loss",
     "tour.draw",
+    "print.prizes",
+    "print.sanctions.published",
 )
 
 SECURITY_HEADERS = {

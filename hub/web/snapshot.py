@@ -4,7 +4,10 @@ Everything comes through :class:`hub.service.HubService` (round results, standin
 round plans), :mod:`hub.store` (the pairings published to the stations) and the
 :class:`hub.tournament.Tournament` facade (each player's games so far); nothing here
 writes, and nothing secret goes in: no challenge log, no words, no station keys or
-addresses. The page (``static/screen.js``) renders this dict.
+addresses. The page (``static/screen.js``) renders this dict. After the planned last round
+is published it carries the prize list and the warnings and expulsions of the last round
+(ČAS 13.13: published before the results are announced); before that, with a pairing sent,
+the warnings and expulsions published before that round (who, what, why — public by the rule).
 
 The pairing shown is the one the operator **sent** to the stations (``hub
 publish-pairings``), not a draft he may still re-pair; results of that round appear as they
@@ -52,9 +55,33 @@ def build(service: HubService) -> dict[str, Any]:
         after = max(done) if done else 0
         table = tour.standings(after_round=after) if after else []
         rules = tour.rules
-    raw = published.get("pairings", ("", None))[1]
-    pairing: dict[str, Any] = raw if isinstance(raw, dict) else {}
-    round_no = int(pairing.get("round", 0) or 0)
+        raw = published.get("pairings", ("", None))[1]
+        pairing: dict[str, Any] = raw if isinstance(raw, dict) else {}
+        round_no = int(pairing.get("round", 0) or 0)
+        # After the planned last round is published: the prize list. With a pairing sent:
+        # the warnings and expulsions published before its round (ČAS 13.13).
+        awards = tour.prize_list(after_round=after) if tour.event_over() else []
+        # a forfeit shows as ruled (200:0), as the standings count it and every export says
+        ruled = {
+            r["table_no"]: exports.ruled_scores(
+                round_no, r["player_first"], r["player_second"], r, rules
+            )
+            for r in (tour.results(round_no) if round_no else [])
+            if r["kind"] != Kind.PLAYED.value and r["player_second"] is not None
+        }
+        given = tour.sanction_book.published_before(round_no) if round_no else []
+        if awards or tour.event_over():  # the last round's: before the results are announced
+            given = tour.sanction_book.published_before(tour.settings()["rounds"] + 1)
+    prize_cols = exports.PRIZE_COLUMNS
+    sanction_cols = [c for c in exports.SANCTION_COLUMNS if c not in ("referee", "time")]
+    prizes = {
+        lang: [[r[c] for c in prize_cols] for r in exports.prize_rows(awards, players, lang)]
+        for lang in LANGUAGES
+    }
+    sanctions = {
+        lang: [[r[c] for c in sanction_cols] for r in exports.sanction_rows(given, players, lang)]
+        for lang in LANGUAGES
+    }
     tables: list[list[Any]] = []
     if round_no:
         for row in pairing.get("tables", []):
@@ -67,7 +94,10 @@ def build(service: HubService) -> dict[str, Any]:
             who = row.get(side) or {}
             if who.get("id") is not None and who["id"] not in names:
                 names[who["id"]] = str(who.get("name", ""))
-    results = _approved_results(service, round_no)
+    results = [
+        [table, *ruled[table]] if table in ruled else [table, first, second]
+        for table, first, second in _approved_results(service, round_no)
+    ]
     where = []
     for number, first, second in tables:
         for me, other, zh in ((first, second, "ZH"), (second, first, "DH")):
@@ -100,6 +130,8 @@ def build(service: HubService) -> dict[str, Any]:
         "results": results,
         "standings": standings,
         "cards": cards,
+        "prizes": {"columns": prize_cols, "rows": prizes if awards else {}},
+        "sanctions": {"columns": sanction_cols, "rows": sanctions if given else {}},
         # Every live plan: the page picks the one the kiosk shows, as time goes on
         # (station.rounds.RoundStore.current), and runs the same RoundPlan.status maths.
         "plans": [p.to_dict() for p in plans if not p.cancelled],

@@ -107,9 +107,7 @@ async def test_round_control_start_delay_extend_pause_cancel_gong(
 
         await pilot.press("d")  # delay: how many minutes? 5 unless typed
         await settle(pilot)
-        assert "O kolik minut odložit start kola 1?" in label_text(
-            app.screen, "#confirm-question"
-        )
+        assert "O kolik minut odložit start kola 1?" in label_text(app.screen, "#confirm-question")
         await pilot.press("enter")
         await settle(pilot)
         assert served.plan(1).start_at == clock.now() + 5 + 300
@@ -121,9 +119,7 @@ async def test_round_control_start_delay_extend_pause_cancel_gong(
         await pilot.press("7", "enter")
         await settle(pilot)
         assert served.plan(1).extra_seconds == 7 * 60
-        assert "Kolo 1 prodlouženo o 7 min, nový konec v 09:52:05" in label_text(
-            screen, "#message"
-        )
+        assert "Kolo 1 prodlouženo o 7 min, nový konec v 09:52:05" in label_text(screen, "#message")
         await pilot.press("x", "escape")  # asked, and declined: nothing changes
         await settle(pilot)
         assert served.plan(1).extra_seconds == 7 * 60
@@ -444,3 +440,29 @@ async def test_stations_screen_revokes_a_key_on_a_second_press(
         assert "zneplatněn" in label_text(app.screen, "#message")
         (row,) = await asyncio.to_thread(served.control, "stations")
         assert row["station_id"] == "st-1" and row["revoked"] is True
+
+
+async def test_pairing_past_the_planned_rounds_asks_first(served: HubService) -> None:
+    with served._tour() as tour:
+        tour.configure(rounds=1)
+    for table in range(1, 5):
+        served.enter_result(1, Entry(table, 400 + table, 350))
+    app = app_for(served)
+    async with app.run_test(size=(160, 45)) as pilot:
+        await pilot.press("f5")
+        await settle(pilot)
+        await pilot.press("n")
+        await settle(pilot)
+        question = label_text(app.screen, "#confirm-question")
+        assert "Plánovaný počet kol turnaje je 1. Přesto rozlosovat 2. kolo?" in question
+        await pilot.press("escape")
+        await settle(pilot)
+        with served._tour() as tour:
+            assert tour.last_round() == 1  # declined: nothing paired
+        await pilot.press("n")
+        await settle(pilot)
+        await pilot.press("y")
+        await settle(pilot)
+        assert "Kolo 2 rozlosováno (4 stoly)" in label_text(app.screen, "#message")
+        with served._tour() as tour:
+            assert tour.last_round() == 2

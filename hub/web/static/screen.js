@@ -154,6 +154,9 @@
     document.title = snap.name || "Samoobsluha";
     shownClock = "";
     drawClock();
+    /* the prize list (after the last round) and the published sanctions, both views */
+    listSection("prizes", snap.prizes, "print.prizes");
+    listSection("sanctions", snap.sanctions, "print.sanctions.published");
     if (VIEW === "projector") renderWhere(); else renderPhone();
   }
 
@@ -286,6 +289,29 @@
         row.appendChild(el("td", rows[i][shown[c]], numeric[col] ? "n" : col === "name" ? "nm" : ""));
       }
       stt.appendChild(row);
+    }
+  }
+
+  /* A table the server wrote for each language (rows of text), shown only when it has
+     rows: the prize list, the sanctions published before the round. */
+  function listSection(id, data, title) {
+    var rows = data && data.rows ? (data.rows[LANG] || data.rows.en || []) : [];
+    var section = $(id), table = $(id + "-table"), i, c;
+    clear(table);
+    section.hidden = rows.length === 0;
+    if (!rows.length) return;
+    $(id + "-title").textContent = t(title);
+    /* a column nobody has a value in (no shared prize: nobody's share) is left out */
+    var cols = [], head = [];
+    for (c = 0; c < data.columns.length; c++) {
+      for (i = 0; i < rows.length; i++) if (rows[i][c]) { cols.push(c); break; }
+    }
+    for (c = 0; c < cols.length; c++) head.push([t("tour.col." + data.columns[cols[c]]), false]);
+    table.appendChild(headRow(head));
+    for (i = 0; i < rows.length; i++) {
+      var tr = el("tr");
+      for (c = 0; c < cols.length; c++) tr.appendChild(el("td", rows[i][cols[c]], data.columns[cols[c]] === "name" ? "nm" : ""));
+      table.appendChild(tr);
     }
   }
 

@@ -1,0 +1,38 @@
+"""argparse's own refusals reach the operator in his language, with where the help is."""
+
+from __future__ import annotations
+
+import pytest
+
+from samoobsluha.hub.cli import main
+from samoobsluha.shared.cli import argparse_message
+
+
+@pytest.mark.parametrize(
+    ("argv", "lang", "says"),
+    [
+        (["round", "pair", "abc"], "cs", "argument round: 'abc' není celé číslo"),
+        (["round", "pair", "abc"], "sk", "argument round: 'abc' nie je celé číslo"),
+        (["round", "pair", "abc"], "en", "argument round: 'abc' is not a whole number"),
+        (["result", "add", "1", "2"], "cs", "chybí tyto argumenty: player, opponent"),
+        (["export", "nic"], "cs", "'nic' není žádná z možností 'standings'"),
+        (["round", "pair", "1", "--bogus"], "cs", "neznámé argumenty: --bogus"),
+    ],
+)
+def test_argparse_errors_in_the_operators_language(
+    argv: list[str], lang: str, says: str, monkeypatch: pytest.MonkeyPatch, capsys
+) -> None:  # type: ignore[no-untyped-def]
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", lang)
+    with pytest.raises(SystemExit) as done:
+        main(argv)
+    assert done.value.code == 2
+    err = capsys.readouterr().err
+    assert says in err, err
+    assert "usage:" not in err if lang != "en" else "usage:" in err
+    assert err.rstrip().endswith("--help") and "hub" in err.splitlines()[-1]
+
+
+def test_an_unknown_argparse_message_is_kept_as_it_is() -> None:
+    assert argparse_message("something new in Python 3.14", "cs") == (
+        "something new in Python 3.14"
+    )
