@@ -1,12 +1,14 @@
 """The whole tournament record under every input at once: a Hypothesis state machine that
-interleaves station entries, operator entries and corrections, publication, protests, the
+interleaves station entries, a station's withdrawal of its own entry, operator entries and
+corrections, publication, protests, the
 clock, finalisation, dispute decisions, round pairing and tsh export → import, on a real
 SQLite file, against a small model of the lifecycle table in docs/tournament.md.
 
 Invariants after every step:
 
 * every table's result and state are the model's — in particular a published or final
-  result changes only by an operator action (a correction or a dispute decision);
+  result changes only by an operator action (a correction or a dispute decision), and an
+  entry equal to its author's *latest* one is a duplicate (not one equal to any earlier);
 * the standings equal a recomputation from the model's results (byes included), and every
   table they do not count is listed as pending (``unsettled``);
 * every dispute is listed until it is resolved;
@@ -50,7 +52,6 @@ class Table:
     status: str | None = None  # entered | confirmed | conflict | final
     sources: set[str] = field(default_factory=set)
     latest: dict[str, Value] = field(default_factory=dict)  # per author: operator, st-1 …
-    seen: set[tuple[str, Value]] = field(default_factory=set)  # (author, value) entered
 
 
 class Record(RuleBasedStateMachine):
@@ -100,18 +101,18 @@ class Record(RuleBasedStateMachine):
             )
         except TournamentError:
             out = None
-        if (author, v) in m.seen:
+        if m.latest.get(author) == v:
             assert out is not None and out.status == "duplicate"
             return
         if r in self.published and m.value is not None:
             if v == m.value:
                 assert out is not None and out.status == "duplicate"
-                m.seen.add((author, v))
+                m.latest[author] = v
             elif source == "operator":
                 assert out is None  # refused: the operator corrects explicitly
             else:
                 assert out is not None and out.status == "dispute"
-                m.seen.add((author, v))
+                m.latest[author] = v
                 ids = [d["id"] for d in self.tour.disputes(r) if d["table_no"] == t]
                 new = max(ids)
                 assert new not in self.disputes
@@ -127,7 +128,6 @@ class Record(RuleBasedStateMachine):
             assert out is None
             return
         assert out is not None, (key, v, source, m)
-        m.seen.add((author, v))
         m.latest[author] = v
         values = set(m.latest.values())
         m.sources = {"operator" if a == "operator" else "station" for a in m.latest}
@@ -160,6 +160,31 @@ class Record(RuleBasedStateMachine):
         self._entry(self._pick(data), v, "station", who)
 
     @precondition(lambda self: self.rounds > 0)
+    @rule(data=st.data(), who=STATIONS)
+    def station_withdrawal(self, data: st.DataObject, who: str) -> None:
+        key = self._pick(data)
+        r, t = key
+        out = self.tour.book.withdraw(r, t, station=who, key=f"{who}/1/{self.clock.now()}")
+        m = self.tables.setdefault(key, Table())
+        if r in self.published or m.status == "final":
+            assert out == "withdraw_refused"
+            return
+        if who not in m.latest:
+            assert out == "duplicate"
+            return
+        assert out == "withdrawn"
+        del m.latest[who]
+        values = set(m.latest.values())
+        m.sources = {"operator" if a == "operator" else "station" for a in m.latest}
+        if not values:
+            m.value, m.status = None, None
+        elif len(values) == 1:
+            m.value = values.pop()
+            m.status = "confirmed" if len(m.sources) > 1 else "entered"
+        else:
+            m.status = "conflict"
+
+    @precondition(lambda self: self.rounds > 0)
     @rule(data=st.data(), v=SCORES)
     def operator_entry(self, data: st.DataObject, v: Value) -> None:
         self._entry(self._pick(data), v, "operator", "Jana")
@@ -178,7 +203,6 @@ class Record(RuleBasedStateMachine):
         m.status = "final" if m.status == "final" else "confirmed"
         m.sources = {"operator"}
         m.latest["operator"] = v
-        m.seen.add(("operator", v))
         for d, (r, t, _) in list(self.disputes.items()):
             if (r, t) == key:
                 del self.disputes[d]
