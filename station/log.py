@@ -167,6 +167,8 @@ def m005_withdrawn(db: sqlite_utils.Database) -> None:
     the row is a tombstone travelling to the hub like any revision, and the table may be
     entered again."""
     db.table("results").add_column("withdrawn", int, not_null_default=0)
+    # the outbox row of the row's latest revision: acknowledged → the hub has it
+    db.table("results").add_column("outbox_seq", int, not_null_default=0)
 
 
 @dataclass(frozen=True)
@@ -706,7 +708,20 @@ class KioskStore:
             }
         )
         payload = ResultPayload.from_dict({"station_id": self.station_id, **row})
-        outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
+        seq = outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
+        self.db.execute(
+            "UPDATE results SET outbox_seq = ? WHERE round_no = ? AND table_no = ?",
+            [seq, round_no, table_no],
+        )
+
+    def at_hub(self, round_no: int, table_no: int) -> bool:
+        """Whether the hub acknowledged the latest revision of this table's row."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT outbox_seq FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+            return row is not None and 0 < int(row[0]) <= outbox.acked_seq(self.db)
 
     # -- sync status ---------------------------------------------------------------------
     def backlog(self) -> int:
