@@ -223,7 +223,7 @@ class ResultScreen(KioskScreen):
         )
         box.add_class("-asking")
         self.query_one("#result-hint", Label).update(
-            literal(self.tr("kiosk.result.confirm_hint", key=key))
+            literal(self.tr("kiosk.withdraw.hint", key=key))
         )
         self.set_focus(None)
 

@@ -48,6 +48,7 @@ async def test_the_players_see_and_withdraw_their_entry(make_app, store, clock):
             "Stáhnout záznam kola 2, stůl 5 (412:388)? Soupeř souhlasí: F10 = ano, Esc = ne"
         )
         assert app.screen.query_one("#result-confirm").region.bottom <= SIZE[1]
+        assert _text(app, "#result-hint") == "F10 = stáhnout · Esc = nestahovat"
         await pilot.press("f10")  # the same player at once: not the opponent's yes
         await settle(pilot)
         assert isinstance(app.screen, ResultScreen) and not store.result(2, 5).withdrawn
