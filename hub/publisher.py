@@ -129,7 +129,9 @@ def render_pages(tour: Any, closed: list[int], lang: str) -> dict[str, bytes]:
             tour, "standings", "html", round_no=last, lang=lang
         ).encode()
         data = tour.data(until_round=last)
-        pages["tournament.t"] = tsh.encode(tsh.from_tournament(data, scored_rounds=last))
+        pages["tournament.t"] = tsh.encode(  # forfeits as the tournament's rules rule them
+            tsh.from_tournament(data, scored_rounds=last, rules=tour.rules)
+        )
     pages["index.html"] = _index(tour.settings()["name"], closed, lang).encode()
     return pages
 
