@@ -229,16 +229,7 @@ class ResultScreen(KioskScreen):
 
     def _withdraw_declined(self) -> None:
         self.withdrawing = None
-        box = self.query_one("#result-confirm", Label)
-        box.update("")
-        box.remove_class("-asking")
-        self.query_one("#result-hint", Label).update(
-            literal(self.tr("kiosk.result.hint", key=self.kiosk.settings.confirm_key.upper()))
-        )
-        for field in self.query(Input):
-            field.disabled = False
-        self._error(self.tr("kiosk.withdraw.declined"))
-        self.set_focus(self.query_one("#res-table", Input))
+        self._back_to_fields(self.tr("kiosk.withdraw.declined"), "#res-table")
 
     @work(thread=True, exit_on_error=False, group="db")
     def _withdraw(self, entry: Result) -> None:
@@ -352,6 +343,10 @@ class ResultScreen(KioskScreen):
     def _unconfirmed(self) -> None:
         """Back to the fields: the second player did not agree."""
         self.awaiting = None
+        self._back_to_fields(self.tr("kiosk.result.not_confirmed"), "#res-score-a")
+
+    def _back_to_fields(self, error: str, focus: str) -> None:
+        """The question closed unanswered yes: the fields again, with why."""
         box = self.query_one("#result-confirm", Label)
         box.update("")
         box.remove_class("-asking")
@@ -360,8 +355,8 @@ class ResultScreen(KioskScreen):
         )
         for field in self.query(Input):
             field.disabled = False
-        self._error(self.tr("kiosk.result.not_confirmed"))
-        self.set_focus(self.query_one("#res-score-a", Input))
+        self._error(error)
+        self.set_focus(self.query_one(focus, Input))
 
     def timed_out(self) -> None:
         """Nobody confirmed in time: the result is kept as a one-sided entry."""
