@@ -826,6 +826,7 @@ def apply_results(db: Database, now: float, *, keys: Sequence[str]) -> list[tupl
                     res.score_second,
                     res.started,
                     res.one_sided,
+                    res.withdrawn,
                 )
             )
         try:

@@ -338,6 +338,9 @@ class ResultPayload(Payload):
     # the second player did not confirm it at the kiosk: the hub does not enter it and
     # shows it to the operator as one-sided (False: both confirmed, or the referee's)
     one_sided: bool = False
+    # both players took this table's entry back at the kiosk before publication: a
+    # tombstone (a later revision of the same row; the scores are the withdrawn entry's)
+    withdrawn: bool = False
 
     FIELD_RULES: ClassVar[tuple[tuple[str, Any], ...]] = (
         ("round_no", POSITIVE),

@@ -17,7 +17,7 @@ import json
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Any
 
@@ -168,6 +168,16 @@ def m005_pairing_division(db: sqlite_utils.Database) -> None:
     db.execute("ALTER TABLE pairings ADD COLUMN division TEXT NOT NULL DEFAULT ''")
 
 
+@migrations()
+def m006_withdrawn(db: sqlite_utils.Database) -> None:
+    """1: both players took this table's entry back (:meth:`KioskStore.withdraw_result`);
+    the row is a tombstone travelling to the hub like any revision, and the table may be
+    entered again."""
+    db.table("results").add_column("withdrawn", int, not_null_default=0)
+    # the outbox row of the row's latest revision: acknowledged → the hub has it
+    db.table("results").add_column("outbox_seq", int, not_null_default=0)
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -199,6 +209,11 @@ class Result:
     entered_by: str = "players"
     revision: int = 1
     one_sided: bool = False  # the second player did not confirm it
+    withdrawn: bool = False  # both players took it back: no entry from this station
+
+
+class NothingToWithdraw(Exception):
+    """This station holds no entry for the round and table (or it is withdrawn already)."""
 
 
 class ResultLocked(Exception):
@@ -637,13 +652,16 @@ class KioskStore:
         with self._lock:
             row = self.db.execute(
                 "SELECT round_no, table_no, score_first, score_second, started, first, second, "
-                "entered_by, revision, one_sided FROM results WHERE round_no = ? AND table_no = ?",
+                "entered_by, revision, one_sided, withdrawn FROM results"
+                " WHERE round_no = ? AND table_no = ?",
                 [round_no, table_no],
             ).fetchone()
         if row is None:
             return None
-        r, t, sf, ss, started, first, second, by, revision, one_sided = row
-        return Result(r, t, sf, ss, started, first, second, by, revision, bool(one_sided))
+        r, t, sf, ss, started, first, second, by, revision, one_sided, withdrawn = row
+        return Result(
+            r, t, sf, ss, started, first, second, by, revision, bool(one_sided), bool(withdrawn)
+        )
 
     def store_result(
         self, result: Result, *, at: float, by_referee: bool = False, one_sided: bool = False
@@ -655,7 +673,12 @@ class KioskStore:
         one_sided = one_sided and not by_referee
         with self._lock, self.db.atomic():
             existing = self.result(result.round_no, result.table_no)
-            if existing is not None and not by_referee and not existing.one_sided:
+            if (
+                existing is not None
+                and not by_referee
+                and not existing.one_sided
+                and not existing.withdrawn
+            ):
                 raise ResultLocked(existing)
             revision = 1 if existing is None else existing.revision + 1
             entered_by = "referee" if by_referee else "players"
@@ -671,22 +694,9 @@ class KioskStore:
                 "entered_by": entered_by,
                 "revision": revision,
                 "one_sided": one_sided,
+                "withdrawn": False,
             }
-            self.db.table("results").upsert(row, pk=("round_no", "table_no"))
-            before = "" if existing is None else json.dumps(existing.__dict__, ensure_ascii=False)
-            self.db.table("result_history").insert(
-                {
-                    "round_no": result.round_no,
-                    "table_no": result.table_no,
-                    "revision": revision,
-                    "before": before,
-                    "after": json.dumps(row, ensure_ascii=False),
-                    "at": at,
-                    "entered_by": entered_by,
-                }
-            )
-            payload = ResultPayload.from_dict({"station_id": self.station_id, **row})
-            outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
+            self._save(result.round_no, result.table_no, existing, row, at, entered_by)
         return Result(
             result.round_no,
             result.table_no,
@@ -699,6 +709,72 @@ class KioskStore:
             revision,
             one_sided,
         )
+
+    def withdraw_result(self, round_no: int, table_no: int, *, at: float) -> Result:
+        """Both players take this station's entry for the table back: a tombstone (the
+        next revision of the row, ``withdrawn``, the entry's scores kept) stored and
+        queued for the hub in one transaction before this returns. The hub sets the
+        station's entry aside until the round is published, and refuses it (visibly to the
+        operator) after. Raises :class:`NothingToWithdraw` when there is no entry."""
+        with self._lock, self.db.atomic():
+            existing = self.result(round_no, table_no)
+            if existing is None or existing.withdrawn:
+                raise NothingToWithdraw()
+            row = {
+                "round_no": round_no,
+                "table_no": table_no,
+                "first": existing.first,
+                "second": existing.second,
+                "score_first": existing.score_first,
+                "score_second": existing.score_second,
+                "started": existing.started,
+                "entered_at": at,
+                "entered_by": "players",
+                "revision": existing.revision + 1,
+                "one_sided": existing.one_sided,
+                "withdrawn": True,
+            }
+            self._save(round_no, table_no, existing, row, at, "players")
+        return replace(existing, revision=existing.revision + 1, withdrawn=True)
+
+    def _save(
+        self,
+        round_no: int,
+        table_no: int,
+        existing: Result | None,
+        row: dict[str, object],
+        at: float,
+        entered_by: str,
+    ) -> None:
+        """Write the row, its history line and the outbox row (the caller's transaction)."""
+        self.db.table("results").upsert(row, pk=("round_no", "table_no"))
+        before = "" if existing is None else json.dumps(existing.__dict__, ensure_ascii=False)
+        self.db.table("result_history").insert(
+            {
+                "round_no": round_no,
+                "table_no": table_no,
+                "revision": row["revision"],
+                "before": before,
+                "after": json.dumps(row, ensure_ascii=False),
+                "at": at,
+                "entered_by": entered_by,
+            }
+        )
+        payload = ResultPayload.from_dict({"station_id": self.station_id, **row})
+        seq = outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
+        self.db.execute(
+            "UPDATE results SET outbox_seq = ? WHERE round_no = ? AND table_no = ?",
+            [seq, round_no, table_no],
+        )
+
+    def at_hub(self, round_no: int, table_no: int) -> bool:
+        """Whether the hub acknowledged the latest revision of this table's row."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT outbox_seq FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+            return row is not None and 0 < int(row[0]) <= outbox.acked_seq(self.db)
 
     # -- sync status ---------------------------------------------------------------------
     def backlog(self) -> int:

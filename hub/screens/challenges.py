@@ -303,7 +303,6 @@ class ChallengesScreen(DashScreen):
 
         self.app.push_screen(RefereeCheckDialog(check, lang), closed)
 
-
     def action_verify_receipt(self) -> None:
         """A disputed challenge: the receipt code from the scoresheet (hub/receipts.py)."""
         from samoobsluha.hub.screens.receipt import ReceiptDialog

@@ -9,6 +9,9 @@ does in each of them are the table in ``docs/tournament.md``; in short::
     (none) ─entry─▶ entered ─other source agrees─▶ confirmed
       └─ a station's one-sided entry (the second player did not confirm): audited and
          shown to the operator, never entered
+    a station's withdrawal (both players, before publication): its entries stop counting;
+    the table follows what is left (the operator's or another station's entry) or is
+    missing again; after publication it is stored refused and changes nothing
                        └─other source differs─▶ conflict ─entries agree / correction─▶ confirmed
     publish (no table missing or in conflict) ─▶ published ─protest window─▶ final
 
@@ -86,6 +89,8 @@ class StationResult:
     started: str  # "first" | "second"
     # the second player did not confirm it at the kiosk: checked, audited, never entered
     one_sided: bool = False
+    # both players took the station's entry back: a tombstone (the scores are the entry's)
+    withdrawn: bool = False
 
 
 @dataclass(frozen=True)
@@ -213,21 +218,11 @@ class ResultBook:
         now = self.clock.now()
         existing = self.result_row(round_no, table)
         published = self.round_row(round_no)["published_at"] is not None
-        # the same entry again from the same author (the operator, or one station)
-        duplicate = self.db.execute(
-            "SELECT 1 FROM tour_entries WHERE round = ? AND table_no = ? AND source = ?"
-            " AND (source = 'operator' OR who = ?)"
-            " AND s_first IS ? AND s_second IS ? AND starter IS ? AND kind = ?"
-            " AND forfeited IS ? AND id > ?",
-            [
-                round_no,
-                table,
-                source,
-                who,
-                *(value[k] for k in VALUE_KEYS),
-                self._undone_through(round_no, table),
-            ],
-        ).fetchone()
+        # the same entry again from the same author (the operator, or one station): equal
+        # to that author's *latest* counting entry — an earlier one it has since replaced
+        # (A, then B, then A again) is a change back, not a repeat
+        author = "operator" if source == "operator" else f"station:{who}"
+        duplicate = self._latest_by_author(round_no, table).get(author) == value
         if duplicate and not correct:
             return Outcome("duplicate", warnings, existing)
         same = existing is not None and _value(existing) == value
@@ -314,15 +309,104 @@ class ResultBook:
         return int(cursor.lastrowid or 0)
 
     def _latest_by_author(self, round_no: int, table: int) -> dict[str, dict[str, Any]]:
-        """The latest entry of the operator (whoever typed it) and of each station."""
+        """The latest counting entry of the operator (whoever typed it) and of each
+        station: after the last undo, and for a station after its last withdrawal."""
         latest: dict[str, dict[str, Any]] = {}
+        withdrawn = self._withdrawn_through(round_no, table)
         for row in self.db.query(
             "SELECT * FROM tour_entries WHERE round = ? AND table_no = ? AND id > ? ORDER BY id",
             [round_no, table, self._undone_through(round_no, table)],
         ):
-            author = "operator" if row["source"] == "operator" else f"station:{row['who']}"
+            if row["source"] == "operator":
+                author = "operator"
+            elif row["id"] <= withdrawn.get(row["who"], 0):
+                continue
+            else:
+                author = f"station:{row['who']}"
             latest[author] = _value(row)
         return latest
+
+    def _withdrawn_through(self, round_no: int, table: int) -> dict[str, int]:
+        """station -> the last of its entries its latest accepted withdrawal took back."""
+        return {
+            str(station): int(last)
+            for station, last in self.db.execute(
+                "SELECT station, MAX(last_entry) FROM tour_withdrawals"
+                " WHERE round = ? AND table_no = ? AND refused = 0 GROUP BY station",
+                [round_no, table],
+            )
+        }
+
+    def withdraw(self, round_no: int, table: int, *, station: str, key: str = "") -> str:
+        """A station takes back its own entry for ``round_no``/``table`` (both players
+        asked for it at the kiosk). ``station`` is the authenticated sender.
+
+        Before publication the station's entries so far stop counting and the table
+        follows what is left: the operator's entry or another station's if there is one
+        (``entered``), else no result (missing again). It returns ``withdrawn``, or
+        ``duplicate`` when the station had nothing left that counts (the same withdrawal
+        again). After publication (or once final) it changes nothing: it is stored refused
+        in ``tour_withdrawals`` and audited as ``withdraw_refused`` (the operator sees it
+        in the round's intake) and returns ``withdraw_refused``."""
+        now = self.clock.now()
+        self.board(round_no, table)
+        existing = self.result_row(round_no, table)
+        published = self.round_row(round_no)["published_at"] is not None or (
+            existing is not None and existing["status"] == "final"
+        )
+        last = int(
+            self.db.execute(
+                "SELECT MAX(id) FROM tour_entries WHERE round = ? AND table_no = ?"
+                " AND source = 'station' AND who = ?",
+                [round_no, table, station],
+            ).fetchone()[0]
+            or 0
+        )
+        detail = {"station": station, "key": key, "entries_through": last}
+        with self.db.atomic():
+            if published:
+                self.db.execute(
+                    "INSERT INTO tour_withdrawals (round, table_no, station, last_entry, key,"
+                    " at, refused) VALUES (?, ?, ?, ?, ?, ?, 1)",
+                    [round_no, table, station, last, key, now],
+                )
+                self.audit(station, "withdraw_refused", round_no, table, existing, detail)
+                return "withdraw_refused"
+            counted = f"station:{station}" in self._latest_by_author(round_no, table)
+            held_one_sided = table in self.one_sided(round_no) and (
+                self.one_sided(round_no)[table]["station"] == station
+            )
+            if not counted and not held_one_sided:
+                return "duplicate"
+            self.db.execute(
+                "INSERT INTO tour_withdrawals (round, table_no, station, last_entry, key, at)"
+                " VALUES (?, ?, ?, ?, ?, ?)",
+                [round_no, table, station, last, key, now],
+            )
+            latest = self._latest_by_author(round_no, table)
+            values = list(latest.values())
+            if not values:
+                self.db.execute(
+                    "DELETE FROM tour_results WHERE round = ? AND table_no = ?",
+                    [round_no, table],
+                )
+            else:
+                sources = sorted({author.partition(":")[0] for author in latest})
+                if all(v == values[0] for v in values):
+                    status = "confirmed" if len(sources) > 1 else "entered"
+                    self._write(round_no, table, values[0], status, sources, now)
+                else:
+                    kept = _value(existing) if existing is not None else values[0]
+                    self._write(round_no, table, kept, "conflict", sources, now)
+            self.audit(
+                station,
+                "withdrawn",
+                round_no,
+                table,
+                existing,
+                detail | {"result": self.result_row(round_no, table)},
+            )
+            return "withdrawn"
 
     def _undone_through(self, round_no: int, table: int) -> int:
         """The last entry an undo set aside (0: none): entries up to it no longer count."""
@@ -589,7 +673,12 @@ class ResultBook:
                 phrase = Phrase("err.intake.internal", error=f"{type(exc).__name__}: {exc}")
                 out.append(IntakeOutcome(res.key, res.round_no, res.table_no, "", phrase))
                 continue
-            out.append(IntakeOutcome(res.key, res.round_no, res.table_no, outcome))
+            refused = (
+                Phrase("err.withdraw.published", round=res.round_no, table=res.table_no)
+                if outcome == "withdraw_refused"
+                else None
+            )
+            out.append(IntakeOutcome(res.key, res.round_no, res.table_no, outcome, refused))
         return out
 
     def _enter_station(self, res: StationResult, names: dict[int, str]) -> str:
@@ -624,6 +713,8 @@ class ResultBook:
                         sent_second=res.second,
                     )
                 )
+        if res.withdrawn:
+            return self.withdraw(res.round_no, res.table_no, station=res.station, key=res.key)
         if res.one_sided:
             # Only one player stood behind it: not an entry. The operator sees it (the
             # round's tables, ``one_sided``) until the players confirm it or he enters it.
@@ -651,10 +742,15 @@ class ResultBook:
         about: none once the table has a result."""
         out: dict[int, dict[str, Any]] = {}
         for row in self.db.query(
-            "SELECT table_no, who, at, after FROM tour_audit WHERE action = 'one_sided'"
-            " AND round = ? ORDER BY id",
+            "SELECT table_no, who, at, action, after FROM tour_audit"
+            " WHERE action IN ('one_sided', 'withdrawn') AND round = ? ORDER BY id",
             [round_no],
         ):
+            if row["action"] == "withdrawn":
+                # the station took its one-sided entry back too
+                if out.get(int(row["table_no"]), {}).get("station") == row["who"]:
+                    del out[int(row["table_no"])]
+                continue
             out[int(row["table_no"])] = json.loads(row["after"]) | {
                 "station": row["who"],
                 "at": row["at"],

@@ -21,6 +21,9 @@ Schema, in its own migration set ``hub.tournament`` (tables prefixed ``tour_``):
   (:mod:`hub.tournament.sanctions`).
 * ``tour_undos``     results the director took back before publication: the table's
   entries up to ``last_entry`` no longer count (:mod:`hub.tournament.intake`).
+* ``tour_withdrawals`` a station's withdrawal of its own table's entry: before publication
+  that station's entries up to ``last_entry`` no longer count; after it the withdrawal is
+  kept refused (``refused`` = 1) and changes nothing (:mod:`hub.tournament.intake`).
 * ``tour_categories``, ``tour_player_categories``, ``tour_player_birth``, ``tour_prizes``
   the director's categories (with birth-date rules), who is in them, birth dates and the
   prize table (:mod:`hub.tournament.prizes`).
@@ -215,6 +218,20 @@ def m006_event_categories(db: sqlite_utils.Database) -> None:
         " category TEXT NOT NULL DEFAULT '', value TEXT NOT NULL)",
     ):
         db.execute(statement)
+
+
+@migrations()
+def m007_withdrawals(db: sqlite_utils.Database) -> None:
+    # A station's withdrawal of its own entry (hub/tournament/intake.py): before publication
+    # the station's entries up to ``last_entry`` no longer count; after it the withdrawal is
+    # kept here refused (``refused`` = 1) for the operator to see, and changes nothing.
+    db.execute(
+        "CREATE TABLE tour_withdrawals (id INTEGER PRIMARY KEY, round INTEGER NOT NULL,"
+        " table_no INTEGER NOT NULL, station TEXT NOT NULL, last_entry INTEGER NOT NULL,"
+        " key TEXT NOT NULL DEFAULT '', at REAL NOT NULL,"
+        " refused INTEGER NOT NULL DEFAULT 0)"
+    )
+    db.execute("CREATE INDEX tour_withdrawals_table ON tour_withdrawals(round, table_no)")
 
 
 DEFAULT_DIVISION = "A"  # tsh's name for the only division of an event

@@ -8,7 +8,14 @@ hub, which shows it to the operator as such and does not enter it; the players m
 it again (and confirm it) later. A confirmed result can be changed only from the referee
 screen (``by_referee``, no confirmation step), and every version is kept in
 ``result_history``. Names appear when the hub's pairings for that round and table are
-known."""
+known.
+
+Once round and table are typed the screen shows **this station's entry** for that table
+(scores, confirmed by both or one-sided, at the hub or still waiting to be sent). The
+players may **withdraw** it (F8, then the opponent confirms with the confirm key, as for
+an entry): stored as a tombstone in SQLite and queued before it is shown done; the hub
+takes the entry back until the round is published and refuses it (visibly to the
+operator) after. The referee's own entry is not the players' to withdraw."""
 
 from __future__ import annotations
 
@@ -20,7 +27,7 @@ from textual.widgets import Input, Label
 
 from samoobsluha.shared.checks import StepError, validate_table
 from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.log import Pairing, Result, ResultLocked
+from samoobsluha.station.log import NothingToWithdraw, Pairing, Result, ResultLocked
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.word_input import FlowInput
 
@@ -29,7 +36,10 @@ FIELDS = ("res-round", "res-table", "res-score-a", "res-score-b", "res-starter")
 
 
 class ResultScreen(KioskScreen):
-    BINDINGS = [Binding("escape", "leave", show=False)]  # noqa: RUF012
+    BINDINGS = [  # noqa: RUF012
+        Binding("escape", "leave", show=False),
+        Binding("f8", "withdraw", show=False),
+    ]
 
     def __init__(self, *, by_referee: bool = False) -> None:
         super().__init__()
@@ -37,6 +47,8 @@ class ResultScreen(KioskScreen):
         self.pairing: Pairing | None = None
         self.awaiting: Result | None = None  # typed, waiting for the second player
         self.locked: Result | None = None  # a confirmed result of the table looked up
+        self.entry: Result | None = None  # this station's entry of the table looked up
+        self.withdrawing: Result | None = None  # waiting for the second player's yes
         self._asked_at = 0.0
 
     def inactivity_limit(self) -> float | None:
@@ -54,6 +66,7 @@ class ResultScreen(KioskScreen):
                     restrict = r"[aAbB12]?" if field_id == "res-starter" else r"[0-9]*"
                     yield FlowInput(id=field_id, restrict=restrict, max_length=4)
             yield Label("", id="result-names")
+            yield Label("", id="result-entry")
             yield Label("", id="result-confirm")
             yield Label("", id="result-error")
             yield Label("", id="result-hint")
@@ -84,6 +97,9 @@ class ResultScreen(KioskScreen):
     def action_leave(self) -> None:
         if self.awaiting is not None:  # the second player says it is wrong
             self._unconfirmed()
+            return
+        if self.withdrawing is not None:  # the second player does not agree
+            self._withdraw_declined()
             return
         if self.by_referee:
             self.app.pop_screen()
@@ -119,12 +135,20 @@ class ResultScreen(KioskScreen):
         store = self.kiosk.store
         pairing = store.pairing(round_no, table_no)
         existing = store.result(round_no, table_no)
-        self.app.call_from_thread(self._show_pairing, pairing, existing)
+        at_hub = store.at_hub(round_no, table_no)
+        self.app.call_from_thread(self._show_pairing, pairing, existing, at_hub)
 
-    def _show_pairing(self, pairing: Pairing | None, existing: Result | None) -> None:
+    def _show_pairing(
+        self, pairing: Pairing | None, existing: Result | None, at_hub: bool = False
+    ) -> None:
         self.pairing = pairing
+        self._show_entry(existing, at_hub)
         # players learn at once that a confirmed result is stored (the store refuses it too)
-        self.locked = existing if existing is not None and not existing.one_sided else None
+        self.locked = (
+            existing
+            if existing is not None and not existing.one_sided and not existing.withdrawn
+            else None
+        )
         if not self.by_referee:
             existing = None
         names = self.query_one("#result-names", Label)
@@ -141,7 +165,100 @@ class ResultScreen(KioskScreen):
             started = {"first": "A", "second": "B"}.get(existing.started, "")
             self.query_one("#res-starter", Input).value = started
 
+    # -- this station's entry, and its withdrawal ---------------------------------------
+    def _show_entry(self, entry: Result | None, at_hub: bool) -> None:
+        self.entry = entry
+        label = self.query_one("#result-entry", Label)
+        if entry is None:
+            label.update("")
+            return
+        if entry.withdrawn:
+            how = self.tr("kiosk.entry.withdrawn")
+        elif entry.entered_by == "referee":
+            how = self.tr("kiosk.entry.referee")
+        elif entry.one_sided:
+            how = self.tr("kiosk.entry.one_sided")
+        else:
+            how = self.tr("kiosk.entry.confirmed")
+        where = self.tr("kiosk.entry.at_hub" if at_hub else "kiosk.entry.queued")
+        text = self.tr(
+            "kiosk.entry.line",
+            a=entry.score_first,
+            b=entry.score_second,
+            started="A" if entry.started == "first" else "B",
+            how=how,
+            where=where,
+        )
+        if not self.by_referee and not entry.withdrawn and entry.entered_by != "referee":
+            text += " " + self.tr("kiosk.entry.withdraw_hint")
+        label.update(literal(text))
+
+    def action_withdraw(self) -> None:
+        entry = self.entry
+        if self.by_referee or self.awaiting is not None or self.withdrawing is not None:
+            return
+        if entry is None or entry.withdrawn:
+            self._error(self.tr("kiosk.withdraw.nothing"))
+            return
+        if entry.entered_by == "referee":
+            self._error(self.tr("kiosk.withdraw.referee"))
+            return
+        self.withdrawing = entry
+        self._asked_at = self.kiosk.clock.monotonic()
+        self._error("")
+        for field in self.query(Input):
+            field.disabled = True
+        key = self.kiosk.settings.confirm_key.upper()
+        box = self.query_one("#result-confirm", Label)
+        box.update(
+            literal(
+                self.tr(
+                    "kiosk.withdraw.confirm",
+                    round=entry.round_no,
+                    table=entry.table_no,
+                    a=entry.score_first,
+                    b=entry.score_second,
+                    key=key,
+                )
+            )
+        )
+        box.add_class("-asking")
+        self.query_one("#result-hint", Label).update(
+            literal(self.tr("kiosk.withdraw.hint", key=key))
+        )
+        self.set_focus(None)
+
+    def _withdraw_declined(self) -> None:
+        self.withdrawing = None
+        self._back_to_fields(self.tr("kiosk.withdraw.declined"), "#res-table")
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _withdraw(self, entry: Result) -> None:
+        try:
+            gone = self.kiosk.store.withdraw_result(
+                entry.round_no, entry.table_no, at=self.kiosk.clock.now()
+            )
+        except NothingToWithdraw:
+            self.app.call_from_thread(self._error, self.tr("kiosk.withdraw.nothing"))
+            return
+        except Exception as exc:
+            self.app.call_from_thread(self.kiosk.storage_failed, exc)
+            return
+        self.app.call_from_thread(self._withdrawn, gone)
+
+    def _withdrawn(self, gone: Result) -> None:
+        from samoobsluha.station.screens.verdict import SavedScreen
+
+        text = self.tr("kiosk.withdraw.done", round=gone.round_no, table=gone.table_no)
+        self.app.switch_screen(SavedScreen(text))
+
     def action_save(self) -> None:
+        if self.withdrawing is not None:  # the second player agrees to the withdrawal
+            if self.kiosk.clock.monotonic() - self._asked_at < self.kiosk.settings.verdict_lock:
+                return
+            entry, self.withdrawing = self.withdrawing, None
+            self._withdraw(entry)
+            return
         if self.awaiting is not None:  # the second player confirms
             # a confirm key typed twice by the player who entered it is not a confirmation
             if self.kiosk.clock.monotonic() - self._asked_at < self.kiosk.settings.verdict_lock:
@@ -227,6 +344,10 @@ class ResultScreen(KioskScreen):
     def _unconfirmed(self) -> None:
         """Back to the fields: the second player did not agree."""
         self.awaiting = None
+        self._back_to_fields(self.tr("kiosk.result.not_confirmed"), "#res-score-a")
+
+    def _back_to_fields(self, error: str, focus: str) -> None:
+        """The question closed unanswered yes: the fields again, with why."""
         box = self.query_one("#result-confirm", Label)
         box.update("")
         box.remove_class("-asking")
@@ -235,8 +356,8 @@ class ResultScreen(KioskScreen):
         )
         for field in self.query(Input):
             field.disabled = False
-        self._error(self.tr("kiosk.result.not_confirmed"))
-        self.set_focus(self.query_one("#res-score-a", Input))
+        self._error(error)
+        self.set_focus(self.query_one(focus, Input))
 
     def timed_out(self) -> None:
         """Nobody confirmed in time: the result is kept as a one-sided entry."""
@@ -245,6 +366,7 @@ class ResultScreen(KioskScreen):
             self.kiosk.touch()
             self._store(result, True)
             return
+        self.withdrawing = None  # a withdrawal nobody confirmed is none: nothing stored
         super().timed_out()
 
     @work(thread=True, exit_on_error=False, group="db")

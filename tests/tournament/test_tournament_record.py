@@ -1,12 +1,14 @@
 """The whole tournament record under every input at once: a Hypothesis state machine that
-interleaves station entries, operator entries and corrections, publication, protests, the
-clock, finalisation, dispute decisions, round pairing and tsh export → import, on a real
-SQLite file, against a small model of the lifecycle table in docs/tournament.md.
+interleaves station entries, one-sided station entries, a station's withdrawal of its own
+entry, operator entries and corrections, publication, protests, the clock, finalisation,
+dispute decisions, round pairing and tsh export → import, on a real SQLite file, against a
+small model of the lifecycle table in docs/tournament.md.
 
 Invariants after every step:
 
 * every table's result and state are the model's — in particular a published or final
-  result changes only by an operator action (a correction or a dispute decision);
+  result changes only by an operator action (a correction or a dispute decision), and an
+  entry equal to its author's *latest* one is a duplicate (not one equal to any earlier);
 * the standings equal a recomputation from the model's results (byes included), and every
   table they do not count is listed as pending (``unsettled``);
 * every dispute is listed until it is resolved;
@@ -26,6 +28,7 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from samoobsluha.hub.tournament import tsh
 from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.intake import StationResult
 from samoobsluha.hub.tournament.model import Game, Kind
 from samoobsluha.hub.tournament.standings import compute
 from samoobsluha.hub.tournament.store import open_tournament_db
@@ -50,7 +53,7 @@ class Table:
     status: str | None = None  # entered | confirmed | conflict | final
     sources: set[str] = field(default_factory=set)
     latest: dict[str, Value] = field(default_factory=dict)  # per author: operator, st-1 …
-    seen: set[tuple[str, Value]] = field(default_factory=set)  # (author, value) entered
+    one_sided: tuple[str, Value] | None = None  # the latest one-sided entry (station, value)
 
 
 class Record(RuleBasedStateMachine):
@@ -100,18 +103,18 @@ class Record(RuleBasedStateMachine):
             )
         except TournamentError:
             out = None
-        if (author, v) in m.seen:
+        if m.latest.get(author) == v:
             assert out is not None and out.status == "duplicate"
             return
         if r in self.published and m.value is not None:
             if v == m.value:
                 assert out is not None and out.status == "duplicate"
-                m.seen.add((author, v))
+                m.latest[author] = v
             elif source == "operator":
                 assert out is None  # refused: the operator corrects explicitly
             else:
                 assert out is not None and out.status == "dispute"
-                m.seen.add((author, v))
+                m.latest[author] = v
                 ids = [d["id"] for d in self.tour.disputes(r) if d["table_no"] == t]
                 new = max(ids)
                 assert new not in self.disputes
@@ -127,7 +130,6 @@ class Record(RuleBasedStateMachine):
             assert out is None
             return
         assert out is not None, (key, v, source, m)
-        m.seen.add((author, v))
         m.latest[author] = v
         values = set(m.latest.values())
         m.sources = {"operator" if a == "operator" else "station" for a in m.latest}
@@ -160,6 +162,47 @@ class Record(RuleBasedStateMachine):
         self._entry(self._pick(data), v, "station", who)
 
     @precondition(lambda self: self.rounds > 0)
+    @rule(data=st.data(), v=SCORES, who=STATIONS)
+    def station_one_sided(self, data: st.DataObject, v: Value, who: str) -> None:
+        key = self._pick(data)
+        self.copies += 1
+        res = StationResult(f"{who}/e/{self.copies}", who, *key, "", "", *v, "first", True)
+        (out,) = self.tour.book.enter_station_results([res])
+        assert out.outcome == "one_sided" and out.error is None
+        self.tables.setdefault(key, Table()).one_sided = (who, v)
+
+    @precondition(lambda self: self.rounds > 0)
+    @rule(data=st.data(), who=STATIONS)
+    def station_withdrawal(self, data: st.DataObject, who: str) -> None:
+        key = self._pick(data)
+        r, t = key
+        out = self.tour.book.withdraw(r, t, station=who, key=f"{who}/1/{self.clock.now()}")
+        m = self.tables.setdefault(key, Table())
+        if r in self.published or m.status == "final":
+            assert out == "withdraw_refused"
+            return
+        # its one-sided entry, while shown (a table with a result shows none)
+        mine = m.one_sided is not None and m.one_sided[0] == who and m.value is None
+        if who not in m.latest and not mine:
+            assert out == "duplicate"
+            return
+        assert out == "withdrawn"
+        if mine:
+            m.one_sided = None
+        if who not in m.latest:
+            return
+        del m.latest[who]
+        values = set(m.latest.values())
+        m.sources = {"operator" if a == "operator" else "station" for a in m.latest}
+        if not values:
+            m.value, m.status = None, None
+        elif len(values) == 1:
+            m.value = values.pop()
+            m.status = "confirmed" if len(m.sources) > 1 else "entered"
+        else:
+            m.status = "conflict"
+
+    @precondition(lambda self: self.rounds > 0)
     @rule(data=st.data(), v=SCORES)
     def operator_entry(self, data: st.DataObject, v: Value) -> None:
         self._entry(self._pick(data), v, "operator", "Jana")
@@ -178,7 +221,6 @@ class Record(RuleBasedStateMachine):
         m.status = "final" if m.status == "final" else "confirmed"
         m.sources = {"operator"}
         m.latest["operator"] = v
-        m.seen.add(("operator", v))
         for d, (r, t, _) in list(self.disputes.items()):
             if (r, t) == key:
                 del self.disputes[d]
@@ -275,6 +317,20 @@ class Record(RuleBasedStateMachine):
             row = got[key]
             assert (row["s_first"], row["s_second"]) == m.value, (key, row, m)
             assert row["status"] == m.status, (key, row, m)
+
+    @invariant()
+    def one_sided_entries_are_shown_until_the_table_has_a_result(self) -> None:
+        for r in range(1, self.rounds + 1):
+            shown = {
+                t: (v["station"], (v["s_first"], v["s_second"]))
+                for t, v in self.tour.book.one_sided(r).items()
+            }
+            want = {
+                t: m.one_sided
+                for (rr, t), m in self.tables.items()
+                if rr == r and m.one_sided is not None and m.value is None
+            }
+            assert shown == want
 
     @invariant()
     def every_dispute_is_listed(self) -> None:

@@ -1,0 +1,104 @@
+"""A player sees his own table's entry at the kiosk and withdraws it with his opponent: F8
+asks, the opponent agrees with the confirm key (a double press by the same player is not
+an agreement; Esc: no, the entry stays). The withdrawal is in SQLite and the outbox before
+the kiosk says it is done; the players may then enter the table again. The referee's entry
+is not the players' to withdraw. A real kiosk app under Pilot at 80x24."""
+
+from __future__ import annotations
+
+from kiosk_pilot import settle, type_text
+from test_kiosk_flows import SIZE
+from textual.widgets import Label
+
+from samoobsluha.station import outbox
+from samoobsluha.station.log import Result
+from samoobsluha.station.screens.result import ResultScreen
+from samoobsluha.station.screens.verdict import SavedScreen
+
+
+def _text(app, selector: str) -> str:
+    return str(app.screen.query_one(selector, Label).content)
+
+
+async def _look_up(pilot, round_no: str = "2", table: str = "5") -> None:
+    await pilot.press("f2")
+    for text in (round_no, table):
+        await type_text(pilot, text)
+        await pilot.press("enter")
+    await settle(pilot)
+
+
+async def test_the_players_see_and_withdraw_their_entry(make_app, store, clock):
+    store.replace_pairings(2, [(5, "Novák Jan", "Dvořáková Eva")], at=clock.now())
+    store.store_result(
+        Result(2, 5, 412, 388, "second", "Novák Jan", "Dvořáková Eva"), at=clock.now()
+    )
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await _look_up(pilot)
+        line = _text(app, "#result-entry")
+        assert line == (
+            "Záznam této stanice: 412:388, začínal B — potvrzený oběma, čeká na odeslání. "
+            "F8 = stáhnout"
+        )
+        assert app.screen.query_one("#result-entry").region.bottom <= SIZE[1]
+        await pilot.press("f8")
+        await settle(pilot)
+        assert _text(app, "#result-confirm") == (
+            "Stáhnout záznam kola 2, stůl 5 (412:388)? Soupeř souhlasí: F10 = ano, Esc = ne"
+        )
+        assert app.screen.query_one("#result-confirm").region.bottom <= SIZE[1]
+        assert _text(app, "#result-hint") == "F10 = stáhnout · Esc = nestahovat"
+        await pilot.press("f10")  # the same player at once: not the opponent's yes
+        await settle(pilot)
+        assert isinstance(app.screen, ResultScreen) and not store.result(2, 5).withdrawn
+        await pilot.press("escape")  # the opponent does not agree
+        await settle(pilot)
+        assert "Nestaženo" in _text(app, "#result-error")
+        assert not store.result(2, 5).withdrawn and len(outbox.pending(store.db)) == 1
+        await pilot.press("f8")
+        await settle(pilot)
+        clock.advance(1)
+        await pilot.press("f10")  # the opponent agrees
+        await settle(pilot)
+        assert isinstance(app.screen, SavedScreen)
+        assert _text(app, "#verdict-reason").startswith("Staženo: kolo 2, stůl 5.")
+        # durable and queued when it is shown done
+        gone = store.result(2, 5)
+        assert (gone.withdrawn, gone.revision) == (True, 2)
+        rows = outbox.pending(store.db)
+        assert [r["payload"]["withdrawn"] for r in rows] == [False, True]
+        assert (rows[1]["payload"]["score_first"], rows[1]["payload"]["revision"]) == (412, 2)
+
+        # withdrawn: the players may enter the table again, and confirm it
+        clock.advance(app.settings.verdict_seconds + 1)
+        await pilot.pause(0.3)
+        await _look_up(pilot)
+        assert "stažený" in _text(app, "#result-entry")
+        assert "F8" not in _text(app, "#result-entry")
+        for text in ("410", "388", "b"):
+            await type_text(pilot, text)
+            await pilot.press("enter")
+        await pilot.press("f10")
+        await settle(pilot)
+        clock.advance(1)
+        await pilot.press("f10")
+        await settle(pilot)
+        assert isinstance(app.screen, SavedScreen)
+    again = store.result(2, 5)
+    assert (again.score_first, again.withdrawn, again.revision) == (410, False, 3)
+
+
+async def test_the_referees_entry_is_not_the_players_to_withdraw(make_app, store, clock):
+    store.store_result(Result(2, 5, 412, 388, "first"), at=clock.now(), by_referee=True)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await _look_up(pilot)
+        assert "zapsal ho rozhodčí" in _text(app, "#result-entry")
+        await pilot.press("f8")
+        await settle(pilot)
+        assert _text(app, "#result-error") == (
+            "! Tento výsledek zapsal rozhodčí: změnit ho může jen rozhodčí."
+        )
+        assert _text(app, "#result-confirm") == ""
+    assert not store.result(2, 5).withdrawn and len(outbox.pending(store.db)) == 1
