@@ -73,8 +73,10 @@ class ReportMeta:
     lexicons: list[LexiconUse] = field(default_factory=list)
 
 
-def gather(tour: Tournament, db: Any) -> ReportMeta:
-    """The event's metadata from the tournament and the hub's sync tables."""
+def gather(tour: Tournament, db: Any, division: str | None = None) -> ReportMeta:
+    """The event's metadata from the tournament and the hub's sync tables; the rounds and
+    players are ``division``'s (default: the only one)."""
+    division = tour.division(division)
     s = tour.settings()
     uses: dict[tuple[str, str], LexiconUse] = {}
     published = sync_store.load_published(db).get("lexicon")
@@ -97,8 +99,8 @@ def gather(tour: Tournament, db: Any) -> ReportMeta:
         rules=exports.RULES_LABELS.get(s["rules"], s["rules"].upper()),
         settings={k: str(v) for k, v in s["overrides"].items()},
         rounds_planned=s["rounds"],
-        rounds_played=tour.last_scored_round(),
-        players=len(tour.players()),
+        rounds_played=tour.last_scored_round(division),
+        players=len(tour.players(division=division)),
         lexicons=sorted(uses.values(), key=lambda u: (not u.published, -u.checks, u.sha256)),
     )
 
@@ -112,10 +114,13 @@ def _lexicon_header(path: Path) -> tuple[str, str]:
     return info.variant, info.language
 
 
-def result_rows(tour: Tournament, lang: str | None) -> list[dict[str, str]]:
-    """Every player with every tie-break figure (machine numbers without ``lang``)."""
+def result_rows(
+    tour: Tournament, lang: str | None, division: str | None = None
+) -> list[dict[str, str]]:
+    """Every player of ``division`` (default: the only one) with every tie-break figure
+    (machine numbers without ``lang``)."""
     rows = []
-    table = tour.standings()
+    table = tour.standings(division=division)
     for s in table:
         figures = {
             "rank": str(s.rank),
@@ -151,7 +156,13 @@ def slug(name: str) -> str:
     return text or "turnaj"
 
 
-def report_html(tour: Tournament, meta: ReportMeta, lang: str, day: datetime.date | None) -> str:
+def report_html(
+    tour: Tournament,
+    meta: ReportMeta,
+    lang: str,
+    day: datetime.date | None,
+    division: str | None = None,
+) -> str:
     esc = html.escape
     header = exports.PrintHeader.of(tour, day)
     header = exports.PrintHeader(
@@ -186,10 +197,10 @@ def report_html(tour: Tournament, meta: ReportMeta, lang: str, day: datetime.dat
         )
     meta_table = f'<table class="meta">{items}{"".join(lexicons)}</table>\n'
     cols = [c for c in REPORT_COLUMNS if c != "club"]
-    results = exports.table_html(cols, result_rows(tour, lang), lang, 10.0)
+    results = exports.table_html(cols, result_rows(tour, lang, division), lang, 10.0)
     sections = [(t("report.title", lang), meta_table + results)]
     players = {p.id: p for p in tour.players()}
-    awards = tour.prize_list()
+    awards = tour.prize_list(division=division)
     if awards:
         prize = exports.table_html(
             exports.PRIZE_COLUMNS, exports.prize_rows(awards, players, lang), lang
@@ -218,20 +229,24 @@ def write_report(
     plain: bool = False,
     pdf: bool = False,
     day: datetime.date | None = None,
+    division: str | None = None,
 ) -> list[Path]:
-    """Write the report's files into ``out`` (created); returns them."""
+    """Write the report's files into ``out`` (created) for ``division`` (default: the
+    only one; in a hall of several, one report a division, as each is rated on its own);
+    returns them."""
     out.mkdir(parents=True, exist_ok=True)
     with service._db() as db:
         tour = Tournament(db, service.clock)
-        meta = gather(tour, db)
+        division = tour.division(division)
+        meta = gather(tour, db, division)
         name = slug(meta.event)
         made = [out / f"{name}.t"]
-        tsh.write(tour.export_tsh(), made[0])
-        rows = result_rows(tour, None if plain else lang)
+        tsh.write(tour.export_tsh(division), made[0])
+        rows = result_rows(tour, None if plain else lang, division)
         csv_text = exports.to_csv(REPORT_COLUMNS, rows, None if plain else lang)
         made.append(out / "results.csv")
         made[-1].write_text(csv_text, encoding="utf-8")
-        page = report_html(tour, meta, lang, day)
+        page = report_html(tour, meta, lang, day, division)
     made.append(out / "report.html")
     made[-1].write_text(page, encoding="utf-8")
     made.append(out / "event.json")

@@ -258,6 +258,7 @@ def _report(args: argparse.Namespace) -> int:
             lang=args.lang or lang,
             plain=args.plain,
             pdf=args.pdf,
+            division=args.division,
         )
     except (OSError, ValueError, TournamentError, PdfError, _service_errors()) as exc:
         print(f"hub report: {error_text(exc, lang)}", file=sys.stderr)
@@ -276,9 +277,12 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     _db_args(p)
     p.add_argument("-o", "--output", required=True, metavar="DIR", help="the folder to write")
-    p.add_argument("--lang", choices=("cs", "sk", "en"), help="default: the operator's")
+    p.add_argument("--lang", choices=("cs", "sk", "en", "pl"), help="default: the operator's")
     p.add_argument("--plain", action="store_true", help="CSV for tools (',' and '.')")
     p.add_argument("--pdf", action="store_true", help="also report.pdf (headless Chromium)")
+    p.add_argument(
+        "--division", metavar="NAME", help="the division to report (default: the only one)"
+    )
     p.set_defaults(func=_report)
 
     cs = command_group(sub, "category", "categories (junior, women …) and birth dates")

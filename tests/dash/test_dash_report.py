@@ -108,3 +108,35 @@ def test_report_pdf_reads_as_the_association_gets_it(service: HubService, tmp_pa
     with service._tour() as tour:
         leader = tour.standings()[0].player.name
     assert leader in text
+
+
+JUNIORS = ("Malá Eva", "Tóth Pavel", "Veselá Lucie", "Černý Ota")
+
+
+def test_report_is_one_division_at_a_time(tmp_path: Path, capsys) -> None:  # type: ignore[no-untyped-def]
+    """In a hall of two divisions each is rated on its own: ``--division`` reports one (its
+    tsh file and results hold only its players); without it the refusal names them."""
+    svc = HubService(tmp_path / "data", clock=FakeClock())
+    svc.prepare()
+    with svc._tour() as tour:
+        tour.configure(name="Dvě skupiny")
+        tour.add_division("OPEN")
+        tour.add_division("JUNIOR")
+        for i, name in enumerate("ABCDEF"):
+            tour.add_player(f"Open {name}", rating=1500 - i, division="OPEN")
+        for i, name in enumerate(JUNIORS):
+            tour.add_player(name, rating=900 - i, division="JUNIOR")
+        for d in ("OPEN", "JUNIOR"):
+            for b in tour.pair(1, seed=1, division=d).boards:
+                tour.record_result(1, b.table, b.first, b.second or 0, 400, 350, started=b.first)
+    db = ["--db", str(svc.db_path), "--plain"]
+    assert main(["report", "-o", str(tmp_path / "all"), *db]) == 2
+    assert "OPEN, JUNIOR" in capsys.readouterr().err
+    out = tmp_path / "junior"
+    assert main(["report", "-o", str(out), *db, "--division", "junior"]) == 0
+    back = tsh.to_tournament(tsh.read(next(out.glob("*.t"))))
+    assert sorted(p.name for p in back.players.values()) == sorted(JUNIORS)
+    rows = list(csv.DictReader(io.StringIO((out / "results.csv").read_text(encoding="utf-8"))))
+    assert sorted(r["name"] for r in rows) == sorted(JUNIORS)
+    meta = json.loads((out / "event.json").read_text(encoding="utf-8"))
+    assert meta["players"] == 4 and meta["rounds_played"] == 1
