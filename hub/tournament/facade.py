@@ -705,6 +705,17 @@ class Tournament:
         change is stored and publishes like any pairing; each touched board carries the
         rules its pair breaks (returned too), and the audit has the boards before/after."""
         pairing = self.pairing(round_no)
+        try:
+            if action == "tables":
+                touched_before = {a, b}
+            else:
+                touched_before = {
+                    x.table for x in pairing.boards for pid in (a, b) if pid in (x.first, x.second)
+                }
+            boards, touched = corrections.changed_boards(pairing.boards, action, a, b)
+        except corrections.CorrectionError as exc:
+            raise TournamentError(*exc.args) from None
+        # (both players are in the pairing: changed_boards checked it)
         if action in ("swap", "force") and self.player(a).division != self.player(b).division:
             # Pairings never cross divisions, not even by hand.
             raise TournamentError(
@@ -716,16 +727,6 @@ class Tournament:
                     second=self.player(b).division,
                 )
             )
-        try:
-            if action == "tables":
-                touched_before = {a, b}
-            else:
-                touched_before = {
-                    x.table for x in pairing.boards for pid in (a, b) if pid in (x.first, x.second)
-                }
-            boards, touched = corrections.changed_boards(pairing.boards, action, a, b)
-        except corrections.CorrectionError as exc:
-            raise TournamentError(*exc.args) from None
         touched |= touched_before
         for table in sorted(touched):
             if self.book.result_row(round_no, table) is not None:

@@ -739,13 +739,17 @@ class ResultBook:
     def one_sided(self, round_no: int) -> dict[int, dict[str, Any]]:
         """table -> the latest one-sided station entry of ``round_no`` (scores in board
         order, ``starter``, ``station``, ``at``) for tables it is still the only word
-        about: none once the table has a result."""
+        about: none once the table has a result, and none from before a director's undo
+        of the table (its entries so far no longer count, one-sided ones included)."""
         out: dict[int, dict[str, Any]] = {}
         for row in self.db.query(
             "SELECT table_no, who, at, action, after FROM tour_audit"
-            " WHERE action IN ('one_sided', 'withdrawn') AND round = ? ORDER BY id",
+            " WHERE action IN ('one_sided', 'withdrawn', 'undo') AND round = ? ORDER BY id",
             [round_no],
         ):
+            if row["action"] == "undo":
+                out.pop(int(row["table_no"]), None)
+                continue
             if row["action"] == "withdrawn":
                 # the station took its one-sided entry back too
                 if out.get(int(row["table_no"]), {}).get("station") == row["who"]:

@@ -139,8 +139,8 @@ def test_read_only_safe_and_without_secrets(hub: LiveHub) -> None:
     _, _, raw = get(base + "snapshot.json")
     snap = json.loads(raw)
     assert set(snap) == {
-        "name", "rules", "round", "players", "tables", "where", "results", "standings",
-        "cards", "plans", "playout", "v",
+        "name", "rules", "round", "players", "division", "tables", "where", "results",
+        "standings", "cards", "plans", "playout", "v",
         "prizes", "sanctions",  # public: the prize list, sanctions published (ČAS 13.13)
     }  # fmt: skip
     # neither the hall secret nor any station's key appears, raw or hex

@@ -187,7 +187,9 @@ class Record(RuleBasedStateMachine):
             assert out == "duplicate"
             return
         assert out == "withdrawn"
-        if mine:
+        if m.one_sided is not None and m.one_sided[0] == who:
+            # the withdrawal takes the station's one-sided entry back too, shown or not:
+            # nothing of that station's is left for the operator to see
             m.one_sided = None
         if who not in m.latest:
             return
