@@ -174,6 +174,7 @@ class KioskApp(App[int], inherit_bindings=False):
         from samoobsluha.station.startup import release_collector
 
         try:
+            self.lexicons.current.start_check()  # its hash, kept off the way to this paint
             if self.after_first_paint is not None:
                 try:
                     self.after_first_paint()

@@ -633,10 +633,10 @@ def build_kiosk(
         lexicon_path = ensure_default_lexicon(
             lexicon_lang, log=lambda msg: print(msg, file=sys.stderr)
         )
-    # Its content hash is checked in a thread while the screen starts, at every start;
-    # the first lookup waits for it (a tampered or rotted file never judges).
-    # station/lexicons.py owns the lexicon in use from here on.
-    lex = open_lexicon(lexicon_path, verify="background")
+    # Its content hash is checked in a thread the kiosk starts once its idle screen is
+    # painted, at every start; the first lookup waits for it (a tampered or rotted file
+    # never judges). station/lexicons.py owns the lexicon in use from here on.
+    lex = open_lexicon(lexicon_path, verify="background", start_check=False)
     station_id = station_id or cfg.name
     store = KioskStore.open(db_path or station_config.station_db_path(), station_id)
     with store._lock:

@@ -1,7 +1,8 @@
-"""`station run` paints its idle screen before it imports gpiozero or opens the gong's
-outputs (station/runtime.py), unless a stored signal is due right after the start: then
-the outputs exist before the kiosk, as before. Each case in a fresh interpreter (the
-question is what sys.modules holds at the first paint), on an injected clock, mock pins."""
+"""`station run` paints its idle screen before it imports gpiozero, opens the gong's
+outputs or hashes its lexicon (station/runtime.py), unless a stored signal is due right
+after the start: then the outputs exist before the kiosk, as before. Each start in a fresh
+interpreter (the question is what sys.modules holds at the first paint), on an injected
+clock, with mock pins."""
 
 from __future__ import annotations
 
@@ -50,6 +51,8 @@ class Probe(KioskApp):
     def _started(self):
         seen["gpiozero_at_paint"] = "gpiozero" in sys.modules
         seen["outputs_at_paint"] = runtime.outputs is not None
+        verifier = self.lexicons.current._verifier  # the lexicon's hash check
+        seen["hash_started_at_paint"] = verifier is not None and verifier.ident is not None
         super()._started()
 
 async def main():
@@ -95,6 +98,7 @@ def test_the_idle_screen_is_painted_before_gpiozero_is_imported(
     seen = _start(tmp_path, small_lexicon_path, due_in)
     assert seen["gpiozero_at_paint"] is False
     assert seen["outputs_at_paint"] is False
+    assert seen["hash_started_at_paint"] is False  # started just after it
     assert seen["bell_pin"] and seen["button_attached"]  # built and wired after the paint
 
 
