@@ -181,3 +181,26 @@ async def test_a_signal_rings_at_its_instant_whenever_the_outputs_are_built(
     finally:
         runtime.stop()
         await asyncio.wait_for(main, 60)
+
+
+async def test_a_pin_that_cannot_be_used_still_ends_station_run_with_its_message(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, small_lexicon_path: Path
+) -> None:
+    """The outputs are built after the first paint, and a bad pin found then ends the
+    kiosk with the same error as before (`station run` prints it, exit code 2)."""
+    from samoobsluha.station.hardware import HardwareError
+
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "data"))
+    path = tmp_path / "station.toml"
+    path.write_text('[gong]\naudio = "off"\nbell_pin = "GPIO99"\n', encoding="utf-8")
+    runtime = StationRuntime(
+        station_config.load(path),
+        RuntimeOptions(kiosk=True, link=False, headless=True, lexicon=small_lexicon_path),
+        local_clock=FakeClock(),
+        pin_factory=MockFactory(),
+        db_path=tmp_path / "station.db",
+    )
+    with pytest.raises(HardwareError, match="bell_pin = 'GPIO99'"):
+        await asyncio.wait_for(runtime.main(), 60)
+    assert runtime.app is not None and runtime.app.return_code is not None  # it ran
+    assert runtime.outputs is None
