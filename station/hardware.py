@@ -39,9 +39,8 @@ log = logging.getLogger(__name__)
 
 def _gpio() -> Any:
     """gpiozero, imported at the first device or pin factory: importing it (its pin
-    factories' entry points through ``importlib.metadata``) is about a third of the
-    kiosk's CPU time to its idle screen, and ``station run`` builds the outputs only after
-    that screen is painted (station/runtime.py). Importing this module stays cheap."""
+    factories' entry points through ``importlib.metadata``) costs 30-120 ms of CPU, and
+    ``station run`` builds the outputs only after the kiosk's idle screen is painted (station/runtime.py). Importing this module stays cheap."""
     import gpiozero
     import gpiozero.pins.mock
 

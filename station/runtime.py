@@ -22,7 +22,7 @@ and the rules that must never differ between those modes live here, once:
   it runs, so the outputs are driven from one place (bench/gong.py, docs/gong.md).
 * **The idle screen comes first; no signal waits for the outputs.** ``station run``
   builds the gong's outputs (importing gpiozero, probing the pin factory, writing the
-  sound files: about a third of the kiosk's CPU time to its idle screen) just after the
+  sound files: about a tenth of the kiosk's CPU time to its idle screen) just after the
   kiosk's first paint, on a thread of their own, and starts the hub link once they exist
   (so nothing the hub sends — a "gong now", a rehearsal — arrives before them). A signal
   due within ``EAGER_OUTPUTS`` of the start has them built before the kiosk, as before;
