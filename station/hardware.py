@@ -40,7 +40,8 @@ log = logging.getLogger(__name__)
 def _gpio() -> Any:
     """gpiozero, imported at the first device or pin factory: importing it (its pin
     factories' entry points through ``importlib.metadata``) costs 30-120 ms of CPU, and
-    ``station run`` builds the outputs only after the kiosk's idle screen is painted (station/runtime.py). Importing this module stays cheap."""
+    ``station run`` builds the outputs only after the kiosk's idle screen is painted
+    (station/runtime.py). Importing this module stays cheap."""
     import gpiozero
     import gpiozero.pins.mock
 
