@@ -197,13 +197,22 @@ class Lexicon:
         )
 
     @classmethod
-    def open(cls, path: StrPath, *, language: str | None = None, verify: str = "now") -> Lexicon:
+    def open(
+        cls,
+        path: StrPath,
+        *,
+        language: str | None = None,
+        verify: str = "now",
+        start_check: bool = True,
+    ) -> Lexicon:
         """Open ``path``. ``language``, when given, must match the file's. ``verify``:
         ``"now"`` checks the content hash before returning; ``"background"`` returns at
         once and checks it in a thread (lookups wait for it, and fail with
         :class:`LexiconError` if the file is not what its header says); ``"trusted"``
         skips it — only for a file whose hash the caller knows was checked and that has
-        not changed since (the station's verification stamp, station/lexicons.py)."""
+        not changed since (the station's verification stamp, station/lexicons.py).
+        ``start_check=False`` (background only) starts that thread at :meth:`start_check`
+        or at the first lookup, whichever comes first (the kiosk: after its first paint)."""
         if verify not in ("now", "background", "trusted"):
             raise ValueError(f"verify must be 'now', 'background' or 'trusted', not {verify!r}")
         path = os.fspath(path)
@@ -228,10 +237,10 @@ class Lexicon:
             raise
         lexicon = cls(path, info, trie, mapping=mapping)
         if verify == "background":
-            lexicon._verify_in_background(payload)
+            lexicon._verify_in_background(payload, start=start_check)
         return lexicon
 
-    def _verify_in_background(self, payload: memoryview) -> None:
+    def _verify_in_background(self, payload: memoryview, *, start: bool = True) -> None:
         self._verified = False
 
         def verify() -> None:
@@ -246,13 +255,32 @@ class Lexicon:
         import threading  # here: a one-shot `station check` verifies in the foreground
 
         self._verifier = threading.Thread(target=verify, name="lexicon-verify", daemon=True)
-        self._verifier.start()
+        self._check_started = threading.Event()
+        self._start_lock = threading.Lock()
+        if start:
+            self.start_check()
 
-    def wait_verified(self) -> None:
+    def start_check(self) -> None:
+        """Start the background hash check now if it is not running yet (thread-safe)."""
+        started = getattr(self, "_check_started", None)
+        if started is None or self._verifier is None:
+            return
+        with self._start_lock:
+            if started.is_set():
+                return
+            self._verifier.start()
+            started.set()
+
+    def wait_verified(self, *, start: bool = True) -> None:
         """Block until the content hash is checked; raise :class:`LexiconError` if it
-        does not match (then every lookup raises it too)."""
+        does not match (then every lookup raises it too). ``start=False`` waits for a
+        check someone else starts (the stamp writer) rather than starting it."""
         if not self._verified:
             if self._verifier is not None:
+                if start:
+                    self.start_check()
+                else:
+                    self._check_started.wait()
                 self._verifier.join()
             if self._verify_error is None:
                 self._verified = True

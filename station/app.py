@@ -137,6 +137,9 @@ class KioskApp(App[int], inherit_bindings=False):
         self.last_activity = self.clock.monotonic()
         self.backlog = 0
         self.verdict_painted_at: float | None = None  # for bench/kiosk.py
+        # Called once the idle screen is painted (the runtime builds the gong's outputs
+        # then: station/runtime.py); never raises into the kiosk.
+        self.after_first_paint: Callable[[], None] | None = None
         self._verdict_screen: Any = None  # VerdictScreen, prepared after the first paint
         self._filled_verdict: Any = None  # the prepared one, filled in during a commit
         self._prefilled: tuple[Any, ...] | None = None  # see prefill_verdict
@@ -171,6 +174,12 @@ class KioskApp(App[int], inherit_bindings=False):
         from samoobsluha.station.startup import release_collector
 
         try:
+            self.lexicons.current.start_check()  # its hash, kept off the way to this paint
+            if self.after_first_paint is not None:
+                try:
+                    self.after_first_paint()
+                except Exception:  # pragma: no cover - the runtime logs its own errors
+                    log.exception("after the first paint")
             self.prepare_verdict()
         finally:
             release_collector()

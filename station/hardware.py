@@ -32,12 +32,20 @@ import weakref
 from collections.abc import Awaitable, Callable, Mapping
 from typing import Any
 
-from gpiozero import LED, Button, Device, GPIOZeroError, OutputDevice
-from gpiozero.pins.mock import MockFactory
-
 from samoobsluha.shared.clock import Clock, SystemClock
 
 log = logging.getLogger(__name__)
+
+
+def _gpio() -> Any:
+    """gpiozero, imported at the first device or pin factory: importing it (its pin
+    factories' entry points through ``importlib.metadata``) costs 30-120 ms of CPU, and
+    ``station run`` builds the outputs only after the kiosk's idle screen is painted
+    (station/runtime.py). Importing this module stays cheap."""
+    import gpiozero
+    import gpiozero.pins.mock
+
+    return gpiozero
 
 
 class HardwareError(Exception):
@@ -57,6 +65,8 @@ def detect_pin_factory() -> tuple[Any, bool]:
     startup log says so. An explicitly requested factory that fails is an error, not a
     silent mock.
     """
+    gpiozero = _gpio()
+    Device, MockFactory = gpiozero.Device, gpiozero.pins.mock.MockFactory
     if Device.pin_factory is not None:
         return Device.pin_factory, isinstance(Device.pin_factory, MockFactory)
     requested = os.environ.get("GPIOZERO_PIN_FACTORY")
@@ -90,7 +100,7 @@ def _describe_pin_error(role: str, key: str, pin: Any, exc: Exception) -> Hardwa
 def _make(role: str, key: str, pin: Any, build: Callable[[], Any]) -> Any:
     try:
         return build()
-    except (GPIOZeroError, ValueError, OSError, RuntimeError) as exc:
+    except (_gpio().GPIOZeroError, ValueError, OSError, RuntimeError) as exc:
         raise _describe_pin_error(role, key, pin, exc) from None
 
 
@@ -172,7 +182,7 @@ class Bell:
             "bell",
             "bell_pin",
             pin,
-            lambda: OutputDevice(
+            lambda: _gpio().OutputDevice(
                 pin, active_high=active_high, initial_value=False, pin_factory=pin_factory
             ),
         )
@@ -262,7 +272,9 @@ class Lamp:
             "lamp",
             "lamp_pin",
             pin,
-            lambda: LED(pin, active_high=active_high, initial_value=False, pin_factory=pin_factory),
+            lambda: _gpio().LED(
+                pin, active_high=active_high, initial_value=False, pin_factory=pin_factory
+            ),
         )
         self.state = self.OFF
         _LIVE.add(self)
@@ -340,7 +352,7 @@ class RefereeButton:
             "button",
             "button_pin",
             pin,
-            lambda: Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory),
+            lambda: _gpio().Button(pin, pull_up=pull_up, bounce_time=None, pin_factory=pin_factory),
         )
         self._button.when_pressed = self._pressed
         self._button.when_released = self._released

@@ -16,7 +16,8 @@ frame (docs/network.md):
 Lifecycle of the one in use (:class:`LexiconInUse`)::
 
     open   ─ at start (runtime.build_kiosk): open_lexicon(path, verify="background") —
-             its content hash is checked in a thread beside the idle screen at every
+             its content hash is checked in a thread started once the idle screen is
+             painted (or by the first lookup, if that came first), at every
              start (the trie is mapped only once it matches; the first lookup waits for
              it; a mismatch judges nothing); one-shot commands trust a matching stamp
     offer  ─ a pushed file is in place: offer(path) opens it with its hash checked, off
@@ -132,10 +133,12 @@ def open_lexicon(
     verify: str = "now",
     language: str | None = None,
     stamps: StrPath | None = None,
+    start_check: bool = True,
 ) -> Lexicon:
     """Open the station's lexicon: trusted when a stamp vouches for the file as it is,
     else with its hash checked (``verify``: ``"now"`` or ``"background"``) and, once the
-    check passes, stamped."""
+    check passes, stamped. ``start_check=False``: the background check starts at
+    :meth:`Lexicon.start_check` or the first lookup (the kiosk: after its first paint)."""
     path = os.fspath(path)
     try:
         st = os.stat(path)
@@ -151,7 +154,7 @@ def open_lexicon(
         lexicon = Lexicon.open(path, verify="trusted", language=language)
         if lexicon.info.sha256 == sha:
             return lexicon
-    lexicon = Lexicon.open(path, verify=verify, language=language)
+    lexicon = Lexicon.open(path, verify=verify, language=language, start_check=start_check)
     if verify == "now":
         write_stamp(path, lexicon.info.sha256, st, stamps=stamps)
     else:
@@ -159,7 +162,7 @@ def open_lexicon(
 
         def stamp_when_verified() -> None:
             try:
-                lexicon.wait_verified()
+                lexicon.wait_verified(start=False)  # it stamps, it does not start it
             except LexiconError:
                 return  # the kiosk refuses it; nothing to vouch for
             write_stamp(path, lexicon.info.sha256, st, stamps=stamps)

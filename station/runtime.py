@@ -20,6 +20,16 @@ and the rules that must never differ between those modes live here, once:
   in the kiosk's loop cannot hold a signal back. Every ring
   (signal, referee button, kiosk gong test, the hub's "gong now") sounds on that thread once
   it runs, so the outputs are driven from one place (bench/gong.py, docs/gong.md).
+* **The idle screen comes first; no signal waits for the outputs.** ``station run``
+  builds the gong's outputs (importing gpiozero, probing the pin factory, writing the
+  sound files: about a tenth of the kiosk's CPU time to its idle screen) just after the
+  kiosk's first paint, on a thread of their own, and starts the hub link once they exist
+  (so nothing the hub sends — a "gong now", a rehearsal — arrives before them). A signal
+  due within ``EAGER_OUTPUTS`` of the start has them built before the kiosk, as before;
+  one rung before they exist (the paint delayed beyond all reason) builds them at that
+  moment; and ``OUTPUTS_AT_LATEST`` after the start they are built whatever the kiosk
+  does. A pin that cannot be used ends ``station run`` with its message, as before.
+  ``station daemon`` and ``station gong run`` build them first, as always.
 * **Every way out switches the bell off.** SIGTERM, SIGINT and SIGHUP (a lost terminal)
   end the kiosk and the runner in order; the outputs close with the bell off, and
   :func:`~samoobsluha.station.hardware.guard_outputs` covers an exit that skips all that.
@@ -56,6 +66,8 @@ log = logging.getLogger(__name__)
 
 SWITCH_INTERVAL = 0.001  # seconds: a busy thread hands the GIL to the bell within 1 ms
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
+EAGER_OUTPUTS = 10.0  # seconds: a signal due this soon after start: outputs before the kiosk
+OUTPUTS_AT_LATEST = 2.0  # seconds after the start: outputs built even if nothing is painted
 
 
 @dataclass
@@ -124,7 +136,11 @@ class StationRuntime:
         # Filled in by main():
         self.sync: StationSync | None = None
         self.schedule: RoundSchedule | None = None
-        self.outputs: GongOutputs | None = None
+        self.outputs: GongOutputs | None = None  # built by _build_outputs, once
+        self._outputs_lock = threading.Lock()
+        self._outputs_error: BaseException | None = None  # a pin that cannot be used
+        self._outputs_thread: threading.Thread | None = None
+        self._wired = False  # the outputs' button, lamp, rehearsal and the link are attached
         self.bell: BellThread | None = None  # the signal runner on its own thread
         self._loop: asyncio.AbstractEventLoop | None = None
         self.app: KioskApp | None = None
@@ -180,7 +196,6 @@ class StationRuntime:
             self.app.exit()
 
     async def main(self) -> int:
-        from samoobsluha.station.gong import build_gong
         from samoobsluha.station.rounds import RoundSchedule
 
         loop = asyncio.get_running_loop()
@@ -208,29 +223,122 @@ class StationRuntime:
         installed: list[int] = []
         code = 0
         try:
-            with build_gong(
-                gong,
-                clock=self.clock,
-                pin_factory=self.pin_factory,
-                with_button=self.options.button,
-            ) as outputs:
-                self.outputs = outputs
-                log.info("%s", outputs.summary())
-                for stop_signal in STOP_SIGNALS:
-                    with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
-                        loop.add_signal_handler(stop_signal, self._on_signal, stop_signal)
-                        installed.append(stop_signal)
-                try:
-                    self._assemble(loop)
-                    code = await self._serve()
-                finally:
-                    await self._stop_tasks()  # before the outputs close: no ring after
-                    outputs.off()
+            if not self._defer_outputs():
+                self._build_outputs()  # a pin that cannot be used stops the start here
+            for stop_signal in STOP_SIGNALS:
+                with contextlib.suppress(NotImplementedError, RuntimeError, ValueError):
+                    loop.add_signal_handler(stop_signal, self._on_signal, stop_signal)
+                    installed.append(stop_signal)
+            try:
+                self._assemble(loop)
+                code = await self._serve()
+            finally:
+                await self._stop_tasks()  # before the outputs close: no ring after
+                if self.outputs is not None:
+                    self.outputs.off()
         finally:
             for signum in installed:
                 loop.remove_signal_handler(signum)
             self._close()
+        if self._outputs_error is not None:  # found after the first paint: as before it
+            raise self._outputs_error
         return code
+
+    # -- the gong's outputs: after the first paint, never after a signal -------------------
+    def _defer_outputs(self) -> bool:
+        """Whether the outputs wait for the kiosk's first paint: only under a kiosk, and
+        only when no signal of a stored plan is due within ``EAGER_OUTPUTS``."""
+        if not self.options.kiosk:
+            return False
+        assert self.schedule is not None
+        now = self.clock.now()
+        for due in self.schedule.due_signals():
+            if due.due - now <= EAGER_OUTPUTS:
+                log.info("a signal is due in %.1f s: gong outputs before the kiosk", due.due - now)
+                return False
+        return True
+
+    def _build_outputs(self) -> GongOutputs:
+        """Open the outputs (any thread; once). Raises what :func:`build_gong` raises; the
+        error is kept, so a second caller raises it too and ``main`` reports it."""
+        with self._outputs_lock:
+            if self.outputs is not None:
+                return self.outputs
+            if self._outputs_error is not None:
+                raise self._outputs_error
+            from samoobsluha.station.gong import build_gong
+            from samoobsluha.station.hardware import HardwareError
+
+            try:
+                outputs = build_gong(
+                    self.gong_config,
+                    clock=self.clock,
+                    pin_factory=self.pin_factory,
+                    with_button=self.options.button,
+                )
+            except HardwareError as exc:
+                self._outputs_error = exc
+                raise
+            self.outputs = outputs
+            log.info("%s", outputs.summary())
+        loop = self._loop
+        if loop is not None and not loop.is_closed():
+            try:
+                running = asyncio.get_running_loop()
+            except RuntimeError:
+                running = None
+            if running is loop:
+                self._wire_outputs()
+            else:
+                with contextlib.suppress(RuntimeError):  # the loop closed in between
+                    loop.call_soon_threadsafe(self._wire_outputs)
+        return outputs
+
+    def _outputs_later(self) -> None:
+        """Build the outputs on a thread of their own (the kiosk's loop keeps answering
+        keys); called at the first paint and ``OUTPUTS_AT_LATEST`` after the start."""
+        if self.outputs is not None or self._outputs_thread is not None:
+            return
+        if self._stop is not None and self._stop.is_set():
+            return
+
+        def build() -> None:
+            from samoobsluha.station.hardware import HardwareError
+
+            try:
+                self._build_outputs()
+            except HardwareError as exc:
+                log.error("gong outputs: %s", exc)
+                loop = self._loop
+                if loop is not None and not loop.is_closed():
+                    with contextlib.suppress(RuntimeError):
+                        loop.call_soon_threadsafe(self.stop)
+
+        self._outputs_thread = threading.Thread(target=build, name="outputs", daemon=True)
+        self._outputs_thread.start()
+
+    def _wire_outputs(self) -> None:
+        """The outputs exist: attach the button, show the lamp, answer rehearsals and start
+        the hub link (on the loop's thread; once)."""
+        from samoobsluha.station.gong import RefereeActions, attach_button
+
+        if self._wired or self.outputs is None or self.schedule is None or self._loop is None:
+            return
+        if self._stop is not None and self._stop.is_set():
+            return
+        self._wired = True
+        outputs, sync, loop = self.outputs, self.sync, self._loop
+        if outputs.button is not None:
+            actions = RefereeActions(
+                self.schedule, self.ring, config=self.gong_config, standalone=not self.linked
+            )
+            attach_button(outputs.button, actions, loop)
+        if outputs.lamp is not None:
+            outputs.lamp.show(synced=self.synced)
+        if sync is not None:
+            self._attach_rehearsal(sync, outputs)
+            self._spawn(sync.run())
+        self.ready.set()
 
     def _on_signal(self, signum: int) -> None:
         log.info("%s: stopping", signal.Signals(signum).name)
@@ -240,30 +348,25 @@ class StationRuntime:
 
     def _assemble(self, loop: asyncio.AbstractEventLoop) -> None:
         from samoobsluha.station.bell import BellThread
-        from samoobsluha.station.gong import RefereeActions, attach_button
 
-        assert self.schedule is not None and self.outputs is not None
-        outputs, sync = self.outputs, self.sync
+        assert self.schedule is not None
+        sync = self.sync
         self.bell = BellThread(
             self._open_bell_schedule, self.clock, _Sounding(self), on_fired=self._fired
         )
         self.schedule.add_listener(self.bell.wake)  # a plan stored here: re-plan at once
-        if outputs.button is not None:
-            actions = RefereeActions(
-                self.schedule, self.ring, config=self.gong_config, standalone=not self.linked
-            )
-            attach_button(outputs.button, actions, loop)
-        if outputs.lamp is not None:
-            outputs.lamp.show(synced=self.synced)
-        if sync is None:
-            self._start_runner()
-        else:
+        if sync is not None:
             sync.on("plan", self._plan_received)
             sync.on("gong", self._gong_now)
             sync.on("clock", self._clock_changed)
             sync.on("show", self._show)
-            self._attach_rehearsal(sync, outputs)
-            self._spawn(sync.run())
+        if self.outputs is not None:
+            self._wire_outputs()  # the link starts here, or once the outputs exist
+        else:
+            loop.call_later(OUTPUTS_AT_LATEST, self._outputs_later)
+        if sync is None:
+            self._start_runner()
+        else:
             if sync.clock.synced:  # kept from before a restart (StationSync._resume_clock)
                 self._clock_changed(sync.status)
                 log.info("signals ring on the hub clock kept from before this start")
@@ -271,6 +374,7 @@ class StationRuntime:
                 log.info("signals wait for the hub clock")
         if self.options.kiosk:
             self.app = self._build_kiosk()
+            self.app.after_first_paint = self._outputs_later
             if sync is not None:
                 self._attach_lexicon(sync, self.app)
                 self._attach_settings(sync, self.app)
@@ -365,7 +469,6 @@ class StationRuntime:
 
     async def _serve(self) -> int:
         assert self._stop is not None
-        self.ready.set()
         if self.app is None:
             await self._stop.wait()
             return 0
@@ -379,6 +482,8 @@ class StationRuntime:
         for task in tasks:
             task.cancel()
         await asyncio.gather(*tasks, return_exceptions=True)
+        if self._outputs_thread is not None:  # a build under way ends before they close
+            await asyncio.to_thread(self._outputs_thread.join)
         if self.bell is not None and self.bell.running:
             # after the pattern being rung, if any; before the outputs close
             await asyncio.to_thread(self.bell.stop)
@@ -386,6 +491,8 @@ class StationRuntime:
     def _close(self) -> None:
         if self.rehearsal is not None:
             self.rehearsal.close()
+        if self.outputs is not None:
+            self.outputs.close()  # off first (main), then released
         if self.app is not None:
             self.app.store.close()
         if self.schedule is not None:
@@ -405,11 +512,11 @@ class StationRuntime:
 
     async def _sound(self, name: str) -> None:
         """Sound ``name`` now (on the loop that calls it); reported to the hub's status
-        and, with ``report_rings``, on stdout."""
-        assert self.outputs is not None
+        and, with ``report_rings``, on stdout. Outputs not built yet are built now."""
+        outputs = self.outputs or self._build_outputs()
         clock = self.clock
         hub, local = clock.now(), self.local_clock.now()
-        task = asyncio.ensure_future(self.outputs.ring(name))
+        task = asyncio.ensure_future(outputs.ring(name))
         event = {"signal": name, "hub_time": hub, "local_time": local, "synced": self.synced}
         if self.sync is not None:
             self.sync.note_signal(event)
@@ -526,10 +633,10 @@ def build_kiosk(
         lexicon_path = ensure_default_lexicon(
             lexicon_lang, log=lambda msg: print(msg, file=sys.stderr)
         )
-    # Its content hash is checked in a thread while the screen starts, at every start;
-    # the first lookup waits for it (a tampered or rotted file never judges).
-    # station/lexicons.py owns the lexicon in use from here on.
-    lex = open_lexicon(lexicon_path, verify="background")
+    # Its content hash is checked in a thread the kiosk starts once its idle screen is
+    # painted, at every start; the first lookup waits for it (a tampered or rotted file
+    # never judges). station/lexicons.py owns the lexicon in use from here on.
+    lex = open_lexicon(lexicon_path, verify="background", start_check=False)
     station_id = station_id or cfg.name
     store = KioskStore.open(db_path or station_config.station_db_path(), station_id)
     with store._lock:

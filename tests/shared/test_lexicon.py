@@ -187,6 +187,29 @@ def test_background_verification_judges_once_the_hash_matches(small_lexicon_path
     assert "kůň" in lex and not lex.contains("čápx")
 
 
+@pytest.mark.parametrize("sha256", [None, "0" * 64], ids=["intact", "tampered"])
+def test_a_check_started_later_is_started_by_the_first_lookup_if_need_be(
+    small_lexicon_path: Path, tmp_path: Path, sha256: str | None
+):
+    """The kiosk starts the hash check after its first paint (start_check=False): until
+    then nothing is hashed, and a lookup that comes first starts it and waits for it —
+    a tampered file is refused all the same."""
+    path = (
+        small_lexicon_path
+        if sha256 is None
+        else _with_header(small_lexicon_path, tmp_path, sha256=sha256)
+    )
+    lex = Lexicon.open(path, verify="background", start_check=False)
+    assert lex._verifier is not None and lex._verifier.ident is None  # not started
+    if sha256 is None:
+        assert lex.judge(words("kůň", "čáp")).valid
+    else:
+        with pytest.raises(LexiconError, match="SHA-256"):
+            lex.judge(words("kůň"))
+    lex.start_check()  # later, as the kiosk does: nothing more to do
+    assert not lex._verifier.is_alive()
+
+
 def test_a_tampered_file_opened_in_the_background_never_judges(
     small_lexicon_path: Path, tmp_path: Path
 ):
