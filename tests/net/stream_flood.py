@@ -62,7 +62,11 @@ class LiveStream:
         self.sock = socket.create_connection(("127.0.0.1", port), 10, (source, 0))
         self.sock.sendall(f"GET {path} HTTP/1.1\r\nHost: hub\r\n\r\n".encode())
         self.file = self.sock.makefile("rb")
-        self.status = int(self.file.readline().split()[1])
+        line = self.file.readline()
+        if not line:  # closed at accept, before the request was read: as a reset
+            self.sock.close()
+            raise ConnectionResetError("closed without an answer")
+        self.status = int(line.split()[1])
         self.events: list[tuple[float, str, str]] = []
         self.closed = False
         if self.status == 200:
