@@ -270,6 +270,7 @@ def _overview(args: argparse.Namespace) -> int:
             pending=data.count("pending"),
             missing=data.count("missing"),
             conflict=data.count("conflict"),
+            dispute=data.count("dispute"),
         )
     )
     if data.disputes:

@@ -168,6 +168,7 @@ class ResultsScreen(DashScreen):
                     pending=data.count("pending"),
                     missing=data.count("missing"),
                     conflict=data.count("conflict"),
+                    dispute=data.count("dispute"),
                 )
             )
         )

@@ -49,7 +49,7 @@ def test_enter_echoes_and_overview_lists_tables(
     assert code == 2 and "jen čísla" in err  # the CLI speaks the catalogue (cs by default)
     code, out, _ = run(capsys, "overview", "1")
     assert code == 0
-    assert out.splitlines()[0] == "Kolo 1: zapsáno 2, čeká 0, chybí 2, rozpor 0"
+    assert out.splitlines()[0] == "Kolo 1: zapsáno 2, čeká 0, chybí 2, rozpor 0, spor 0"
 
 
 def test_challenges_mark_appeal_penalties_requests(

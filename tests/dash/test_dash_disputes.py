@@ -71,6 +71,9 @@ async def test_disputes_on_every_screen_and_resolved_with_one_key(
         await settle(pilot)
         states = [r[4] for r in cells(screen.query_one("#tables", DataTable))]
         assert states == ["SPOR", "SPOR", "zapsáno", "zapsáno"]
+        # the round's summary counts every table: the two disputes too
+        summary = label_text(screen, "#results-summary")
+        assert summary == "Kolo 1: zapsáno 2, čeká 0, chybí 0, rozpor 0, spor 2", summary
 
         # F10 on table 1 (the cursor's row): asks, then takes the station's entry
         await pilot.press("f10")
