@@ -38,6 +38,7 @@ BIN = Path(sys.executable).parent
 DEMO = Path(os.environ.get("SAMOOBSLUHA_DEMO_DIR") or REPO / ".demo")
 HUB = DEMO / "hub"
 STATIONS = ("st-1", "st-2")
+DEMO_PIN = "582914"  # the demo's referee PIN (F12 at the kiosk); a real hall sets its own
 
 
 class Event:
@@ -241,6 +242,16 @@ def start_background(port: str, screen_port: str) -> list[subprocess.Popen[bytes
         capture_output=True,
         check=False,
     )
+    # The referee PIN, sent by the hub as on the day (`hub pin set`): without one F12 opens
+    # nothing and the hall check (`z` on the dashboard) says no station is ready.
+    subprocess.run(
+        [str(BIN / "hub"), "pin", "set"],
+        env=env_for(HUB),
+        input=DEMO_PIN + "\n",
+        capture_output=True,
+        text=True,
+        check=False,
+    )
     return procs
 
 
@@ -307,6 +318,7 @@ def main(argv: list[str] | None = None) -> int:
 
     projector = f"{url}projector?k={projector_token(HUB)}"
     say(f"hall screen (open in a browser): phones {url}  projector {projector}")
+    say(f"referee PIN of the demo's stations (F12 at the kiosk): {DEMO_PIN}")
     tmux = shutil.which("tmux") and not args.no_tmux and sys.stdout.isatty()
     # A closed terminal (SIGHUP) or a kill (SIGTERM) still stops the background processes.
     for signum in (signal.SIGHUP, signal.SIGTERM):

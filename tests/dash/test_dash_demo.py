@@ -81,6 +81,19 @@ def test_demo_sets_up_a_hall_and_its_simulated_station_reaches_the_hub(
                 break
             time.sleep(0.2)
         assert snap["round"] == 1 and len(snap["tables"]) == 16
+        # the hub sent the demo's referee PIN, which the demo prints: F12 opens the
+        # referee screen and the hall check finds the stations ready
+        from samoobsluha.shared.pin import verify_pin
+        from samoobsluha.station.log import KioskStore
+
+        store = KioskStore.open(demo_dir / "st-2" / "station.db", "st-2")
+        try:
+            while not (stored := store.referee_pin(now=time.time())):
+                assert time.monotonic() < deadline + 30, "no referee PIN reached st-2"
+                time.sleep(0.2)
+        finally:
+            store.close()
+        assert verify_pin(demo.DEMO_PIN, stored) and not verify_pin("123456", stored)
     finally:
         demo.stop(procs)
     assert all(p.poll() is not None for p in procs)
