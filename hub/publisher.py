@@ -200,9 +200,7 @@ class Rendered:
     changed: list[str]
 
 
-def render(
-    db: Database, keys: HallKeys, tournament: str, now: float, lang: str = "cs"
-) -> Rendered:
+def render(db: Database, keys: HallKeys, tournament: str, now: float, lang: str = "cs") -> Rendered:
     """Render what the embargo allows at ``now`` and queue what changed. Before any
     protest window has closed nothing is rendered at all."""
     from samoobsluha.hub.tournament import Tournament
@@ -315,6 +313,59 @@ def send(
             )
         done.append(path)
     return Sent(done, 0)
+
+
+@dataclass
+class Pass:
+    """One render-and-send pass: ``code`` 0 (sent, or nothing to send yet), 1 (the
+    connection was cut: the rest stays queued) or 2 (no target set); ``lines`` say so."""
+
+    code: int
+    lines: list[str]
+    sent: list[str]
+    error: str = ""
+
+
+def pages_language(data: Path) -> str:
+    """The pages' language: the hall screen's (``[screen] lang`` of hub.toml, the event's
+    language), Czech when hub.toml has none or is malformed (``hub serve`` says why)."""
+    from samoobsluha.hub.web.config import ScreenConfigError, load
+
+    try:
+        return load(data).lang
+    except (ScreenConfigError, OSError):
+        return "cs"
+
+
+def publish_pass(db: Database, keys: HallKeys, tournament: str, now: float, lang: str) -> Pass:
+    """Render what the embargo allows at ``now``, then send what is queued — what ``hub
+    online send`` does once and ``hub serve`` every minute. Raises :class:`PublishError`
+    for a target that cannot be used (malformed, its token file unreadable)."""
+    import time
+
+    from samoobsluha.shared.i18n import time_text
+
+    target_text = setting(db, "target")
+    if not target_text:
+        return Pass(2, [t("online.no_target", lang)], [])
+    done = render(db, keys, tournament, now, lang)
+    lines = []
+    if not done.closed:
+        when = time_text(done.waiting, lang) if done.waiting else ""
+        lines.append(
+            t("online.embargo_until", lang, time=when) if when else t("online.embargo", lang)
+        )
+    try:
+        target = parse_target(target_text, setting(db, "token_file"))
+    except OSError as exc:  # the token file
+        raise PublishError(str(exc)) from exc
+    sent = send(db, target, time.time)
+    queued, _sent = pending(db)
+    lines.append(t("online.sent", lang, n=len(sent.sent), queued=queued, target=target_text))
+    if sent.error:
+        lines.append(t("online.cut", lang, error=sent.error))
+        return Pass(1, lines, sent.sent, sent.error)
+    return Pass(0, lines, sent.sent)
 
 
 def pending(db: sqlite_utils.Database) -> tuple[int, int]:

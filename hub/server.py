@@ -66,6 +66,9 @@ LOG_EVERY = 60.0
 STALL_AFTER = 60.0  # a station whose backlog has not shrunk for this long is "stalled"
 STATUS_SAVE_EVERY = 5.0  # a station's status is written at most this often (kept in memory)
 WATCH_EVERY = 2.0  # budget periods and unsaved statuses are looked at this often
+# results online (hub/publisher.py): a render-and-send pass this often when a target is
+# set — the embargo decides what goes, the pass costs nothing when nothing changed
+ONLINE_EVERY = 60.0
 CUTOFF_SHOWN = 600.0  # a cut-off station stays flagged for the referee this long
 MAX_ITEMS_TRACKED = 1024  # items sent on one link that await the station's done
 
@@ -144,6 +147,7 @@ class HubServer:
         budget: quota.Budget | None = None,
         backup: BackupSettings | None = None,
         standby_port: int | None = None,
+        online_every: float | None = ONLINE_EVERY,
     ) -> None:
         # the hall secret: station keys and the hub's signing key are derived from it
         self.keys = psk if isinstance(psk, HallKeys) else HallKeys(psk)
@@ -196,6 +200,12 @@ class HubServer:
         # automatic backups (hub/backup.py): at start, after a publication, every N minutes
         self.backups = Backups(Path(db_path), backup or BackupSettings())
         self._backing_up = False
+        # results online: a pass every ``online_every`` s (None or 0: only ``hub online send``)
+        self.db_path = Path(db_path)
+        self.online_every = online_every
+        self._online_due = 0.0  # hub monotonic time of the next pass
+        self._online_running = False
+        self._online_error = ""  # the last pass's error, logged once until it changes
         self.rivals: RivalWatch | None = None  # other hubs of this tournament (hub.rivals)
         self.standby_port = standby_port  # None: no standby link (hub.standby)
         self.standby: StandbyListener | None = None
@@ -626,6 +636,10 @@ class HubServer:
                         await self._save_status(conn)
                 if self.backups.enabled and not self._backing_up:
                     self._spawn(self._backup())
+                mono = self.clock.monotonic()
+                if self.online_every and not self._online_running and mono >= self._online_due:
+                    self._online_due = mono + self.online_every
+                    self._spawn(self._online())
             except Exception:  # never let the watcher die (the disk, a bug)
                 log.exception("hub watcher")
 
@@ -639,6 +653,45 @@ class HubServer:
             log.exception("automatic backup")
         finally:
             self._backing_up = False
+
+    async def _online(self) -> None:
+        """A results-online pass (hub/publisher.py) on a thread of its own with its own
+        connection: a slow uplink or a target that hangs never holds a lane, a gong or a
+        station; at most one pass at a time."""
+        self._online_running = True
+        try:
+            await asyncio.to_thread(self._online_pass)
+        except Exception:
+            log.exception("results online")
+        finally:
+            self._online_running = False
+
+    def _online_pass(self) -> None:
+        from samoobsluha.shared.storage import open_db
+
+        from . import publisher
+
+        db = open_db(self.db_path, tour_store.migrations, store.migrations, publisher.migrations)
+        try:
+            target = publisher.setting(db, "target")
+            if not target:
+                return
+            lang = publisher.pages_language(self.data_dir)
+            try:
+                now = self.clock.now()
+                done = publisher.publish_pass(db, self.keys, self.tournament, now, lang)
+            except publisher.PublishError as exc:
+                done = publisher.Pass(2, [], [], str(exc))
+        finally:
+            db.close()
+        if done.sent:
+            log.info("results online: %d pages sent to %s", len(done.sent), target)
+        if done.error and done.error != self._online_error:
+            every = self.online_every
+            log.warning("results online: %s (tried again every %.0f s)", done.error, every)
+        elif self._online_error and not done.error:
+            log.info("results online: %s reached again", target)
+        self._online_error = done.error
 
     async def _on_status(self, conn: StationConn, status: dict[str, Any]) -> None:
         try:

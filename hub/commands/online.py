@@ -14,6 +14,8 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
+from samoobsluha.shared.i18n import LANGUAGES
+
 if TYPE_CHECKING:
     from samoobsluha.shared.storage import Database
 
@@ -49,37 +51,23 @@ def _pass(db: Database, lang: str) -> tuple[int, str]:
     from samoobsluha.hub import publisher
     from samoobsluha.hub import store as sync_store
     from samoobsluha.hub.receipts import hall_keys
-    from samoobsluha.shared.i18n import t, time_text
+    from samoobsluha.shared.i18n import t
 
-    target_text = publisher.setting(db, "target")
-    if not target_text:
+    if not publisher.setting(db, "target"):
         return 2, t("online.no_target", lang)
     keys = hall_keys(sync_store.key_path().parent)
     if keys is None:
         return 2, t("receipt.no_key", lang, path=str(sync_store.key_path()))
     tournament, _, _ = sync_store.ensure_identity(db)
-    done = publisher.render(db, keys, tournament, time.time(), lang)
-    lines = []
-    if not done.closed:
-        when = time_text(done.waiting, lang) if done.waiting else ""
-        lines.append(
-            t("online.embargo_until", lang, time=when) if when else t("online.embargo", lang)
-        )
-    target = publisher.parse_target(target_text, publisher.setting(db, "token_file"))
-    sent = publisher.send(db, target, time.time)
-    queued, _sent = publisher.pending(db)
-    lines.append(t("online.sent", lang, n=len(sent.sent), queued=queued, target=target_text))
-    if sent.error:
-        lines.append(t("online.cut", lang, error=sent.error))
-        return 1, "\n".join(lines)
-    return 0, "\n".join(lines)
+    done = publisher.publish_pass(db, keys, tournament, time.time(), lang)
+    return done.code, "\n".join(done.lines)
 
 
 def _send(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
-    from samoobsluha.shared.i18n import cli_language
+    from samoobsluha.shared.paths import data_dir
 
-    lang = args.lang or cli_language()
+    lang = args.lang or publisher.pages_language(data_dir())
     db = _open(args)
     try:
         while True:
@@ -139,7 +127,11 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     send.add_argument("--watch", action="store_true", help="again every --every seconds")
     send.add_argument("--every", type=float, default=60.0, metavar="S")
-    send.add_argument("--lang", choices=["cs", "sk", "en"], help="the pages' language")
+    send.add_argument(
+        "--lang",
+        choices=list(LANGUAGES),
+        help="the pages' language (default: the hall screen's, [screen] lang of hub.toml)",
+    )
     acts.add_parser("status", help="pages queued and sent")
     verify = acts.add_parser("verify", help="check a published copy: signature and SHA-256s")
     verify.add_argument("folder", metavar="FOLDER")

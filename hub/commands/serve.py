@@ -83,6 +83,7 @@ def _serve(args: argparse.Namespace) -> int:
             budget=budget,
             backup=backup,
             standby_port=args.standby_port,
+            online_every=args.online_every,
         )
         await server.start()
         ctl = await control.start_control(server)
@@ -455,6 +456,13 @@ def register(sub: argparse._SubParsersAction) -> None:
         type=int,
         metavar="PORT",
         help="serve copies to a standby hub (hub standby) on PORT (docs/hall-setup.md)",
+    )
+    serve.add_argument(
+        "--online-every",
+        type=float,
+        default=60.0,
+        metavar="S",
+        help="send results online (hub online target) every S seconds; 0: only by hand",
     )
     serve.add_argument(
         "--backup-dir",

@@ -141,6 +141,7 @@ class Hub:
         self.budget_rows = budget_rows  # hub serve --budget-rows (default: the real one)
         self.proc: subprocess.Popen[bytes] | None = None
         self.tournament = ""
+        self.serve_args: list[str] = []  # more ``hub serve`` options (e.g. --online-every)
 
     @property
     def env(self) -> dict[str, str]:
@@ -175,6 +176,7 @@ class Hub:
             args += ["--standby-port", str(self.standby_port)]
         if self.budget_rows:
             args += ["--budget-rows", str(self.budget_rows), "--budget-mb", "1024"]
+        args += self.serve_args
         self.stderr = open(self.data / "hub.log", "ab")  # noqa: SIM115
         self.proc = subprocess.Popen(
             args,

@@ -11,12 +11,13 @@ import http.server
 import json
 import sqlite3
 import threading
+import time
 from collections import Counter
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
-from net_procs import Hub, running
+from net_procs import Hub, running, wait_for
 from test_net_late_results import hub_cmd, set_up
 
 from samoobsluha.hub.publisher import LABEL
@@ -150,3 +151,42 @@ def test_pages_wait_for_the_protest_window_resume_after_a_cut_and_verify(
         other = "00" * 32  # someone else's key: the signature does not verify
         bad = hub_cmd(hub, "online", "verify", str(folder), "--public-key", other, ok=(1,))
         assert "manifest.sig" in bad
+
+
+def test_hub_serve_sends_by_itself_once_the_window_closes_and_after_a_cut(
+    tmp_path: Path, site: Site
+) -> None:
+    """Nobody runs ``hub online send``: ``hub serve`` tries every --online-every seconds."""
+    hub = Hub(tmp_path / "hub")
+    hub.serve_args = ["--online-every", "1"]
+    hub.start()
+    with running(hub):
+        tables = set_up(hub, tmp_path)
+        hub_cmd(hub, "enter", "1", *(f"{t} {400 + t} {300 + t}" for t, _, _ in tables))
+        hub_cmd(hub, "publish-round", "1")
+        hub_cmd(hub, "online", "target", site.url)
+        time.sleep(3.5)  # three passes or more, inside the protest window
+        assert site.stored == Counter()  # embargo: not a byte
+
+        site.cut_after = 3  # the uplink drops after three pages
+        conn = sqlite3.connect(hub.db_path)
+        conn.execute("UPDATE tour_rounds SET published_at = published_at - 31 * 60")
+        conn.commit()
+        conn.close()
+        wait_for(lambda: len(site.stored) == 3, 30, "the first three pages")
+        wait_for(lambda: "results online: PUT" in hub.log(), 30, "the cut in the log")
+        time.sleep(2.5)  # more passes against the cut uplink: logged once, not each time
+        assert hub.log().count("results online: PUT") == 1, hub.log()
+        assert "manifest.json" not in site.pages  # the manifest goes last
+
+        site.cut_after = None  # the uplink is back
+        wait_for(lambda: "manifest.sig" in site.pages, 30, "the rest, manifest last")
+        assert set(site.stored.values()) == {1}  # no page sent twice
+        assert len(site.pages) == 7
+        wait_for(lambda: "reached again" in hub.log(), 30, "the recovery in the log")
+        public = bytes.fromhex(hub_cmd(hub, "key", "public").split()[-1])
+        verify_signature(
+            public, LABEL + site.pages["manifest.json"],
+            bytes.fromhex(site.pages["manifest.sig"].decode()),
+        )  # fmt: skip
+        assert "stránek ve frontě: 0, odeslaných: 7" in hub_cmd(hub, "online", "status")
