@@ -16,10 +16,23 @@ from collections import defaultdict
 from collections.abc import Iterable
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
+from typing import TYPE_CHECKING
+
+if TYPE_CHECKING:
+    from samoobsluha.shared.i18n import Phrase
 
 PLAYERS_PER_STATION = 50  # ČAS 15.8e
 SSS_FREE_UNJUSTIFIED = 2  # SSS: "limited to 2" per player per game
 SSS_PENALTY_POINTS = 20  # SSS: each further unjustified challenge
+
+
+def stations_rule(rules: str) -> Phrase:
+    """Where the one-per-started-50 rule comes from, for the event's rule set: ČAS 15.8e
+    for Czech and Slovak events (SSS has no rule of its own for self-service), the hall's
+    own rule for a Polish (PFS) event, whose rules know no self-service checking."""
+    from samoobsluha.shared.i18n import Phrase
+
+    return Phrase("rule.stations.cas" if rules in ("cas", "sss") else "rule.stations.hall")
 
 
 def stations_required(players: int, per_station: int = PLAYERS_PER_STATION) -> int:

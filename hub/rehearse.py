@@ -444,6 +444,7 @@ def judge(
                 required=report.required,
                 go=go_count,
                 online=report.online,
+                rule=report.rule,
             ),
         )
     )

@@ -134,6 +134,7 @@ def _hall(args: argparse.Namespace) -> int:
                 required=report.required,
                 online=report.online,
                 total=len(report.rows),
+                rule=report.rule,
             )
         )
         for w in report.warnings:

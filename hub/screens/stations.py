@@ -215,6 +215,7 @@ class StationsScreen(DashScreen):
                     required=report.required,
                     online=report.online,
                     total=len(report.rows),
+                    rule=report.rule,
                 )
                 if report.rows
                 else self.tr("dash.stations.none")

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from samoobsluha.hub import store as sync_store
-from samoobsluha.hub.officiating import stations_required
+from samoobsluha.hub.officiating import stations_required, stations_rule
 from samoobsluha.hub.service.core import ServiceCore, ServiceError
 from samoobsluha.hub.tournament.facade import Tournament
 from samoobsluha.shared.i18n import Phrase
@@ -57,6 +57,8 @@ class StationReport:
     expected_lexicon: str | None
     server_running: bool
     warnings: list[str] = field(default_factory=list)
+    # where ``required`` comes from: ČAS 15.8e, or the hall's rule at a PFS event
+    rule: str = field(default_factory=lambda: stations_rule("cas"))
 
 
 class StationsArea(ServiceCore):
@@ -97,6 +99,7 @@ class StationsArea(ServiceCore):
             published = sync_store.load_published(db)
             tour = Tournament(db, self.clock)
             players = [p for p in tour.players() if not p.withdrawn]
+            rule = stations_rule(tour.settings()["rules"])
         present = sum(1 for p in players if p.checked_in) or len(players)
         expected = self._expected_lexicon(published, raw)
         # the hall configuration published last ({} included: it withdraws the earlier)
@@ -161,7 +164,9 @@ class StationsArea(ServiceCore):
             warnings.append(Phrase("warn.backup_failing", folder=str(backup.get("folder"))))
         if online < required:
             warnings.append(
-                Phrase("warn.too_few", players=present, required=required, online=online)
+                Phrase(
+                    "warn.too_few", players=present, required=required, online=online, rule=rule
+                )
             )
         if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
             warnings.append(Phrase("warn.lexicons_mixed"))
@@ -187,7 +192,9 @@ class StationsArea(ServiceCore):
                 warnings.append(
                     Phrase("warn.over_budget", station=row.station_id, n=held[row.station_id])
                 )
-        return StationReport(out, present, required, online, expected, running, warnings)
+        return StationReport(
+            out, present, required, online, expected, running, warnings, rule
+        )
 
     def _expected_lexicon(
         self, published: dict[str, tuple[str, Any]], raw: list[dict[str, Any]]

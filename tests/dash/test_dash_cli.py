@@ -88,7 +88,7 @@ def test_hall_exit_code_follows_cas_15_8e(
     service: HubService, capsys: pytest.CaptureFixture[str]
 ) -> None:
     code, out, _ = run(capsys, "hall")
-    assert code == 1 and "je potřeba 1 stanice; online 0 z 0" in out
+    assert code == 1 and "je potřeba 1 stanice (ČAS 15.8e); online 0 z 0" in out
 
 
 def test_schedule_show_and_set(service: HubService, capsys: pytest.CaptureFixture[str]) -> None:

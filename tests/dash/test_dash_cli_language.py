@@ -88,7 +88,7 @@ def test_the_same_commands_speak_english_when_asked(
     assert main(["round", "pair", "3"]) == 2
     assert "the next round to pair is 2" in capsys.readouterr().err
     assert main(["hall"]) == 1
-    assert "needs 1 station; 0 of 0 online" in capsys.readouterr().out
+    assert "need 1 station (ČAS 15.8e); 0 of 0 online" in capsys.readouterr().out
 
 
 @pytest.mark.parametrize("lang", ["cs", "sk", "pl"])

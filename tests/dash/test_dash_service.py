@@ -170,6 +170,26 @@ def test_referee_calls_until_acknowledged(
     assert service.referee_requests()[0].acknowledged
 
 
+def test_a_polish_event_counts_stations_by_the_halls_rule_not_cas(service: HubService) -> None:
+    """PFS rules know no self-service checking: a Polish event's screens must not cite
+    ČAS 15.8e; the count (one per started 50) is the hall's own rule."""
+    from samoobsluha.shared.i18n import localize, t
+
+    assert "ČAS 15.8e" in service.stations().rule
+    with service._tour() as tour:
+        tour.configure(rules="pfs")
+    report = service.stations()
+    assert report.required == 1 and "ČAS" not in report.rule
+    [few] = [w for w in report.warnings if "stations" in w and "players" in w]
+    polish = localize(few, "pl")
+    assert polish == "za mało stanowisk: 8 graczy wymaga 1 stanowiska " + (
+        "(zasada sali: 1 na rozpoczęte 50 graczy); połączone: 0"
+    )
+    assert "ČAS" not in t("rehearse.cas", "pl", players=8, required=1, go=0, online=0,
+                          rule=report.rule)  # fmt: skip
+    assert "ČAS" not in localize(few, "cs") and "pravidlo sálu" in localize(few, "cs")
+
+
 def test_stations_report_counts_against_cas_15_8e(service: HubService, clock: FakeClock) -> None:
     report = service.stations()
     assert (report.players, report.required, report.online) == (8, 1, 0)

@@ -112,7 +112,7 @@ def test_rehearse_real_hall(hall: tuple[Hub, list[Station]], tmp_path: Path) -> 
     assert st1_line.startswith("st-1: PŘIPRAVENA"), out
     assert "NEPŘIPRAVENA" in st2_line and "nedošla písmena: ď ť" in st2_line, out
     assert "PIN rozhodčího není nastaven" in st2_line
-    assert "ČAS 15.8e: hráčů 64, potřeba stanic 2; připraveno 1, připojeno 2" in out
+    assert "Počet stanic (ČAS 15.8e): hráčů 64, potřeba 2; připraveno 1, připojeno 2" in out
     assert "Rozptyl gongu:" in out and "(2)" in out
     assert "slovník shodný s hubem" in out
 
