@@ -23,8 +23,10 @@ pages are not there. ``hub online verify DIR`` checks a copy.
     sent   ─ the target accepted it: sent_sha256 = sha256, in its own commit
 
 **Targets**: a folder (a path or ``file://``; each page written to a temporary name and
-renamed: a reader never sees half a page) or an HTTP(S) endpoint taking ``PUT`` (a bearer
-token from a file, optional). The target is a setting here (``hub online target``).
+renamed: a reader never sees half a page), an HTTP(S) endpoint taking ``PUT`` (a bearer
+token from a file, optional), or another machine's folder through rsync (an rsync daemon's
+``rsync://`` module, or ``HOST:PATH`` over SSH). The target is a setting here (``hub
+online target``).
 """
 
 from __future__ import annotations
@@ -264,14 +266,70 @@ class HttpTarget:
             raise PublishError(f"PUT {url}: HTTP {status}")
 
 
+class RsyncTarget:
+    """A folder on another machine through Debian's ``rsync``: an rsync daemon
+    (``rsync://[USER@]HOST[:PORT]/MODULE/PATH``, its password from the token file, passed
+    in ``RSYNC_PASSWORD``, never on the command line) or SSH (``[USER@]HOST:PATH``, with
+    the hub user's SSH key; ``BatchMode``: never a password prompt). rsync writes each page
+    to a temporary name beside it and renames it: a reader never sees half a page."""
+
+    def __init__(self, dest: str, password: str = "", timeout: float = 30.0) -> None:
+        import shutil
+
+        self.dest = dest.rstrip("/")
+        self.password = password
+        self.timeout = timeout
+        binary = shutil.which("rsync")
+        if binary is None:
+            raise PublishError(f"{dest}: rsync is not installed (apt install rsync)")
+        self.binary = binary
+
+    def put(self, path: str, data: bytes) -> None:
+        import subprocess
+        import tempfile
+
+        daemon = self.dest.startswith("rsync://")
+        cmd = [self.binary, "--quiet", "--mkpath", "--chmod=F644", f"--timeout={self.timeout:.0f}"]
+        if daemon:
+            cmd.append("--contimeout=10")
+        else:
+            cmd += ["-e", "ssh -o BatchMode=yes -o ConnectTimeout=10"]
+        env = {**os.environ, "RSYNC_PASSWORD": self.password} if self.password else None
+        with tempfile.TemporaryDirectory(prefix="samoobsluha-online-") as tmp:
+            local = Path(tmp) / Path(path).name
+            local.write_bytes(data)
+            dest = f"{self.dest}/{path}"
+            try:
+                done = subprocess.run(
+                    [*cmd, str(local), dest],
+                    env=env,
+                    capture_output=True,
+                    text=True,
+                    timeout=self.timeout * 2,
+                    check=False,
+                )
+            except (OSError, subprocess.TimeoutExpired) as exc:
+                raise PublishError(f"rsync {dest}: {exc}") from exc
+        if done.returncode != 0:
+            lines = [x for x in done.stderr.splitlines() if x.strip()]
+            why = lines[0] if lines else f"exit {done.returncode}"
+            raise PublishError(f"rsync {dest}: {why}")
+
+
 def parse_target(text: str, token_file: str = "") -> Target:
     if text.startswith(("http://", "https://")):
         token = Path(token_file).read_text().strip() if token_file else ""
         return HttpTarget(text, token)
+    if text.startswith("rsync://") or (":" in text.split("/", 1)[0] and "://" not in text):
+        password = Path(token_file).read_text().strip() if token_file else ""
+        return RsyncTarget(text, password)
     if text.startswith("file://"):
         text = text[len("file://") :]
     if not text.startswith("/"):
-        raise PublishError(f"{text!r}: a target is an absolute folder or an http(s):// URL")
+        raise PublishError(
+            f"{text!r}: a target is an absolute folder, an http(s):// URL, an rsync:// URL "
+            "or HOST:PATH (rsync over SSH)"
+        )
     return FolderTarget(Path(text))
 
 

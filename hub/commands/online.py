@@ -118,9 +118,17 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="results online after the protest window: signed static pages, queued",
     )
     acts = online.add_subparsers(dest="online_command", required=True, metavar="ACTION")
-    target = acts.add_parser("target", help="where the pages go: an http(s) PUT URL or a folder")
+    target = acts.add_parser(
+        "target",
+        help="where the pages go: a folder, an http(s) PUT URL, rsync://HOST/MODULE/PATH "
+        "or HOST:PATH (rsync over SSH)",
+    )
     target.add_argument("target", metavar="URL|FOLDER")
-    target.add_argument("--token-file", metavar="FILE", help="a bearer token for the PUTs")
+    target.add_argument(
+        "--token-file",
+        metavar="FILE",
+        help="a bearer token for the PUTs, or the rsync daemon's password",
+    )
     send = acts.add_parser(
         "send",
         help="render the rounds whose protest window closed and send what is queued",
