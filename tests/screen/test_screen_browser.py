@@ -9,7 +9,7 @@ import unicodedata
 from pathlib import Path
 from typing import Any
 
-from conftest import PHONE, PROJECTOR, T0, LiveHub
+from screen_testkit import PHONE, PROJECTOR, T0, LiveHub
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from conftest import seed_tournament
+from screen_testkit import seed_tournament
 
 from samoobsluha.hub.app import HubApp
 from samoobsluha.hub.screens.qr import QrScreen

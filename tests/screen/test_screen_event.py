@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Any
 
-from conftest import PHONE, PROJECTOR, LiveHub
+from screen_testkit import PHONE, PROJECTOR, LiveHub
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 

@@ -19,7 +19,7 @@ from collections.abc import AsyncIterator
 from pathlib import Path
 
 import pytest
-from conftest import seed_tournament
+from screen_testkit import seed_tournament
 from testkit import until
 
 from samoobsluha.hub.service import HubService

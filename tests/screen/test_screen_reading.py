@@ -10,7 +10,7 @@ import re
 from typing import Any
 
 import pytest
-from conftest import T0, LiveHub
+from screen_testkit import T0, LiveHub
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
 

@@ -18,7 +18,7 @@ from typing import Any
 
 import pytest
 import segno
-from conftest import LiveHub
+from screen_testkit import LiveHub
 
 from samoobsluha.hub.web.config import ScreenConfigError, load
 from samoobsluha.hub.web.qr import matrix, screen_urls, terminal
