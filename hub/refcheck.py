@@ -91,7 +91,6 @@ class HubCheck:
 def lexicon_path(service: Any) -> Path:
     """The lexicon the stations are meant to use: the pushed one, else the hub's default."""
     from samoobsluha.hub import store as sync_store
-    from samoobsluha.shared.paths import default_lexicon_path
 
     with service._db() as db:
         published = sync_store.load_published(db)
@@ -100,7 +99,7 @@ def lexicon_path(service: Any) -> Path:
         path = Path(str(info.get("path", "")))
         if path.is_file():
             return path
-    path = Path(service.data) / "lexicons" / default_lexicon_path("cs").name
+    path = Path(service.default_lexicon())  # the event's language: cs, sk or pl
     if path.is_file():
         return path
     raise CheckRefused(Phrase("refcheck.no_lexicon"))

@@ -218,7 +218,15 @@ def t(key: str, lang: str = DEFAULT, /, **values: Any) -> str:
         text = forms.get(plural_category(count, lang)) or forms["other"]
     if not values:
         return str(text)
-    shown = {k: decimal(v, lang) if isinstance(v, float) else v for k, v in values.items()}
+    # a phrase among the values speaks the language of the whole, never its English
+    shown = {
+        k: decimal(v, lang)
+        if isinstance(v, float)
+        else _render(v.key, lang, v.values)
+        if isinstance(v, Phrase)
+        else v
+        for k, v in values.items()
+    }
     return str(text).format(**shown)
 
 

@@ -144,6 +144,16 @@ class ServiceCore:
             settings["disputes"] = len(tour.disputes())
             return settings
 
+    def default_lexicon(self) -> Path:
+        """The hub's reference lexicon when none was pushed: ``lexicons/<lang>.lex`` in
+        the hub's data, ``lang`` the event's (its rule set's ``lexicon``: cs for ČAS, sk
+        for SSS, pl for PFS). It may not exist (no lexicon built on this hub)."""
+        from samoobsluha.shared.paths import default_lexicon_path
+
+        with self._tour() as tour:
+            lang = tour.rules.lexicon
+        return Path(self.data) / "lexicons" / default_lexicon_path(lang).name
+
     def current_round(self) -> int:
         """The round being played: the last paired one (0 before any pairing)."""
         with self._tour() as tour:

@@ -14,7 +14,6 @@ from samoobsluha.hub.officiating import stations_required, stations_rule
 from samoobsluha.hub.service.core import ServiceCore, ServiceError
 from samoobsluha.hub.tournament.facade import Tournament
 from samoobsluha.shared.i18n import Phrase
-from samoobsluha.shared.paths import default_lexicon_path
 from samoobsluha.shared.payloads import PayloadError, RungSignal
 
 ONLINE_WITHIN = 15.0  # without a live connection, a status this fresh counts as online
@@ -201,7 +200,7 @@ class StationsArea(ServiceCore):
     ) -> str | None:
         if "lexicon" in published:
             return str(published["lexicon"][1]["lexicon_sha256"])
-        path = self.data / "lexicons" / default_lexicon_path("cs").name
+        path = self.default_lexicon()
         if path.exists():
             from samoobsluha.shared.lexicon import read_info
 

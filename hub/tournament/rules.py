@@ -61,6 +61,11 @@ class RuleSet:
     # "neighbours" (PFS: 1–2, 3–4 … by the standings, neighbouring pairs swapped to avoid a
     # rematch, pairing.neighbours).
     swiss_method: str = "matching"
+    # The language of the event's lexicon (shared.alphabets): what the hub's reference
+    # lexicon is when none was pushed (``lexicons/<lang>.lex`` in the hub's data) — the one
+    # ``hub check`` judges with and the stations' lexicons are compared against. ČAS
+    # plays the Czech words, SSS the Slovak (SLEX), PFS the Polish.
+    lexicon: str = "cs"
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.
@@ -94,12 +99,18 @@ class RuleSet:
             raise ValueError("unjustified is 'cross', 'points' or 'none'")
         if changes.get("swiss_method", self.swiss_method) not in ("matching", "neighbours"):
             raise ValueError("swiss_method is 'matching' or 'neighbours'")
+        if changes.get("lexicon", self.lexicon) not in ("cs", "sk", "pl"):
+            raise ValueError("lexicon is 'cs', 'sk' or 'pl'")
         return dataclasses.replace(self, **changes)
 
 
 CAS = RuleSet(name="cas", criteria=("wins", "turcas"))
 SSS = RuleSet(
-    name="sss", criteria=("wins", "opp_wins", "spread"), rematches="forbid", unjustified="points"
+    name="sss",
+    criteria=("wins", "opp_wins", "spread"),
+    rematches="forbid",
+    unjustified="points",
+    lexicon="sk",
 )
 PFS = RuleSet(
     name="pfs",
@@ -108,6 +119,7 @@ PFS = RuleSet(
     rematches="forbid",
     unjustified="none",
     swiss_method="neighbours",
+    lexicon="pl",
 )
 
 RULES: dict[str, RuleSet] = {r.name: r for r in (CAS, SSS, PFS)}

@@ -90,6 +90,27 @@ def test_the_kiosks_refusals_word_for_word(lexicon_service: HubService) -> None:
     assert svc.challenges() == []  # nothing refused was logged as a check
 
 
+@pytest.mark.slow
+def test_a_polish_event_is_judged_with_the_polish_lexicon(
+    lexicon_service: HubService, pl_lexicon_path: Path
+) -> None:
+    """The hub keeps a lexicon per language; a PFS event's reference is the Polish one —
+    ``hub check`` judges with it and the stations are compared against it — even when the
+    Czech one lies beside it (a hub used for a Czech event before)."""
+    svc = lexicon_service
+    shutil.copyfile(pl_lexicon_path, Path(svc.data) / "lexicons" / "pl.lex")
+    assert svc.default_lexicon().name == "cs.lex"
+    assert referee_check(svc, "3", ["kůň"]).status == "valid"
+    with svc._tour() as tour:
+        tour.configure(rules="pfs")
+    assert svc.default_lexicon().name == "pl.lex"
+    done = referee_check(svc, "1", ["żółw", "źdźbło"])
+    assert done.status == "valid" and done.words == ("ŻÓŁW", "ŹDŹBŁO"), done
+    assert referee_check(svc, "2", ["kůň"]).status != "valid"  # Ů is no Polish letter
+    expected = Lexicon.open(pl_lexicon_path).info.sha256
+    assert svc.stations().expected_lexicon == expected
+
+
 def test_without_a_lexicon_it_says_so(service: HubService) -> None:
     assert "hub push-lexicon" in _refused(service, "1", ["kůň"])
 

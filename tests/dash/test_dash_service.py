@@ -188,6 +188,13 @@ def test_a_polish_event_counts_stations_by_the_halls_rule_not_cas(service: HubSe
     assert "ČAS" not in t("rehearse.cas", "pl", players=8, required=1, go=0, online=0,
                           rule=report.rule)  # fmt: skip
     assert "ČAS" not in localize(few, "cs") and "pravidlo sálu" in localize(few, "cs")
+    # the dashboard's summary line: the rule in Polish too, not its English (t() with a
+    # phrase among its values)
+    summary = t("dash.stations.summary", "pl", players=8, required=1, online=0, total=0,
+                rule=report.rule)  # fmt: skip
+    assert summary == "8 graczy → potrzeba 1 stanowiska (zasada sali: 1 na rozpoczęte 50 " + (
+        "graczy); połączone 0 z 0"
+    )
 
 
 def test_stations_report_counts_against_cas_15_8e(service: HubService, clock: FakeClock) -> None:
