@@ -232,7 +232,8 @@ class StationsScreen(DashScreen):
             if r.lexicon_pending:  # pushed and verified; in use from the next idle moment
                 lex = "dash.lex.pending"
             seen = self.tr("dash.ago", s=int(r.seen_ago)) if r.seen_ago is not None else ""
-            sign = "−" if r.clock_offset < 0 else "+"
+            # the sign of what is shown: −0,0004 s is „+0,000 s“, not „−0,000 s“
+            sign = "−" if round(r.clock_offset, 3) < 0 else "+"
             offset = f"{sign}{decimal(abs(r.clock_offset), self.lang, 3)} s" + (
                 "" if r.clock_synced else " ✗"
             )
