@@ -5,7 +5,7 @@ confirmed rows (docs/benchmarks.md):
   (shared/lextrust.py), for the real Czech lexicon, best and median of ``--runs``; and
   importing ``nacl.signing`` in a fresh interpreter (a linked kiosk has it already: its
   link verifies the hub with it);
-* the confirmed-rows counter (station/log.py): one 49-byte record overwritten in place
+* the confirmed-rows counter (station/log.py): one 57-byte record overwritten in place
   and fsynced, in the data folder's file system (``--folder``, default a temporary
   folder), best and median of ``--runs``. It runs on its own thread after each commit,
   not on the way to the verdict.
