@@ -21,10 +21,12 @@ from kiosk_pilot import settle, start_check, type_text
 from testkit import hub_for_a_station, hub_signed, until
 from textual.widgets import Label
 
+from samoobsluha.hub import store as hub_store
 from samoobsluha.shared.checks import hash_pin
 from samoobsluha.shared.lexicon import Status, read_info, write_lexicon
 from samoobsluha.shared.lextrust import Trust, signature_path
 from samoobsluha.shared.protocol import HallKeys, new_psk
+from samoobsluha.shared.storage import open_db
 from samoobsluha.station import config as station_config
 from samoobsluha.station import outbox
 from samoobsluha.station.runtime import RuntimeOptions, StationRuntime, build_kiosk
@@ -196,6 +198,16 @@ async def test_the_referee_accepts_a_lexicon_with_the_pin_for_that_sha_only(
     sent = [p for p in outbox.pending(app.store.db) if p["kind"] == "lexicon_accepted"]
     assert [p["payload"]["sha256"] for p in sent] == [sha]
     assert sent[0]["payload"]["station_id"] == "st-1"
+    # the hub takes the row as the link delivers it, and keeps it
+    hub_db = open_db(tmp_path / "hub.db", hub_store.migrations)
+    rows = [
+        [p["seq"], p["kind"], json.dumps(p["payload"]), p["created_at"]]
+        for p in outbox.pending(app.store.db)
+    ]
+    hub_store.ingest(hub_db, [("st-1", outbox.meta(app.store.db, "station_epoch"), rows)], 1.0)
+    kept = hub_store.inbox_records(hub_db, "lexicon_accepted")
+    assert [r.record.sha256 for r in kept] == [sha]  # type: ignore[attr-defined]
+    hub_db.close()
     app.store.close()
 
     again = _kiosk(tmp_path, lexicon, _pinned())  # a restart: the same file judges
