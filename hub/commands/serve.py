@@ -208,7 +208,7 @@ def _stations(args: argparse.Namespace) -> int:
             line += "  " + t("cli.stations.impersonated", lang, claimed=claimed, n=n)
         trust = st.get("lexicon_trust")  # shared/lextrust.py: whose word its lexicon is
         if trust in ("unsigned", "bad_signature"):
-            line += "  " + t("cli.stations.lexicon_untrusted", lang, trust=trust)
+            line += "  " + t("cli.stations.lexicon_untrusted", lang)
         elif trust == "referee":
             line += "  " + t("cli.stations.lexicon_referee", lang)
         if isinstance(st.get("rows_lost"), int) and st["rows_lost"] > 0:  # station/log.py
