@@ -216,6 +216,7 @@ class LexiconInUse:
         self.accepted: set[str] = set(accepted or ())
         self.trust: Trust | None = None
         self._pending_trust: Trust | None = None
+        self._trust_listeners: list[Callable[[Trust], Any]] = []
 
     # -- trust (shared/lextrust.py decides; this keeps the answer for the one in use) ------
     def _decide(self, lexicon: Lexicon) -> Trust:
@@ -228,10 +229,26 @@ class LexiconInUse:
             _log().warning("lexicon %s judges: %s", lexicon, trust.value)
         return trust
 
+    def add_trust_listener(self, listener: Callable[[Trust], Any]) -> None:
+        """``listener(trust)`` whenever the trust of the lexicon in use is decided anew
+        (after the first paint, an acceptance, a swap): the link reports it at once."""
+        self._trust_listeners.append(listener)
+
+    def _trust_changed(self) -> None:
+        trust = self.trust
+        if trust is None:
+            return
+        for listener in self._trust_listeners:
+            try:
+                listener(trust)
+            except Exception:
+                _log().exception("lexicon trust listener failed")
+
     def check_trust(self) -> Trust:
         """Decide the trust of the lexicon in use, if not yet (after the first paint)."""
         if self.trust is None:
             self.trust = self._decide(self.current)
+            self._trust_changed()
         return self.trust
 
     def accept(self, sha256: str) -> Trust:
@@ -240,6 +257,7 @@ class LexiconInUse:
         self.trust = self._decide(self.current)
         if self.pending is not None:
             self._pending_trust = self._decide(self.pending)
+        self._trust_changed()
         return self.trust
 
     def judge(self, words: Sequence[Word]) -> Verdict:
@@ -287,6 +305,7 @@ class LexiconInUse:
         old, self.current = self.current, new
         self.trust, self._pending_trust = self._pending_trust, None
         _log().info("lexicon in use: %s (was %s)", new, old)
+        self._trust_changed()
         for listener in self._listeners:
             try:
                 listener(new)

@@ -398,6 +398,7 @@ class StationRuntime:
         sync.lexicon_trust = lambda: lexicons.trust.value if lexicons.trust else None
         sync.rows_lost = lambda: app.rows_lost
         lexicons.add_listener(lambda _lexicon: sync.status_changed())
+        lexicons.add_trust_listener(lambda _trust: sync.status_changed())  # the hub may resend
         sync.on("lexicon", lexicons.offer)
 
     def _attach_settings(self, sync: StationSync, app: KioskApp) -> None:
