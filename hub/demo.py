@@ -143,6 +143,8 @@ def setup(fresh: bool, event: Event | None = None) -> dict[str, str]:
     db.close()
     secret, _ = store.ensure_key(store.key_path())
     keys = HallKeys(secret)
+    from samoobsluha.shared.lextrust import sign_lexicon
+
     port = free_port()
     for name in STATIONS:
         folder = DEMO / name
@@ -158,6 +160,10 @@ def setup(fresh: bool, event: Event | None = None) -> dict[str, str]:
         if not own.exists():
             own.parent.mkdir(parents=True, exist_ok=True)
             shutil.copyfile(lexicon, own)
+        # signed by this hub, as provisioning signs a card's: the station pins its key and
+        # judges with nothing else (shared/lextrust.py); signed again each run (a demo
+        # folder kept from another hub key would otherwise be refused)
+        sign_lexicon(own, keys)
         (folder / "station.toml").write_text(
             f'[station]\nname = "{name}"\nlexicon = "{own}"\nui_language = "{event.lang}"\n\n'
             f'[kiosk]\ntables = "{event.tables}"\n\n'

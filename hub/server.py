@@ -42,6 +42,9 @@ from .standby import HANDED_OVER, StandbyListener
 
 log = logging.getLogger("hub.server")
 
+#: a station's lexicon_trust that judges nothing (shared/lextrust.Trust)
+UNTRUSTED = ("unsigned", "bad_signature")
+
 START_LEAD = 5.0  # seconds between the referee's "start" and the start signal
 GONG_LEAD = 1.0  # a manual gong rings this far ahead so every station has it in time
 FIRST_FRAME_TIMEOUT = 5.0
@@ -698,7 +701,12 @@ class HubServer:
             StationStatus.from_dict(status)
         except PayloadError as exc:
             raise ProtocolError(f"bad status: {exc}") from None
+        was = conn.status.get("lexicon_trust")
         conn.status = dict(status)
+        if status.get("lexicon_trust") in UNTRUSTED and was not in UNTRUSTED:
+            # its lexicon (the published one, perhaps, but without the signature beside
+            # it: built on the card) judges nothing: send the published one, signed
+            await self._resend_lexicon(conn)
         error = str(status.get("last_error") or "")
         if error.startswith(HANDED_OVER) and self.replaced_by is None:
             self.replaced_by = error[len(HANDED_OVER) :].split(":", 1)[0].strip()
@@ -748,7 +756,10 @@ class HubServer:
         published = await self.lane.run(store.load_published)
         for kind, (item_id, data) in sorted(published.items()):
             if kind == "lexicon":
-                if conn.status.get("lexicon_sha256") != data["lexicon_sha256"]:
+                if (
+                    conn.status.get("lexicon_sha256") != data["lexicon_sha256"]
+                    or conn.status.get("lexicon_trust") in UNTRUSTED
+                ):
                     self._spawn(self._send_lexicon(conn, item_id, data))
             elif kind == "referee_pin":
                 pin = _pin_msg(item_id, (data.get("hashes") or {}).get(conn.station))
@@ -761,21 +772,28 @@ class HubServer:
         conn.sent(msg.get("id"))
         await conn.channel.send(msg)
 
+    async def _resend_lexicon(self, conn: StationConn) -> None:
+        published = await self.lane.run(store.load_published)
+        if "lexicon" in published:
+            item_id, data = published["lexicon"]
+            self._spawn(self._send_lexicon(conn, item_id, data))
+
     async def _send_lexicon(self, conn: StationConn, item_id: str, info: dict[str, Any]) -> None:
         path = Path(info["path"])
+        begin: dict[str, Any] = {
+            "t": "lexicon_begin",
+            "id": item_id,
+            "ver": store.item_version(item_id),
+            "name": info["name"],
+            "size": info["size"],
+            "sha256": info["file_sha256"],
+        }
+        if info.get("lexsig"):  # the hub's signature of it (shared/lextrust.py)
+            begin["lexsig"] = info["lexsig"]
         try:
             async with conn.sender:
                 conn.sent(item_id)
-                await conn.channel.send(
-                    {
-                        "t": "lexicon_begin",
-                        "id": item_id,
-                        "ver": store.item_version(item_id),
-                        "name": info["name"],
-                        "size": info["size"],
-                        "sha256": info["file_sha256"],
-                    }
-                )
+                await conn.channel.send(begin)
                 with path.open("rb") as fh:
                     offset = 0
                     while chunk := fh.read(protocol.LEXICON_CHUNK):
@@ -1028,12 +1046,17 @@ class HubServer:
             tmp = path.with_suffix(".tmp")
             tmp.write_bytes(data)
             tmp.replace(path)
+        # signed by this hub (the key the stations pin): a station judges with nothing else
+        from samoobsluha.shared.lextrust import sign_lexicon
+
+        sig = await asyncio.to_thread(sign_lexicon, path, self.keys, info=info)
         record = {
             "path": str(path),
             "name": original.name,
             "size": len(data),
             "file_sha256": hashlib.sha256(data).hexdigest(),
             "lexicon_sha256": info.sha256,
+            "lexsig": Path(sig).read_text(encoding="utf-8"),
         }
         item = f"lexicon:{await self._next_version('lexicon')}:{info.sha256[:16]}"
         await self.lane.run(store.save_published, "lexicon", item, record, self.clock.now())

@@ -300,7 +300,7 @@ class _Author(msgspec.Struct):
 
 
 _author = msgspec.json.Decoder(_Author).decode
-_AUTHORED = frozenset({"challenge", "appeal", "referee_request", RESULT})
+_AUTHORED = frozenset({"challenge", "appeal", "referee_request", RESULT, "lexicon_accepted"})
 
 
 def claimed_author(station: str, kind: str, payload: str | bytes) -> str:

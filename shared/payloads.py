@@ -28,6 +28,7 @@ from typing import Annotated, Any, ClassVar, Literal, TypeVar, get_type_hints
 CHALLENGE = "challenge"  # a first-instance check at the kiosk (including refused ones)
 APPEAL = "appeal"  # a second-instance check by the referee at the station
 REFEREE_REQUEST = "referee_request"
+LEXICON_ACCEPTED = "lexicon_accepted"
 RESULT = "result"
 SIGNAL = "signal"  # a round signal given (or missed) by the station's bell
 REHEARSE = "rehearse"  # a station's answer to ``hub rehearse`` (station/rehearse.py)
@@ -410,7 +411,27 @@ class RehearsePayload(Payload):
     )
 
 
+@dataclass(frozen=True)
+class LexiconAcceptedPayload(Payload):
+    """The referee accepted, at the station and with the PIN, a lexicon that the hub the
+    station pins did not sign (shared/lextrust.py): from then on that SHA-256, and no
+    other file, judges there. ``trust_before``: why it was refused (unsigned,
+    bad_signature)."""
+
+    KIND: ClassVar[str] = LEXICON_ACCEPTED
+
+    id: int
+    at: float
+    station_id: str
+    sha256: str
+    language: str
+    variant: str
+    words: int
+    trust_before: str = ""
+
+
 ROW_TYPES: dict[str, type[Payload]] = {
+    LEXICON_ACCEPTED: LexiconAcceptedPayload,
     CHALLENGE: CheckPayload,
     APPEAL: CheckPayload,
     REFEREE_REQUEST: RefereeRequestPayload,
@@ -602,6 +623,11 @@ class StationStatus(Payload):
     # the version of the hall configuration (``hub publish config``) the kiosk uses: the
     # hub's time in ms when it was published; None: none, or no kiosk (station/settings.py)
     config_version: int | None = None
+    # whose word the lexicon in use is (shared/lextrust.Trust: hub, referee, unpinned,
+    # unsigned, bad_signature); None: no kiosk, or not decided yet
+    lexicon_trust: str | None = None
+    # confirmed rows the station's database lacked at start (a lost WAL: station/log.py)
+    rows_lost: int | None = None
 
     def _more_rules(self) -> None:
         if getattr(self, "restarts", 0) < 0:  # checked() sees only the fields sent

@@ -35,6 +35,7 @@ from samoobsluha.shared.lexicon import Lexicon, LexiconError, Verdict
 from samoobsluha.shared.normalize import Word
 from samoobsluha.shared.rounds import Phase, RoundStatus
 from samoobsluha.station import collector
+from samoobsluha.station.lexicons import LexiconRefused
 from samoobsluha.station.log import SETTING_PIN, CheckRecord, KioskStore
 from samoobsluha.station.settings import SETTING_TABLES, Effective, SettingsInUse
 
@@ -134,6 +135,9 @@ class KioskApp(App[int], inherit_bindings=False):
         # may have sent a new one); "" = none: the referee key then opens nothing.
         self.pin_hash = store.referee_pin(self.settings.referee_pin_hash, now=self.clock.now())
         self.boot = boot_id()  # the PIN lockout counts on this boot's monotonic clock
+        # Confirmed rows the station's database lacks at start (its WAL lost: station/
+        # log.py, the confirmed-rows counter); the idle screen says so for the referee.
+        self.rows_lost = store.rows_lost
         self.last_activity = self.clock.monotonic()
         self.backlog = 0
         self.verdict_painted_at: float | None = None  # for bench/kiosk.py
@@ -175,6 +179,7 @@ class KioskApp(App[int], inherit_bindings=False):
 
         try:
             self.lexicons.current.start_check()  # its hash, kept off the way to this paint
+            self._lexicon_trust_known()  # signed by the pinned hub key? (shared/lextrust.py)
             if self.after_first_paint is not None:
                 try:
                     self.after_first_paint()
@@ -330,6 +335,52 @@ class KioskApp(App[int], inherit_bindings=False):
         """The lexicon in use. It changes only in :meth:`idle_moment`, so one check is
         judged, previewed and logged with one lexicon from its first key to its verdict."""
         return self.lexicons.current
+
+    def lexicon_refused(self) -> bool:
+        """The lexicon in use is decided and may not judge (the idle screen says so)."""
+        trust = self.lexicons.trust
+        return trust is not None and not trust.judges
+
+    def _lexicon_trust_known(self) -> None:
+        from samoobsluha.station.screens.idle import IdleScreen
+
+        try:
+            self.lexicons.check_trust()
+        except Exception:  # pragma: no cover - decide() reads files and catches their errors
+            log.exception("lexicon trust")
+        if self.screen_stack and isinstance(self.screen, IdleScreen):
+            self.screen.refresh_texts()
+
+    def show_lexicon_refused(self) -> None:
+        """The clear screen for a player at a lexicon the station may not judge with:
+        no verdict, call the referee (who can accept it with the PIN)."""
+        from samoobsluha.station.screens.verdict import ErrorScreen
+
+        self.reset_to_idle()
+        self.push_screen(ErrorScreen(self.tr("kiosk.lexicon.refused")))
+
+    def accept_lexicon(self, done: Callable[[], None]) -> None:
+        """The referee (PIN verified) accepts the lexicon in use: logged with the time
+        and its SHA-256 (and sent to the hub) before it judges; ``done`` on the UI
+        thread afterwards."""
+        self._accept_lexicon(self.lexicons.current.info, done)
+
+    @work(thread=True, exit_on_error=False, group="db")
+    def _accept_lexicon(self, info: Any, done: Callable[[], None]) -> None:
+        try:
+            trust = self.lexicons.trust
+            self.store.accept_lexicon(
+                info, at=self.clock.now(), trust_before=trust.value if trust else ""
+            )
+        except Exception as exc:
+            log.exception("could not log the lexicon acceptance")
+            self.call_from_thread(self.storage_failed, exc)
+            return
+        self.call_from_thread(self._lexicon_accepted, info.sha256, done)
+
+    def _lexicon_accepted(self, sha256: str, done: Callable[[], None]) -> None:
+        self.lexicons.accept(sha256)
+        done()
 
     def idle_moment(self) -> None:
         """The idle screen is current (no check under way): a lexicon pushed meanwhile
@@ -491,7 +542,11 @@ class KioskApp(App[int], inherit_bindings=False):
             self._filled_verdict = screen
             return
         try:
-            verdict = self.lexicon.judge(words)
+            verdict = self.lexicons.judge(words)
+        except LexiconRefused:  # not signed by the hub, nor accepted by the referee
+            collector.release(VERDICT_HOLD)
+            self.show_lexicon_refused()
+            return
         except LexiconError as exc:  # its content hash failed: it judges nothing
             log.error("%s", exc)
             collector.release(VERDICT_HOLD)
@@ -515,7 +570,7 @@ class KioskApp(App[int], inherit_bindings=False):
             return
         round_no = self.round_number()
         try:
-            verdict = self.lexicon.judge(words)
+            verdict = self.lexicons.judge(words)
             screen.show(verdict, table_no, round_no)
         except Exception as exc:  # a failed hash is reported at confirm, not here
             log.debug("verdict not prefilled: %s", exc)

@@ -28,6 +28,14 @@ Lifecycle of the one in use (:class:`LexiconInUse`)::
     report ─ in_use_sha256 / on_disk_sha256 (the status frame's lexicon_in_use_sha256
              and lexicon_sha256); listeners (the link) are told after each swap
 
+**Trust.** Whether the lexicon in use may judge at all is decided by
+shared/lextrust.py (its signature by the pinned hub key, or the referee's acceptance of
+its SHA-256 at this station); :attr:`LexiconInUse.trust` holds that answer for the one in
+use, decided once after the first paint (:meth:`LexiconInUse.check_trust`), again for each
+lexicon offered, and after an acceptance. :meth:`LexiconInUse.judge` is the kiosk's only
+way to a verdict and refuses (:class:`LexiconRefused`) whatever the answer does not let
+judge.
+
 **Verification stamps.** Hashing a 6 MB lexicon costs tens of milliseconds on a Pi, on
 every start of a one-shot command such as ``station check`` (the kiosk pays it at every
 start anyway, in the background: a stamp cannot see a block that rotted on the card).
@@ -46,12 +54,16 @@ import json
 import os
 
 from samoobsluha.shared.lexicon import Lexicon, LexiconError
+from samoobsluha.shared.lextrust import Trust
 
 TYPE_CHECKING = False  # not typing's: `station check` imports this module at start-up
 if TYPE_CHECKING:
-    from collections.abc import Callable
+    from collections.abc import Callable, Sequence
     from pathlib import Path
     from typing import Any
+
+    from samoobsluha.shared.lexicon import Verdict
+    from samoobsluha.shared.normalize import Word
 
     StrPath = str | os.PathLike[str]
 
@@ -171,17 +183,90 @@ def open_lexicon(
     return lexicon
 
 
+class LexiconRefused(LexiconError):
+    """The lexicon in use is not trusted (shared/lextrust.py): it judges nothing."""
+
+    def __init__(self, trust: Trust, sha256: str) -> None:
+        super().__init__(f"lexicon {sha256[:12]} not trusted: {trust.value}")
+        self.trust = trust
+        self.sha256 = sha256
+
+
 # -- the lexicon in use ---------------------------------------------------------------------
 
 
 class LexiconInUse:
     """The owner of the lexicon a station judges with (see the module's lifecycle)."""
 
-    def __init__(self, lexicon: Lexicon) -> None:
+    def __init__(
+        self,
+        lexicon: Lexicon,
+        *,
+        hub_public: bytes | None = None,
+        accepted: set[str] | None = None,
+    ) -> None:
         self.current = lexicon
         self.pending: Lexicon | None = None
         self.on_disk_sha256: str | None = lexicon.info.sha256
         self._listeners: list[Callable[[Lexicon], Any]] = []
+        # The pinned hub key (None: this station pins none) and the SHA-256s the referee
+        # accepted here (station/log.py keeps them); the trust of the one in use and of
+        # the pending one (None: not decided yet).
+        self.hub_public = hub_public
+        self.accepted: set[str] = set(accepted or ())
+        self.trust: Trust | None = None
+        self._pending_trust: Trust | None = None
+        self._trust_listeners: list[Callable[[Trust], Any]] = []
+
+    # -- trust (shared/lextrust.py decides; this keeps the answer for the one in use) ------
+    def _decide(self, lexicon: Lexicon) -> Trust:
+        from samoobsluha.shared.lextrust import decide
+
+        trust = decide(lexicon.info, lexicon.path, self.hub_public, self.accepted)
+        if not trust.judges:
+            _log().error("lexicon %s refused: %s", lexicon, trust.value)
+        elif trust is not Trust.HUB:
+            _log().warning("lexicon %s judges: %s", lexicon, trust.value)
+        return trust
+
+    def add_trust_listener(self, listener: Callable[[Trust], Any]) -> None:
+        """``listener(trust)`` whenever the trust of the lexicon in use is decided anew
+        (after the first paint, an acceptance, a swap): the link reports it at once."""
+        self._trust_listeners.append(listener)
+
+    def _trust_changed(self) -> None:
+        trust = self.trust
+        if trust is None:
+            return
+        for listener in self._trust_listeners:
+            try:
+                listener(trust)
+            except Exception:
+                _log().exception("lexicon trust listener failed")
+
+    def check_trust(self) -> Trust:
+        """Decide the trust of the lexicon in use, if not yet (after the first paint)."""
+        if self.trust is None:
+            self.trust = self._decide(self.current)
+            self._trust_changed()
+        return self.trust
+
+    def accept(self, sha256: str) -> Trust:
+        """The referee accepted ``sha256`` with the PIN (the store has logged it)."""
+        self.accepted.add(sha256)
+        self.trust = self._decide(self.current)
+        if self.pending is not None:
+            self._pending_trust = self._decide(self.pending)
+        self._trust_changed()
+        return self.trust
+
+    def judge(self, words: Sequence[Word]) -> Verdict:
+        """The one way to a verdict: refused unless the lexicon in use is trusted (and,
+        as always, unless its content hash matched: the lexicon waits for it)."""
+        trust = self.check_trust()
+        if not trust.judges:
+            raise LexiconRefused(trust, self.current.info.sha256)
+        return self.current.judge(words)
 
     @property
     def in_use_sha256(self) -> str:
@@ -192,7 +277,9 @@ class LexiconInUse:
         self._listeners.append(listener)
 
     def offer_opened(self, lexicon: Lexicon) -> None:
-        """A verified lexicon to go into use at the next idle moment."""
+        """A verified lexicon to go into use at the next idle moment (its trust decided
+        now: a pushed file comes with the hub's signature beside it)."""
+        self._pending_trust = self._decide(lexicon)
         self.pending = lexicon
         self.on_disk_sha256 = lexicon.info.sha256
         _log().info("lexicon %s ready; in use from the next idle moment", lexicon)
@@ -216,7 +303,9 @@ class LexiconInUse:
         if new is None:
             return None
         old, self.current = self.current, new
+        self.trust, self._pending_trust = self._pending_trust, None
         _log().info("lexicon in use: %s (was %s)", new, old)
+        self._trust_changed()
         for listener in self._listeners:
             try:
                 listener(new)

@@ -1,5 +1,21 @@
 """The station's own records: challenges, referee requests, appeals, results, pairings,
-PIN attempts. Its schema is the ``station.log`` migration set over the station database.
+PIN attempts, the lexicons the referee accepted. Its schema is the ``station.log``
+migration set over the station database.
+
+**The confirmed-rows counter.** SQLite in WAL mode keeps the newest commits in
+``station.db-wal`` until a checkpoint copies them into ``station.db``; a WAL deleted (or
+lost with a card's bad block) before then leaves a database that opens without error and
+simply has fewer rows. So after every commit that confirmed something to a player (a
+verdict, a refusal, a result, a PIN lockout, a lexicon acceptance) the store writes the
+newest outbox ``seq`` (on a thread of its own, right after the commit: its fsync is not
+on the way to the verdict) into a separate, fsynced file beside the database,
+``station.db.confirmed`` — one small fixed-size record overwritten in place, which
+deleting the WAL does not touch. At open the store compares it with the newest ``seq``
+the database holds: fewer means confirmed rows are gone. It then says so loudly (an
+error in the station's log, :attr:`KioskStore.rows_lost` for the kiosk's red notice and
+the status frame that ``hub stations`` shows) and goes on working; the counter keeps the
+total lost, so a restart does not hide it. Rows written by other connections (the bell
+thread's signals) are counted by the next confirmed commit, never more than were there.
 
 Every record the hub must see is written together with its outbox row in one
 ``db.atomic()`` block (:func:`station.outbox.enqueue`), and the kiosk shows a verdict or
@@ -26,7 +42,12 @@ from sqlite_utils.migrations import Migrations
 
 from samoobsluha.shared.checks import PinLock, RateState
 from samoobsluha.shared.lexicon import LexiconInfo, Verdict
-from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload, ResultPayload
+from samoobsluha.shared.payloads import (
+    CheckPayload,
+    LexiconAcceptedPayload,
+    RefereeRequestPayload,
+    ResultPayload,
+)
 from samoobsluha.shared.receipt import ReceiptKey
 from samoobsluha.shared.storage import open_db
 from samoobsluha.station import outbox
@@ -178,6 +199,118 @@ def m006_withdrawn(db: sqlite_utils.Database) -> None:
     db.table("results").add_column("outbox_seq", int, not_null_default=0)
 
 
+@migrations()
+def m007_lexicon_acceptances(db: sqlite_utils.Database) -> None:
+    """A lexicon not signed by the hub this station pins, accepted by the referee at
+    this station with the PIN (shared/lextrust.py): valid for that SHA-256 only."""
+    db.table("lexicon_acceptances").create(
+        {
+            "id": int,
+            "at": float,
+            "sha256": str,
+            "language": str,
+            "variant": str,
+            "words": int,
+            "trust_before": str,
+        },
+        pk="id",
+    )
+
+
+# -- the confirmed-rows counter (see the module's docstring) ------------------------------
+
+COUNTER_SUFFIX = ".confirmed"
+_COUNTER = "confirmed={:020d} lost={:020d}\n"
+_COUNTER_BYTES = len(_COUNTER.format(0, 0))
+
+
+def counter_path(db_path: Path | str) -> Path:
+    return Path(f"{db_path}{COUNTER_SUFFIX}")
+
+
+def read_counter(path: Path | str) -> tuple[int, int]:
+    """(confirmed seq, rows lost so far) from a counter file; (0, 0) without one."""
+    try:
+        with open(path, "rb") as fh:
+            raw = fh.read(_COUNTER_BYTES + 1).decode("ascii")
+        confirmed, lost = raw.split()
+        return int(confirmed.split("=")[1]), int(lost.split("=")[1])
+    except (OSError, ValueError, IndexError, UnicodeDecodeError):
+        return 0, 0
+
+
+class ConfirmedCounter:
+    """The counter file, kept open: one fixed-size record overwritten in place and
+    fsynced (one sector: never torn). :meth:`note` hands the newest value to a writer
+    thread, so its fsync (a few ms) is not on the way to the verdict: the row is
+    committed, and the counter follows it within that fsync; a crash in between only
+    leaves the counter one commit behind (it never claims more than was committed)."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self.confirmed, self.lost = read_counter(path)
+        self._fd: int | None = None
+        self._wanted: tuple[int, int] | None = None
+        self._cond = threading.Condition()
+        self._writer: threading.Thread | None = None
+        self._closed = False
+
+    def write(self, confirmed: int, lost: int) -> None:
+        import os
+
+        if self._fd is None:
+            self._fd = os.open(self.path, os.O_RDWR | os.O_CREAT, 0o640)
+        os.pwrite(self._fd, _COUNTER.format(confirmed, lost).encode("ascii"), 0)
+        os.fsync(self._fd)
+        self.confirmed, self.lost = confirmed, lost
+
+    def note(self, confirmed: int, lost: int) -> None:
+        """Write (confirmed, lost) soon, on the writer thread (the newest value wins)."""
+        with self._cond:
+            self._wanted = (confirmed, lost)
+            if self._writer is None:
+                self._writer = threading.Thread(
+                    target=self._write_loop, name="confirmed-counter", daemon=True
+                )
+                self._writer.start()
+            self._cond.notify_all()
+
+    def _write_loop(self) -> None:
+        import logging
+
+        while True:
+            with self._cond:
+                while self._wanted is None and not self._closed:
+                    self._cond.wait()
+                if self._wanted is None:
+                    return
+                wanted = self._wanted
+            try:
+                self.write(*wanted)
+            except OSError:
+                logging.getLogger(__name__).exception("confirmed-rows counter")
+            with self._cond:
+                if self._wanted == wanted:
+                    self._wanted = None
+                self._cond.notify_all()
+
+    def wait_written(self, timeout: float = 10.0) -> None:
+        """Until every value noted so far is on disk."""
+        with self._cond:
+            self._cond.wait_for(lambda: self._wanted is None, timeout)
+
+    def close(self) -> None:
+        import os
+
+        self.wait_written()
+        with self._cond:
+            self._closed = True
+            self._cond.notify_all()
+        if self._fd is not None:
+            os.close(self._fd)
+            self._fd = None
+
+
 @dataclass(frozen=True)
 class CheckRecord:
     id: int
@@ -312,10 +445,19 @@ def referee_pin_in_force(
 class KioskStore:
     """The kiosk's view of the station database, safe to call from worker threads."""
 
-    def __init__(self, db: sqlite_utils.Database, station_id: str) -> None:
+    def __init__(
+        self, db: sqlite_utils.Database, station_id: str, *, counter: Path | None = None
+    ) -> None:
         self.db = db
         self.station_id = station_id
         self._lock = threading.RLock()
+        # The confirmed-rows counter beside the database (None: not kept, e.g. in memory)
+        # and the confirmed rows found missing (its running total).
+        self.counter = ConfirmedCounter(counter) if counter is not None else None
+        self.rows_lost = 0
+        self._counted = 0  # the newest seq handed to the counter
+        if self.counter is not None:
+            self._check_counter()
         # The key every judged check's receipt is made with (the runtime sets it from the
         # link's station key); None: verdicts carry no receipt.
         self.receipts: ReceiptKey | None = None
@@ -324,11 +466,60 @@ class KioskStore:
     def open(cls, path: Path | str, station_id: str) -> KioskStore:
         """Open with the shared opener; the kiosk's worker threads share the connection
         (every use goes through this store's lock)."""
-        return cls(open_db(path, outbox.migrations, migrations, threads=True), station_id)
+        db = open_db(path, outbox.migrations, migrations, threads=True)
+        memory = str(path) == ":memory:"
+        return cls(db, station_id, counter=None if memory else counter_path(path))
 
     def close(self) -> None:
         with self._lock:
             self.db.conn.close()
+            if self.counter is not None:
+                self.counter.close()
+
+    # -- the confirmed-rows counter ------------------------------------------------------
+    def _newest_seq(self) -> int:
+        return int(self.db.execute("SELECT COALESCE(MAX(seq), 0) FROM outbox").fetchone()[0])
+
+    def _check_counter(self) -> None:
+        """At open: fewer rows than the counter confirmed means they are gone (a lost WAL)."""
+        import logging
+
+        counter = self.counter
+        assert counter is not None
+        with self._lock:
+            newest = self._newest_seq()
+            lost = counter.lost
+            if newest < counter.confirmed:
+                missing = counter.confirmed - newest
+                lost += missing
+                logging.getLogger(__name__).error(
+                    "station database %s: %d confirmed row(s) missing (the counter says "
+                    "seq %d was committed, the database ends at %d): its WAL was lost; "
+                    "%d missing in all",
+                    self.db.conn.execute("PRAGMA database_list").fetchone()[2],
+                    missing,
+                    counter.confirmed,
+                    newest,
+                    lost,
+                )
+            self.rows_lost = lost
+            self._counted = newest
+            if (newest, lost) != (counter.confirmed, counter.lost):
+                try:
+                    counter.write(newest, lost)
+                except OSError:
+                    logging.getLogger(__name__).exception("confirmed-rows counter")
+
+    def _confirmed(self) -> None:
+        """A commit confirmed something: the counter says so (after the commit, fsynced)."""
+        counter = self.counter
+        if counter is None:
+            return
+        with self._lock:
+            newest = self._newest_seq()
+            if newest > self._counted:
+                self._counted = newest
+                counter.note(newest, self.rows_lost)
 
     # -- challenges ----------------------------------------------------------------------
     def record_check(
@@ -390,6 +581,7 @@ class KioskStore:
             outbox.enqueue(self.db, kind, payload, at=at)
             if verdict.status.value == "referee" and instance == "first":
                 self._referee_request(table_no, round_no, "too_long", check_id, at)
+        self._confirmed()
         return CheckRecord(check_id, at, table_no, round_no, row["status"], receipt)
 
     def record_refusal(
@@ -425,6 +617,7 @@ class KioskStore:
             check_id = self._insert("challenges", row)
             outbox.enqueue(self.db, "challenge", self._payload(check_id, row).to_dict(), at=at)
             self._referee_request(table_no, round_no, reason, check_id, at)
+        self._confirmed()
         return CheckRecord(check_id, at, table_no, round_no, "refused")
 
     def _insert(self, table: str, row: dict[str, Any]) -> int:
@@ -518,6 +711,7 @@ class KioskStore:
                 self._put_setting(SETTING_PIN_LOCK, lock.to_json())
                 if lock.failures >= 1 and lock.remaining >= 60:  # a lockout, not a delay
                     self._referee_request(None, None, "pin_locked", None, at)
+        self._confirmed()
 
     def pin_failures(self) -> tuple[int, float | None]:
         """Consecutive wrong PINs since the last right one, and when the last was typed.
@@ -555,6 +749,33 @@ class KioskStore:
             self._put_setting(SETTING_PIN, stored)
             self._put_setting(SETTING_PIN_AT, None if stored is None else repr(at))
             self._put_setting(SETTING_PIN_LOCK, None)
+
+    # -- lexicons the referee accepted (shared/lextrust.py) -------------------------------
+    def accept_lexicon(self, info: LexiconInfo, *, at: float, trust_before: str = "") -> int:
+        """Log the referee's acceptance of the lexicon ``info`` at this station (with the
+        PIN): its time and SHA-256, and an outbox row, so the hub sees it."""
+        row = {
+            "at": at,
+            "sha256": info.sha256,
+            "language": info.language,
+            "variant": info.variant,
+            "words": info.words,
+            "trust_before": trust_before,
+        }
+        with self._lock, self.db.atomic():
+            accepted_id = self._insert("lexicon_acceptances", row)
+            payload = LexiconAcceptedPayload.from_dict(
+                {"id": accepted_id, "station_id": self.station_id, **row}
+            )
+            outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
+        self._confirmed()
+        return accepted_id
+
+    def accepted_lexicons(self) -> set[str]:
+        """The SHA-256s the referee accepted at this station (they judge after a restart;
+        no other file does)."""
+        with self._lock:
+            return {row[0] for row in self.db.execute("SELECT sha256 FROM lexicon_acceptances")}
 
     # -- settings changed on the station (override the config file) ----------------------
     def setting(self, key: str) -> str | None:
@@ -697,6 +918,7 @@ class KioskStore:
                 "withdrawn": False,
             }
             self._save(result.round_no, result.table_no, existing, row, at, entered_by)
+        self._confirmed()
         return Result(
             result.round_no,
             result.table_no,
@@ -735,6 +957,7 @@ class KioskStore:
                 "withdrawn": True,
             }
             self._save(round_no, table_no, existing, row, at, "players")
+        self._confirmed()
         return replace(existing, revision=existing.revision + 1, withdrawn=True)
 
     def _save(

@@ -395,7 +395,10 @@ class StationRuntime:
             sync.lexicon_path = lexicons.current.path
             sync.status.lexicon_sha256 = lexicon_sha(sync.lexicon_path)  # verified
         sync.lexicon_in_use = lambda: lexicons.in_use_sha256
+        sync.lexicon_trust = lambda: lexicons.trust.value if lexicons.trust else None
+        sync.rows_lost = lambda: app.rows_lost
         lexicons.add_listener(lambda _lexicon: sync.status_changed())
+        lexicons.add_trust_listener(lambda _trust: sync.status_changed())  # the hub may resend
         sync.on("lexicon", lexicons.offer)
 
     def _attach_settings(self, sync: StationSync, app: KioskApp) -> None:
@@ -571,6 +574,26 @@ class StationRuntime:
                 )
 
     # -- the kiosk ----------------------------------------------------------------------
+    def _pinned_key(self) -> bytes | None:
+        """The hub key the kiosk's lexicon must be signed with (shared/lextrust.py): the
+        one pinned in the station's key file; ``b""`` when this station of a tournament
+        cannot read it (it then judges nothing unless the referee accepts the lexicon);
+        None for a standalone station, which pins none."""
+        if self.net is None:
+            return None
+        if self.sync is not None:  # the key the link verifies the hub with, as loaded
+            return self.sync.credentials.hub_public
+        from samoobsluha.shared.protocol import HallKeys
+
+        try:
+            key = self.net.psk()
+        except station_config.ConfigError as exc:
+            log.error("no pinned hub key for the lexicon: %s", exc)
+            return b""
+        if isinstance(key, bytes):  # the hall secret itself (the hub's own demo kiosk)
+            return HallKeys(key).public_key
+        return key.hub_public
+
     def _build_kiosk(self) -> KioskApp:
         schedule = self.schedule
         assert schedule is not None
@@ -586,6 +609,7 @@ class StationRuntime:
             hub_status=(lambda: sync.status.connected) if sync is not None else None,
             gong_test=lambda: self.ring("start"),
             app_class=self.app_class,
+            hub_public=self._pinned_key(),
         )
         if sync is not None:
             app.store.receipts = sync.receipt_key()
@@ -614,15 +638,18 @@ def build_kiosk(
     hub_status: Callable[[], Any] | None = None,
     gong_test: Callable[[], Any] | None = None,
     app_class: type | None = None,
+    hub_public: bytes | None = None,
 ) -> KioskApp:
     """The kiosk app over the station database. ``station_id`` is the name the hub knows
-    the station by (``[network] station_id``, else the station's name)."""
+    the station by (``[network] station_id``, else the station's name). ``hub_public``:
+    the pinned hub key its lexicon must be signed with (None: the station pins none;
+    shared/lextrust.py)."""
     from samoobsluha.shared.checks import KioskSettings
     from samoobsluha.shared.i18n import LANGUAGES
     from samoobsluha.shared.lexicon import ensure_default_lexicon
     from samoobsluha.station import outbox
     from samoobsluha.station.app import KioskApp
-    from samoobsluha.station.lexicons import open_lexicon
+    from samoobsluha.station.lexicons import LexiconInUse, open_lexicon
     from samoobsluha.station.log import KioskStore
     from samoobsluha.station.settings import SettingsInUse, read_access, read_state
 
@@ -646,6 +673,9 @@ def build_kiosk(
         # table range on this station: station/settings.py owns them from here on
         published, local = read_state(store.db)
         access = read_access(store.db)  # the referee's large print / spoken verdict
+    # Whose word the lexicon is, decided after the first paint (shared/lextrust.py): the
+    # pinned hub key and the SHA-256s the referee accepted on this station.
+    lexicons = LexiconInUse(lex, hub_public=hub_public, accepted=store.accepted_lexicons())
     settings = SettingsInUse(
         base, set(section), published=published, local=local, access=access, file_path=cfg.path
     )
@@ -653,6 +683,7 @@ def build_kiosk(
     cls = app_class or KioskApp
     app: KioskApp = cls(
         lexicon=lex,
+        lexicons=lexicons,
         store=store,
         settings_in_use=settings,
         station_name=cfg.name,

@@ -424,6 +424,10 @@ class StationSync:
         # The SHA-256 of the lexicon the kiosk judges with (set by the runtime; None
         # without a kiosk): reported beside the one on disk.
         self.lexicon_in_use: Callable[[], str | None] | None = None
+        # whose word that lexicon is (shared/lextrust.Trust's value), and the confirmed
+        # rows the station's database lacked at start (station/log.py): set by the runtime
+        self.lexicon_trust: Callable[[], str | None] | None = None
+        self.rows_lost: Callable[[], int | None] | None = None
         # The version of the hall configuration the kiosk uses (set by the runtime;
         # station/settings.py): reported as the status frame's config_version.
         self.config_in_use: Callable[[], int | None] | None = None
@@ -629,6 +633,8 @@ class StationSync:
             lexicon_sha256=s.lexicon_sha256,
             lexicon_in_use_sha256=self.lexicon_in_use() if self.lexicon_in_use else None,
             config_version=self.config_in_use() if self.config_in_use else None,
+            lexicon_trust=self.lexicon_trust() if self.lexicon_trust else None,
+            rows_lost=self.rows_lost() if self.rows_lost else None,
             clock_synced=s.clock_synced,
             clock_known=s.clock_known,
             clock_offset=s.clock_offset,
@@ -978,6 +984,7 @@ class StationSync:
             target = self.lexicon_path or (data_dir() / "lexicons" / Path(msg["name"]).name)
             target.parent.mkdir(parents=True, exist_ok=True)
             tmp = target.with_name(f".{target.name}.incoming")
+            lexsig = msg.get("lexsig")
             self._lexicon_rx = {
                 "id": item,
                 "target": target,
@@ -987,6 +994,8 @@ class StationSync:
                 "size": msg["size"],
                 "expect_sha": msg["sha256"],
                 "offset": 0,
+                # the hub's detached signature of it (shared/lextrust.py), if it sent one
+                "lexsig": lexsig if isinstance(lexsig, str) and len(lexsig) <= 4096 else None,
             }
             return
         if rx is None and item == self._lexicon_refused:
@@ -1035,7 +1044,17 @@ class StationSync:
         except LexiconError as exc:
             tmp.unlink(missing_ok=True)
             return False, f"not a usable lexicon: {exc}"
+        from samoobsluha.shared.lextrust import signature_path, write_signature
+
         os.replace(tmp, rx["target"])
+        # its signature beside it (the kiosk checks it against the pinned hub key before
+        # the lexicon judges); none sent: an older one there no longer belongs to it
+        sig = signature_path(rx["target"])
+        if rx.get("lexsig"):
+            write_signature(sig, rx["lexsig"])
+        else:
+            with contextlib.suppress(FileNotFoundError):
+                os.unlink(sig)
         dir_fd = os.open(rx["target"].parent, os.O_RDONLY)
         try:
             os.fsync(dir_fd)

@@ -44,3 +44,23 @@ async def hub_for_a_station(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> 
     hub = HubServer(tmp_path / "hub.db", psk, host="127.0.0.1", port=0, advertise=False)
     await hub.start()
     return hub
+
+
+def hub_signed(lexicon: Path, folder: Path, key: bytes | Path) -> Path:
+    """A copy of ``lexicon`` in ``folder`` (the file itself when it is there), signed by
+    the hub whose hall secret is ``key`` (the bytes, or its ``tournament.key`` file) — the
+    real way, with the hub's Ed25519 key (shared/lextrust.py), as ``hub lexicon build`` /
+    ``sign``, a push or provisioning sign it. A station that pins that hub judges with
+    it; one that pins any other refuses it."""
+    import shutil
+
+    from samoobsluha.shared.lextrust import sign_lexicon
+    from samoobsluha.shared.protocol import HallKeys, parse_psk
+
+    secret = key if isinstance(key, bytes) else parse_psk(key.read_text())
+    folder.mkdir(parents=True, exist_ok=True)
+    copy = folder / lexicon.name
+    if copy.resolve() != lexicon.resolve():  # else: signed again where it is
+        shutil.copyfile(lexicon, copy)
+    sign_lexicon(copy, HallKeys(secret))
+    return copy

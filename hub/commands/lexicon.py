@@ -1,4 +1,9 @@
-"""``hub lexicon build`` and ``hub lexicon info``."""
+"""``hub lexicon build``, ``sign``, ``info`` and ``diff``.
+
+A lexicon the hub builds is signed with the hub's key (``<file>.sig`` beside it,
+shared/lextrust.py) when this machine has the hub's ``tournament.key``; ``hub lexicon
+sign FILE`` signs one built elsewhere (it creates the key if there is none yet, as
+``hub key`` does). Stations judge only with a lexicon signed by the hub they pin."""
 
 from __future__ import annotations
 
@@ -9,6 +14,7 @@ import time
 from samoobsluha.shared.alphabet import ALPHABETS
 from samoobsluha.shared.lexicon import (
     LexiconError,
+    LexiconInfo,
     build_from_hunspell,
     build_from_wordlist,
     read_info,
@@ -41,6 +47,42 @@ def _lexicon_build(args: argparse.Namespace) -> int:
         f"lengths {info.min_length}-{info.max_length}, sha256 {info.sha256} "
         f"({time.perf_counter() - started:.1f} s)"
     )
+    if not args.no_sign:
+        _sign_built(args.output, info)
+    return 0
+
+
+def _sign_built(path: str, info: LexiconInfo) -> None:
+    from samoobsluha.hub import store
+    from samoobsluha.shared.lextrust import sign_lexicon
+    from samoobsluha.shared.protocol import HallKeys, parse_psk
+
+    key = store.key_path()
+    if not key.exists():
+        print(
+            f"not signed: no hub key at {key} yet (`hub serve` or `hub key public` creates "
+            f"it; then `hub lexicon sign {path}`). Stations refuse an unsigned lexicon.",
+            file=sys.stderr,
+        )
+        return
+    keys = HallKeys(parse_psk(key.read_text()))
+    print(f"signed: {sign_lexicon(path, keys, info=info)} (hub key {keys.public_key.hex()})")
+
+
+def _lexicon_sign(args: argparse.Namespace) -> int:
+    from samoobsluha.hub import store
+    from samoobsluha.shared.lexicon import Lexicon
+    from samoobsluha.shared.lextrust import sign_lexicon
+    from samoobsluha.shared.protocol import HallKeys
+
+    try:
+        info = Lexicon.open(args.file).info  # its content checked: the hub vouches for it
+    except (LexiconError, OSError) as exc:
+        print(f"hub lexicon sign: {exc}", file=sys.stderr)
+        return 2
+    secret, _ = store.ensure_key(store.key_path())
+    keys = HallKeys(secret)
+    print(f"signed: {sign_lexicon(args.file, keys, info=info)} (hub key {keys.public_key.hex()})")
     return 0
 
 
@@ -125,7 +167,19 @@ def register(sub: argparse._SubParsersAction) -> None:
         help="longest word length the list covers (default: the longest word; 15 for hunspell)",
     )
     build.add_argument("--source", help="source description stored in the header")
+    build.add_argument(
+        "--no-sign",
+        action="store_true",
+        help="do not sign it with the hub's key (stations refuse an unsigned lexicon)",
+    )
     build.set_defaults(func=_lexicon_build)
+
+    sign = lex_sub.add_parser(
+        "sign",
+        help="sign a lexicon with the hub's key (FILE.sig beside it): stations judge with it",
+    )
+    sign.add_argument("file", metavar="FILE")
+    sign.set_defaults(func=_lexicon_sign)
 
     info = lex_sub.add_parser("info", help="print a lexicon's header, one key: value a line")
     info.add_argument("file", metavar="FILE")

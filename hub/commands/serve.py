@@ -207,6 +207,13 @@ def _stations(args: argparse.Namespace) -> int:
         for claimed, n in sorted((row.get("impersonated") or {}).items()):
             # the rows it sent in another station's name (a copied card?), all refused
             line += "  " + t("cli.stations.impersonated", lang, claimed=claimed, n=n)
+        trust = st.get("lexicon_trust")  # shared/lextrust.py: whose word its lexicon is
+        if trust in ("unsigned", "bad_signature"):
+            line += "  " + t("cli.stations.lexicon_untrusted", lang)
+        elif trust == "referee":
+            line += "  " + t("cli.stations.lexicon_referee", lang)
+        if isinstance(st.get("rows_lost"), int) and st["rows_lost"] > 0:  # station/log.py
+            line += "  " + t("cli.stations.rows_lost", lang, n=st["rows_lost"])
         print(line)
     return 0
 

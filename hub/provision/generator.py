@@ -776,7 +776,25 @@ def write(
         dest = payload / "lexicons" / lex.name
         dest.parent.mkdir(parents=True, exist_ok=True)
         shutil.copyfile(lex, dest)
-        report.append(f"copied lexicon {lex.name}")
+        # signed by the hub the card pins (shared/lextrust.py): a station judges with
+        # nothing else; the header is checked against its content before it is signed
+        from samoobsluha.shared.lexicon import Lexicon, LexiconError
+        from samoobsluha.shared.lextrust import sign_lexicon
+        from samoobsluha.shared.protocol import HallKeys
+
+        try:
+            info = Lexicon.open(dest).info
+        except LexiconError as exc:
+            raise ProvisionError(f"--lexicon {lex}: {exc}") from None
+        keys = HallKeys(bytes.fromhex("".join(spec.psk.split()).lower()))
+        sign_lexicon(dest, keys, info=info)
+        report.append(f"copied lexicon {lex.name}, signed by the hub (sha256 {info.sha256[:12]})")
+    if spec.role == "station" and not lexicons:
+        report.append(
+            "note: no --lexicon: the station builds its own from Debian's dictionary, which "
+            "no hub signed; it judges nothing until the hub pushes its signed lexicon "
+            "(hub push-lexicon) or the referee accepts it with the PIN"
+        )
     if docs is not None and docs.is_file():
         shutil.copyfile(docs, payload / "files" / "hall-setup.md")
     if spec.image == "trixie" and (target / "cmdline.txt").is_file():

@@ -1,7 +1,13 @@
 """The idle screen: station, tournament, round clock, hub status, one instruction.
 
 Typing a digit or pressing Enter starts a word check; F2 result entry, F3 "where do I
-play?", F4 the language. Nothing here shows or hints at any word."""
+play?", F4 the language. Nothing here shows or hints at any word.
+
+One short line says whose word the lexicon is (shared/lextrust.py): signed by the hub,
+accepted by the referee, not verified (a station that pins no hub key), or refused — and
+then a digit or Enter shows the refusal, not the check form. A station that found rows
+of its own log missing at start (station/log.py, the confirmed-rows counter) says so in
+a line for the referee, for as long as the card shows the shortfall."""
 
 from __future__ import annotations
 
@@ -25,6 +31,7 @@ class IdleScreen(KioskScreen):
     ]
 
     _hub_text = ""
+    _trust_key = ""
 
     def inactivity_limit(self) -> float | None:
         return None
@@ -37,6 +44,8 @@ class IdleScreen(KioskScreen):
         with Vertical(id="idle-middle"):
             yield RoundClock(id="clock")
         yield Label("", id="instruction")
+        yield Label("", id="lexicon-trust")
+        yield Label("", id="db-notice")
         yield Label("", id="idle-menu")
 
     def on_mount(self) -> None:
@@ -53,6 +62,11 @@ class IdleScreen(KioskScreen):
         self.query_one("#tournament", Label).update(literal(kiosk.settings.tournament))
         self.query_one("#instruction", Label).update(literal(self.tr("kiosk.idle.instruction")))
         self.query_one("#idle-menu", Label).update(literal(self.tr("kiosk.idle.menu")))
+        lost = kiosk.rows_lost
+        notice = self.query_one("#db-notice", Label)
+        notice.update(literal(self.tr("kiosk.db.rows_lost", n=lost) if lost else ""))
+        notice.display = bool(lost)
+        self._trust_key = ""
         self.tick(kiosk.clock.monotonic(), force=True)
 
     def tick(self, now: float, force: bool = False) -> None:
@@ -77,6 +91,14 @@ class IdleScreen(KioskScreen):
         if text != self._hub_text:
             self._hub_text = text
             self.query_one("#hub-status", Label).update(literal(text))
+        trust = kiosk.lexicons.trust
+        trust_key = f"kiosk.lexicon.trust.{trust.value}" if trust is not None else ""
+        if trust_key != self._trust_key:  # decided after the first paint, a swap, accepted
+            self._trust_key = trust_key
+            line = self.query_one("#lexicon-trust", Label)
+            line.update(literal(self.tr(trust_key) if trust_key else ""))
+            line.set_class(trust is not None and not trust.judges, "-refused")
+            line.set_class(trust is not None and trust.value != "hub", "-unverified")
 
     def on_key(self, event: Key) -> None:
         """A digit or Enter starts a word check (the digit is the table's first). The
@@ -88,6 +110,9 @@ class IdleScreen(KioskScreen):
         if event.key != "enter" and not digit:
             return
         event.stop()
+        if self.kiosk.lexicon_refused():  # not the hub's, not accepted: no check form
+            self.kiosk.show_lexicon_refused()
+            return
         self.app.push_screen(CheckScreen(event.character if digit and event.character else ""))
 
     def action_result(self) -> None:

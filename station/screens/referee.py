@@ -203,6 +203,9 @@ class PinScreen(KioskScreen):
 
     def _verified(self, ok: bool, lock: PinLock) -> None:
         if ok:
+            if self.mode == "enter" and self.kiosk.lexicon_refused():
+                self._offer_lexicon()
+                return
             self.app.switch_screen(RefereeScreen())
             return
         self.pin_lock = lock
@@ -210,6 +213,31 @@ class PinScreen(KioskScreen):
         self._apply_gate()
         if self.gate.open:
             self._message(self.tr("kiosk.pin.wrong", n=lock.failures))
+
+    def _offer_lexicon(self) -> None:
+        """The PIN is right and the lexicon in use is refused (not signed by the hub this
+        station pins): the referee may accept this very file (its SHA-256) here. The
+        acceptance is logged and sent to the hub before the kiosk judges with it."""
+        info = self.kiosk.lexicons.current.info
+
+        def to_referee() -> None:
+            if self in self.app.screen_stack:
+                self.app.switch_screen(RefereeScreen(self.tr("kiosk.lexicon.accepted")))
+
+        def answered(yes: bool | None) -> None:
+            if yes:
+                self.kiosk.accept_lexicon(to_referee)
+            else:
+                self.app.switch_screen(RefereeScreen())
+
+        question = ConfirmScreen(
+            "kiosk.lexicon.accept",
+            sha=info.sha256[:16],
+            language=info.language,
+            variant=info.variant,
+            words=info.words,
+        )
+        self.app.push_screen(question, answered)
 
     @work(thread=True, exit_on_error=False, group="db")
     def _save(self, pin: str) -> None:
@@ -229,9 +257,10 @@ class ConfirmScreen(RefereeArea):
 
     BINDINGS = [Binding("escape", "no", show=False)]  # noqa: RUF012
 
-    def __init__(self, question_key: str) -> None:
+    def __init__(self, question_key: str, **values: Any) -> None:
         super().__init__()
         self.question_key = question_key
+        self.values = values
 
     def compose(self) -> ComposeResult:
         with Vertical(id="confirm-box"):
@@ -239,7 +268,9 @@ class ConfirmScreen(RefereeArea):
             yield Label("", id="confirm-hint")
 
     def on_mount(self) -> None:
-        self.query_one("#confirm-question", Label).update(literal(self.tr(self.question_key)))
+        self.query_one("#confirm-question", Label).update(
+            literal(self.tr(self.question_key, **self.values))
+        )
         self.query_one("#confirm-hint", Label).update(literal(self.tr("kiosk.confirm.hint")))
 
     def on_key(self, event: Any) -> None:
@@ -260,6 +291,10 @@ ACCESS_ITEMS = {"large_print": "large_print", "speech": "speak_verdict"}
 
 
 class RefereeScreen(RefereeArea):
+    def __init__(self, message: str = "") -> None:
+        super().__init__()
+        self.first_message = message
+
     def compose(self) -> ComposeResult:
         with Vertical(id="referee-box"):
             yield Label("", id="referee-title")
@@ -275,6 +310,8 @@ class RefereeScreen(RefereeArea):
             menu.add_option(Option(literal(f"{n}  {self.tr(f'kiosk.referee.{item}')}"), id=item))
         menu.highlighted = 0
         menu.focus()
+        if self.first_message:
+            self._message(self.first_message)
 
     def on_key(self, event: Any) -> None:
         if event.character and event.character.isdigit():

@@ -111,7 +111,8 @@ def test_hub_stations_speaks_the_language(
         "over_budget": True,
         "rejected": 2,
         "status": {"backlog": 4, "clock_synced": False, "clock_offset": -0.0123,
-                   "clock_uncertainty": 0.0021, "version": "0.1.0"},
+                   "clock_uncertainty": 0.0021, "version": "0.1.0",
+                   "lexicon_trust": "unsigned", "rows_lost": 3},
     }  # fmt: skip
     info = {  # another hub of the tournament announced, and the backups failing
         "rivals": [{"hub": "hub-2", "addresses": ["192.168.8.12"], "port": 47820,
@@ -128,6 +129,11 @@ def test_hub_stations_speaks_the_language(
     assert "192.168.8.12:47820" in out.splitlines()[0]
     assert ("KOPIE ZAPASOWE" if lang == "pl" else "ZÁLOHY") in out.splitlines()[1]
     assert "−0,012 s ±2,1 ms" in out  # decimal commas
+    # its lexicon refused (not signed by this hub), its WAL lost 3 confirmed rows
+    refused = {"cs": "SLOVNÍK ODMÍTNUT", "sk": "SLOVNÍK ODMIETNUTÝ", "pl": "SŁOWNIK ODRZUCONY"}
+    lost = {"cs": "CHYBÍ 3 POTVRZENÉ ZÁZNAMY", "sk": "CHÝBAJÚ 3 POTVRDENÉ ZÁZNAMY",
+            "pl": "BRAK 3 POTWIERDZONYCH ZAPISÓW"}  # fmt: skip
+    assert refused[lang] in out and lost[lang] in out
     # „hub rejected“: a command; the backup error is the operating system's own words
     leaks = english_on_screen(
         out, allowed={"hub", "rejected", "No", "space", "left", "on", "device"}, lang=lang

@@ -117,6 +117,8 @@ def hall(small_lexicon_path: Path) -> Iterator[dict[str, Any]]:
         )
         port = int(wait_for("hub port", lambda: port_file.exists() and port_file.read_text()))
         wait_for("control socket", svc.server_running)
+        # the stations' lexicon, signed by this hub's key as `hub lexicon sign` signs it
+        subprocess.run([str(BIN / "hub"), "lexicon", "sign", str(lexicon)], env=env, check=True)
         db = open_db(svc.db_path, sync_store.migrations)
         tournament = sync_store.get_meta(db, "tournament_id")
         db.close()

@@ -15,7 +15,7 @@ from typing import Any
 import pytest
 from gpiozero.pins.mock import MockFactory
 from net_procs import BIN, Hub, Station, running, wait_for
-from testkit import hub_for_a_station, until
+from testkit import hub_for_a_station, hub_signed, until
 
 from samoobsluha.hub import rehearse as hub_rehearse
 from samoobsluha.hub import store
@@ -83,7 +83,9 @@ async def test_the_kiosk_stays_quiet_during_a_round(
         f'psk_file = "{tmp_path / "tournament.key"}"\n\n[gong]\naudio = "off"\n',
         encoding="utf-8",
     )
-    options = RuntimeOptions(kiosk=True, headless=True, lexicon=small_lexicon_path)
+    # signed by the test's hub, as the hub signs a card's lexicon: the station pins it
+    lexicon = hub_signed(small_lexicon_path, tmp_path / "lexicons", tmp_path / "tournament.key")
+    options = RuntimeOptions(kiosk=True, headless=True, lexicon=lexicon)
     runtime = StationRuntime(station_config.load(conf), options, pin_factory=MockFactory())
     main = asyncio.create_task(runtime.main())
     try:

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from gpiozero.pins.mock import MockFactory
-from testkit import hub_for_a_station, until
+from testkit import hub_for_a_station, hub_signed, until
 from textual.widgets import Input
 
 from samoobsluha.hub import rehearse as hub_rehearse
@@ -35,7 +35,9 @@ async def test_kiosk_station_answers_a_rehearsal(
         f'psk_file = "{tmp_path / "tournament.key"}"\n\n[gong]\naudio = "off"\n',
         encoding="utf-8",
     )
-    options = RuntimeOptions(kiosk=True, headless=True, lexicon=small_lexicon_path)
+    # signed by the test's hub, as the hub signs a card's lexicon: the station pins it
+    lexicon = hub_signed(small_lexicon_path, tmp_path / "lexicons", tmp_path / "tournament.key")
+    options = RuntimeOptions(kiosk=True, headless=True, lexicon=lexicon)
     runtime = StationRuntime(
         station_config.load(conf), options, local_clock=SkewedClock(-2.0), pin_factory=MockFactory()
     )

@@ -20,7 +20,7 @@ import pytest
 from fuzz_typing import type_raw
 from gpiozero.pins.mock import MockFactory
 from kiosk_pilot import settle
-from testkit import hub_for_a_station, until
+from testkit import hub_for_a_station, hub_signed, until
 from textual.pilot import Pilot
 from textual.widgets import Label
 
@@ -55,6 +55,8 @@ def _config(tmp_path: Path, tournament: str, port: int) -> Path:
 
 
 async def _start(conf: Path, lexicon: Path) -> tuple[StationRuntime, asyncio.Task[int]]:
+    # signed by the test's hub (its hall secret beside the config): the station pins it
+    lexicon = hub_signed(lexicon, conf.parent / "lexicons", conf.parent / "tournament.key")
     options = RuntimeOptions(kiosk=True, headless=True, lexicon=lexicon)
     runtime = StationRuntime(station_config.load(conf), options, pin_factory=MockFactory())
     main = asyncio.create_task(runtime.main())

@@ -4,7 +4,8 @@ serve``, ``hub push-lexicon`` and a linked ``station run`` on a pseudo-terminal.
 Before the push a word only in the new lexicon is NEPLATNÉ; after it, at the next check
 from the idle screen, it is PLATNÉ; the station reports the new SHA-256 both on disk and
 in use, and the hub's stations report (the dashboard's lexicon column) says it is the
-reference."""
+reference. The station's first lexicon is signed by the hub (``hub lexicon sign``), and
+the pushed one arrives with the hub's signature: the station judges with both."""
 
 from __future__ import annotations
 
@@ -38,6 +39,7 @@ def test_a_pushed_lexicon_is_used_by_the_running_kiosk(tmp_path: Path) -> None:
     write_lexicon(NEW, new, language="cs", variant="NEW", source="tests", max_length=15)
     new_sha = read_info(new).sha256
     hub = Hub(tmp_path / "hub").start()
+    hub.ctl("lexicon", "sign", str(old))  # the card's lexicon, signed by this hub's key
     config = (
         '[station]\nname = "st-1"\n'
         f'[network]\ntournament_id = "{hub.tournament}"\npsk_file = "{hub.key_file}"\n'
@@ -73,8 +75,11 @@ def test_a_pushed_lexicon_is_used_by_the_running_kiosk(tmp_path: Path) -> None:
                 "the station to report the new lexicon in use",
             )
             assert status["lexicon_sha256"] == new_sha  # on disk
+            # pushed with the hub's signature, written beside it: it judges as the hub's
+            assert json.loads(Path(f"{old}.sig").read_text())["sha256"] == new_sha
             assert read_info(old).sha256 == new_sha  # the station's own file was replaced
             check("4", "žirafa", "PLATNÉ")
+            assert hub_status(hub, "st-1")["lexicon_trust"] == "hub"
             rows = kiosk.rows()
         finally:
             kiosk.close()

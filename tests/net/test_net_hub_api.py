@@ -149,6 +149,10 @@ async def test_lexicon_push_is_verified_and_swapped_in(link, monkeypatch) -> Non
     assert hashlib.sha256(target.read_bytes()).digest() == hashlib.sha256(lex.read_bytes()).digest()
     assert Lexicon.open(target).info.sha256 == info.sha256
     assert sync.status.lexicon_sha256 == info.sha256
+    # with the hub's signature beside it: the key the station pins trusts it
+    from samoobsluha.shared.lextrust import Trust, decide
+
+    assert decide(read_info(target), target, sync.credentials.hub_public) is Trust.HUB
     await until(lambda: "s1" in hub.dbw.call(store.load_deliveries, result["id"]))
     # the hub now knows the station has it and does not push it again
     await until(lambda: hub.conns["s1"].status.get("lexicon_sha256") == info.sha256)

@@ -16,6 +16,8 @@ from samoobsluha.hub.cli import main as hub_main
 from samoobsluha.hub.provision import NetworkSpec, ProvisionError, ProvisionSpec, render, write
 from samoobsluha.hub.provision.debindex import DebError, write_index
 from samoobsluha.hub.provision.generator import CMDLINE_TRIGGER, hub_host_port
+from samoobsluha.shared.lexicon import read_info, write_lexicon
+from samoobsluha.shared.lextrust import Trust, decide
 from samoobsluha.shared.protocol import HallKeys, StationKey
 from samoobsluha.station import config as station_config
 
@@ -238,7 +240,7 @@ def test_write_copies_bundle_and_lexicon_and_protects_the_key(tmp_path: Path) ->
     (bundle / "wheelhouse" / "msgpack-1.2.4-cp311-cp311-manylinux_aarch64.whl").write_bytes(b"m")
     make_deb(bundle / "debs", "chrony", "4.3-2", depends="ucf")
     lex = tmp_path / "cs-klasik.lex"
-    lex.write_bytes(b"lex")
+    write_lexicon(["pes", "les"], lex, language="cs", variant="KLASIK", source="t", max_length=9)
     card = tmp_path / "card"
     report = write(station(lexicon_file=lex.name), card, bundle=bundle, lexicons=(lex,))
     payload = card / "samoobsluha"
@@ -248,7 +250,12 @@ def test_write_copies_bundle_and_lexicon_and_protects_the_key(tmp_path: Path) ->
     ]
     packages = (payload / "debs" / "Packages").read_text()
     assert "Package: chrony\n" in packages and "Filename: ./chrony_4.3-2_all.deb" in packages
-    assert (payload / "lexicons" / "cs-klasik.lex").read_bytes() == b"lex"
+    carried = payload / "lexicons" / "cs-klasik.lex"
+    assert carried.read_bytes() == lex.read_bytes()
+    # signed by the hub the card pins (its key file's hub_public_key): the station judges
+    pinned = StationKey.from_text((payload / "tournament.key").read_text()).hub_public
+    assert decide(read_info(carried), carried, pinned) is Trust.HUB
+    assert decide(read_info(lex), lex, pinned) is Trust.UNSIGNED  # the unsigned original
     assert (
         'lexicon = "/srv/samoobsluha/lexicons/cs-klasik.lex"'
         in (payload / "station.toml").read_text()

@@ -131,3 +131,34 @@ def test_a_reader_that_stops_early_gets_no_traceback() -> None:
     err = writer.stderr.read().decode()
     assert writer.wait(timeout=60) == 141, err
     assert "Traceback" not in err and "BrokenPipe" not in err, err
+
+
+def test_lexicon_build_and_sign_use_the_hubs_key(
+    tmp_path: Path, data_dir: Path, small_wordlist: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hub lexicon build`` signs with the hub's key when the machine has one (else says
+    that it did not); ``hub lexicon sign`` signs a lexicon built elsewhere. A station
+    pinning that hub trusts the result (shared/lextrust.py)."""
+    from samoobsluha.hub import store
+    from samoobsluha.shared.lexicon import read_info
+    from samoobsluha.shared.lextrust import Trust, decide, signature_path
+    from samoobsluha.shared.protocol import HallKeys
+
+    build = ["lexicon", "build", "--wordlist", str(small_wordlist), "--lang", "cs",
+             "--variant", "KLASIK", "--max-length", "9", "-o"]  # fmt: skip
+    unsigned = tmp_path / "before.lex"
+    assert hub_main([*build, str(unsigned)]) == 0
+    assert "not signed" in capsys.readouterr().err
+    assert not Path(signature_path(unsigned)).exists()
+
+    secret, _ = store.ensure_key(store.key_path())  # the hub's key (as hub serve makes it)
+    pinned = HallKeys(secret).public_key
+    assert decide(read_info(unsigned), unsigned, pinned) is Trust.UNSIGNED
+    signed = tmp_path / "after.lex"
+    assert hub_main([*build, str(signed)]) == 0
+    assert "signed:" in capsys.readouterr().out
+    assert decide(read_info(signed), signed, pinned) is Trust.HUB
+    assert hub_main(["lexicon", "sign", str(unsigned)]) == 0
+    assert decide(read_info(unsigned), unsigned, pinned) is Trust.HUB
+    other = HallKeys(bytes(32)).public_key
+    assert decide(read_info(unsigned), unsigned, other) is Trust.BAD_SIGNATURE

@@ -395,6 +395,10 @@ fi
 # Lexicon: the one carried on the card, else built from Debian's hunspell dictionary.
 if compgen -G "$HERE/lexicons/*.lex" >/dev/null; then
     install -o samoobsluha -g samoobsluha -m 0644 "$HERE"/lexicons/*.lex "$DATA/lexicons/"
+    # the hub's signature beside each (a station judges only with a lexicon its hub signed)
+    if compgen -G "$HERE/lexicons/*.lex.sig" >/dev/null; then
+        install -o samoobsluha -g samoobsluha -m 0644 "$HERE"/lexicons/*.lex.sig "$DATA/lexicons/"
+    fi
 fi
 lex=$DATA/lexicons/$LEXICON_FILE
 hunspell=/usr/share/hunspell/$( [ "$LEXICON_LANG" = sk ] && echo sk_SK || echo cs_CZ )
