@@ -103,7 +103,7 @@ names: set[str] = set()
 for role in ("station", "hub"):
     names.update(ProvisionSpec(role=role, hostname="x", psk="0" * 64, image=sys.argv[1]).apt_packages)
 # A station that carries no lexicon builds its own from Debian's dictionary.
-names.update(("hunspell-cs", "hunspell-sk"))
+names.update(("hunspell-cs", "hunspell-sk", "hunspell-pl"))
 print(" ".join(sorted(names)))
 PY
 )

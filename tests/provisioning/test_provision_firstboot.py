@@ -153,6 +153,22 @@ def test_install_stages_the_secrets_before_anything_can_fail() -> None:
     assert trap < source < staged < packages
 
 
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl"])
+def test_a_card_without_a_lexicon_builds_it_from_its_own_languages_dictionary(lang: str) -> None:
+    """install.sh's choice of Debian dictionary, run by bash: a Polish station built its
+    lexicon from the Czech one before (the choice knew sk and 'anything else')."""
+    from samoobsluha.shared.paths import hunspell_prefix
+
+    text = (PAYLOAD / "install.sh").read_text()
+    start = text.index('case "$LEXICON_LANG" in')
+    block = text[start : text.index("esac", start) + 4]
+    done = subprocess.run(
+        ["bash", "-c", f'LEXICON_LANG={lang}\n{block}\nprintf %s "$hunspell"'],
+        capture_output=True, text=True, check=True,
+    )  # fmt: skip
+    assert Path(done.stdout) == hunspell_prefix(lang), (lang, done.stdout)
+
+
 # -- config.txt: the bell off from power-on ---------------------------------------------------
 def test_bell_line_follows_the_gong_config() -> None:
     assert bootconfig.lines_for(GongConfig()) == ["[all]", "dtparam=watchdog=on", "gpio=5=op,dh"]

@@ -401,7 +401,11 @@ if compgen -G "$HERE/lexicons/*.lex" >/dev/null; then
     fi
 fi
 lex=$DATA/lexicons/$LEXICON_FILE
-hunspell=/usr/share/hunspell/$( [ "$LEXICON_LANG" = sk ] && echo sk_SK || echo cs_CZ )
+case "$LEXICON_LANG" in  # Debian's dictionary of the station's language (hunspell-cs/-sk/-pl)
+    sk) hunspell=/usr/share/hunspell/sk_SK ;;
+    pl) hunspell=/usr/share/hunspell/pl_PL ;;
+    *) hunspell=/usr/share/hunspell/cs_CZ ;;
+esac
 if [ ! -f "$lex" ] && [ -f "$hunspell.dic" ]; then
     log "building $lex from $hunspell (a few minutes)"
     runuser -u samoobsluha -- env SAMOOBSLUHA_DATA="$DATA" /usr/local/bin/hub lexicon build \
