@@ -52,6 +52,9 @@ log = logging.getLogger("hub.standby")
 # a station tells a retired hub why it refuses it (its status' last_error starts so);
 # the same text as station.sync.HANDED_OVER, which the hub does not import
 HANDED_OVER = "handed over to hub"
+# a station that follows another seat (hub/seat.py) tells a hub so: "follows the hub at
+# ADDRESS (seat S) …"; the same text as station.sync.FOLLOWS
+FOLLOWS = "follows the hub at"
 PEER = "~standby"  # the standby's name in the handshake: not a valid station name
 STANDBY_PORT_OFFSET = 1
 MAX_PEERS = 2
@@ -317,15 +320,21 @@ async def _receive(channel: protocol.Channel, target: Path) -> Copied:
 def take_over(data: Path, now: float) -> tuple[Any, str, list[str]]:
     """Make the standby's newest copy this machine's hub database (an existing one kept
     beside it), under a new hub id, with the handover pending: the next ``hub serve``
-    publishes it signed, naming this hub and retiring the old one (and with it any copy of
-    its data, which carries its id). Returns (what the copy holds, new id, retired ids)."""
+    publishes it signed, naming this hub and this machine's seat (hub/seat.py) and
+    retiring the old one (and with it any copy of its data, which carries its id). Without
+    a standby copy (the disk-died path: ``hub restore`` of a backup on the spare, then
+    ``hub takeover``) the hub database here is taken over in place. Returns (what the
+    database holds, new id, retired ids)."""
     import json
     import socket
 
     from samoobsluha.hub import backup, store
     from samoobsluha.shared.storage import open_db
 
-    info = backup.restore(copy_path(data), data / "hub.db", force=True, now=now)
+    if copy_path(data).exists():
+        info = backup.restore(copy_path(data), data / "hub.db", force=True, now=now)
+    else:
+        info = backup.describe(data / "hub.db")  # refuses a damaged or missing one
     db = open_db(data / "hub.db", store.migrations)
     try:
         retired = json.loads(store.get_meta(db, "retired_hubs") or "[]")

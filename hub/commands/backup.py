@@ -212,7 +212,7 @@ def _takeover(args: argparse.Namespace) -> int:
         print(f"hub takeover: {t('backup.hub_running', lang)}", file=sys.stderr)
         return 2
     source = standby.copy_path(data_dir())
-    if not source.exists():
+    if not source.exists() and not store.db_path().exists():
         print(f"hub takeover: {t('standby.no_copy', lang, path=source)}", file=sys.stderr)
         return 2
     try:
@@ -220,7 +220,10 @@ def _takeover(args: argparse.Namespace) -> int:
     except backup.BackupError as exc:
         print(f"hub takeover: {error_text(exc, lang)}", file=sys.stderr)
         return 2
-    print(t("backup.restored", lang, path=store.db_path()))
+    if source.exists():
+        print(t("backup.restored", lang, path=store.db_path()))
+    else:  # hub restore of a backup here, then hub takeover: the disk-died path
+        print(t("standby.in_place", lang, path=store.db_path()))
     print(_summary(info, lang))
     print(t("standby.handover", lang, hub=new, retired=", ".join(retired) or "-"))
     print(t("standby.took_over", lang))

@@ -156,6 +156,10 @@ def _stations(args: argparse.Namespace) -> int:
     info = _call("info")
     if info.get("replaced_by"):
         print(t("warn.replaced", lang, hub=info["replaced_by"]))
+    elsewhere = dict(info.get("followed_elsewhere") or {})
+    for where in sorted(set(elsewhere.values())):  # stations follow another seat
+        n = sum(1 for a in elsewhere.values() if a == where)
+        print(t("warn.follows_elsewhere", lang, address=where, count=n))
     for rival in info.get("rivals") or []:  # first: nothing on this screen matters more
         print(_rival_line(rival, lang))
     backup_line = _backup_line(info.get("backup") or {}, lang, now)
