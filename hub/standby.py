@@ -69,6 +69,62 @@ def copy_path(data: Path) -> Path:
     return data / "standby" / "hub.db"
 
 
+@dataclass(frozen=True)
+class StandbySettings:
+    """``[standby]`` in ``<data>/hub.toml`` (the hub card's configuration: provisioning
+    writes it, hub/provision/generator.py)::
+
+        [standby]
+        port = 47821                      # the primary: hub serve opens the standby link
+        primary = "192.168.8.2:47821"     # a standby card: hub standby follows this hub
+        tournament = "t-…"                # (the standby's first copy needs it)
+
+    ``hub serve --standby-port`` and ``hub standby --primary/--tournament`` override it."""
+
+    port: int | None = None
+    primary: str | None = None
+    tournament: str | None = None
+
+
+def load_settings(data: Path) -> StandbySettings:
+    """The ``[standby]`` section of ``data/hub.toml`` (absent: all None); ValueError names
+    what is wrong."""
+    import tomllib
+
+    path = data / "hub.toml"
+    if not path.exists():
+        return StandbySettings()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    section = raw.get("standby", {})
+    if not isinstance(section, dict):
+        raise ValueError(f"{path}: [standby] must be a table")
+    unknown = sorted(set(section) - {"port", "primary", "tournament"})
+    if unknown:
+        raise ValueError(f"{path}: [standby] has unknown keys {', '.join(unknown)}")
+    port = section.get("port")
+    if port is not None and (type(port) is not int or not 0 < port < 65536):
+        raise ValueError(f"{path}: [standby] port must be a port number")
+    for key in ("primary", "tournament"):
+        value = section.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError(f"{path}: [standby] {key} must be a non-empty string")
+    return StandbySettings(port, section.get("primary"), section.get("tournament"))
+
+
+def is_standby_card(data: Path) -> bool:
+    """This machine is configured to follow a primary (``[standby] primary``) and has not
+    taken over (no hub database of its own yet: ``hub takeover`` makes one). The hub
+    card's units start ``hub standby`` or ``hub serve`` by it (``hub standby --configured``)."""
+    try:
+        settings = load_settings(data)
+    except ValueError:
+        return False  # hub serve then starts and says what is wrong with hub.toml
+    return settings.primary is not None and not (data / "hub.db").exists()
+
+
 @dataclass
 class StandbyPeer:
     address: str

@@ -68,6 +68,15 @@ def _serve(args: argparse.Namespace) -> int:
     except BackupError as exc:
         print(f"hub serve: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
+    from samoobsluha.hub import standby
+
+    standby_port = args.standby_port
+    if standby_port is None:  # the hub card's configuration: [standby] port in hub.toml
+        try:
+            standby_port = standby.load_settings(data_dir()).port
+        except ValueError as exc:
+            print(f"hub serve: {exc}", file=sys.stderr)
+            return 2
     budget = quota.Budget(
         rows=args.budget_rows or quota.BUDGET.rows,
         bytes=int((args.budget_mb or quota.BUDGET.bytes / 2**20) * 2**20),
@@ -82,7 +91,7 @@ def _serve(args: argparse.Namespace) -> int:
             advertise=not args.no_mdns,
             budget=budget,
             backup=backup,
-            standby_port=args.standby_port,
+            standby_port=standby_port,
         )
         await server.start()
         ctl = await control.start_control(server)
@@ -458,7 +467,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--standby-port",
         type=int,
         metavar="PORT",
-        help="serve copies to a standby hub (hub standby) on PORT (docs/hall-setup.md)",
+        help="serve copies to a standby hub (hub standby) on PORT (default: [standby] port "
+        "in hub.toml; none: no standby link; docs/hall-setup.md)",
     )
     serve.add_argument(
         "--backup-dir",
