@@ -250,11 +250,12 @@ class StandbyListener:
 
 
 def _snapshot(db_path: Path, part: Path, at: float) -> dict[str, Any]:
-    from samoobsluha.hub.backup import stamp
+    from samoobsluha.hub.backup import projector_token_of, stamp
 
+    token = projector_token_of(db_path.parent)  # the projector keeps its address
     source = open_watch(db_path)
     try:  # the copy says when it was taken, as a backup does (hub takeover shows it)
-        snapshot_into(source, part, lambda copy: stamp(copy, at, "standby"))
+        snapshot_into(source, part, lambda copy: stamp(copy, at, "standby", token))
         rows = _count(source, "SELECT COUNT(*) FROM inbox")
         results = _count(source, "SELECT COUNT(*) FROM tour_results")
     finally:

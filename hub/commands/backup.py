@@ -97,6 +97,8 @@ def _restore(args: argparse.Namespace) -> int:
         return 2
     print(t("backup.restored", lang, path=store.db_path()))
     print(_summary(info, lang))
+    if info.projector_token:
+        print(t("backup.projector_token", lang))
     if not store.key_path().exists():
         # the hall secret is never in a backup: the stations trust only the hub that has it
         print(t("backup.no_key", lang, path=store.key_path()))
@@ -240,6 +242,8 @@ def _takeover(args: argparse.Namespace) -> int:
     else:  # hub restore of a backup here, then hub takeover: the disk-died path
         print(t("standby.in_place", lang, path=store.db_path()))
     print(_summary(info, lang))
+    if info.projector_token:
+        print(t("backup.projector_token", lang))
     print(t("standby.handover", lang, hub=new, retired=", ".join(retired) or "-"))
     print(t("standby.took_over", lang))
     return 0

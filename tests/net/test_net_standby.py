@@ -175,6 +175,10 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
         assert took.returncode == 0, took.stderr
         assert "This machine is now the hub" in took.stdout
         assert "(copy for the standby hub); players: 32" in took.stdout  # what, from when
+        # the projector's token came with the copy: the projector's address stays valid
+        assert "the projector's address (…/projector?k=…) stays the same" in took.stdout
+        token = (primary.data / "projector.token").read_text()
+        assert (standby_data / "projector.token").read_text() == token
         new_db = standby_data / "hub.db"
         copy = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
         for name in ("players", "boards"):
