@@ -75,6 +75,7 @@ HANDED_OVER = "handed over to hub"
 FOLLOWS = "follows the hub at"
 HANDOVER_WAIT = 5.0  # a hub of another seat has this long to show a handover naming it
 TELL_TIMEOUT = 3.0  # telling a hub of another seat why it is refused
+SEAT_GRACE = 1.0  # a hub of another seat answered: the followed seat's has this long more
 SEAT_WATCH_FIRST = 2.0  # linked by mDNS: the first look for hubs of another seat
 SEAT_WATCH_EVERY = 15.0  # and then this often
 TELL_EVERY = 60.0  # one hub of another seat is told at most this often
@@ -733,15 +734,22 @@ class StationSync:
         # does (then it must show a handover naming it), the rest are told why not
         others: list[tuple[asyncio.StreamWriter, Channel, dict[str, Any], tuple[str, int]]] = []
         chosen = None
+        held_since: float | None = None  # when the first hub of another seat answered
         try:
             while queue or running:
                 if queue:
                     target = queue.pop(0)
                     running[asyncio.create_task(self._attempt(*target))] = target
+                timeout = CANDIDATE_STAGGER if queue else None
+                if held_since is not None:
+                    # a hub of the followed seat that is up answers well within this; a
+                    # silent old address must not hold up a hub with a handover
+                    left = held_since + SEAT_GRACE - time.monotonic()
+                    if left <= 0:
+                        break
+                    timeout = left if timeout is None else min(timeout, left)
                 done, _ = await asyncio.wait(
-                    running,
-                    timeout=CANDIDATE_STAGGER if queue else None,
-                    return_when=asyncio.FIRST_COMPLETED,
+                    running, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                 )
                 for task in done:
                     host, port = running.pop(task)
@@ -753,6 +761,8 @@ class StationSync:
                             chosen = found
                             return found
                         others.append(found)
+                        if held_since is None:
+                            held_since = time.monotonic()
                         continue
                     reason = str(exc) or type(exc).__name__
                     errors.append(f"{format_hostport(host, port)}: {reason}")
