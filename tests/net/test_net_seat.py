@@ -9,6 +9,7 @@ a seat file of its own (two machines)."""
 
 from __future__ import annotations
 
+import asyncio
 import json
 import shutil
 import sqlite3
@@ -139,3 +140,64 @@ def test_a_copy_of_the_data_on_another_machine_gets_no_station_until_a_handover(
         wait_for(lambda: "THIS HUB WAS REPLACED" in primary.ctl("stations"), 60, "told")
         assert "STATIONS FOLLOW ANOTHER HUB" not in primary.ctl("stations")
         assert _connected(primary) == set()
+
+
+async def test_an_older_handover_naming_another_seat_is_refused(tmp_path: Path) -> None:
+    """Two spares took over from the same dead hub: C first (its handover published, its
+    id new), B later. A station that follows B refuses C although C's handover is signed
+    with the hall key and names C's seat: it is older than the one the station holds. In
+    process: real SQLite files, real TCP on 127.0.0.1, one address the hubs take in turn."""
+    from net_procs import free_port
+    from testkit import until
+
+    from samoobsluha.hub.server import HubServer
+    from samoobsluha.shared.protocol import new_psk
+    from samoobsluha.station.sync import NetworkConfig, StationSync, load_seat
+
+    psk, port = new_psk(), free_port()
+
+    def hub(name: str) -> HubServer:
+        path = tmp_path / name / "hub.db"
+        return HubServer(path, psk, host="127.0.0.1", port=port, advertise=False, seat=name)
+
+    first = hub("a")
+    await first.start()
+    tournament = first.tournament
+    net = NetworkConfig(tournament_id=tournament, hub=f"127.0.0.1:{port}", station_id="st")
+    station = StationSync(tmp_path / "st" / "station.db", net, psk=psk)
+    task = asyncio.ensure_future(station.run())
+    try:
+        await until(lambda: station.status.connected, 30)
+        assert station.dbw.call(load_seat, tournament).seat == "a"
+        made = backup.take(first.data_dir / "hub.db", tmp_path / "usb", reason="manual", now=1e9)
+        await first.close()  # the hub dies
+        for name in ("c", "b"):
+            backup.restore(made, tmp_path / name / "hub.db", now=1e9)
+        # C takes over first and publishes its handover with no station there to get it
+        standby.take_over(tmp_path / "c", time.time())
+        spare_c = hub("c")
+        await spare_c.start()
+        await spare_c.close()
+        await asyncio.sleep(0.01)  # B's handover is newer (versions are the hub's ms)
+        standby.take_over(tmp_path / "b", time.time())
+        spare_b = hub("b")
+        await spare_b.start()
+        await until(
+            lambda: station.status.connected and station.status.hub_id == spare_b.hub_id, 60
+        )
+        assert station.dbw.call(load_seat, tournament).seat == "b"
+        await spare_b.close()
+        spare_c = hub("c")  # C again: a valid handover naming its seat, but older
+        await spare_c.start()
+        try:
+            await until(lambda: "st" in spare_c.followed_elsewhere, 60)
+            assert str(station.status.last_error).startswith(sync.FOLLOWS)
+            assert not station.status.connected
+            assert station.dbw.call(load_seat, tournament).seat == "b"
+        finally:
+            await spare_c.close()
+    finally:
+        station.stop()
+        task.cancel()
+        await asyncio.gather(task, return_exceptions=True)
+        station.close()
