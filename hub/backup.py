@@ -5,7 +5,9 @@ called, how many are kept, and how one becomes a hub's database again.
 
 * **A backup** is one consistent snapshot of ``hub.db`` (players, pairings, results,
   station logs, round plans, published items: everything the hub holds but the hall
-  secret) taken with SQLite's online backup API (:func:`shared.storage.snapshot_into`),
+  secret; and the projector's token, ``projector.token``, in its ``hub_meta``, so that
+  the projector's address stays valid on a restored hub) taken with SQLite's online
+  backup API (:func:`shared.storage.snapshot_into`),
   never a file copy, so a write in progress is either in it or not. The snapshot is
   written under a temporary name, checked (``PRAGMA integrity_check``), synced, and only
   then renamed to ``hub-<tournament>-<YYYYmmdd-HHMMSS>-<reason>.db``: a stick pulled
@@ -28,6 +30,8 @@ called, how many are kept, and how one becomes a hub's database again.
   foreign file is refused naming it, and nothing is changed. An existing ``hub.db`` is
   replaced only when asked (``--force``), and kept beside it as
   ``hub.db.replaced-<YYYYmmdd-HHMMSS>``. Never while ``hub serve`` runs on the database.
+  The backup's projector token becomes ``<data>/projector.token`` (and leaves the
+  restored database's ``hub_meta``); a backup without one leaves the token file as it is.
 """
 
 from __future__ import annotations
@@ -52,6 +56,7 @@ EVERY_MINUTES = 10.0
 KEEP = 48
 RETRY_SECONDS = 60.0  # a failed backup (no stick, a full disk) is tried again this often
 REASONS = ("start", "publication", "timer", "manual", "standby")  # standby: hub/standby.py
+TOKEN_META = "projector_token"  # the projector's token, in a backup's hub_meta
 _NAME = re.compile(r"^hub-(?P<tournament>[\w-]+)-(?P<at>\d{8}-\d{6})-(?P<reason>[a-z]+)\.db$")
 
 
@@ -113,6 +118,7 @@ class BackupInfo:
     rounds_paired: int
     results: int
     station_rows: int
+    projector_token: bool = False  # it carries the projector's token
 
 
 def publication_mark(conn: sqlite3.Connection) -> tuple[float, float, int]:
@@ -155,7 +161,8 @@ def take(db_path: Path, folder: Path, *, reason: str, now: float, keep: int = KE
         part = folder / f".{name}.part"
         part.unlink(missing_ok=True)
         try:
-            snapshot_into(source, part, lambda copy: stamp(copy, now, reason))
+            token = projector_token_of(db_path.parent)
+            snapshot_into(source, part, lambda copy: stamp(copy, now, reason, token))
             check_file(part).close()
             os.replace(part, final)
             _sync_dir(folder)
@@ -171,10 +178,29 @@ def take(db_path: Path, folder: Path, *, reason: str, now: float, keep: int = KE
     return final
 
 
-def stamp(copy: sqlite3.Connection, now: float, reason: str) -> None:
-    """The backup says itself when and why it was taken."""
+def stamp(copy: sqlite3.Connection, now: float, reason: str, token: str | None = None) -> None:
+    """The backup says itself when and why it was taken, and carries the projector's
+    ``token`` (None: the hub had none, and none is carried)."""
     for key, value in (("backup_at", repr(now)), ("backup_reason", reason)):
         copy.execute("INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)", [key, value])
+    if token is None:
+        copy.execute("DELETE FROM hub_meta WHERE key = ?", [TOKEN_META])
+    else:
+        copy.execute(
+            "INSERT OR REPLACE INTO hub_meta (key, value) VALUES (?, ?)", [TOKEN_META, token]
+        )
+
+
+def _drop_token(copy: sqlite3.Connection) -> None:
+    """The token lives in its file; a stale copy of it in the database would mislead."""
+    copy.execute("DELETE FROM hub_meta WHERE key = ?", [TOKEN_META])
+
+
+def projector_token_of(data: Path) -> str | None:
+    """The projector's token of the hub whose data folder is ``data`` (hub.web.config)."""
+    from samoobsluha.hub.web.config import read_token
+
+    return read_token(data)
 
 
 def _sync_dir(folder: Path) -> None:
@@ -244,6 +270,7 @@ def describe(path: Path | str) -> BackupInfo:
             rounds_paired=count("SELECT COUNT(*) FROM tour_rounds"),
             results=count("SELECT COUNT(*) FROM tour_results"),
             station_rows=count("SELECT COUNT(*) FROM inbox"),
+            projector_token=_meta(conn, TOKEN_META) is not None,
         )
     finally:
         conn.close()
@@ -261,7 +288,8 @@ def restore(source: Path | str, target: Path, *, force: bool = False, now: float
     part.unlink(missing_ok=True)
     conn = check_file(source)
     try:
-        snapshot_into(conn, part)
+        token = _meta(conn, TOKEN_META)
+        snapshot_into(conn, part, _drop_token)
     finally:
         conn.close()
     if target.exists():
@@ -271,6 +299,10 @@ def restore(source: Path | str, target: Path, *, force: bool = False, now: float
         target.with_name(target.name + suffix).unlink(missing_ok=True)
     os.replace(part, target)
     _sync_dir(target.parent)
+    from samoobsluha.hub.web.config import valid_token, write_token
+
+    if token is not None and valid_token(token):
+        write_token(target.parent, token)  # the projector's address stays the same
     return info
 
 

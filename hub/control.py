@@ -95,6 +95,8 @@ async def _dispatch(server: HubServer, req: dict[str, Any]) -> Any:
             "rivals": server.rivals.list() if server.rivals is not None else [],
             "standbys": server.standby.list() if server.standby is not None else [],
             "replaced_by": server.replaced_by,
+            "seat": server.seat,
+            "followed_elsewhere": dict(server.followed_elsewhere),
             "projector": list(server.projector_urls),
         }
     if op == "stations":

@@ -38,7 +38,8 @@ from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, Rou
 from . import auth, hubtime, quota, store
 from .backup import Backups, BackupSettings
 from .rivals import RivalWatch
-from .standby import HANDED_OVER, StandbyListener
+from .seat import local_seat
+from .standby import FOLLOWS, HANDED_OVER, StandbyListener
 
 log = logging.getLogger("hub.server")
 
@@ -151,6 +152,7 @@ class HubServer:
         backup: BackupSettings | None = None,
         standby_port: int | None = None,
         online_every: float | None = ONLINE_EVERY,
+        seat: str | None = None,
     ) -> None:
         # the hall secret: station keys and the hub's signing key are derived from it
         self.keys = psk if isinstance(psk, HallKeys) else HallKeys(psk)
@@ -189,6 +191,9 @@ class HubServer:
         self.published_dir = Path(db_path).parent / "published"
         self.data_dir = Path(db_path).parent
         self.tournament, self.hub_id, _ = self.dbw.call(store.ensure_identity)
+        # the machine this hub runs on (hub/seat.py), never from its data: stations follow
+        # one seat, so a copy of this data elsewhere is refused without a signed handover
+        self.seat = seat or local_seat(data=self.data_dir)
         self.conns: dict[str, StationConn] = {}
         self._plans: list[RoundPlan] = self.lane.call(store.load_plans)  # budget periods
         self._server: asyncio.Server | None = None
@@ -214,6 +219,9 @@ class HubServer:
         self.standby: StandbyListener | None = None
         # the hub a signed handover named instead of this one, as stations report it
         self.replaced_by: str | None = None
+        # stations that refuse this hub because they follow another seat: station -> the
+        # address of the hub they follow (as each said in its status)
+        self.followed_elsewhere: dict[str, str] = {}
         self.projector_urls: list[str] = []  # the projector's, with its token (hub.web)
 
     # -- lifecycle ------------------------------------------------------------------------
@@ -247,7 +255,9 @@ class HubServer:
         if not pending:
             return
         retired = json.loads(pending)
-        await self.publish("handover", {"hub": self.hub_id, "retired": retired})
+        await self.publish(
+            "handover", {"hub": self.hub_id, "retired": retired, "seat": self.seat}
+        )
         await self.lane.run(store.set_meta, "handover_pending", None)
         log.warning("handover published: this hub %s replaces %s", self.hub_id, retired)
 
@@ -408,6 +418,7 @@ class HubServer:
                 hub=self.hub_id,
                 acked_for=acked_for,
                 key_for=self._key_for,
+                seat=self.seat,
             )
             # The station proves it holds the key only with its first sealed frame (a
             # replayed hello proves nothing); until then nothing about it is recorded.
@@ -711,6 +722,13 @@ class HubServer:
         if error.startswith(HANDED_OVER) and self.replaced_by is None:
             self.replaced_by = error[len(HANDED_OVER) :].split(":", 1)[0].strip()
             log.error("station %s refuses this hub: %s", conn.station, error)
+        if error.startswith(FOLLOWS):
+            where = error[len(FOLLOWS) :].strip().split(" ", 1)[0].rstrip(",;:")
+            if self.followed_elsewhere.get(conn.station) != where:
+                log.error("station %s refuses this hub: %s", conn.station, error)
+            self.followed_elsewhere[conn.station] = where
+        else:
+            self.followed_elsewhere.pop(conn.station, None)
         backlog = status.get("backlog")
         if isinstance(backlog, int):
             if backlog == 0 or conn.best_backlog is None or backlog < conn.best_backlog:
@@ -750,11 +768,18 @@ class HubServer:
         await self.dbw.run(store.save_delivery, item, conn.station, msg["ok"], detail, received)
 
     async def _send_state(self, conn: StationConn) -> None:
-        """Everything a (re)connecting station must have: plans, config, shows, lexicon."""
+        """Everything a (re)connecting station must have: plans, config, shows, lexicon.
+        A signed handover first: a station that follows another seat waits for it and
+        takes nothing else before it (station/sync.py)."""
+        published = await self.lane.run(store.load_published)
+        if "handover" in published:
+            item_id, data = published["handover"]
+            await self._send(conn, _item_msg("handover", item_id, data))
         for plan in await self.lane.run(store.load_plans):
             await self._send(conn, _plan_msg(plan))
-        published = await self.lane.run(store.load_published)
         for kind, (item_id, data) in sorted(published.items()):
+            if kind == "handover":
+                continue  # sent first
             if kind == "lexicon":
                 if (
                     conn.status.get("lexicon_sha256") != data["lexicon_sha256"]

@@ -52,6 +52,9 @@ log = logging.getLogger("hub.standby")
 # a station tells a retired hub why it refuses it (its status' last_error starts so);
 # the same text as station.sync.HANDED_OVER, which the hub does not import
 HANDED_OVER = "handed over to hub"
+# a station that follows another seat (hub/seat.py) tells a hub so: "follows the hub at
+# ADDRESS (seat S) …"; the same text as station.sync.FOLLOWS
+FOLLOWS = "follows the hub at"
 PEER = "~standby"  # the standby's name in the handshake: not a valid station name
 STANDBY_PORT_OFFSET = 1
 MAX_PEERS = 2
@@ -64,6 +67,62 @@ READ_TIMEOUT = 60.0
 
 def copy_path(data: Path) -> Path:
     return data / "standby" / "hub.db"
+
+
+@dataclass(frozen=True)
+class StandbySettings:
+    """``[standby]`` in ``<data>/hub.toml`` (the hub card's configuration: provisioning
+    writes it, hub/provision/generator.py)::
+
+        [standby]
+        port = 47821                      # the primary: hub serve opens the standby link
+        primary = "192.168.8.2:47821"     # a standby card: hub standby follows this hub
+        tournament = "t-…"                # (the standby's first copy needs it)
+
+    ``hub serve --standby-port`` and ``hub standby --primary/--tournament`` override it."""
+
+    port: int | None = None
+    primary: str | None = None
+    tournament: str | None = None
+
+
+def load_settings(data: Path) -> StandbySettings:
+    """The ``[standby]`` section of ``data/hub.toml`` (absent: all None); ValueError names
+    what is wrong."""
+    import tomllib
+
+    path = data / "hub.toml"
+    if not path.exists():
+        return StandbySettings()
+    try:
+        raw = tomllib.loads(path.read_text(encoding="utf-8"))
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ValueError(f"{path}: {exc}") from None
+    section = raw.get("standby", {})
+    if not isinstance(section, dict):
+        raise ValueError(f"{path}: [standby] must be a table")
+    unknown = sorted(set(section) - {"port", "primary", "tournament"})
+    if unknown:
+        raise ValueError(f"{path}: [standby] has unknown keys {', '.join(unknown)}")
+    port = section.get("port")
+    if port is not None and (type(port) is not int or not 0 < port < 65536):
+        raise ValueError(f"{path}: [standby] port must be a port number")
+    for key in ("primary", "tournament"):
+        value = section.get(key)
+        if value is not None and (not isinstance(value, str) or not value.strip()):
+            raise ValueError(f"{path}: [standby] {key} must be a non-empty string")
+    return StandbySettings(port, section.get("primary"), section.get("tournament"))
+
+
+def is_standby_card(data: Path) -> bool:
+    """This machine is configured to follow a primary (``[standby] primary``) and has not
+    taken over (no hub database of its own yet: ``hub takeover`` makes one). The hub
+    card's units start ``hub standby`` or ``hub serve`` by it (``hub standby --configured``)."""
+    try:
+        settings = load_settings(data)
+    except ValueError:
+        return False  # hub serve then starts and says what is wrong with hub.toml
+    return settings.primary is not None and not (data / "hub.db").exists()
 
 
 @dataclass
@@ -191,11 +250,12 @@ class StandbyListener:
 
 
 def _snapshot(db_path: Path, part: Path, at: float) -> dict[str, Any]:
-    from samoobsluha.hub.backup import stamp
+    from samoobsluha.hub.backup import projector_token_of, stamp
 
+    token = projector_token_of(db_path.parent)  # the projector keeps its address
     source = open_watch(db_path)
     try:  # the copy says when it was taken, as a backup does (hub takeover shows it)
-        snapshot_into(source, part, lambda copy: stamp(copy, at, "standby"))
+        snapshot_into(source, part, lambda copy: stamp(copy, at, "standby", token))
         rows = _count(source, "SELECT COUNT(*) FROM inbox")
         results = _count(source, "SELECT COUNT(*) FROM tour_results")
     finally:
@@ -317,15 +377,21 @@ async def _receive(channel: protocol.Channel, target: Path) -> Copied:
 def take_over(data: Path, now: float) -> tuple[Any, str, list[str]]:
     """Make the standby's newest copy this machine's hub database (an existing one kept
     beside it), under a new hub id, with the handover pending: the next ``hub serve``
-    publishes it signed, naming this hub and retiring the old one (and with it any copy of
-    its data, which carries its id). Returns (what the copy holds, new id, retired ids)."""
+    publishes it signed, naming this hub and this machine's seat (hub/seat.py) and
+    retiring the old one (and with it any copy of its data, which carries its id). Without
+    a standby copy (the disk-died path: ``hub restore`` of a backup on the spare, then
+    ``hub takeover``) the hub database here is taken over in place. Returns (what the
+    database holds, new id, retired ids)."""
     import json
     import socket
 
     from samoobsluha.hub import backup, store
     from samoobsluha.shared.storage import open_db
 
-    info = backup.restore(copy_path(data), data / "hub.db", force=True, now=now)
+    if copy_path(data).exists():
+        info = backup.restore(copy_path(data), data / "hub.db", force=True, now=now)
+    else:
+        info = backup.describe(data / "hub.db")  # refuses a damaged or missing one
     db = open_db(data / "hub.db", store.migrations)
     try:
         retired = json.loads(store.get_meta(db, "retired_hubs") or "[]")

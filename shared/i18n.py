@@ -239,6 +239,7 @@ PLURAL_COUNTS: dict[str, str] = {
     "dash.paired": "boards",
     "warn.rejected": "count",
     "warn.impersonated": "count",
+    "warn.follows_elsewhere": "count",
     "round.played.results": "count",
     "pair.why.starts_of": "games",
     "pair.why.bye_lowest": "byes",

@@ -409,11 +409,13 @@ def verify_item(public: bytes, tournament: str, msg: dict[str, Any]) -> None:
 # -- hello and welcome: fixed layout, checked before anything is decoded --------------------
 #
 # hello   = "SMH" v(1) key_id(u64) Ns(16) [station] [epoch] [tournament] MAC(32)
-# welcome = "SMW" v(1) Nh(16) acked(u64) digest(16) [hub] [tournament] SIG(64) MAC(32)
+# welcome = "SMW" v(1) Nh(16) acked(u64) digest(16) [hub] [tournament] [seat] SIG(64) MAC(32)
 # where [x] is one length byte (1..64) and that many UTF-8 bytes. The hello's MAC is
 # HMAC-SHA256(station key, "hello" ‖ everything before it); the welcome's is
 # HMAC-SHA256(station key, "welcome" ‖ Ns ‖ everything before it) and its SIG the hub's
-# Ed25519 signature of "samoobsluha/welcome/2" ‖ Ns ‖ everything before SIG.
+# Ed25519 signature of "samoobsluha/welcome/2" ‖ Ns ‖ everything before SIG. The seat
+# names the machine the hub runs on (hub/seat.py): a copy of the hub's data elsewhere has
+# the hub's id and keys but another seat, and stations follow one seat (station/sync.py).
 
 HELLO_MAGIC = b"SMH"
 WELCOME_MAGIC = b"SMW"
@@ -421,7 +423,7 @@ MAX_NAME = 64
 _U64 = struct.Struct(">Q")
 DIGEST_BYTES = 16
 MAX_HELLO = 3 + 1 + 8 + NONCE_BYTES + 3 * (1 + MAX_NAME) + MAC_BYTES
-MAX_WELCOME = 3 + 1 + NONCE_BYTES + 8 + DIGEST_BYTES + 2 * (1 + MAX_NAME) + SIG_BYTES + MAC_BYTES
+MAX_WELCOME = 3 + 1 + NONCE_BYTES + 8 + DIGEST_BYTES + 3 * (1 + MAX_NAME) + SIG_BYTES + MAC_BYTES
 
 
 def _field(text: str, what: str) -> bytes:
@@ -521,6 +523,7 @@ def seal_welcome(
     digest: bytes,
     hub: str,
     tournament: str,
+    seat: str,
 ) -> bytes:
     head = (
         WELCOME_MAGIC
@@ -530,6 +533,7 @@ def seal_welcome(
         + digest.ljust(DIGEST_BYTES, b"\0")[:DIGEST_BYTES]
         + _field(hub, "hub id")
         + _field(tournament, "tournament id")
+        + _field(seat, "hub seat")
     )
     sig = keys.sign(b"samoobsluha/welcome/2" + station_nonce + head)
     mac = hmac.new(station_key, b"welcome" + station_nonce + head + sig, hashlib.sha256).digest()
@@ -554,6 +558,7 @@ def open_welcome(creds: StationKey, station_nonce: bytes, body: bytes) -> dict[s
     digest = cur.take(DIGEST_BYTES)
     hub = cur.name("hub id")
     tournament = cur.name("tournament id")
+    seat = cur.name("hub seat")
     if cur.pos != len(head):
         raise ProtocolError("welcome has trailing bytes")
     return {
@@ -561,6 +566,7 @@ def open_welcome(creds: StationKey, station_nonce: bytes, body: bytes) -> dict[s
         "v": PROTOCOL_VERSION,
         "hub": hub,
         "tournament": tournament,
+        "seat": seat,
         "nonce": hub_nonce,
         "acked": acked,
         "digest": digest,
@@ -669,10 +675,12 @@ async def server_handshake(
     hub: str,
     acked_for: Any,
     key_for: Callable[[str, int], bytes | None] | None = None,
+    seat: str = "-",
 ) -> tuple[Channel, Hello]:
     """Hub side: verify hello, answer welcome. ``acked_for(station, epoch)`` returns (or is
     an awaitable returning) ``(contiguous seq, digest of that row)``; ``key_for(station,
-    key_id)`` the station's key or None when revoked (default: derive, never revoked)."""
+    key_id)`` the station's key or None when revoked (default: derive, never revoked);
+    ``seat`` the machine this hub runs on (hub/seat.py; a standby link says ``-``)."""
     async with asyncio.timeout(HANDSHAKE_TIMEOUT):
         body = await read_frame(reader, MAX_HELLO)
     derive = key_for or keys.station_key
@@ -696,6 +704,7 @@ async def server_handshake(
             digest=digest,
             hub=hub,
             tournament=tournament,
+            seat=seat,
         )
     )
     await writer.drain()

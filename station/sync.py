@@ -70,6 +70,15 @@ STATUS_EVERY = 5.0
 KEEP_CLOCK_EVERY = 30.0  # the hub clock estimate is written at most this often
 # how a station tells a retired hub why it is refused (status last_error; hub.server reads it)
 HANDED_OVER = "handed over to hub"
+# how a station tells a hub of another seat (hub/seat.py) that it follows the hub at
+# another address (status last_error: "follows the hub at ADDRESS (seat S): …")
+FOLLOWS = "follows the hub at"
+HANDOVER_WAIT = 5.0  # a hub of another seat has this long to show a handover naming it
+TELL_TIMEOUT = 3.0  # telling a hub of another seat why it is refused
+SEAT_GRACE = 1.0  # a hub of another seat answered: the followed seat's has this long more
+SEAT_WATCH_FIRST = 2.0  # linked by mDNS: the first look for hubs of another seat
+SEAT_WATCH_EVERY = 15.0  # and then this often
+TELL_EVERY = 60.0  # one hub of another seat is told at most this often
 POLL_EVERY = 0.1  # how often to look for new outbox rows written by another process
 BATCH = 500
 BATCH_BYTES = protocol.MAX_FRAME // 2
@@ -137,6 +146,42 @@ def m005_kept_clock(db: sqlite_utils.Database) -> None:
         },
         pk="id",
     )
+
+
+@migrations()
+def m006_seat(db: sqlite_utils.Database) -> None:
+    # The seat (hub/seat.py: the machine) of the hub this station follows, per tournament:
+    # a copy of the hub's data on another machine has the hub's id and keys but not its
+    # seat, and is followed only when a handover signed with the hub key names it.
+    db.table("hub_seat").create(
+        {"tournament": str, "seat": str, "hub": str, "address": str, "since": float},
+        pk="tournament",
+    )
+
+
+@dataclass(frozen=True)
+class Followed:
+    seat: str
+    hub: str
+    address: str
+
+
+def load_seat(db: sqlite_utils.Database, tournament: str) -> Followed | None:
+    row = db.execute(
+        "SELECT seat, hub, address FROM hub_seat WHERE tournament = ?", [tournament]
+    ).fetchone()
+    return Followed(*row) if row else None
+
+
+def save_seat(
+    db: sqlite_utils.Database, tournament: str, followed: Followed, now: float
+) -> None:
+    with db.atomic():
+        db.table("hub_seat").upsert(
+            {"tournament": tournament, "seat": followed.seat, "hub": followed.hub,
+             "address": followed.address, "since": now},
+            pk="tournament",
+        )  # fmt: skip
 
 
 def monotonic_timeline(local: Clock) -> str:
@@ -448,6 +493,7 @@ class StationSync:
         self.peer_log = protocol.PeerLog(log)
         self.restarts = 0  # supervised restarts after an unexpected failure
         self.restored = 0  # new epochs started after a restored database was noticed
+        self._told: dict[tuple[str, int], float] = {}  # hubs of another seat told, when
 
     def _resume_clock(self) -> None:
         """Take up the hub clock estimate this station kept before it was restarted (same
@@ -595,9 +641,16 @@ class StationSync:
         # announcing the same tournament only adds candidates; the pinned signature
         # decides), then the rest as announced
         last_id, last_addr = self.status.hub_id, self._last_address
+        followed = await self.dbw.run(load_seat, self.net.tournament_id)
+        seat_at = followed.address if followed else None  # where the followed seat was
         ordered = sorted(
             hubs,
-            key=lambda c: (not c.pinned, c.hub_id != last_id, (c.host, c.port) != last_addr),
+            key=lambda c: (
+                not c.pinned,
+                seat_at is not None and format_hostport(c.host, c.port) != seat_at,
+                c.hub_id != last_id,
+                (c.host, c.port) != last_addr,
+            ),
         )
         targets = [(c.host, c.port) for c in ordered]
         if last_addr is not None and last_addr not in targets:
@@ -682,22 +735,41 @@ class StationSync:
         running: dict[asyncio.Task[Any], tuple[str, int]] = {}
         errors: list[str] = []
         queue = list(targets)
+        followed = await self.dbw.run(load_seat, self.net.tournament_id)
+        # hubs of another seat that answered: used only when no hub of the followed seat
+        # does (then it must show a handover naming it), the rest are told why not
+        others: list[tuple[asyncio.StreamWriter, Channel, dict[str, Any], tuple[str, int]]] = []
+        chosen = None
+        held_since: float | None = None  # when the first hub of another seat answered
         try:
             while queue or running:
                 if queue:
                     target = queue.pop(0)
                     running[asyncio.create_task(self._attempt(*target))] = target
+                timeout = CANDIDATE_STAGGER if queue else None
+                if held_since is not None:
+                    # a hub of the followed seat that is up answers well within this; a
+                    # silent old address must not hold up a hub with a handover
+                    left = held_since + SEAT_GRACE - time.monotonic()
+                    if left <= 0:
+                        break
+                    timeout = left if timeout is None else min(timeout, left)
                 done, _ = await asyncio.wait(
-                    running,
-                    timeout=CANDIDATE_STAGGER if queue else None,
-                    return_when=asyncio.FIRST_COMPLETED,
+                    running, timeout=timeout, return_when=asyncio.FIRST_COMPLETED
                 )
                 for task in done:
                     host, port = running.pop(task)
                     exc = task.exception()
                     if exc is None:
                         writer, channel, welcome = task.result()
-                        return writer, channel, welcome, (host, port)
+                        found = (writer, channel, welcome, (host, port))
+                        if followed is None or welcome["seat"] == followed.seat:
+                            chosen = found
+                            return found
+                        others.append(found)
+                        if held_since is None:
+                            held_since = time.monotonic()
+                        continue
                     reason = str(exc) or type(exc).__name__
                     errors.append(f"{format_hostport(host, port)}: {reason}")
                     self.peer_log.log(
@@ -707,6 +779,9 @@ class StationSync:
                         format_hostport(host, port),
                         reason,
                     )
+            if others:
+                chosen = others[0]
+                return chosen
         finally:
             for task in running:
                 task.cancel()
@@ -714,7 +789,99 @@ class StationSync:
                 with contextlib.suppress(BaseException):
                     writer, *_ = await task
                     writer.close()
+            for other in others:
+                if other is not chosen:
+                    assert followed is not None
+                    self._spawn_tell(other, followed)
         raise ConnectionError("; ".join(errors) or "no hub answered")
+
+    def _follows_reason(self, followed: Followed, seat: str) -> str:
+        return (
+            f"{FOLLOWS} {followed.address} (seat {followed.seat}): this hub's seat {seat} is"
+            " not named by a signed handover; take over only if that hub is dead: hub takeover"
+        )
+
+    def _spawn_tell(
+        self,
+        found: tuple[asyncio.StreamWriter, Channel, dict[str, Any], tuple[str, int]],
+        followed: Followed,
+    ) -> None:
+        """Tell a hub of another seat that this station follows ``followed`` (its first
+        frame, a status, says so; its dashboard shows it), then hang up."""
+        task = asyncio.ensure_future(self._tell(*found, followed))
+        self._handler_tasks.add(task)
+        task.add_done_callback(self._handler_tasks.discard)
+
+    async def _tell(
+        self,
+        writer: asyncio.StreamWriter,
+        channel: Channel,
+        welcome: dict[str, Any],
+        where: tuple[str, int],
+        followed: Followed,
+    ) -> None:
+        self._told[where] = time.monotonic()
+        handover = await self.dbw.run(load_item, "handover")
+        if isinstance(handover, dict) and welcome["hub"] in (handover.get("retired") or []):
+            # the old hub itself, come back: its dashboard says it was replaced
+            reason = f"{HANDED_OVER} {handover.get('hub')}: hub {welcome['hub']} is retired"
+        else:
+            reason = self._follows_reason(followed, welcome["seat"])
+        self.peer_log.warning(
+            f"seat:{format_hostport(*where)}",
+            "hub at %s refused: %s",
+            format_hostport(*where),
+            reason,
+        )
+        payload = {**self._status_payload(), "last_error": reason}
+        try:
+            with contextlib.suppress(ConnectionError, OSError, TimeoutError, ProtocolError):
+                async with asyncio.timeout(TELL_TIMEOUT):
+                    await channel.send({"t": "status", "status": payload})
+        finally:
+            writer.close()
+
+    async def _watch_seats(self, connected: tuple[str, int]) -> None:
+        """While linked (found by mDNS): every :data:`SEAT_WATCH_EVERY` s, look for other
+        hubs of this tournament announcing another seat (a copy of the hub's data started
+        elsewhere) and tell each that this station follows its own hub (at most every
+        :data:`TELL_EVERY` s each): the copy's dashboard says so, and nothing else
+        happens (mDNS is a hint; the signed welcome names the seat)."""
+        await asyncio.sleep(SEAT_WATCH_FIRST)
+        while True:
+            try:
+                await self._tell_others(connected)
+            except asyncio.CancelledError:
+                raise
+            except Exception as exc:  # never the link's end: it only informs others
+                self.peer_log.log(logging.INFO, "seat-watch", "seat watch: %s", exc)
+            await asyncio.sleep(SEAT_WATCH_EVERY)
+
+    async def _tell_others(self, connected: tuple[str, int]) -> None:
+        followed = await self.dbw.run(load_seat, self.net.tournament_id)
+        if followed is None:
+            return
+        found = await discover(
+            self.net.tournament_id, interfaces=self.net.mdns_interfaces, timeout=2.0,
+            settle=0.5,
+        )  # fmt: skip
+        now = time.monotonic()
+        for c in found:
+            where = (c.host, c.port)
+            told = self._told.get(where)
+            if where == connected:
+                continue
+            if told is not None and now - told < TELL_EVERY:
+                continue
+            self._told[where] = now
+            try:
+                writer, channel, welcome = await self._attempt(*where)
+            except (ConnectionError, OSError, TimeoutError, ProtocolError):
+                continue
+            if welcome["seat"] == followed.seat:
+                writer.close()  # the hub this station follows, at another address
+                continue
+            await self._tell(writer, channel, welcome, where, followed)
 
     async def _session_any(self, targets: list[tuple[str, int]]) -> None:
         writer, channel, welcome, (host, port) = await self._connect(targets)
@@ -742,6 +909,66 @@ class StationSync:
         if not isinstance(handover, dict) or welcome["hub"] not in (handover.get("retired") or []):
             return
         reason = f"{HANDED_OVER} {handover.get('hub')}: hub {welcome['hub']} is retired"
+        self.status.last_error = reason
+        with contextlib.suppress(ConnectionError, OSError, TimeoutError, ProtocolError):
+            async with asyncio.timeout(2.0):
+                await channel.send({"t": "status", "status": self._status_payload()})
+        raise ProtocolError(reason)
+
+    async def _check_seat(
+        self, channel: Channel, welcome: dict[str, Any], host: str, port: int
+    ) -> bool:
+        """Follow one seat (hub/seat.py: the machine the hub runs on). The first hub this
+        station meets in a tournament is followed; a hub on another seat (a copy of its
+        data elsewhere, a standby after ``hub takeover``) only when the first thing it
+        sends is a handover signed with the hub key that names its seat and is no older
+        than the one this station has; otherwise it is refused and told why (its
+        dashboard shows that the stations follow the hub at the address they name).
+        True when the station's first status frame went out here."""
+        tournament, seat = self.net.tournament_id, welcome["seat"]
+        address = format_hostport(host, port)
+        followed = await self.dbw.run(load_seat, tournament)
+        if followed is None or followed.seat == seat:
+            if followed != Followed(seat, welcome["hub"], address):
+                await self.dbw.run(
+                    save_seat, tournament, Followed(seat, welcome["hub"], address), time.time()
+                )
+            return False
+        # the hub wants a status first; the handover (if it has one) is its first answer
+        await channel.send({"t": "status", "status": self._status_payload()})
+        msg: dict[str, Any] | None = None
+        with contextlib.suppress(TimeoutError):
+            async with asyncio.timeout(HANDOVER_WAIT):
+                msg = await channel.recv()
+        named = (
+            msg is not None
+            and msg["t"] == "show"
+            and msg["kind"] == "handover"
+            and isinstance(msg["data"], dict)
+            and msg["data"].get("seat") == seat
+        )
+        if named:
+            assert msg is not None
+            verdict = await self.dbw.run(
+                _store_item, "handover", msg["id"], msg["data"], time.time(), msg["ver"]
+            )
+            if verdict != STALE:
+                await self.dbw.run(
+                    save_seat, tournament, Followed(seat, welcome["hub"], address), time.time()
+                )
+                await self._done(channel, msg["id"], True)
+                log.warning(
+                    "following the hub at %s (seat %s): a signed handover names it instead of"
+                    " seat %s",
+                    address,
+                    seat,
+                    followed.seat,
+                )
+                if verdict == NEW:
+                    self._emit("show", "handover", msg["data"])
+                return True
+            await self._done(channel, msg["id"], False, STALE_DETAIL)
+        reason = self._follows_reason(followed, seat)
         self.status.last_error = reason
         with contextlib.suppress(ConnectionError, OSError, TimeoutError, ProtocolError):
             async with asyncio.timeout(2.0):
@@ -776,6 +1003,7 @@ class StationSync:
             self._channel = channel
             channel.stamp = self.clock.local.monotonic
             await self._refuse_retired(channel, welcome)
+            status_sent = await self._check_seat(channel, welcome, host, port)
             await self._check_restored(welcome)
             # the hub's word is what counts: resend everything after what it has stored
             if self.status.hub_id not in (None, welcome["hub"]):
@@ -789,7 +1017,10 @@ class StationSync:
             self.status.last_error = None
             self.status.last_contact = self.clock.monotonic()
             self.status.backlog = await self.dbw.run(outbox.backlog)
-            await channel.send({"t": "status", "status": self._status_payload()})
+            if not status_sent:  # else the hub has it; the status loop sends the next
+                await channel.send({"t": "status", "status": self._status_payload()})
+            else:
+                self._status_now.set()
             self._set_connected(True)
             log.info("connected to hub %s at %s", welcome["hub"], format_hostport(host, port))
             tasks = [
@@ -798,6 +1029,8 @@ class StationSync:
                 asyncio.create_task(self._timesync(channel)),
                 asyncio.create_task(self._status_loop(channel)),
             ]
+            if self._hub_target is None:  # found by mDNS: other announcers are told
+                tasks.append(asyncio.create_task(self._watch_seats((host, port))))
             try:
                 done, _ = await asyncio.wait(tasks, return_when=asyncio.FIRST_EXCEPTION)
                 for task in done:

@@ -32,6 +32,9 @@ ach ahoj žolík žolíky recie
 def pytest_configure(config: pytest.Config) -> None:
     # Nothing a test does may touch the real ~/.local/share/samoobsluha.
     os.environ.setdefault("SAMOOBSLUHA_DATA", str(REPO / ".cache" / "test-data-unset"))
+    # the hub's seat file (hub/seat.py) never in the tester's home: hubs started in a test
+    # share this one seat unless the test gives each its own (tests/net/net_procs.py)
+    os.environ.setdefault("SAMOOBSLUHA_SEAT_FILE", str(REPO / ".cache" / "test-seat"))
     # Command-line messages follow SAMOOBSLUHA_LANG, else the locale (LANG=en_US.UTF-8 would
     # make them English): the suite checks them in the product's default, Czech.
     os.environ["SAMOOBSLUHA_LANG"] = "cs"

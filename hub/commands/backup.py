@@ -97,6 +97,8 @@ def _restore(args: argparse.Namespace) -> int:
         return 2
     print(t("backup.restored", lang, path=store.db_path()))
     print(_summary(info, lang))
+    if info.projector_token:
+        print(t("backup.projector_token", lang))
     if not store.key_path().exists():
         # the hall secret is never in a backup: the stations trust only the hub that has it
         print(t("backup.no_key", lang, path=store.key_path()))
@@ -136,7 +138,22 @@ def _standby(args: argparse.Namespace) -> int:
     from samoobsluha.shared.protocol import HallKeys, parse_psk
 
     lang = cli_language()
-    text = args.primary if ":" in args.primary else f"{args.primary}:{DEFAULT_STANDBY_PORT}"
+    if args.configured:  # the hub card's units: is this card a standby (exit 0) or the hub?
+        return 0 if standby.is_standby_card(data_dir()) else 1
+    try:
+        settings = standby.load_settings(data_dir())
+    except ValueError as exc:
+        print(f"hub standby: {exc}", file=sys.stderr)
+        return 2
+    primary = args.primary or settings.primary
+    if not primary:
+        print(f"hub standby: {t('standby.no_primary', lang)}", file=sys.stderr)
+        return 2
+    if (data_dir() / "hub.db").exists() and not args.primary:
+        # hub takeover made this machine the hub: the configured primary is retired
+        print(f"hub standby: {t('standby.took_over_here', lang)}", file=sys.stderr)
+        return 2
+    text = primary if ":" in primary else f"{primary}:{DEFAULT_STANDBY_PORT}"
     try:
         host, port = parse_hostport(text, where="--primary")
     except AddressError as exc:
@@ -147,7 +164,7 @@ def _standby(args: argparse.Namespace) -> int:
         return 2
     keys = HallKeys(parse_psk(store.key_path().read_text()))
     target = standby.copy_path(data_dir())
-    tournament = args.tournament or _tournament_of(target)
+    tournament = args.tournament or settings.tournament or _tournament_of(target)
     if not tournament:
         print(f"hub standby: {t('standby.no_tournament', lang)}", file=sys.stderr)
         return 2
@@ -212,7 +229,7 @@ def _takeover(args: argparse.Namespace) -> int:
         print(f"hub takeover: {t('backup.hub_running', lang)}", file=sys.stderr)
         return 2
     source = standby.copy_path(data_dir())
-    if not source.exists():
+    if not source.exists() and not store.db_path().exists():
         print(f"hub takeover: {t('standby.no_copy', lang, path=source)}", file=sys.stderr)
         return 2
     try:
@@ -220,8 +237,13 @@ def _takeover(args: argparse.Namespace) -> int:
     except backup.BackupError as exc:
         print(f"hub takeover: {error_text(exc, lang)}", file=sys.stderr)
         return 2
-    print(t("backup.restored", lang, path=store.db_path()))
+    if source.exists():
+        print(t("backup.restored", lang, path=store.db_path()))
+    else:  # hub restore of a backup here, then hub takeover: the disk-died path
+        print(t("standby.in_place", lang, path=store.db_path()))
     print(_summary(info, lang))
+    if info.projector_token:
+        print(t("backup.projector_token", lang))
     print(t("standby.handover", lang, hub=new, retired=", ".join(retired) or "-"))
     print(t("standby.took_over", lang))
     return 0
@@ -234,11 +256,20 @@ def register_standby(sub: argparse._SubParsersAction) -> None:
     )
     sb.add_argument(
         "--primary",
-        required=True,
         metavar="HOST[:PORT]",
-        help=f"the primary's address (hub serve --standby-port; default {DEFAULT_STANDBY_PORT})",
+        help=f"the primary's address (hub serve --standby-port; default port "
+        f"{DEFAULT_STANDBY_PORT}; default: [standby] primary in hub.toml)",
     )
-    sb.add_argument("--tournament", help="the tournament id (needed for the first copy only)")
+    sb.add_argument(
+        "--tournament",
+        help="the tournament id (needed for the first copy only; default: [standby] tournament)",
+    )
+    sb.add_argument(
+        "--configured",
+        action="store_true",
+        help="only answer whether this machine is a standby by its hub.toml (exit 0) or not "
+        "(exit 1: it has no [standby] primary, or it took over); the hub card's units ask",
+    )
     sb.set_defaults(func=_standby)
     tk = sub.add_parser(
         "takeover",

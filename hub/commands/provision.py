@@ -96,6 +96,9 @@ def _spec(args: argparse.Namespace, role: str) -> ProvisionSpec:
         tournament_id=_tournament(args, role),
         overlay=not args.no_overlay,
     )
+    if role == "hub":
+        spec.standby_port = args.standby_port
+        spec.standby_of = args.standby_of
     if role == "station":
         spec.ui_language = args.ui_language
         spec.lexicon_language = args.lexicon_language
@@ -298,6 +301,20 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     hb = prov_sub.add_parser("hub", help="the hub (referee's machine, time server)")
     _common(hb, default_name="hub")
+    link = hb.add_mutually_exclusive_group()
+    link.add_argument(
+        "--standby-port",
+        type=int,
+        metavar="PORT",
+        help="this hub serves copies to a standby hub on PORT (hub.toml [standby] port; "
+        "usually 47821)",
+    )
+    link.add_argument(
+        "--standby-of",
+        metavar="HOST[:PORT]",
+        help="this card is a standby hub following the hub at HOST (hub standby; hub "
+        "takeover makes it the hub; docs/hall-setup.md 7.5)",
+    )
     hb.set_defaults(func=_provision)
 
     key = prov_sub.add_parser("key", help="write a new tournament key")

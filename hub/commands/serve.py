@@ -68,6 +68,15 @@ def _serve(args: argparse.Namespace) -> int:
     except BackupError as exc:
         print(f"hub serve: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
+    from samoobsluha.hub import standby
+
+    standby_port = args.standby_port
+    if standby_port is None:  # the hub card's configuration: [standby] port in hub.toml
+        try:
+            standby_port = standby.load_settings(data_dir()).port
+        except ValueError as exc:
+            print(f"hub serve: {exc}", file=sys.stderr)
+            return 2
     budget = quota.Budget(
         rows=args.budget_rows or quota.BUDGET.rows,
         bytes=int((args.budget_mb or quota.BUDGET.bytes / 2**20) * 2**20),
@@ -82,7 +91,7 @@ def _serve(args: argparse.Namespace) -> int:
             advertise=not args.no_mdns,
             budget=budget,
             backup=backup,
-            standby_port=args.standby_port,
+            standby_port=standby_port,
             online_every=args.online_every,
         )
         await server.start()
@@ -157,6 +166,10 @@ def _stations(args: argparse.Namespace) -> int:
     info = _call("info")
     if info.get("replaced_by"):
         print(t("warn.replaced", lang, hub=info["replaced_by"]))
+    elsewhere = dict(info.get("followed_elsewhere") or {})
+    for where in sorted(set(elsewhere.values())):  # stations follow another seat
+        n = sum(1 for a in elsewhere.values() if a == where)
+        print(t("warn.follows_elsewhere", lang, address=where, count=n))
     for rival in info.get("rivals") or []:  # first: nothing on this screen matters more
         print(_rival_line(rival, lang))
     backup_line = _backup_line(info.get("backup") or {}, lang, now)
@@ -462,7 +475,8 @@ def register(sub: argparse._SubParsersAction) -> None:
         "--standby-port",
         type=int,
         metavar="PORT",
-        help="serve copies to a standby hub (hub standby) on PORT (docs/hall-setup.md)",
+        help="serve copies to a standby hub (hub standby) on PORT (default: [standby] port "
+        "in hub.toml; none: no standby link; docs/hall-setup.md)",
     )
     serve.add_argument(
         "--online-every",

@@ -36,6 +36,7 @@ PAYLOAD_FILES = (
     "samoobsluha-kiosk.service",
     "samoobsluha-station.service",
     "samoobsluha-hub.service",
+    "samoobsluha-standby.service",
     "samoobsluha-firstboot.service",
     "samoobsluha-kiosk.pam",
     "logind-kiosk.conf",
@@ -146,6 +147,12 @@ class ProvisionSpec:
     network: NetworkSpec = field(default_factory=NetworkSpec)
     image: Literal["trixie", "bookworm"] = "trixie"
     tournament_id: str | None = None
+    # Hub only: the standby link (hub/standby.py). ``standby_port``: this hub serves copies
+    # to a standby on that port (hub.toml [standby] port); ``standby_of``: this card is a
+    # standby following the hub at "host[:port]" (hub.toml [standby] primary) until
+    # ``hub takeover`` makes it the hub.
+    standby_port: int | None = None
+    standby_of: str | None = None
     # Station only.
     ui_language: str = "cs"
     lexicon_language: str = "cs"
@@ -196,6 +203,19 @@ class ProvisionSpec:
             raise ProvisionError("--lexicon-language must be cs, sk or pl")
         if self.hub_address is not None:
             hub_host_port(self.hub_address)
+        if (self.standby_port is not None or self.standby_of is not None) and self.role != "hub":
+            raise ProvisionError("--standby-port/--standby-of are for the hub's card")
+        if self.standby_port is not None and self.standby_of is not None:
+            raise ProvisionError(
+                "--standby-port (a primary) and --standby-of (a standby): one card is one of them"
+            )
+        if self.standby_port is not None and not 0 < self.standby_port < 65536:
+            raise ProvisionError(f"--standby-port {self.standby_port}: not a port number")
+        if self.standby_of is not None:
+            if not self.tournament_id:
+                raise ProvisionError("--standby-of: the standby needs the tournament id")
+            primary = self.standby_of if ":" in self.standby_of else f"{self.standby_of}:1"
+            hub_host_port(primary)
         if self.referee_pin_hash is not None and not PIN_HASH_RE.fullmatch(self.referee_pin_hash):
             raise ProvisionError(
                 "--referee-pin-hash: expected the hash 'station pin set --print-hash' prints "
@@ -608,6 +628,7 @@ def setup_env(spec: ProvisionSpec) -> str:
         "DATA_LABEL": DATA_LABEL,
         "OVERLAY": "1" if spec.overlay else "0",
         "TOURNAMENT_ID": spec.tournament_id or "",
+        "STANDBY_OF": spec.standby_of or "",
         "APT_PACKAGES": " ".join(spec.apt_packages),
     }
     body = "".join(f"{k}={s(v)}\n" for k, v in values.items())
@@ -624,6 +645,32 @@ def kiosk_env(spec: ProvisionSpec) -> str:
         f"KIOSK_ROWS={spec.kiosk_rows}\n"
         f"KIOSK_XKB_LAYOUT={spec.keyboard}\n"
     )
+
+
+def hub_toml(spec: ProvisionSpec) -> str:
+    """The hub card's hub.toml (installed into the data folder if it has none): the
+    standby link, when asked for. ``[backup]`` and ``[screen]`` the director adds there."""
+    lines = [
+        _header(spec).rstrip("\n"),
+        "# The hub's configuration (hub.toml in the data folder): [standby] here, [backup]",
+        "# and [screen] as docs/hall-setup.md describes them.",
+        "[standby]",
+    ]
+    if spec.standby_port is not None:
+        lines += [
+            "# hub serve opens the standby link here: a standby hub (hub standby) copies",
+            "# everything this hub holds, authenticated with the hall secret.",
+            f"port = {spec.standby_port}",
+        ]
+    if spec.standby_of is not None:
+        lines += [
+            "# This card is a standby: samoobsluha-standby.service runs 'hub standby', which",
+            "# follows this hub, until 'hub takeover' makes this card the hub (then",
+            "# samoobsluha-hub.service runs 'hub serve' here instead).",
+            f"primary = {q(spec.standby_of)}",
+            f"tournament = {q(spec.tournament_id)}",
+        ]
+    return "\n".join(lines) + "\n"
 
 
 def card_key(spec: ProvisionSpec) -> str:
@@ -657,6 +704,8 @@ def render(spec: ProvisionSpec) -> dict[str, str]:
         files["user-data"] = user_data(spec)
         files["network-config"] = network_config(spec)
         files["meta-data"] = meta_data(spec)
+    if spec.role == "hub" and (spec.standby_port is not None or spec.standby_of is not None):
+        files[f"{p}/hub.toml"] = hub_toml(spec)
     if spec.role == "station":
         files[f"{p}/station.toml"] = station_toml(spec)
         files[f"{p}/kiosk.env"] = kiosk_env(spec)

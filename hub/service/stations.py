@@ -87,10 +87,11 @@ class StationsArea(ServiceCore):
             rivals = list(info.get("rivals") or [])
             backup = dict(info.get("backup") or {})
             replaced_by = info.get("replaced_by")
+            elsewhere = dict(info.get("followed_elsewhere") or {})
         except ServiceError:
             live, running, stalled = None, False, set()
             cut_off, held = set(), {}
-            rivals, backup, replaced_by = [], {}, None
+            rivals, backup, replaced_by, elsewhere = [], {}, None, {}
         now = self.clock.now()
         with self._db() as db:
             raw = sync_store.load_stations(db)
@@ -148,6 +149,9 @@ class StationsArea(ServiceCore):
         warnings: list[str] = []
         if replaced_by:  # a signed handover named another hub: this one is refused
             warnings.append(Phrase("warn.replaced", hub=str(replaced_by)))
+        for where in sorted(set(elsewhere.values())):  # stations follow another seat
+            n = sum(1 for a in elsewhere.values() if a == where)
+            warnings.append(Phrase("warn.follows_elsewhere", address=where, count=n))
         for rival in rivals:  # first: two hubs at once is worse than none
             where = ", ".join(rival.get("addresses") or []) or "?"
             warnings.append(

@@ -20,7 +20,8 @@
 
 The projector is also recognised by a token in its address, whatever address it comes from:
 ``hub serve`` prints ``http://HUB:8080/projector?k=TOKEN``; the token is made once per data
-directory (``<data dir>/projector.token``, mode 0600; delete it for a new one) and gives the
+directory (``<data dir>/projector.token``, mode 0600; delete it for a new one; it travels in
+the hub's backups and standby copies, so a restored or taken-over hub keeps it) and gives the
 page's live stream a reserve of its own that no other device's streams count against
 (hub.web.limits, docs/network.md).
 
@@ -102,18 +103,38 @@ class ScreenSettings:
         return self.host if self.host else hub_host
 
 
+def valid_token(token: str) -> bool:
+    return (
+        len(token) >= 16 and token.isascii() and token.replace("-", "").replace("_", "").isalnum()
+    )
+
+
+def read_token(data: Path) -> str | None:
+    """The projector's token in ``<data>/projector.token``, or None (none, or not one)."""
+    try:
+        token = (data / TOKEN_NAME).read_text(encoding="ascii").strip()
+    except (OSError, UnicodeDecodeError):
+        return None
+    return token if valid_token(token) else None
+
+
 def projector_token(data: Path) -> str:
     """The token in the projector's address (``/projector?k=TOKEN``): read from
     ``<data>/projector.token``, made there (random, 0600) the first time. The owner of the
-    token: the hall screen recognises the projector by it (hub.web.server)."""
-    path = data / TOKEN_NAME
-    try:
-        token = path.read_text(encoding="ascii").strip()
-    except (FileNotFoundError, UnicodeDecodeError):
-        token = ""
-    if len(token) >= 16 and token.isascii() and token.replace("-", "").replace("_", "").isalnum():
+    token: the hall screen recognises the projector by it (hub.web.server). It travels in
+    the automatic backups and the standby's copies, and ``hub restore`` / ``hub takeover``
+    put it back (hub/backup.py): the projector's address stays the same on the spare."""
+    token = read_token(data)
+    if token is not None:
         return token
     token = secrets.token_urlsafe(18)
+    write_token(data, token)
+    return token
+
+
+def write_token(data: Path, token: str) -> None:
+    """``<data>/projector.token`` (0600) becomes ``token``, in one rename."""
+    path = data / TOKEN_NAME
     data.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
     fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_TRUNC, 0o600)
@@ -122,7 +143,6 @@ def projector_token(data: Path) -> str:
         f.flush()
         os.fsync(f.fileno())
     os.replace(tmp, path)
-    return token
 
 
 def load(data: Path) -> ScreenSettings:

@@ -144,8 +144,23 @@ class Hub:
         self.serve_args: list[str] = []  # more ``hub serve`` options (e.g. --online-every)
 
     @property
+    def seat_file(self) -> Path:
+        """Its machine's seat file (hub/seat.py): beside its data, never in it; each hub
+        here stands for a machine of its own."""
+        return self.data.with_name(f"{self.data.name}.seat")
+
+    @property
     def env(self) -> dict[str, str]:
-        return {**os.environ, "SAMOOBSLUHA_DATA": str(self.data)}
+        return {
+            **os.environ,
+            "SAMOOBSLUHA_DATA": str(self.data),
+            "SAMOOBSLUHA_SEAT_FILE": str(self.seat_file),
+        }
+
+    def seat(self) -> str:
+        from samoobsluha.hub.seat import local_seat
+
+        return local_seat(self.seat_file)
 
     @property
     def key_file(self) -> Path:

@@ -258,3 +258,48 @@ async def test_restore_is_refused_while_the_hub_runs_on_the_database(
     finally:
         ctl.close()
         await hub.close()
+
+
+def test_the_projectors_token_travels_in_the_backup_and_comes_back_with_restore(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """The projector opens ``…/projector?k=TOKEN`` full screen, set up once: a restored
+    hub (or a standby that took over) with a new token would leave it without its
+    reserve until someone retypes the address mid-event. So the token is in every backup
+    (in its hub_meta) and ``hub restore`` puts it back into ``projector.token`` (0600),
+    not into the restored database; a backup of a hub without one leaves none."""
+    from samoobsluha.hub.web.config import TOKEN_NAME, projector_token
+
+    primary = tmp_path / "primary"
+    stick = tmp_path / "usb"
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
+    _tournament(primary, rounds=1)
+    token = projector_token(primary)  # what hub serve makes on its first start
+    made = backup.take(primary / "hub.db", stick, reason="manual", now=1e9)
+    assert backup.describe(made).projector_token
+    fresh = tmp_path / "fresh"
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(fresh))
+    assert hub_main(["restore", str(made)]) == 0
+    assert "the projector's address (…/projector?k=…) stays the same" in capsys.readouterr().out
+    assert (fresh / TOKEN_NAME).read_text().strip() == token
+    assert os.stat(fresh / TOKEN_NAME).st_mode & 0o777 == 0o600
+    assert projector_token(fresh) == token  # what the restored hub serve then uses
+    conn = sqlite3.connect(f"file:{fresh / 'hub.db'}?mode=ro", uri=True)
+    try:
+        kept = conn.execute("SELECT value FROM hub_meta WHERE key = ?", [backup.TOKEN_META])
+        assert kept.fetchone() is None  # the file is the one place it lives
+    finally:
+        conn.close()
+    # a newer token (the old one deleted for a new one) is what the next backup carries
+    (primary / TOKEN_NAME).unlink()
+    newer = projector_token(primary)
+    again = backup.take(primary / "hub.db", stick, reason="manual", now=1e9 + 60)
+    other = tmp_path / "other"
+    backup.restore(again, other / "hub.db", now=1e9 + 61)
+    assert (other / TOKEN_NAME).read_text().strip() == newer != token
+    # a hub without a token: its backup carries none, and restore writes none
+    (primary / TOKEN_NAME).unlink()
+    bare = backup.take(primary / "hub.db", stick, reason="manual", now=1e9 + 120)
+    assert not backup.describe(bare).projector_token
+    backup.restore(bare, tmp_path / "bare" / "hub.db", now=1e9 + 121)
+    assert not (tmp_path / "bare" / TOKEN_NAME).exists()

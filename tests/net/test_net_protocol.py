@@ -175,10 +175,12 @@ def test_welcome_is_the_pinned_hubs() -> None:
         "digest": b"d" * 16,
         "hub": "h",
         "tournament": "t",
+        "seat": "5eat",
     }
     body = _body(protocol.seal_welcome(keys, creds.key, ns, **args))
     welcome = protocol.open_welcome(creds, ns, body)
     assert (welcome["acked"], welcome["hub"], welcome["digest"]) == (9, "h", b"d" * 16)
+    assert welcome["seat"] == "5eat"  # signed with the rest: a relay cannot change it
     # a copied station key acting as a hub: the MAC holds, the signature does not
     rogue = protocol.HallKeys(os.urandom(32))
     forged = _body(protocol.seal_welcome(rogue, creds.key, ns, **args))

@@ -1,5 +1,6 @@
 """A standby hub (hub/standby.py) with real processes: a primary `hub serve` with three
-station daemons sending checks, a tournament with results entered by the operator;
+station daemons sending checks and results (entered as the kiosk's result entry stores
+them), a tournament with results entered by the operator;
 `hub standby` on a second data folder keeps copies; a round starts; the primary is
 SIGKILLed mid-round; `hub takeover` makes the newest copy the hub; `hub serve` on it, at
 the primary's address, gets everything the stations had not had acknowledged by the copy.
@@ -21,7 +22,7 @@ import time
 from pathlib import Path
 
 import pytest
-from net_procs import Hub, Station, free_port, running, wait_for
+from net_procs import Hub, Station, enter_at_station, free_port, running, wait_for
 
 from samoobsluha.hub import standby, store
 from samoobsluha.hub.sample import play_sample
@@ -29,6 +30,7 @@ from samoobsluha.hub.server import HubServer
 from samoobsluha.hub.tournament import Tournament
 from samoobsluha.shared.protocol import HallKeys, ProtocolError, client_handshake, new_psk
 from samoobsluha.shared.storage import open_db
+from samoobsluha.station.log import Result
 
 BIN = Path(sys.executable).parent
 
@@ -56,6 +58,14 @@ def _checks(hub: Hub) -> int:
     return len(hub.rows("challenge"))
 
 
+def _hub(hub: Hub, *args: str) -> str:
+    out = subprocess.run(
+        [str(BIN / "hub"), *args], env=hub.env, capture_output=True, text=True, timeout=60
+    )
+    assert out.returncode == 0, (args, out.stderr)
+    return out.stdout
+
+
 def test_station_and_hub_agree_on_the_words_of_a_refusal() -> None:
     from samoobsluha.station import sync
 
@@ -64,7 +74,10 @@ def test_station_and_hub_agree_on_the_words_of_a_refusal() -> None:
 
 TABLES = {
     "inbox": "SELECT station_id, station_epoch, seq, kind, payload FROM inbox",
-    "results": "SELECT * FROM tour_results",
+    # every column but updated_at: when this hub stored it (a station's result the copy
+    # lacked is stored again by the successor, as it was by the primary)
+    "results": "SELECT round, table_no, s_first, s_second, starter, kind, forfeited, status,"
+    " sources FROM tour_results",
     "players": "SELECT * FROM tour_players",
     "boards": "SELECT * FROM tour_boards",
 }
@@ -81,12 +94,25 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
     db.close()
     with Tournament.open(primary.db_path) as tour:
         play_sample(tour, 2)
+        names = {p.id: p.name for p in tour.players()}
+        tables = [  # round 3, paired: (table, first, second)
+            (b.table, names[b.first], names[b.second])
+            for b in tour.pairing(3).boards
+            if b.second is not None
+        ]
+    played = len(_rows(primary.db_path, TABLES["results"]))  # rounds 1 and 2
     primary.start()
     stations = [Station(tmp_path / f"st{i}", primary, f"st{i}") for i in range(3)]
     standby_data = tmp_path / "standby"
     standby_data.mkdir()
     shutil.copyfile(primary.key_file, standby_data / "tournament.key")
     env = {**os.environ, "SAMOOBSLUHA_DATA": str(standby_data)}
+    # the standby card's configuration, as `hub provision hub --standby-of` writes it
+    (standby_data / "hub.toml").write_text(
+        f'[standby]\nprimary = "127.0.0.1:{primary.standby_port}"\n'
+        f'tournament = "{primary.tournament}"\n',
+        encoding="utf-8",
+    )
     out = open(tmp_path / "standby.out", "wb")  # noqa: SIM115
     follower: subprocess.Popen[bytes] | None = None
     with running(primary, *stations):
@@ -95,10 +121,8 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
             st.start()
         wait_for(lambda: primary.count() == 60, 60, "60 rows at the primary")
         follower = subprocess.Popen(
-            [str(BIN / "hub"), "standby", "--primary", f"127.0.0.1:{primary.standby_port}",
-             "--tournament", primary.tournament],
-            env=env, stdout=out, stderr=subprocess.STDOUT,
-        )  # fmt: skip
+            [str(BIN / "hub"), "standby"], env=env, stdout=out, stderr=subprocess.STDOUT
+        )
         try:
             wait_for(
                 lambda: b"station records: 60" in (tmp_path / "standby.out").read_bytes(),
@@ -112,10 +136,33 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
                 primary.ctl("round", "start", "3", "--in", "2", "--basic", "24", "--warning", "12")
             )["plan"]
             wait_for(lambda: all(st.rings() for st in stations), 30, "the round's start")
-            # rows the copy may not have: sent after it, acknowledged by the primary only
+            # the operator types three scoresheets; the standby copies them (what is typed
+            # at the hub after the newest copy is lost with it: hall-setup.md 7.5)
+            typed = {t: (400 + t, 350 + t) for t, _, _ in tables[:3]}
+            _hub(primary, "enter", "3", *(f"{t} {a} {b}" for t, (a, b) in typed.items()))
+            wait_for(
+                lambda: f"results: {played + 3}," in (tmp_path / "standby.out").read_text(),
+                60,
+                "a copy with the operator's results",
+            )
+            # players enter six results at the stations (two each), as the kiosk does;
+            # and more checks: rows the copy may not have, acknowledged by the primary
             for i, st in enumerate(stations):
+                enter_at_station(
+                    st,
+                    [Result(3, t, 380 + t, 300 + t, "first", a, b)
+                     for t, a, b in tables[3 + 2 * i : 5 + 2 * i]],
+                )  # fmt: skip
                 st.enqueue(5, start=100 * i + 20)
             wait_for(lambda: _checks(primary) == 75, 60, "75 checks at the primary")
+            wait_for(
+                lambda: len(_rows(primary.db_path, TABLES["results"])) == played + 9,
+                60,
+                "the stations' results at the primary",
+            )
+            # confirmed to every station: its outbox is acknowledged to the last row
+            wait_for(lambda: all(st.backlog() == 0 for st in stations), 60, "all acknowledged")
+            standings = _hub(primary, "standings", "--format", "csv")
             primary.kill()  # the primary's laptop dies mid-round
         finally:
             follower.send_signal(signal.SIGTERM)
@@ -128,11 +175,18 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
         assert took.returncode == 0, took.stderr
         assert "This machine is now the hub" in took.stdout
         assert "(copy for the standby hub); players: 32" in took.stdout  # what, from when
+        # the projector's token came with the copy: the projector's address stays valid
+        assert "the projector's address (…/projector?k=…) stays the same" in took.stdout
+        token = (primary.data / "projector.token").read_text()
+        assert (standby_data / "projector.token").read_text() == token
         new_db = standby_data / "hub.db"
         copy = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
-        for name in ("results", "players", "boards"):
+        for name in ("players", "boards"):
             assert copy[name] == confirmed[name], name
         assert set(copy["inbox"]) <= set(confirmed["inbox"]) and len(copy["inbox"]) >= 60
+        # the operator's results are in the copy; the stations' may not be yet
+        assert set(copy["results"]) <= set(confirmed["results"])
+        assert len(copy["results"]) >= played + 3
         # the standby becomes the hub at the primary's address: the stations follow it and
         # send what the copy lacks (they keep every row until a hub acknowledges it)
         successor = Hub(standby_data, port=primary.port)
@@ -145,9 +199,27 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
                 60,
                 "every confirmed row at the successor",
             )
+            wait_for(
+                lambda: _rows(new_db, TABLES["results"]) == confirmed["results"],
+                60,
+                "every confirmed result at the successor",
+            )
             now = {name: _rows(new_db, sql) for name, sql in TABLES.items()}
             for name in ("results", "players", "boards"):
                 assert now[name] == confirmed[name], name
+            # row for row: the challenge logs, the results entered at the stations and by
+            # the operator, and the standings computed from them
+            logs = [r for r in confirmed["inbox"] if r[3] == "challenge"]
+            assert len(logs) == 75 and set(logs) <= set(now["inbox"])
+            by_table = {r[1]: r for r in now["results"] if r[0] == 3}
+            assert set(by_table) == {t for t, _, _ in tables[:9]}
+            for t, _, _ in tables[:3]:  # typed by the operator
+                assert json.loads(str(by_table[t][8])) == ["operator"], by_table[t]
+                assert by_table[t][2:4] == typed[t]
+            for t, _, _ in tables[3:9]:  # entered at the stations
+                assert json.loads(str(by_table[t][8])) == ["station"], by_table[t]
+                assert by_table[t][2:4] == (380 + t, 300 + t)
+            assert _hub(successor, "standings", "--format", "csv") == standings
             # every station has the signed handover naming the successor, retiring the old
             wait_for(lambda: all(_handover(st) for st in stations), 30, "the handover")
             old_id = _rows(primary.db_path, "SELECT value FROM hub_meta WHERE key='hub_id'")
@@ -211,3 +283,22 @@ async def test_a_standby_without_the_hall_secret_gets_nothing(tmp_path: Path) ->
         assert target.exists() and copied.size == target.stat().st_size
     finally:
         await hub.close()
+
+
+async def test_the_hub_cards_hub_toml_opens_the_standby_link(tmp_path: Path) -> None:
+    """What `hub provision hub --standby-port` writes (hub.toml ``[standby] port``) is
+    what a real `hub serve` opens the standby link on, without the option; a standby
+    holding the hall secret gets a whole copy from it."""
+    from samoobsluha.hub.provision import ProvisionSpec, render
+
+    hub = Hub(tmp_path / "hub")
+    port = free_port()
+    spec = ProvisionSpec(role="hub", hostname="hub", psk="ab" * 32, standby_port=port)
+    hub.data.mkdir(parents=True)
+    (hub.data / "hub.toml").write_text(render(spec)["samoobsluha/hub.toml"], encoding="utf-8")
+    with running(hub):
+        hub.start()
+        keys = HallKeys(bytes.fromhex(hub.key_file.read_text().strip()))
+        target = tmp_path / "copy" / "hub.db"
+        copied = await standby.fetch_copy("127.0.0.1", port, keys, hub.tournament, target)
+        assert copied.size == target.stat().st_size > 0

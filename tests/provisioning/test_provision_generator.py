@@ -432,3 +432,124 @@ def test_payload_is_shipped_in_the_wheel_and_fully_used() -> None:
     assert on_disk == {*PAYLOAD_FILES, "install.sh"}
     card = render(station())
     assert {f"samoobsluha/files/{name}" for name in PAYLOAD_FILES} <= set(card)
+
+
+def hub_card(**kw: object) -> ProvisionSpec:
+    base: dict[str, object] = {"role": "hub", "hostname": "hub", "psk": KEY, "ssh_keys": (SSH_KEY,)}
+    base.update(kw)
+    return ProvisionSpec(**base)  # type: ignore[arg-type]
+
+
+def _condition(unit: str) -> list[str]:
+    """The unit's ExecCondition command line, as systemd runs it."""
+    import shlex
+
+    line = next(x for x in unit.splitlines() if x.startswith("ExecCondition="))
+    return shlex.split(line.split("=", 1)[1])
+
+
+def _card_data(files: dict[str, str], data: Path) -> Path:
+    """The data folder install.sh makes on the hub card: its hub.toml, if the card has one."""
+    data.mkdir(parents=True, exist_ok=True)
+    if "samoobsluha/hub.toml" in files:
+        (data / "hub.toml").write_text(files["samoobsluha/hub.toml"], encoding="utf-8")
+    return data
+
+
+def _runs(files: dict[str, str], data: Path) -> set[str]:
+    """Which of the hub card's two units start on ``data``: their own ExecCondition run
+    for real (our hub command in place of /usr/local/bin/hub)."""
+    import os
+    import sys
+
+    bin_dir = Path(sys.executable).parent
+    started = set()
+    for name in ("samoobsluha-hub.service", "samoobsluha-standby.service"):
+        cmd = [
+            c.replace("/usr/local/bin/hub", str(bin_dir / "hub"))
+            for c in _condition(files[f"samoobsluha/files/{name}"])
+        ]
+        env = {**os.environ, "SAMOOBSLUHA_DATA": str(data)}
+        if subprocess.run(cmd, env=env, capture_output=True, timeout=60).returncode == 0:
+            started.add(name)
+    return started
+
+
+def test_hub_card_opens_the_standby_link_by_configuration(tmp_path: Path) -> None:
+    """``--standby-port``: the card's hub.toml says ``[standby] port``, which ``hub serve``
+    reads; its hub unit runs, the standby unit does not."""
+    from samoobsluha.hub import standby
+
+    files = render(hub_card(standby_port=47821, tournament_id="t-0000abcd"))
+    data = _card_data(files, tmp_path / "data")
+    settings = standby.load_settings(data)
+    assert settings.port == 47821 and settings.primary is None
+    assert "STANDBY_OF=''" in files["samoobsluha/setup.env"]
+    assert _runs(files, data) == {"samoobsluha-hub.service"}
+    # a hub card without the option: no hub.toml, no standby link, the hub unit as before
+    plain = render(hub_card(tournament_id="t-0000abcd"))
+    assert "samoobsluha/hub.toml" not in plain
+    assert standby.load_settings(_card_data(plain, tmp_path / "plain")).port is None
+    assert _runs(plain, tmp_path / "plain") == {"samoobsluha-hub.service"}
+
+
+def test_standby_card_runs_hub_standby_until_it_takes_over(tmp_path: Path) -> None:
+    """``--standby-of``: hub.toml names the primary and the tournament (what ``hub
+    standby`` needs); the standby unit runs, not the hub's, until ``hub takeover`` gives the
+    card a hub database of its own — then the hub unit runs and the standby's does not."""
+    from samoobsluha.hub import standby
+
+    files = render(hub_card(standby_of="192.168.8.2:47821", tournament_id="t-0000abcd"))
+    data = _card_data(files, tmp_path / "data")
+    settings = standby.load_settings(data)
+    assert settings == standby.StandbySettings(None, "192.168.8.2:47821", "t-0000abcd")
+    assert "STANDBY_OF=192.168.8.2:47821" in files["samoobsluha/setup.env"]
+    unit = files["samoobsluha/files/samoobsluha-standby.service"]
+    assert "ExecStart=/usr/local/bin/hub standby\n" in unit
+    assert "Conflicts=samoobsluha-hub.service" in unit
+    assert _runs(files, data) == {"samoobsluha-standby.service"}
+    (data / "hub.db").write_bytes(b"")  # what hub takeover leaves: the card is the hub
+    assert _runs(files, data) == {"samoobsluha-hub.service"}
+
+
+def test_install_enables_both_hub_units_and_keeps_the_directors_hub_toml() -> None:
+    install = render(hub_card())["samoobsluha/install.sh"]
+    assert "systemctl enable samoobsluha-hub.service samoobsluha-standby.service" in install
+    assert '[ ! -f "$DATA/hub.toml" ]' in install  # an existing one is never overwritten
+    assert '[ -z "${STANDBY_OF:-}" ]' in install  # a standby card gets no hub.db
+    assert "/var/lib/samoobsluha-seat/seat" in install  # the seat, before the read-only root
+
+
+@pytest.mark.parametrize(
+    ("kw", "message"),
+    [
+        ({"standby_port": 0}, "--standby-port 0"),
+        ({"standby_port": 47821, "standby_of": "hub2"}, "one card is one of them"),
+        ({"standby_of": "hub2"}, "needs the tournament id"),
+        ({"standby_of": "no such host!", "tournament_id": "t-1"}, "--hub"),
+    ],
+)
+def test_standby_options_are_checked(kw: dict[str, object], message: str) -> None:
+    with pytest.raises(ProvisionError, match=message):
+        render(hub_card(**kw))
+    with pytest.raises(ProvisionError, match="for the hub's card"):
+        render(station(standby_port=47821))
+
+
+def test_cli_standby_card(tmp_path: Path) -> None:
+    key = tmp_path / "tournament.key"
+    ssh = tmp_path / "id.pub"
+    ssh.write_text(SSH_KEY + "\n")
+    rc = hub_main(
+        ["provision", "hub", "--name", "hub2", "--target", str(tmp_path / "hub2"),
+         "--psk-file", str(key), "--ssh-key", str(ssh), "--tournament", "t-0000abcd",
+         "--standby-of", "192.168.8.2"]
+    )  # fmt: skip
+    assert rc == 0
+    toml = tomllib.loads((tmp_path / "hub2" / "samoobsluha" / "hub.toml").read_text())
+    assert toml["standby"] == {"primary": "192.168.8.2", "tournament": "t-0000abcd"}
+    with pytest.raises(SystemExit):  # argparse: one or the other
+        hub_main(
+            ["provision", "hub", "--target", str(tmp_path / "x"), "--psk-file", str(key),
+             "--ssh-key", str(ssh), "--standby-of", "h", "--standby-port", "1"]
+        )  # fmt: skip

@@ -175,7 +175,7 @@ def test_units_pass_systemd_analyze_verify(tmp_path: Path) -> None:
             unit = tmp_path / Path(rel).name
             unit.write_text(text)
             units.append(str(unit))
-    assert len(units) == 9
+    assert len(units) == 10
     done = subprocess.run(
         [need("systemd-analyze"), "verify", "--man=no", *units],
         capture_output=True,

@@ -48,7 +48,8 @@ fail() {
 trap 'fail "line $LINENO: $BASH_COMMAND"' ERR
 
 # setup.env is generated: ROLE, HOSTNAME_, KEYBOARD, KIOSK_DISPLAY, KIOSK_COLS, KIOSK_ROWS,
-# HEADLESS, LEXICON_LANG, LEXICON_FILE, DATA_LABEL, OVERLAY, TOURNAMENT_ID, APT_PACKAGES.
+# HEADLESS, LEXICON_LANG, LEXICON_FILE, DATA_LABEL, OVERLAY, TOURNAMENT_ID, STANDBY_OF,
+# APT_PACKAGES.
 # shellcheck source=/dev/null
 . "$HERE/setup.env"
 
@@ -219,7 +220,7 @@ if [ -f "$BOOT/config.txt" ]; then
 fi
 
 for unit in samoobsluha-kiosk.service samoobsluha-station.service samoobsluha-hub.service \
-    samoobsluha-firstboot.service samoobsluha-time.service samoobsluha-time-save.service \
+    samoobsluha-standby.service samoobsluha-firstboot.service samoobsluha-time.service samoobsluha-time-save.service \
     samoobsluha-time-save.timer samoobsluha-time-serve.path samoobsluha-time-serve.service; do
     install -m 0644 "$HERE/files/$unit" "/etc/systemd/system/$unit"
 done
@@ -243,7 +244,18 @@ if [ "$ROLE" = station ]; then
         systemctl mask getty@tty1.service autovt@.service
     fi
 else
-    systemctl enable samoobsluha-hub.service
+    # Both: each unit's ExecCondition asks hub.toml which one this card runs (a standby
+    # card runs hub standby until hub takeover, then hub serve).
+    systemctl enable samoobsluha-hub.service samoobsluha-standby.service
+    # The hub's seat (hub/seat.py): which machine the hub runs on, outside the data
+    # partition and its backups; made here, before the read-only root, so it survives
+    # reboots (a card copied onto another Pi differs by the board's serial number).
+    install -d -o samoobsluha -g samoobsluha -m 0755 /var/lib/samoobsluha-seat
+    if [ ! -s /var/lib/samoobsluha-seat/seat ]; then
+        od -An -N16 -tx1 /dev/urandom | tr -d ' \n' > /var/lib/samoobsluha-seat/seat
+        echo >> /var/lib/samoobsluha-seat/seat
+        chown samoobsluha:samoobsluha /var/lib/samoobsluha-seat/seat
+    fi
     # chrony serves the hub's clock only once the operator has confirmed it (hub.hubtime).
     systemctl enable samoobsluha-time-serve.path
 fi
@@ -368,7 +380,13 @@ if [ "$ROLE" = hub ]; then
         install -o samoobsluha -g samoobsluha -m 0600 "$ETC/staged/tournament.key" "$DATA/tournament.key"
     fi
     rm -f "$ETC/staged/tournament.key"
-    if [ -n "$TOURNAMENT_ID" ]; then
+    # The hub's configuration ([standby] from "hub provision hub --standby-port/-of"):
+    # only onto a data partition that has none (the director's own is kept).
+    if [ -f "$HERE/hub.toml" ] && [ ! -f "$DATA/hub.toml" ]; then
+        install -o samoobsluha -g samoobsluha -m 0644 "$HERE/hub.toml" "$DATA/hub.toml"
+    fi
+    # A standby card has no hub database until hub takeover makes one from its copy.
+    if [ -n "$TOURNAMENT_ID" ] && [ -z "${STANDBY_OF:-}" ]; then
         runuser -u samoobsluha -- env SAMOOBSLUHA_DATA="$DATA" TOURNAMENT_ID="$TOURNAMENT_ID" \
             "$VENV/bin/python" - <<'PY' || log "WARNING: tournament id not recorded in hub.db"
 import os
