@@ -61,6 +61,12 @@ class RuleSet:
     # "neighbours" (PFS: 1–2, 3–4 … by the standings, neighbouring pairs swapped to avoid a
     # rematch, pairing.neighbours).
     swiss_method: str = "matching"
+    # Prizes (hub/tournament/prizes.py): a player expelled from the event takes none (ČAS
+    # 13.12–13.14, SSS, PFS 1.3 voids his results); a withdrawn player keeps his (ČAS 13.3
+    # and the SSS and PFS originals take nothing from him). A director's propositions may
+    # say otherwise: ``--set prize_withdrawn=no``.
+    prize_expelled: bool = False
+    prize_withdrawn: bool = True
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.
