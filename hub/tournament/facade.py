@@ -362,6 +362,10 @@ class Tournament:
             )
         self._set_player(pid, who, "move_division", division=division)
 
+    def set_club(self, pid: int, club: str, *, who: str = "operator") -> None:
+        """Correct a player's club (written to tsh as ``team``), audited."""
+        self._set_player(pid, who, "club", club=" ".join(club.split()))
+
     def check_in(self, pid: int, *, present: bool = True, who: str = "operator") -> None:
         """Prezence: mark a player present (or not). Once anybody is checked in, round 1
         pairs only checked-in players."""
@@ -1208,6 +1212,7 @@ class Tournament:
                     {
                         "id": p.id + base,
                         "name": p.name,
+                        "club": p.club,
                         "rating": p.rating,
                         "status": "withdrawn" if p.withdrawn else "active",
                         "created_at": now,
