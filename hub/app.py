@@ -1,11 +1,12 @@
 """``hub run``: the chief referee's and operator's dashboard (Textual).
 
-One screen per job, switched with F1–F5 (Textual modes), each in :mod:`hub.screens`:
-Stations, Round control, Challenges, Results, Standings & pairings. Screens get their data
-from :class:`hub.service.HubService` in thread workers and never block on SQLite or the
-network. A one-second tick moves countdowns; every ``refresh_every`` seconds the current
-screen reloads. The dashboard only shows station results: ``hub serve`` hands each one to
-the tournament's result intake as it arrives.
+One screen per job, switched with F1–F5 and F12 (Textual modes; F6–F10 are the Results
+screen's actions), each in :mod:`hub.screens`: Stations, Round control, Challenges,
+Results, Standings & pairings, Categories & prizes (F12).
+Screens get their data from :class:`hub.service.HubService` in thread workers and never
+block on SQLite or the network. A one-second tick moves countdowns; every
+``refresh_every`` seconds the current screen reloads. The dashboard only shows station
+results: ``hub serve`` hands each one to the tournament's result intake as it arrives.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ from textual.app import App
 from textual.binding import Binding, BindingType
 
 from samoobsluha.hub.screens.challenges import ChallengesScreen
+from samoobsluha.hub.screens.prizes import PrizesScreen
 from samoobsluha.hub.screens.results import ResultsScreen
 from samoobsluha.hub.screens.rounds import RoundsScreen
 from samoobsluha.hub.screens.standings import StandingsScreen
@@ -38,6 +40,7 @@ class HubApp(App[None], inherit_bindings=False):
         "challenges": ChallengesScreen,
         "results": ResultsScreen,
         "standings": StandingsScreen,
+        "prizes": PrizesScreen,
     }
     DEFAULT_MODE = "stations"
     BINDINGS: ClassVar[list[BindingType]] = [
@@ -46,6 +49,7 @@ class HubApp(App[None], inherit_bindings=False):
         Binding("f3", "switch_mode('challenges')", "dash.tab.challenges", priority=True),
         Binding("f4", "switch_mode('results')", "dash.tab.results", priority=True),
         Binding("f5", "switch_mode('standings')", "dash.tab.standings", priority=True),
+        Binding("f12", "switch_mode('prizes')", "dash.tab.prizes", priority=True),
         Binding("ctrl+r", "reload", "dash.refresh", show=False, priority=True),
         Binding("ctrl+t", "confirm_time", "dash.act.confirm_time", show=False, priority=True),
         Binding("ctrl+q", "quit", "dash.quit", priority=True),

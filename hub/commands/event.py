@@ -241,7 +241,8 @@ def _prize(args: argparse.Namespace, lang: str) -> None:
             print(t("cli.prize.not_over", lang), file=sys.stderr)
     for row in exports.prize_rows(awards, players, lang):
         share = f" ({t('cli.prize.each', lang, share=row['share'])})" if row["share"] else ""
-        print(f"{row['award']}: {row['prize']} — {row['name']}{share}")
+        note = f" — {row['note']}" if row["note"] else ""
+        print(f"{row['award']}: {row['prize']} — {row['name']}{share}{note}")
 
 
 def _report(args: argparse.Namespace) -> int:

@@ -13,6 +13,8 @@ import time
 
 from samoobsluha.shared.alphabet import ALPHABETS
 from samoobsluha.shared.lexicon import (
+    BuildReport,
+    Drop,
     LexiconError,
     LexiconInfo,
     build_from_hunspell,
@@ -22,6 +24,9 @@ from samoobsluha.shared.lexicon import (
 
 
 def _lexicon_build(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.i18n import cli_language, t
+
+    lang = cli_language()
     started = time.perf_counter()
     build, source = (
         (build_from_hunspell, args.hunspell)
@@ -40,12 +45,21 @@ def _lexicon_build(args: argparse.Namespace) -> int:
     except (LexiconError, FileNotFoundError, KeyError, ValueError) as exc:
         print(f"hub lexicon build: {exc}", file=sys.stderr)
         return 2
-    for line in report.lines():
+    for line in report_lines(report, lang):
         print(line, file=sys.stderr)
     print(
-        f"wrote {args.output}: {info.words} words, {info.language}/{info.variant}, "
-        f"lengths {info.min_length}-{info.max_length}, sha256 {info.sha256} "
-        f"({time.perf_counter() - started:.1f} s)"
+        t(
+            "lexbuild.wrote",
+            lang,
+            path=args.output,
+            n=info.words,
+            language=info.language,
+            variant=info.variant,
+            shortest=info.min_length,
+            longest=info.max_length,
+            sha256=info.sha256,
+            seconds=round(time.perf_counter() - started, 1),
+        )
     )
     if not args.no_sign:
         _sign_built(args.output, info)
@@ -84,6 +98,19 @@ def _lexicon_sign(args: argparse.Namespace) -> int:
     keys = HallKeys(secret)
     print(f"signed: {sign_lexicon(args.file, keys, info=info)} (hub key {keys.public_key.hex()})")
     return 0
+
+
+def report_lines(report: BuildReport, lang: str) -> list[str]:
+    """What a build kept and dropped (``BuildReport``), in ``lang``: the count kept, then
+    each reason with its count and a few examples."""
+    from samoobsluha.shared.i18n import t
+
+    out = [t("lexbuild.kept", lang, n=report.kept)]
+    for reason, count in report.dropped.most_common():
+        why = t("lexbuild.drop." + Drop(reason).name.lower(), lang)
+        sample = ", ".join(report.examples.get(reason, []))
+        out.append(t("lexbuild.dropped", lang, n=count, reason=why, sample=sample))
+    return out
 
 
 def _lexicon_info(args: argparse.Namespace) -> int:

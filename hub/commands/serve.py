@@ -443,12 +443,15 @@ def _key(args: argparse.Namespace) -> int:
 
 
 def register(sub: argparse._SubParsersAction) -> None:
+    from samoobsluha.shared.cli import Text
+
     serve = sub.add_parser(
         "serve",
         help="run the hub: stations sync with it, it keeps the one clock",
-        description=(
-            f"Run the hub. Data lives in {data_dir()} (or $SAMOOBSLUHA_DATA). The first run "
-            "creates the tournament id and key and prints how to give them to the stations."
+        description=Text(
+            "Run the hub. Data lives in {data} (or $SAMOOBSLUHA_DATA). The first run "
+            "creates the tournament id and key and prints how to give them to the stations.",
+            data=data_dir(),
         ),
     )
     serve.add_argument("--host", default="0.0.0.0", help="address to listen on")

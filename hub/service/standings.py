@@ -177,3 +177,35 @@ class StandingsArea(ServiceCore):
         path = folder / f"{what}{part}-{last}.{fmt}"
         path.write_text(text, encoding="utf-8")
         return path
+
+    def prizes_view(self, division: str | None = None) -> dict[str, Any]:
+        """What the dashboard's prizes screen shows of ``division`` (default: the first;
+        in a hall of several each division is given the prize table on its own): the prize
+        list (``exports.prize_rows`` in the service's language, barred players included),
+        every category's standings (``exports.category_rows``), the divisions, and whether
+        the event is over (before that the list follows the standings so far). Read-only:
+        everything comes from the Tournament facade."""
+        with self._tour() as tour:
+            divisions = tour.divisions()
+            chosen = division if division in divisions else divisions[0]
+            rules = tour.rules
+            players = {p.id: p for p in tour.players()}
+            awards = tour.prize_list(division=chosen)
+            categories = [
+                (c.name, tour.category_standings(c.name, division=chosen))
+                for c in tour.prize_book.categories()
+            ]
+            return {
+                "divisions": divisions,
+                "division": chosen,
+                "over": tour.event_over(),
+                "after": tour.last_scored_round(chosen),
+                "prize_columns": exports.PRIZE_COLUMNS,
+                "prizes": exports.prize_rows(awards, players, self.lang),
+                "category_columns": ["category", "rank", "overall", "name", "wins"],
+                "categories": [
+                    {"category": name, **row}
+                    for name, table in categories
+                    for row in exports.category_rows(table, rules, self.lang)
+                ],
+            }

@@ -200,7 +200,11 @@ def render(
             rows = prize_rows(awards, players, None if (plain and fmt == "csv") else lang)
             if fmt == "html":
                 heading = t("print.prizes", lang)
-                section = _table(PRIZE_COLUMNS, rows, lang, _pt("wall"))
+                # a column nobody has a value in (no tie: nobody's share) is left out
+                cols = [
+                    c for c in PRIZE_COLUMNS if c in ("award", "name") or any(r[c] for r in rows)
+                ]
+                section = _table(cols, rows, lang, _pt("wall"))
                 return a4_page(head, [(heading, section)], lang, "wall")
             if fmt == "json":
                 return json.dumps(rows, ensure_ascii=False, indent=1)
@@ -493,7 +497,7 @@ def pairings_html(
 
 # --- categories and prizes -----------------------------------------------------------------
 
-PRIZE_COLUMNS = ["award", "prize", "name", "share"]
+PRIZE_COLUMNS = ["award", "prize", "name", "share", "note"]
 
 
 def category_columns(rules: RuleSet) -> list[str]:
@@ -527,6 +531,9 @@ def prize_rows(
     rows = []
     for a in awards:
         start, end = a.places
+        if a.kind == "barred" and a.bar is not None:
+            rows.append(_barred_row(a, players, lang))
+            continue
         if lang is None:
             where = f"{a.kind} {a.category} " if a.category else f"{a.kind} "
             label = where + (f"{start}" if start == end else f"{start}-{end}")
@@ -549,9 +556,45 @@ def prize_rows(
                 "prize": " + ".join(p.value for p in a.prizes),
                 "name": ", ".join(players[pid].name for pid in a.players),
                 "share": a.share,
+                "note": "",
             }
         )
     return rows
+
+
+def _barred_row(a: Any, players: Mapping[int, Player], lang: str | None) -> dict[str, str]:
+    """A player who would have won ``a.prizes`` and may not take them: "no prize", and
+    why (an expulsion with the referee's published reason, ČAS 13.13, or a withdrawal)."""
+    start, end = a.places
+    places = f"{start}" if start == end else f"{start}-{end}"
+    if lang is None:
+        where = f"{a.category} {places}" if a.category else places
+        return {
+            "award": f"barred {a.bar.cause}",
+            "prize": f"{where}: {' + '.join(p.value for p in a.prizes)}",
+            "name": players[a.players[0]].name,
+            "share": "",
+            "note": a.bar.reason,
+        }
+    place = (
+        t("prize.place", lang, place=start)
+        if start == end
+        else t("prize.places", lang, start=start, end=end)
+    )
+    if a.category:
+        place = t("prize.in_category", lang, category=a.category, place=place)
+    why = t(f"prize.barred.{a.bar.cause}", lang)
+    if a.bar.reason:
+        why = t("prize.barred.because", lang, why=why, reason=a.bar.reason)
+    return {
+        "award": t("prize.barred", lang),
+        "prize": t(
+            "prize.barred.would", lang, place=place, prize=" + ".join(p.value for p in a.prizes)
+        ),
+        "name": players[a.players[0]].name,
+        "share": "",
+        "note": why,
+    }
 
 
 # --- sanctions -----------------------------------------------------------------------------

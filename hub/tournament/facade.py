@@ -54,7 +54,7 @@ from samoobsluha.hub.tournament.intake import (
 )
 from samoobsluha.hub.tournament.model import Game, Kind, Player, TournamentData
 from samoobsluha.hub.tournament.pairing import Board, Pairing, pair_round
-from samoobsluha.hub.tournament.prizes import Award, PrizeBook, award, category_ranks
+from samoobsluha.hub.tournament.prizes import Award, Bar, PrizeBook, award, category_ranks
 from samoobsluha.hub.tournament.rules import RuleSet, get_rules
 from samoobsluha.hub.tournament.sanctions import Sanction, SanctionBook
 from samoobsluha.hub.tournament.standings import Standing, compute
@@ -362,6 +362,10 @@ class Tournament:
             )
         self._set_player(pid, who, "move_division", division=division)
 
+    def set_club(self, pid: int, club: str, *, who: str = "operator") -> None:
+        """Correct a player's club (written to tsh as ``team``), audited."""
+        self._set_player(pid, who, "club", club=" ".join(club.split()))
+
     def check_in(self, pid: int, *, present: bool = True, who: str = "operator") -> None:
         """Prezence: mark a player present (or not). Once anybody is checked in, round 1
         pairs only checked-in players."""
@@ -407,7 +411,23 @@ class Tournament:
             self.standings(after_round=after_round, division=division),
             self.prize_book.prizes(),
             self.prize_book.membership(),
+            self.prize_bars(),
         )
+
+    def prize_bars(self) -> dict[int, Bar]:
+        """Who may take no prize, and why (prizes.py's docstring): a player expelled from
+        the event (an active expulsion with scope ``event``; its reason is published with
+        it), and a withdrawn player when the rule set says so (``prize_withdrawn``)."""
+        rules = self.rules
+        bars: dict[int, Bar] = {}
+        if not rules.prize_withdrawn:
+            bars.update({p.id: Bar("withdrawn") for p in self.players() if p.withdrawn})
+        if not rules.prize_expelled:
+            for s in self.sanction_book.rows(kinds=("expulsion",)):
+                known = bars.get(s.player)
+                if s.scope == "event" and (known is None or known.cause != "expelled"):
+                    bars[s.player] = Bar("expelled", s.reason)  # the first expulsion's
+        return bars
 
     def event_over(self) -> bool:
         """The planned last round is published: prizes may be shown."""
@@ -1192,6 +1212,7 @@ class Tournament:
                     {
                         "id": p.id + base,
                         "name": p.name,
+                        "club": p.club,
                         "rating": p.rating,
                         "status": "withdrawn" if p.withdrawn else "active",
                         "created_at": now,

@@ -18,13 +18,23 @@ asked for (:func:`award`), so it always follows the results. Every write has an 
   stand on prized places share all the prizes of those places — an amount (``1000``,
   ``1 000 Kč``) is split evenly, anything else is awarded to them jointly; every one of them
   then has a prize.
+
+**Who may not take a prize** (``barred``, :meth:`Tournament.prize_bars`): a player expelled
+from the event (ČAS 13.12–13.14; PFS 1.3 "zerując jego dorobek punktowy" — his results are
+void; SSS "vylúčiť hráča z celých majstrovstiev") takes no prize under all three rule sets,
+and a withdrawn player none when the rule set says so (``prize_withdrawn``; ČAS 13.3, the SSS
+and PFS originals do not take a prize from a player who withdrew, so all three keep it by
+default). The prizes then go down the list: the places (overall and in a category) are
+counted among the players who may take a prize, as if the barred one were not there, and
+every barred player who would have won a prize is listed after the awards (``kind``
+``barred``) with what he would have won and why not.
 """
 
 from __future__ import annotations
 
 import datetime
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import asdict, dataclass
 from typing import Any
 
@@ -34,6 +44,7 @@ from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.storage import Database
 
 PRIZE_KINDS = ("place", "category")
+BAR_CAUSES = ("expelled", "withdrawn")
 _AMOUNT = re.compile(r"^\s*(\d[\d\s\u00a0]*(?:[.,]\d+)?)\s*(\D*?)\s*$")
 
 
@@ -62,6 +73,15 @@ class Prize:
     category: str = ""
 
 
+@dataclass(frozen=True)
+class Bar:
+    """Why a player may take no prize: ``cause`` is one of :data:`BAR_CAUSES`; ``reason``
+    the referee's published reason of an expulsion (ČAS 13.13), else ""."""
+
+    cause: str
+    reason: str = ""
+
+
 @dataclass
 class Award:
     """One line of the prize list: the prizes (one, or several shared) and who won them."""
@@ -70,8 +90,9 @@ class Award:
     players: list[int]
     places: tuple[int, int]  # the places it covers (overall or in the category), from–to
     share: str = ""  # each winner's share when an amount is split; else ""
-    kind: str = "place"
+    kind: str = "place"  # place | category | barred (would have won, may not take it)
     category: str = ""
+    bar: Bar | None = None  # for kind "barred": why not
 
     @property
     def shared(self) -> bool:
@@ -102,10 +123,36 @@ def category_ranks(standings: Sequence[Any], who: set[int]) -> list[tuple[int, A
 
 
 def award(
-    standings: Sequence[Any], prizes: Sequence[Prize], categories: dict[str, set[int]]
+    standings: Sequence[Any],
+    prizes: Sequence[Prize],
+    categories: dict[str, set[int]],
+    barred: Mapping[int, Bar] | None = None,
 ) -> list[Award]:
     """The prize list (see the module docstring): place prizes, then category prizes in
-    the prize table's order."""
+    the prize table's order, among the players not ``barred``; then one ``barred`` line
+    for each barred player who would have won a prize without the bar."""
+    if not barred:
+        return _award(standings, prizes, categories)
+    awards = _award([s for s in standings if s.player.id not in barred], prizes, categories)
+    for a in _award(standings, prizes, categories):
+        for pid in a.players:
+            if pid in barred:
+                awards.append(
+                    Award(
+                        prizes=a.prizes,
+                        players=[pid],
+                        places=a.places,
+                        kind="barred",
+                        category=a.category,
+                        bar=barred[pid],
+                    )
+                )
+    return awards
+
+
+def _award(
+    standings: Sequence[Any], prizes: Sequence[Prize], categories: dict[str, set[int]]
+) -> list[Award]:
     won: set[int] = set()
     done: set[int] = set()
     awards: list[Award] = []

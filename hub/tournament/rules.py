@@ -66,6 +66,12 @@ class RuleSet:
     # ``hub check`` judges with and the stations' lexicons are compared against. ČAS
     # plays the Czech words, SSS the Slovak (SLEX), PFS the Polish.
     lexicon: str = "cs"
+    # Prizes (hub/tournament/prizes.py): a player expelled from the event takes none (ČAS
+    # 13.12–13.14, SSS, PFS 1.3 voids his results); a withdrawn player keeps his (ČAS 13.3
+    # and the SSS and PFS originals take nothing from him). A director's propositions may
+    # say otherwise: ``--set prize_withdrawn=no``.
+    prize_expelled: bool = False
+    prize_withdrawn: bool = True
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.

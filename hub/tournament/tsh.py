@@ -21,7 +21,9 @@ One line per player, players numbered from 1 in file order. The grammar is tsh's
   ``forfeit`` giving per round 1 (won by forfeit), 2 (lost by forfeit), 3 (forfeited by
   both), 0 (a game as played) — tsh keeps the key, this reader turns it back into the
   forfeit, and every other reader sees the ruled win and scores. ``p12`` gives per round
-  1 (started), 2 (replied), 0 (neither), 3 (unknown); ``off`` marks a withdrawn player.
+  1 (started), 2 (replied), 0 (neither), 3 (unknown); ``off`` marks a withdrawn player;
+  ``team`` is the player's club (tsh's team, as its team standings read it: ``Player.club``,
+  ``\\;`` unescaped) and is written from the hub's club.
   Every key — known or not — is kept verbatim, values such as tsh's ``00`` (undefined)
   included.
 * Encoding: per file, UTF-8 when every line is valid UTF-8, else a guess
@@ -609,6 +611,20 @@ def write(tsh: TshFile, path: Path | str) -> None:
 # --- interpretation -----------------------------------------------------------------------
 
 
+CLUB_KEY = "team"  # tsh's key for a player's team, the hub's club
+
+
+def club_value(club: str) -> str:
+    """The hub's club as a tsh ``team`` value: one line, ``;`` escaped (``\\;``), no
+    trailing backslash that would escape the next separator."""
+    return " ".join(club.split()).replace(";", "\\;").rstrip("\\")
+
+
+def club_of(value: str | None) -> str:
+    """A tsh ``team`` value as the hub's club (``\\;`` is a ``;``)."""
+    return (value or "").replace("\\;", ";").strip()
+
+
 def _player(pid: int, tp: TshPlayer) -> Player:
     extra = {k: v for k, v in tp.fields if k}
     try:
@@ -616,7 +632,12 @@ def _player(pid: int, tp: TshPlayer) -> Player:
     except ValueError:  # cannot happen after the grammar, kept for hand-built files
         rating = 0
     return Player(
-        id=pid, name=tp.display_name, rating=rating, withdrawn="off" in extra, extra=extra
+        id=pid,
+        name=tp.display_name,
+        club=club_of(tp.get(CLUB_KEY)),
+        rating=rating,
+        withdrawn="off" in extra,
+        extra=extra,
     )
 
 
@@ -880,6 +901,9 @@ def from_tournament(
                 p12.pop()
                 same = False
             fields = list(src.fields)
+            if p.club != club_of(src.get(CLUB_KEY)):
+                same = False
+                fields = _with_club(fields, p.club)
             was_off = src.get("off") is not None
             if p.withdrawn != was_off:
                 same = False
@@ -919,6 +943,7 @@ def from_tournament(
             )
         else:
             fields = [(k, v) for k, v in p.extra.items() if k not in ("p12", "off", FORFEIT_KEY)]
+            fields = _with_club(fields, p.club)
             if p.withdrawn:
                 fields.append(("off", p.extra.get("off") or "0"))
             fields, _ = _with_forfeits(fields, forfeit_codes[pid], length, False)
@@ -938,6 +963,17 @@ def from_tournament(
             index += 1
     entries += players[index:]
     return TshFile(players, source.encoding, entries, bom=source.bom)
+
+
+def _with_club(fields: list[tuple[str, str]], club: str) -> list[tuple[str, str]]:
+    """``fields`` with the ``team`` key saying ``club``: in its place when there is one,
+    else last; none for a player without a club."""
+    value = club_value(club)
+    if not any(k == CLUB_KEY for k, _ in fields):
+        return [*fields, (CLUB_KEY, value)] if value else fields
+    if not value:
+        return [(k, v) for k, v in fields if k != CLUB_KEY]
+    return [(k, value if k == CLUB_KEY else v) for k, v in fields]
 
 
 # --- events of several divisions (config.tsh) ----------------------------------------------

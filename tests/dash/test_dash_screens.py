@@ -35,6 +35,7 @@ async def test_function_keys_switch_screens_and_ctrl_q_quits(served: HubService)
             ("f3", "challenges"),
             ("f4", "results"),
             ("f5", "standings"),
+            ("f12", "prizes"),
             ("f1", "stations"),
         ):
             await pilot.press(key)

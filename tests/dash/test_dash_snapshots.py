@@ -72,7 +72,9 @@ def _app(service: HubService) -> HubApp:
     return HubApp(service, refresh_every=None, tick_every=None)
 
 
-@pytest.mark.parametrize("mode", ["stations", "rounds", "challenges", "results", "standings"])
+@pytest.mark.parametrize(
+    "mode", ["stations", "rounds", "challenges", "results", "standings", "prizes"]
+)
 def test_dash_screen_snapshot(hall: HubService, mode: str, snap_compare) -> None:
     async def run_before(pilot) -> None:
         await pilot.app.switch_mode(mode)

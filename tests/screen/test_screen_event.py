@@ -80,3 +80,26 @@ def test_the_hall_screen_shows_a_forfeit_as_ruled(hub: LiveHub) -> None:
         )
     results = {row[0]: row[1:] for row in snapshot.build(hub.service)["results"]}
     assert results[b.table] == [200, 0]  # as the standings count it, not the table's 250:180
+
+
+def test_an_expelled_winner_is_on_the_hall_screen_without_a_prize(hub: LiveHub) -> None:
+    from samoobsluha.hub.web import snapshot
+
+    with hub.service._tour() as tour:
+        tour.configure(rounds=1)
+        tour.prize_book.add_prize("place", 1, "2000 Kč")
+    hub.publish_round(1)
+    play_round(hub, 1)
+    with hub.service._tour() as tour:
+        table = tour.standings()
+        winner, second = table[0].player, table[1].player
+        tour.sanction(winner.id, "expulsion", scope="event", reason="manipulace s výsledky")
+    snap = snapshot.build(hub.service)
+    columns = snap["prizes"]["columns"]
+    rows = [dict(zip(columns, row, strict=True)) for row in snap["prizes"]["rows"]["cs"]]
+    assert [(r["award"], r["name"]) for r in rows] == [
+        ("1. místo", second.name),
+        ("bez ceny", winner.name),
+    ]
+    assert rows[1]["note"] == "vyloučení z turnaje: manipulace s výsledky"
+    assert snap["prizes"]["rows"]["sk"][1][columns.index("note")].startswith("vylúčenie z turnaja")

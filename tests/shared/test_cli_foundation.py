@@ -41,7 +41,20 @@ def test_hub_lexicon_info_on_garbage_exits_2(tmp_path: Path, capsys):
     assert "bad.lex" in capsys.readouterr().err
 
 
-def test_hub_lexicon_build_from_hunspell_prefix(tmp_path: Path, capsys):
+@pytest.mark.parametrize(
+    ("lang", "kept", "dropped", "wrote"),
+    [
+        ("cs", "ponechány: 3 tvary", "vyřazen 1: vlastní jméno", "h.lex: 3 slova, cs/PLUS, délky"),
+        ("sk", "ponechané: 3 tvary", "vyradený 1: vlastné meno", "h.lex: 3 slová, cs/PLUS, dĺžky"),
+        ("pl", "zachowano: 3 formy", "odrzucono 1: nazwa własna", "h.lex: 3 słowa, cs/PLUS"),
+        ("en", "kept: 3 forms", "dropped 1: proper noun", "h.lex: 3 words, cs/PLUS, lengths"),
+    ],
+)
+def test_hub_lexicon_build_from_hunspell_prefix(  # type: ignore[no-untyped-def]
+    tmp_path: Path, capsys, monkeypatch, lang, kept, dropped, wrote
+):
+    """The build's report is in the operator's language (SAMOOBSLUHA_LANG)."""
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", lang)
     prefix = tmp_path / "xx"
     prefix.with_suffix(".aff").write_text("SET UTF-8\nSFX A Y 1\nSFX A 0 y .\n", "utf-8")
     prefix.with_suffix(".dic").write_text("3\nstrom/A\nPraha/A\nkůň\n", "utf-8")
@@ -50,8 +63,8 @@ def test_hub_lexicon_build_from_hunspell_prefix(tmp_path: Path, capsys):
                    "--variant", "PLUS", "-o", str(out)])  # fmt: skip
     assert rc == 0
     captured = capsys.readouterr()
-    assert "proper noun" in captured.err
-    assert "3 words" in captured.out
+    assert kept in captured.err and dropped in captured.err and "Praha" in captured.err
+    assert wrote in captured.out
 
 
 @pytest.mark.parametrize(

@@ -216,12 +216,13 @@ POLISH_DIC = ["źdźbło/F", "kino/F", "ładny/Gb", "żółw", "Warszawa/F", "PK
 
 
 def test_hub_lexicon_build_reads_a_polish_dictionary_in_its_own_encoding(
-    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ):
     """hunspell-pl is ISO 8859-2, as this small dictionary in its image: `hub lexicon build
     --lang pl` builds what the hunspell binary accepts from it, and nothing else."""
     from samoobsluha.hub.cli import main as hub_main
 
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "pl")  # a Polish operator: the report in Polish
     prefix = tmp_path / "mini_pl"
     prefix.with_suffix(".aff").write_bytes(POLISH_AFF.encode("iso8859-2"))
     dic = f"{len(POLISH_DIC)}\n" + "\n".join(POLISH_DIC) + "\n"
@@ -234,7 +235,7 @@ def test_hub_lexicon_build_reads_a_polish_dictionary_in_its_own_encoding(
     lex = Lexicon.open(out, language="pl")
     built = set(lex.iter_words())
     assert {"źdźbło", "źdźbła", "źdźbłem", "nieładna", "żółw", "quiz"} - built == {"quiz"}
-    assert "proper noun" in err and "abbreviation" in err  # Warszawa, PKP dropped, said so
+    assert "nazwa własna" in err and "skrót" in err  # Warszawa, PKP dropped, said so
     candidates = sorted(
         built | {"źdźbłu", "kinem", "kina", "nieładne", "nieżółw", "kinoa", "ładnya", "nieźdźbło"}
     )
