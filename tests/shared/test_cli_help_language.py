@@ -30,7 +30,7 @@ NAMES = {
     "IPv6", "Ctrl", "stdin", "stdout", "stderr", "systemd", "ExecStopPost", "KLASIK", "PLUS",
     "SIT", "SSS", "ČAS", "PFS", "HR", "DATA", "cmdline", "txt", "lex", "ID", "id", "PIN",
     "HASH", "hash", "MB", "PORT", "port", "Samoobsluha", "cas", "sss", "pfs", "TEXT", "IPv",
-    "tty", "rozhodci",
+    "tty", "rozhodci", "CIDR", "rsync", "SSH", "HEX",
 }  # fmt: skip
 
 
