@@ -315,7 +315,12 @@ class HubServer:
             await self.rivals.close()
         if self._zc is not None:
             with contextlib.suppress(Exception):
-                await self._zc.async_unregister_service(self._zc_info)
+                # the first await withdraws the service, the second waits for its goodbyes
+                # (three multicasts, well under a second): closing at once sent none, and
+                # every other hub and station kept this one's records until they expired
+                goodbyes = await self._zc.async_unregister_service(self._zc_info)
+                async with asyncio.timeout(3.0):
+                    await goodbyes
             await self._zc.async_close()
             self._zc = None
         if self._server is not None:
