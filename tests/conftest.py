@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
@@ -74,8 +75,8 @@ def _build_on_first_use(lang: str, path: Path) -> None:
     (:func:`ensure_default_lexicon`: the system dictionary expanded into the data dir's
     ``lexicons/LANG.lex``), in a private data dir, then keep it under ``.cache/``. One
     build serves every test that needs the real lexicon, the kiosk's included."""
-    staging = path.parent / f".{path.name}.building"
-    shutil.rmtree(staging, ignore_errors=True)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{lang}-building-", dir=path.parent))
     old = os.environ.get("SAMOOBSLUHA_DATA")
     os.environ["SAMOOBSLUHA_DATA"] = str(staging)
     try:
