@@ -53,7 +53,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests" / "net"))
 import contextlib
 
 from net_procs import Hub, Station, wait_for
-from stream_flood import LiveStream
+from stream_flood import LiveStream, flood
 
 ATTACKER = "127.0.0.3"
 PROJECTOR = "127.0.0.1"  # loopback: a projector address by default (the hub's own HDMI)
@@ -97,36 +97,6 @@ async def _slowloris(port: int, count: int, seconds: float) -> dict[str, int]:
     return {"opened": opened, "closed_by_hub": closed}
 
 
-async def _streams(port: int, count: int, seconds: float) -> dict[str, int]:
-    opened = refused = 0
-    stop = time.monotonic() + seconds
-
-    async def one() -> None:
-        nonlocal opened, refused
-        while time.monotonic() < stop:
-            try:
-                reader, writer = await asyncio.open_connection(
-                    "127.0.0.1", port, local_addr=(ATTACKER, 0), limit=1 << 16
-                )
-                writer.write(b"GET /events HTTP/1.1\r\nHost: hub\r\n\r\n")
-                line = await asyncio.wait_for(reader.readline(), 15)
-            except (OSError, TimeoutError):
-                await asyncio.sleep(0.5)
-                continue
-            if b" 200 " in line:
-                opened += 1
-                # a phone that never reads: hold the stream until the hub drops it
-                while time.monotonic() < stop and not reader.at_eof():
-                    await asyncio.sleep(1.0)
-            else:
-                refused += 1
-            writer.close()
-            await asyncio.sleep(0.5)
-
-    await asyncio.gather(*(one() for _ in range(count)))
-    return {"streams_opened": opened, "refused": refused}
-
-
 async def _fakes(tournament: str, count: int, seconds: float) -> dict[str, int]:
     from zeroconf import IPVersion
     from zeroconf.asyncio import AsyncServiceInfo, AsyncZeroconf
@@ -158,7 +128,8 @@ def attacker_main(kind: str, target: str, count: int, seconds: float) -> None:
     if kind == "slowloris":
         out = asyncio.run(_slowloris(int(target), count, seconds))
     elif kind == "streams":
-        out = asyncio.run(_streams(int(target), count, seconds))
+        # the same flooding client as tests/net/test_net_projector.py, from the attacker's address
+        out = asyncio.run(flood(int(target), ATTACKER, count, seconds))
     else:
         out = asyncio.run(_fakes(target, count, seconds))
     print(json.dumps(out), flush=True)

@@ -75,6 +75,8 @@ def child_growth(kind: str, path: Path, probe: str) -> list[int]:
 
 
 def per_lookup_us(fn, items: list[str], repeat: int = 5) -> float:
+    """Microseconds per call of ``fn`` over ``items``, the best of ``repeat`` passes
+    (bench/lexicon_languages.py interleaves single passes of several lexicons)."""
     best = float("inf")
     for _ in range(repeat):
         start = time.perf_counter()
@@ -82,6 +84,23 @@ def per_lookup_us(fn, items: list[str], repeat: int = 5) -> float:
             fn(item)
         best = min(best, time.perf_counter() - start)
     return best / len(items) * 1e6
+
+
+def hits_and_misses(
+    words: list[str], letters: list[str], known: set[str], n: int = 100_000
+) -> tuple[list[str], list[str]]:
+    """``n`` of the lexicon's own words and ``n`` forms one letter away that it does not
+    hold, drawn with a fixed seed (the same probes every run)."""
+    rng = random.Random(1)
+    hits = rng.sample(words, n)
+    misses: list[str] = []
+    while len(misses) < n:
+        w = rng.choice(words)
+        i = rng.randrange(len(w))
+        m = w[:i] + rng.choice(letters) + w[i + 1 :]
+        if m not in known:
+            misses.append(m)
+    return hits, misses
 
 
 def main() -> int:
@@ -137,16 +156,7 @@ def main() -> int:
     baseline = set(words)
     set_build_s = time.perf_counter() - start
 
-    rng = random.Random(1)
-    hits = rng.sample(words, 100_000)
-    letters = sorted(lex.alphabet.letters)
-    misses: list[str] = []
-    while len(misses) < 100_000:
-        w = rng.choice(words)
-        i = rng.randrange(len(w))
-        m = w[:i] + rng.choice(letters) + w[i + 1 :]
-        if m not in baseline:
-            misses.append(m)
+    hits, misses = hits_and_misses(words, sorted(lex.alphabet.letters), baseline)
 
     lex_hit = per_lookup_us(lex.contains, hits)
     lex_miss = per_lookup_us(lex.contains, misses)

@@ -12,18 +12,11 @@ lexicon given.
 from __future__ import annotations
 
 import argparse
-import random
-import time
 from pathlib import Path
 
+from lexicon import hits_and_misses, per_lookup_us  # bench/lexicon.py: one timing loop
+
 from samoobsluha.shared.lexicon import Lexicon
-
-
-def per_lookup_us(fn, items: list[str]) -> float:  # type: ignore[no-untyped-def]
-    start = time.perf_counter()
-    for item in items:
-        fn(item)
-    return (time.perf_counter() - start) / len(items) * 1e6
 
 
 def main() -> None:
@@ -36,22 +29,12 @@ def main() -> None:
         lex = Lexicon.open(path)
         lex.wait_verified()
         words = list(lex.iter_words())
-        known = set(words)
-        rng = random.Random(1)
-        hits = rng.sample(words, 100_000)
-        letters = sorted(lex.alphabet.letters)
-        misses: list[str] = []
-        while len(misses) < 100_000:
-            w = rng.choice(words)
-            i = rng.randrange(len(w))
-            m = w[:i] + rng.choice(letters) + w[i + 1 :]
-            if m not in known:
-                misses.append(m)
+        hits, misses = hits_and_misses(words, sorted(lex.alphabet.letters), set(words))
         cases.append((path, lex, hits, misses, [float("inf"), float("inf")]))
     for _ in range(args.repeat):
         for _, lex, hits, misses, best in cases:
-            best[0] = min(best[0], per_lookup_us(lex.contains, hits))
-            best[1] = min(best[1], per_lookup_us(lex.contains, misses))
+            best[0] = min(best[0], per_lookup_us(lex.contains, hits, repeat=1))
+            best[1] = min(best[1], per_lookup_us(lex.contains, misses, repeat=1))
     base = cases[0]
     print("| lexicon | forms | bytes per form | hit (µs) | miss (µs) | hit, miss vs first |")
     print("|---|--:|--:|--:|--:|--:|")

@@ -22,7 +22,8 @@
 # 3. "hub provision hub" (it creates the tournament key), then "hub provision station",
 #    into each root's /boot/firmware (a stock-like cmdline.txt and config.txt);
 # 4. install.sh in each root inside a network namespace with no interfaces (unshare --net):
-#    the install really has no network;
+#    the install really has no network; the hub's and the station's run side by side (each
+#    card already holds what it needs), and each step's checks say how long they took;
 # 5. checks: packages, venv, units, config.txt's bell line, logind, secrets (key, password
 #    hash, referee PIN hash) wiped from the card, a card/--image mismatch refused before
 #    anything is written, samoobsluha-admin rw/ro, then the programs themselves: "station
@@ -50,7 +51,7 @@ while [ $# -gt 0 ]; do
     case "$1" in
         --arch) ARCH=$2; shift 2 ;;
         --release) SUITE=$2; shift 2 ;;
-        -h|--help) sed -n '2,44p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
+        -h|--help) sed -n '2,45p' "$0" | sed 's/^# \{0,1\}//'; exit 0 ;;
         -*) echo "dry-run: unknown option $1" >&2; exit 2 ;;
         *) WORK=$1; shift ;;
     esac
@@ -207,8 +208,8 @@ printf 'ssh-ed25519 AAAAC3NzaC1lZDI1NTE5AAAAIDryRun00000000000000000000000000000
 printf '%s\n' 'dry-run-password' > "$WORK/password"
 printf '%s\n' '482193' > "$WORK/referee-pin"
 
-run_role() {
-    local role=$1 root=$WORK/$1 boot t0
+provision_role() {  # a fresh root for ROLE, its card provisioned, proc/sys/dev mounted
+    local role=$1 root=$WORK/$1 boot
     boot=$root/boot/firmware
     say "$role: fresh root"
     rm -rf "$root"
@@ -231,11 +232,12 @@ run_role() {
     local other
     other=$([ "$SUITE" = bookworm ] && echo trixie || echo bookworm)
     (cd "$boot" && find . -type f -exec sha256sum {} + | sort) > "$WORK/$role-card-before"
-    mismatch_rc=0
+    local mismatch_rc=0
     "$HUB" provision "$role" --image "$other" --name "${role/station/station-01}" --target "$boot" \
         --psk-file "$([ "$role" = hub ] && echo "$WORK/mismatch/tournament.key" || echo "$key")" \
         --ssh-key "$WORK/id.pub" --password-file "$WORK/password" \
         --tournament dry-run > "$WORK/$role-mismatch.log" 2>&1 || mismatch_rc=$?
+    echo "$mismatch_rc" > "$WORK/$role-mismatch.rc"
     (cd "$boot" && find . -type f -exec sha256sum {} + | sort) > "$WORK/$role-card-after"
 
     say "$role: hub provision $role --image $SUITE"
@@ -272,31 +274,32 @@ run_role() {
     } > "$WORK/$role.secrets"
 
     mount_api "$root"
+}
+install_role() {  # install.sh in ROLE's root; its seconds in WORK/ROLE-install.seconds
+    local role=$1 root=$WORK/$1 t0
     say "$role: install.sh with NO network (unshare --net), $ARCH"
     t0=$(date +%s)
     if ! unshare --net "${CLEAN_ENV[@]}" chroot "$root" /usr/bin/env SAMOOBSLUHA_DRY_RUN=1 \
         /bin/bash /boot/firmware/samoobsluha/install.sh > "$WORK/$role-install.log" 2>&1; then
         tail -n 30 "$WORK/$role-install.log" >&2
         echo "dry-run: install.sh failed for $role" >&2
-        exit 1
+        return 1
     fi
-    lap "$role install.sh" "$t0"
+    echo "$(( $(date +%s) - t0 ))" > "$WORK/$role-install.seconds"
     # The card's copy of the bundle has done its job (disk: ~70-120 MB per role).
-    rm -rf "$boot/samoobsluha/debs" "$boot/samoobsluha/wheelhouse"
-    t0=$(date +%s)
-    check_role "$role" "$root"
-    lap "$role checks" "$t0"
+    rm -rf "$root/boot/firmware/samoobsluha/debs" "$root/boot/firmware/samoobsluha/wheelhouse"
 }
 
 fails=0
+bundle_checked=0
 check() {  # check DESCRIPTION COMMAND...
-    local what=$1
+    local what=$1 t0=$SECONDS
     shift
     if "$@" > "$WORK/last-check.log" 2>&1; then
-        printf '  ok    %s\n' "$what"
+        printf '  ok    %s (%d s)\n' "$what" $((SECONDS - t0))
         printf 'ok\t%s\n' "$what" >> "$WORK/checks.tsv"
     else
-        printf '  FAIL  %s\n' "$what"
+        printf '  FAIL  %s (%d s)\n' "$what" $((SECONDS - t0))
         printf 'FAIL\t%s\n' "$what" >> "$WORK/checks.tsv"
         sed 's/^/        /' "$WORK/last-check.log" | tail -n 8
         fails=$((fails + 1))
@@ -316,7 +319,7 @@ no_secret_on_card() {  # none of ROLE's secrets (key, PIN hash, password hash) o
 mismatch_refused() {  # the other release's --image was refused and the card left as it was
     local role=$1
     cat "$WORK/$role-mismatch.log"
-    [ "$mismatch_rc" = 2 ] && grep -q -- "--image" "$WORK/$role-mismatch.log" \
+    [ "$(cat "$WORK/$role-mismatch.rc")" = 2 ] && grep -q -- "--image" "$WORK/$role-mismatch.log" \
         && cmp -s "$WORK/$role-card-before" "$WORK/$role-card-after"
 }
 
@@ -748,7 +751,10 @@ console_cache_fresh() {
 check_role() {
     local role=$1 root=$2
     say "$role: checks ($(stamp) so far)"
-    check "bundle: every Debian package is $ARCH or all" all_debs_arch
+    if [ "$bundle_checked" = 0 ]; then  # one bundle for both cards: read its 200 .debs once
+        check "bundle: every Debian package is $ARCH or all" all_debs_arch
+        bundle_checked=1
+    fi
     check "root is $ARCH; venv python is an $ARCH binary" elf_arch "$root"
     check "install.sh's namespace cannot reach the network" no_network "$root"
     check "chrony installed from the bundle, systemd-timesyncd replaced" chrony_replaced "$root"
@@ -848,7 +854,28 @@ check_role() {
 
 # The hub first: its card creates the tournament key the station cards carry.
 for role in ${ROLES:-hub station}; do
-    run_role "$role"
+    provision_role "$role"
+done
+# The two installs need nothing from each other (the station's card got the hub's key
+# when it was provisioned), so they run side by side: the hub's is mostly its lexicon
+# build from hunspell-cs on one core, the station's mostly dpkg and pip.
+t0=$(date +%s)
+installs=()
+for role in ${ROLES:-hub station}; do
+    install_role "$role" &
+    installs+=("$!")
+done
+for pid in "${installs[@]}"; do
+    wait "$pid" || { echo "dry-run: an install failed (logs in $WORK)" >&2; exit 1; }
+done
+for role in ${ROLES:-hub station}; do
+    timings+=("$role install.sh (side by side): $(cat "$WORK/$role-install.seconds") s")
+done
+lap "both installs" "$t0"
+for role in ${ROLES:-hub station}; do
+    t0=$(date +%s)
+    check_role "$role" "$WORK/$role"
+    lap "$role checks" "$t0"
 done
 if [ -d "$WORK/hub" ] && [ -d "$WORK/station" ]; then
     say "hall-check.sh from the laptop (--hub) against station-01"

@@ -2,8 +2,9 @@
 
 ``cs_lexicon_path`` is the real Czech lexicon, expanded from Debian's hunspell-cs (which
 ``./dev test`` installs); ``pl_lexicon_path`` the Polish one from hunspell-pl. Building
-either takes about a minute, so each is built once and kept under ``.cache/`` keyed by the
-dictionary's size and mtime; CI builds them once per run.
+either takes about a minute, so each is built once (by the product's first-use path,
+``ensure_default_lexicon``) and kept under ``.cache/`` keyed by the dictionary's size and
+mtime and the building code; CI builds them once per run.
 """
 
 from __future__ import annotations
@@ -11,12 +12,13 @@ from __future__ import annotations
 import hashlib
 import os
 import shutil
+import tempfile
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
 
-from samoobsluha.shared.lexicon import build_from_hunspell, build_from_wordlist
+from samoobsluha.shared.lexicon import build_from_wordlist, ensure_default_lexicon
 from samoobsluha.shared.paths import hunspell_prefix
 
 REPO = Path(__file__).resolve().parent.parent
@@ -67,8 +69,29 @@ def _cached_hunspell_lexicon(lang: str, package: str) -> Path:
         code.update((REPO / "shared" / module).read_bytes())
     path = CACHE / f"{lang}-{stat.st_size}-{int(stat.st_mtime)}-{code.hexdigest()[:12]}.lex"
     if not path.exists():
-        build_from_hunspell(prefix, path, language=lang, variant="HUNSPELL")
+        _build_on_first_use(lang, path)
     return path
+
+
+def _build_on_first_use(lang: str, path: Path) -> None:
+    """Build ``path`` the way a station or hub without a lexicon does on first use
+    (:func:`ensure_default_lexicon`: the system dictionary expanded into the data dir's
+    ``lexicons/LANG.lex``), in a private data dir, then keep it under ``.cache/``. One
+    build serves every test that needs the real lexicon, the kiosk's included."""
+    path.parent.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(prefix=f".{lang}-building-", dir=path.parent))
+    old = os.environ.get("SAMOOBSLUHA_DATA")
+    os.environ["SAMOOBSLUHA_DATA"] = str(staging)
+    try:
+        built = ensure_default_lexicon(lang)
+    finally:
+        if old is None:
+            os.environ.pop("SAMOOBSLUHA_DATA", None)
+        else:
+            os.environ["SAMOOBSLUHA_DATA"] = old
+    assert built == staging / "lexicons" / f"{lang}.lex", built
+    os.replace(built, path)
+    shutil.rmtree(staging, ignore_errors=True)
 
 
 @pytest.fixture(scope="session")

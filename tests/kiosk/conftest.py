@@ -3,7 +3,6 @@ on a fake clock, and (once per session, cached in .cache/) the real Czech lexico
 
 from __future__ import annotations
 
-import os
 from collections.abc import Callable
 from pathlib import Path
 from typing import Any
@@ -16,7 +15,6 @@ from samoobsluha.shared.lexicon import Lexicon, write_lexicon
 from samoobsluha.station.app import KioskApp
 from samoobsluha.station.log import KioskStore
 
-REPO = Path(__file__).resolve().parents[2]
 SMALL_WORDS = ["čáp", "kočka", "pes", "les", "dům", "máma", "recese", "žába", "ťapka", "ďas"]
 
 
@@ -75,17 +73,7 @@ def make_app(
 
 
 @pytest.fixture(scope="session")
-def real_czech_lexicon() -> Path:
-    """The default Czech lexicon built from hunspell-cs, once, cached under .cache/."""
-    from samoobsluha.shared.lexicon import ensure_default_lexicon
-
-    cache = REPO / ".cache" / "kiosk-lexicon"
-    old = os.environ.get("SAMOOBSLUHA_DATA")
-    os.environ["SAMOOBSLUHA_DATA"] = str(cache)
-    try:
-        return ensure_default_lexicon("cs")
-    finally:
-        if old is None:
-            os.environ.pop("SAMOOBSLUHA_DATA", None)
-        else:
-            os.environ["SAMOOBSLUHA_DATA"] = old
+def real_czech_lexicon(cs_lexicon_path: Path) -> Path:
+    """The default Czech lexicon as a station builds it from hunspell-cs on first use: the
+    session's one build (tests/conftest.py), not a second one of the same file."""
+    return cs_lexicon_path

@@ -5,8 +5,9 @@
 ``COUNT`` coroutines from the address ``SOURCE``, each opening a live page, holding it while
 the hub keeps it, and opening another when refused or dropped (after 0.5 s, as the bench's
 attacker). Prints ``flooding`` once the first stream is held, then a JSON line of counts.
-Used by tests/net/test_net_projector.py and bench/hall_attacks.py, with :class:`LiveStream`
-(a page's live stream as the projector reads it)."""
+Used by tests/net/test_net_projector.py and bench/hall_attacks.py (its ``streams`` and
+``projector`` attacks: :func:`flood` is the one copy of the client), with
+:class:`LiveStream` (a page's live stream as the projector reads it)."""
 
 from __future__ import annotations
 

@@ -99,7 +99,8 @@ def test_native_dry_run_passes_every_check(
     assert done.returncode == 0 and not failed, f"failed: {failed}\n{tail}\n(full log: {log})"
     passed = [what for state, what in rows if state == "ok"]
     # Every role's checks ran (a script that stopped early or skipped checks cannot pass):
-    # 103 on 2026-12-03 (the hub's and the station's common checks count twice).
+    # 102 on 2026-12-03 (the hub's and the station's common checks count twice; the
+    # bundle's architecture check, one bundle for both cards, once).
     assert len(passed) >= 100, f"only {len(passed)} checks passed:\n{tail}"
     for needed in (
         "secrets: the card's own key, PIN hash, password hash nowhere on it",
