@@ -40,10 +40,11 @@ from __future__ import annotations
 import json
 import os
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any
 
+TYPE_CHECKING = False  # not typing's: `station check` imports this module at start-up
 if TYPE_CHECKING:
     from collections.abc import Callable, Collection
+    from typing import Any
 
     from samoobsluha.shared.lexicon import LexiconInfo
 
