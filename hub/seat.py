@@ -67,8 +67,14 @@ def _secret(path: Path) -> str:
     try:
         path.parent.mkdir(parents=True, exist_ok=True)
         fd = os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o644)
-    except FileExistsError:
-        return _read(path)  # another process made it just now
+    except FileExistsError:  # another process made it just now: wait for its text
+        import time
+
+        for _ in range(100):
+            if text := _read(path):
+                return text
+            time.sleep(0.01)
+        return ""
     except OSError as exc:
         log.warning("seat file %s cannot be made (%s): the seat rests on the machine", path, exc)
         return ""
