@@ -317,6 +317,33 @@ class StationRuntime:
         self._outputs_thread = threading.Thread(target=build, name="outputs", daemon=True)
         self._outputs_thread.start()
 
+    def _after_first_paint(self) -> None:
+        """The idle screen is painted: the outputs, and sqlite-utils for the kiosk's
+        databases, each on a thread of its own."""
+        self._outputs_later()
+        self._warm_databases()
+
+    def _warm_databases(self) -> None:
+        """Import sqlite-utils and build the kiosk's and the schedule's
+        :class:`~samoobsluha.shared.storage.LazyDatabase` ``full()`` now, off the loop's
+        thread, so that the first result entered or round started does not wait for the
+        import (shared/storage.py; building it touches neither connection), and the
+        payloads every record's outbox row is checked against (station/log.py)."""
+        from samoobsluha.shared.storage import full_database
+
+        dbs = [x.db for x in (self.schedule, self.app and self.app.store) if x is not None]
+
+        def warm() -> None:
+            import samoobsluha.shared.payloads  # noqa: F401
+
+            for db in dbs:
+                try:
+                    full_database(db)
+                except Exception:  # pragma: no cover - then it is built at its first use
+                    log.exception("sqlite-utils for the station database")
+
+        threading.Thread(target=warm, name="sqlite-utils", daemon=True).start()
+
     def _wire_outputs(self) -> None:
         """The outputs exist: attach the button, show the lamp, answer rehearsals and start
         the hub link (on the loop's thread; once)."""
@@ -374,7 +401,7 @@ class StationRuntime:
                 log.info("signals wait for the hub clock")
         if self.options.kiosk:
             self.app = self._build_kiosk()
-            self.app.after_first_paint = self._outputs_later
+            self.app.after_first_paint = self._after_first_paint
             if sync is not None:
                 self._attach_lexicon(sync, self.app)
                 self._attach_settings(sync, self.app)
