@@ -68,6 +68,7 @@ SWITCH_INTERVAL = 0.001  # seconds: a busy thread hands the GIL to the bell with
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 EAGER_OUTPUTS = 10.0  # seconds: a signal due this soon after start: outputs before the kiosk
 OUTPUTS_AT_LATEST = 2.0  # seconds after the start: outputs built even if nothing is painted
+WARM_AFTER_PAINT = 1.0  # seconds after the first paint: sqlite-utils imported (a thread)
 
 
 @dataclass
@@ -318,10 +319,13 @@ class StationRuntime:
         self._outputs_thread.start()
 
     def _after_first_paint(self) -> None:
-        """The idle screen is painted: the outputs, and sqlite-utils for the kiosk's
-        databases, each on a thread of its own."""
+        """The idle screen is painted: the outputs now, and sqlite-utils for the kiosk's
+        databases ``WARM_AFTER_PAINT`` later (nothing needs it sooner: it is not where
+        the first paint's bytes, the outputs and the lexicon's hash compete for the
+        interpreter), each on a thread of its own."""
         self._outputs_later()
-        self._warm_databases()
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_later(WARM_AFTER_PAINT, self._warm_databases)
 
     def _warm_databases(self) -> None:
         """Import sqlite-utils and build the kiosk's and the schedule's
@@ -331,6 +335,8 @@ class StationRuntime:
         payloads every record's outbox row is checked against (station/log.py)."""
         from samoobsluha.shared.storage import full_database
 
+        if self._stop is not None and self._stop.is_set():
+            return
         dbs = [x.db for x in (self.schedule, self.app and self.app.store) if x is not None]
 
         def warm() -> None:
