@@ -20,8 +20,8 @@ one has something to apply; and ``open_db(…, lazy=True)`` (the kiosk's store a
 schedule) returns a :class:`LazyDatabase`, whose ``execute``, ``query``, ``atomic`` and
 ``table_names`` are sqlite3 calls with sqlite-utils' own semantics and whose every other
 attribute (``table()``, ``db[name]`` …) is a full :class:`Database` on the same
-connection, built at its first use. The kiosk builds it on a thread just after its first
-paint (station/app.py), so no check waits for the import.
+connection, built at its first use. The station's runtime builds it on a thread a second
+after the kiosk's first paint (station/runtime.py), so no result waits for the import.
 """
 
 from __future__ import annotations

@@ -34,7 +34,7 @@ if TYPE_CHECKING:
 
 # shared.payloads (msgspec, its structs built at import) is imported where a record is
 # written, not on the kiosk's way to its idle screen; the runtime imports it on a thread
-# just after the first paint (station/runtime.py, _warm_databases).
+# a second after the first paint (station/runtime.py, _warm_databases).
 
 migrations = MigrationSet("station.log")
 

@@ -337,7 +337,9 @@ class StationRuntime:
 
         if self._stop is not None and self._stop.is_set():
             return
-        dbs = [x.db for x in (self.schedule, self.app and self.app.store) if x is not None]
+        dbs = [self.schedule.db] if self.schedule is not None else []
+        if self.app is not None:
+            dbs.append(self.app.store.db)
 
         def warm() -> None:
             import samoobsluha.shared.payloads  # noqa: F401

@@ -121,7 +121,7 @@ def test_a_restarted_kiosk_paints_its_idle_screen_before_importing_sqlite_utils(
     """A station back after a power blip: its database and the round stored before are
     there, so the idle screen — the stored round on its clock — is painted with neither
     sqlite-utils nor the payloads' msgspec imported (shared/storage.py); both are loaded
-    on a thread just after the paint. Its first start, on a new database, needs
+    on a thread a second after the paint. Its first start, on a new database, needs
     sqlite-utils for the migrations before the paint, as before."""
     first = _start(tmp_path, small_lexicon_path, 3600.0)
     assert first["sqlite_utils_at_paint"] is True  # the migrations ran
