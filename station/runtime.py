@@ -328,27 +328,36 @@ class StationRuntime:
             self._loop.call_later(WARM_AFTER_PAINT, self._warm_databases)
 
     def _warm_databases(self) -> None:
-        """Import sqlite-utils and build the kiosk's and the schedule's
-        :class:`~samoobsluha.shared.storage.LazyDatabase` ``full()`` now, off the loop's
-        thread, so that the first result entered or round started does not wait for the
-        import (shared/storage.py; building it touches neither connection), and the
-        payloads every record's outbox row is checked against (station/log.py)."""
+        """Import sqlite-utils, and the payloads every record's outbox row is checked
+        against (station/log.py), on a thread of their own, then build the kiosk's and
+        the schedule's :class:`~samoobsluha.shared.storage.LazyDatabase` ``full()``, so
+        that the first result entered or round started does not wait for the import
+        (shared/storage.py). The schedule's is built on the loop's thread, whose
+        connection it is (a Python that checks the thread on ``conn.autocommit``)."""
         from samoobsluha.shared.storage import full_database
 
-        if self._stop is not None and self._stop.is_set():
+        loop = self._loop
+        if loop is None or (self._stop is not None and self._stop.is_set()):
             return
-        dbs = [self.schedule.db] if self.schedule is not None else []
-        if self.app is not None:
-            dbs.append(self.app.store.db)
+        schedule, app = self.schedule, self.app
+
+        def on_loop() -> None:
+            if schedule is not None:
+                full_database(schedule.db)
 
         def warm() -> None:
-            import samoobsluha.shared.payloads  # noqa: F401
+            try:
+                import samoobsluha.shared._utilsdb  # sqlite-utils
+                import samoobsluha.shared.payloads  # noqa: F401
 
-            for db in dbs:
-                try:
-                    full_database(db)
-                except Exception:  # pragma: no cover - then it is built at its first use
-                    log.exception("sqlite-utils for the station database")
+                if app is not None:
+                    full_database(app.store.db)  # its connection serves every thread
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(on_loop)
+            except RuntimeError:  # pragma: no cover - the loop closed in between
+                pass
+            except Exception:  # pragma: no cover - then each is built at its first use
+                log.exception("sqlite-utils for the station database")
 
         threading.Thread(target=warm, name="sqlite-utils", daemon=True).start()
 
