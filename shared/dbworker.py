@@ -12,17 +12,18 @@ import asyncio
 import concurrent.futures
 from collections.abc import Callable
 from pathlib import Path
-from typing import Any, TypeVar
-
-from sqlite_utils.migrations import Migrations
+from typing import TYPE_CHECKING, Any, TypeVar
 
 from samoobsluha.shared.storage import Database, open_db
+
+if TYPE_CHECKING:
+    from samoobsluha.shared.storage import MigrationsLike
 
 T = TypeVar("T")
 
 
 class DbWorker:
-    def __init__(self, path: Path | str, *migration_sets: Migrations) -> None:
+    def __init__(self, path: Path | str, *migration_sets: MigrationsLike) -> None:
         self._pool = concurrent.futures.ThreadPoolExecutor(1, thread_name_prefix="sqlite")
         self.db: Database = self._pool.submit(open_db, path, *migration_sets).result()
 

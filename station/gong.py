@@ -36,7 +36,6 @@ import math
 import shutil
 import struct
 import sys
-import wave
 from collections.abc import Awaitable, Callable, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -277,6 +276,8 @@ def render_wav(pattern: Pattern, path: Path, *, rate: int = WAV_RATE, pitch: flo
         frames += struct.pack("<h", max(-32767, min(32767, int(sample * peak))))
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
+    import wave  # here: the kiosk imports this module on its way to the idle screen
+
     with wave.open(str(tmp), "wb") as out:
         out.setnchannels(1)
         out.setsampwidth(2)

@@ -35,24 +35,24 @@ import unicodedata
 from collections.abc import Iterable, Mapping
 from dataclasses import dataclass, replace
 from pathlib import Path
-from typing import Any
-
-import sqlite_utils
-from sqlite_utils.migrations import Migrations
+from typing import TYPE_CHECKING, Any
 
 from samoobsluha.shared.checks import PinLock, RateState
 from samoobsluha.shared.lexicon import LexiconInfo, Verdict
-from samoobsluha.shared.payloads import (
-    CheckPayload,
-    LexiconAcceptedPayload,
-    RefereeRequestPayload,
-    ResultPayload,
-)
 from samoobsluha.shared.receipt import ReceiptKey
-from samoobsluha.shared.storage import open_db
+from samoobsluha.shared.storage import MigrationSet, open_db
 from samoobsluha.station import outbox
 
-migrations = Migrations("station.log")
+if TYPE_CHECKING:
+    import sqlite_utils
+
+    from samoobsluha.shared.payloads import CheckPayload
+
+# shared.payloads (msgspec, its structs built at import) is imported where a record is
+# written, not on the kiosk's way to its idle screen; the runtime imports it on a thread
+# a second after the first paint (station/runtime.py, _warm_databases).
+
+migrations = MigrationSet("station.log")
 
 # Checks of a known round count towards its cap within this horizon (round numbers start
 # again at 1 in the next tournament on the same card).
@@ -466,7 +466,7 @@ class KioskStore:
     def open(cls, path: Path | str, station_id: str) -> KioskStore:
         """Open with the shared opener; the kiosk's worker threads share the connection
         (every use goes through this store's lock)."""
-        db = open_db(path, outbox.migrations, migrations, threads=True)
+        db = open_db(path, outbox.migrations, migrations, threads=True, lazy=True)
         memory = str(path) == ":memory:"
         return cls(db, station_id, counter=None if memory else counter_path(path))
 
@@ -629,6 +629,8 @@ class KioskStore:
         return int(cursor.lastrowid or 0)
 
     def _payload(self, check_id: int, row: dict[str, Any]) -> CheckPayload:
+        from samoobsluha.shared.payloads import CheckPayload
+
         payload = dict(row)
         payload["id"] = check_id
         for key in ("words", "canonical", "failed", "too_long"):
@@ -651,6 +653,8 @@ class KioskStore:
             "reason": reason,
             "challenge_id": check_id,
         }
+        from samoobsluha.shared.payloads import RefereeRequestPayload
+
         request_id = self._insert("referee_requests", row)
         payload = RefereeRequestPayload.from_dict({"id": request_id, **row})
         outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
@@ -762,6 +766,8 @@ class KioskStore:
             "words": info.words,
             "trust_before": trust_before,
         }
+        from samoobsluha.shared.payloads import LexiconAcceptedPayload
+
         with self._lock, self.db.atomic():
             accepted_id = self._insert("lexicon_acceptances", row)
             payload = LexiconAcceptedPayload.from_dict(
@@ -983,6 +989,8 @@ class KioskStore:
                 "entered_by": entered_by,
             }
         )
+        from samoobsluha.shared.payloads import ResultPayload
+
         payload = ResultPayload.from_dict({"station_id": self.station_id, **row})
         seq = outbox.enqueue(self.db, payload.KIND, payload.to_dict(), at=at)
         self.db.execute(

@@ -14,12 +14,15 @@ import json
 import secrets
 import socket
 import time
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
-import sqlite_utils
-from sqlite_utils.migrations import Migrations
+from samoobsluha.shared.storage import MigrationSet
 
-migrations = Migrations("station.outbox")
+if TYPE_CHECKING:
+    import sqlite_utils
+
+
+migrations = MigrationSet("station.outbox")
 
 
 @migrations()
@@ -41,11 +44,18 @@ def m001_outbox(db: sqlite_utils.Database) -> None:
 
 
 def meta(db: sqlite_utils.Database, key: str) -> str:
-    return str(db.table("meta").get(key)["value"])
+    row = db.execute("SELECT value FROM meta WHERE key = ?", [key]).fetchone()
+    if row is None:
+        raise KeyError(key)  # the row is written by m001_outbox
+    return str(row[0])
 
 
 def set_station_id(db: sqlite_utils.Database, station_id: str) -> None:
-    db.table("meta").upsert({"key": "station_id", "value": station_id}, pk="key")
+    db.execute(
+        "INSERT INTO meta (key, value) VALUES ('station_id', ?)"
+        " ON CONFLICT (key) DO UPDATE SET value = excluded.value",
+        [station_id],
+    )
 
 
 def enqueue(
@@ -74,7 +84,10 @@ def pending(db: sqlite_utils.Database, limit: int = 500) -> list[dict[str, Any]]
 
 
 def acked_seq(db: sqlite_utils.Database) -> int:
-    return int(db.table("sync_state").get("acked_seq")["value"])
+    row = db.execute("SELECT value FROM sync_state WHERE key = 'acked_seq'").fetchone()
+    if row is None:
+        raise KeyError("acked_seq")  # the row is written by m001_outbox
+    return int(row[0])
 
 
 def acknowledge(db: sqlite_utils.Database, seq: int) -> None:

@@ -38,10 +38,7 @@ import time
 from collections.abc import Awaitable, Callable, Iterable
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Any, Protocol
-
-import sqlite_utils
-from sqlite_utils.migrations import Migrations
+from typing import TYPE_CHECKING, Any, Protocol
 
 from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.i18n import Phrase
@@ -54,8 +51,11 @@ from samoobsluha.shared.rounds import (
     RoundStatus,
     Signal,
 )
-from samoobsluha.shared.storage import open_db
+from samoobsluha.shared.storage import MigrationSet, open_db
 from samoobsluha.station import collector, outbox
+
+if TYPE_CHECKING:
+    import sqlite_utils
 
 log = logging.getLogger(__name__)
 
@@ -69,7 +69,7 @@ SOURCE_LOCAL = "local"
 GIVEN = "given"
 MISSED = "missed"
 
-migrations = Migrations("station.rounds")
+migrations = MigrationSet("station.rounds")
 
 
 @migrations()
@@ -261,7 +261,7 @@ class RoundSchedule:
             from samoobsluha.station.config import station_db_path
 
             path = station_db_path()
-        return cls(open_db(path, outbox.migrations, migrations), clock, **kw)
+        return cls(open_db(path, outbox.migrations, migrations, lazy=True), clock, **kw)
 
     def close(self) -> None:
         self.db.close()

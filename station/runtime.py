@@ -68,6 +68,7 @@ SWITCH_INTERVAL = 0.001  # seconds: a busy thread hands the GIL to the bell with
 STOP_SIGNALS = (signal.SIGTERM, signal.SIGINT, signal.SIGHUP)
 EAGER_OUTPUTS = 10.0  # seconds: a signal due this soon after start: outputs before the kiosk
 OUTPUTS_AT_LATEST = 2.0  # seconds after the start: outputs built even if nothing is painted
+WARM_AFTER_PAINT = 1.0  # seconds after the first paint: sqlite-utils imported (a thread)
 
 
 @dataclass
@@ -317,6 +318,49 @@ class StationRuntime:
         self._outputs_thread = threading.Thread(target=build, name="outputs", daemon=True)
         self._outputs_thread.start()
 
+    def _after_first_paint(self) -> None:
+        """The idle screen is painted: the outputs now, and sqlite-utils for the kiosk's
+        databases ``WARM_AFTER_PAINT`` later (nothing needs it sooner: it is not where
+        the first paint's bytes, the outputs and the lexicon's hash compete for the
+        interpreter), each on a thread of its own."""
+        self._outputs_later()
+        if self._loop is not None and not self._loop.is_closed():
+            self._loop.call_later(WARM_AFTER_PAINT, self._warm_databases)
+
+    def _warm_databases(self) -> None:
+        """Import sqlite-utils, and the payloads every record's outbox row is checked
+        against (station/log.py), on a thread of their own, then build the kiosk's and
+        the schedule's :class:`~samoobsluha.shared.storage.LazyDatabase` ``full()``, so
+        that the first result entered or round started does not wait for the import
+        (shared/storage.py). The schedule's is built on the loop's thread, whose
+        connection it is (a Python that checks the thread on ``conn.autocommit``)."""
+        from samoobsluha.shared.storage import full_database
+
+        loop = self._loop
+        if loop is None or (self._stop is not None and self._stop.is_set()):
+            return
+        schedule, app = self.schedule, self.app
+
+        def on_loop() -> None:
+            if schedule is not None:
+                full_database(schedule.db)
+
+        def warm() -> None:
+            try:
+                import samoobsluha.shared._utilsdb  # sqlite-utils
+                import samoobsluha.shared.payloads  # noqa: F401
+
+                if app is not None:
+                    full_database(app.store.db)  # its connection serves every thread
+                if not loop.is_closed():
+                    loop.call_soon_threadsafe(on_loop)
+            except RuntimeError:  # pragma: no cover - the loop closed in between
+                pass
+            except Exception:  # pragma: no cover - then each is built at its first use
+                log.exception("sqlite-utils for the station database")
+
+        threading.Thread(target=warm, name="sqlite-utils", daemon=True).start()
+
     def _wire_outputs(self) -> None:
         """The outputs exist: attach the button, show the lamp, answer rehearsals and start
         the hub link (on the loop's thread; once)."""
@@ -374,7 +418,7 @@ class StationRuntime:
                 log.info("signals wait for the hub clock")
         if self.options.kiosk:
             self.app = self._build_kiosk()
-            self.app.after_first_paint = self._outputs_later
+            self.app.after_first_paint = self._after_first_paint
             if sync is not None:
                 self._attach_lexicon(sync, self.app)
                 self._attach_settings(sync, self.app)

@@ -37,15 +37,17 @@ from samoobsluha.station.rounds import RoundSchedule
 from samoobsluha.station.runtime import RuntimeOptions, StationRuntime
 
 folder, lexicon, due_in = Path(sys.argv[1]), Path(sys.argv[2]), float(sys.argv[3])
-clock = FakeClock()
+restart = len(sys.argv) > 4  # the database and its plan are there from a start before
+clock = FakeClock(float(sys.argv[4])) if restart else FakeClock()
 cfg_path = folder / "station.toml"
 cfg_path.write_text('[station]\\nname = "st-1"\\n\\n[gong]\\naudio = "off"\\n', encoding="utf-8")
 cfg = station_config.load(cfg_path)
 db = folder / "station.db"
-schedule = RoundSchedule.open(db, clock=clock, tournament="")
-schedule.apply(RoundPlan(1, clock.now() + due_in, basic_seconds=60, warning_seconds=30))
-schedule.close()
-seen = {}
+if not restart:
+    schedule = RoundSchedule.open(db, clock=clock, tournament="")
+    schedule.apply(RoundPlan(1, clock.now() + due_in, basic_seconds=60, warning_seconds=30))
+    schedule.close()
+seen = {"now": clock.now()}
 
 class Probe(KioskApp):
     def _started(self):
@@ -53,6 +55,10 @@ class Probe(KioskApp):
         seen["outputs_at_paint"] = runtime.outputs is not None
         verifier = self.lexicons.current._verifier  # the lexicon's hash check
         seen["hash_started_at_paint"] = verifier is not None and verifier.ident is not None
+        seen["sqlite_utils_at_paint"] = "sqlite_utils" in sys.modules
+        seen["payloads_at_paint"] = "samoobsluha.shared.payloads" in sys.modules
+        status = self.round_status()
+        seen["round_at_paint"] = status.phase.value if status else None
         super()._started()
 
 async def main():
@@ -63,6 +69,12 @@ async def main():
         await asyncio.sleep(0.01)
     seen["bell_pin"] = runtime.outputs.bell is not None and runtime.outputs.simulated
     seen["button_attached"] = runtime.outputs.button is not None
+    for _ in range(3000):  # sqlite-utils for both databases, on its thread after the paint
+        if runtime.app.store.db._full is not None and runtime.schedule.db._full is not None:
+            break
+        await asyncio.sleep(0.01)
+    warmed = runtime.schedule.db._full is not None and runtime.app.store.db._full is not None
+    seen["sqlite_utils_later"] = "sqlite_utils" in sys.modules and warmed
     runtime.stop()
     await asyncio.wait_for(task, 60)
 
@@ -75,9 +87,10 @@ print(json.dumps(seen))
 """
 
 
-def _start(tmp_path: Path, lexicon: Path, due_in: float) -> dict:
+def _start(tmp_path: Path, lexicon: Path, due_in: float, restart_at: float | None = None) -> dict:
+    again = [] if restart_at is None else [repr(restart_at)]
     done = subprocess.run(
-        [sys.executable, "-c", PROBE, str(tmp_path), str(lexicon), str(due_in)],
+        [sys.executable, "-c", PROBE, str(tmp_path), str(lexicon), str(due_in), *again],
         capture_output=True,
         text=True,
         timeout=200,
@@ -100,6 +113,24 @@ def test_the_idle_screen_is_painted_before_gpiozero_is_imported(
     assert seen["outputs_at_paint"] is False
     assert seen["hash_started_at_paint"] is False  # started just after it
     assert seen["bell_pin"] and seen["button_attached"]  # built and wired after the paint
+
+
+def test_a_restarted_kiosk_paints_its_idle_screen_before_importing_sqlite_utils(
+    tmp_path: Path, small_lexicon_path: Path
+) -> None:
+    """A station back after a power blip: its database and the round stored before are
+    there, so the idle screen — the stored round on its clock — is painted with neither
+    sqlite-utils nor the payloads' msgspec imported (shared/storage.py); both are loaded
+    on a thread a second after the paint. Its first start, on a new database, needs
+    sqlite-utils for the migrations before the paint, as before."""
+    first = _start(tmp_path, small_lexicon_path, 3600.0)
+    assert first["sqlite_utils_at_paint"] is True  # the migrations ran
+    again = _start(tmp_path, small_lexicon_path, 3600.0, restart_at=first["now"] + 60)
+    assert again["sqlite_utils_at_paint"] is False
+    assert again["payloads_at_paint"] is False
+    assert again["round_at_paint"] == "scheduled"  # the stored round, read before the paint
+    assert again["sqlite_utils_later"] is True
+    assert again["bell_pin"] and again["button_attached"]
 
 
 def test_a_signal_due_right_after_the_start_has_its_outputs_before_the_kiosk(
