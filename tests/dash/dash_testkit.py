@@ -69,3 +69,16 @@ def cells(table: object) -> list[list[str]]:
 
 def label_text(screen: object, selector: str) -> str:
     return str(screen.query_one(selector).render())  # type: ignore[attr-defined]
+
+
+def publish_round_one(service: HubService, scores: tuple[int, int] = (400, 300)) -> float:
+    """Every table of round 1 given ``scores``, the round published; when its protest
+    window closes (the embargo of the results online, hub/publisher.py)."""
+    with service._tour() as tour:
+        for board in tour.pairing(1).boards:
+            if board.second is not None:
+                tour.record_result(1, board.table, board.first, board.second, *scores)
+        assert tour.publish(1)
+        closes = tour.book.protest_closes(1)
+    assert closes is not None
+    return closes

@@ -4,6 +4,8 @@ fake clock)."""
 
 from __future__ import annotations
 
+from dash_testkit import publish_round_one
+
 from samoobsluha.hub import publisher
 from samoobsluha.hub.service import HubService
 from samoobsluha.shared.clock import FakeClock
@@ -12,13 +14,7 @@ from samoobsluha.shared.storage import open_db
 
 
 def test_nothing_renders_before_the_window_closes(service: HubService, clock: FakeClock) -> None:
-    with service._tour() as tour:
-        for board in tour.pairing(1).boards:
-            if board.second is not None:
-                tour.record_result(1, board.table, board.first, board.second, 400, 300)
-        assert tour.publish(1)
-        closes = tour.book.protest_closes(1)
-    assert closes is not None
+    closes = publish_round_one(service)
     db = open_db(service.db_path, publisher.migrations)
     keys = HallKeys(bytes(32))
     try:

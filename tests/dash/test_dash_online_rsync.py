@@ -14,6 +14,7 @@ from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+from dash_testkit import publish_round_one
 
 from samoobsluha.hub import publisher
 from samoobsluha.hub.service import HubService
@@ -82,13 +83,7 @@ def daemon(tmp_path: Path) -> Iterator[Daemon]:
 def test_pages_reach_an_rsync_daemon_whole_and_a_wrong_password_sends_nothing(
     service: HubService, clock: FakeClock, daemon: Daemon, tmp_path: Path
 ) -> None:
-    with service._tour() as tour:
-        for board in tour.pairing(1).boards:
-            if board.second is not None:
-                tour.record_result(1, board.table, board.first, board.second, 400, 300)
-        assert tour.publish(1)
-        closes = tour.book.protest_closes(1)
-    assert closes is not None
+    closes = publish_round_one(service)
     keys = HallKeys(bytes(32))
     wrong, right = tmp_path / "wrong.txt", tmp_path / "password.txt"
     wrong.write_text("guess\n")
