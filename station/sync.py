@@ -529,8 +529,17 @@ class StationSync:
         better = self._kept_delay is None or kept.delay < self._kept_delay * 0.8
         if not better and self._kept_at is not None and mono - self._kept_at < KEEP_CLOCK_EVERY:
             return
+        import sqlite3
+
+        try:
+            await self.dbw.run(save_kept_clock, kept, self.status.hub_id or "", time.time())
+        except sqlite3.OperationalError as exc:
+            # best effort: a database locked past its busy timeout (another writer, a slow
+            # card) must not take the link down, or rows could not go out while it lasts;
+            # the next sample tries again
+            log.warning("hub clock estimate not kept (%s); the next sample tries again", exc)
+            return
         self._kept_at, self._kept_sample, self._kept_delay = mono, kept.synced_at, kept.delay
-        await self.dbw.run(save_kept_clock, kept, self.status.hub_id or "", time.time())
 
     @property
     def psk(self) -> bytes:
