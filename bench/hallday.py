@@ -350,7 +350,8 @@ class Day:
                 report = self.service.stations()
             except Exception:
                 continue
-            warned = any(w.startswith("ČAS 15.8e") for w in report.warnings)
+            # by the warning's key: its text names the rule in brackets, in any language
+            warned = any(getattr(w, "key", "") == "warn.too_few" for w in report.warnings)
             self.cas_samples.append((time.time(), report.online, report.required, warned))
 
     def hub_is_down(self) -> bool:

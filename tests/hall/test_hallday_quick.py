@@ -42,6 +42,8 @@ def test_hallday_quick(tmp_path: Path) -> None:
     assert summary["exactly_once"], summary["rows"]
     assert summary["standings_equal"], summary["standings_diffs"]
     assert not summary["missed_while_up"], summary["missed_while_up"]
+    # the power cut leaves the hall short of stations for a while: the operator was told
+    assert summary["cas_warned_when_short"], summary["cas_short_samples"]
     assert out.returncode == 0, out.stderr[-3000:]
     # the faults really happened and were seen
     assert summary["excused_while_down"], "the power cut should have covered a signal"
