@@ -26,15 +26,7 @@ class Database(sqlite_utils.Database):
             with super().atomic():
                 yield self
             return
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        from samoobsluha.shared.storage import immediate
+
+        with immediate(self.conn):
             yield self
-        except BaseException:
-            self.rollback()
-            raise
-        else:
-            try:
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.rollback()
-                raise

@@ -182,6 +182,28 @@ def _first_keyword(sql: str) -> str:
 _TRANSACTION_CONTROL = {"BEGIN", "COMMIT", "END", "ROLLBACK", "SAVEPOINT", "RELEASE"}
 
 
+@contextlib.contextmanager
+def immediate(conn: sqlite3.Connection) -> Iterator[None]:
+    """The outermost transaction of both databases this module opens (the lazy one and
+    sqlite-utils' in shared/_utilsdb.py): the write lock taken at its start (``BEGIN
+    IMMEDIATE``, waiting its turn for ``busy_timeout``), committed at its end, rolled back
+    on any error, a failed COMMIT included."""
+    conn.execute("BEGIN IMMEDIATE")
+    try:
+        yield
+    except BaseException:
+        if conn.in_transaction:
+            conn.execute("ROLLBACK")
+        raise
+    else:
+        try:
+            conn.execute("COMMIT")
+        except BaseException:
+            if conn.in_transaction:
+                conn.execute("ROLLBACK")
+            raise
+
+
 class LazyDatabase(_LazyBase):
     """A station database whose sqlite-utils side is built at its first use.
 
@@ -255,18 +277,8 @@ class LazyDatabase(_LazyBase):
             with self.full().atomic() as db:
                 yield db
             return
-        self.conn.execute("BEGIN IMMEDIATE")
-        try:
+        with immediate(self.conn):
             yield self
-        except BaseException:
-            self.rollback()
-            raise
-        else:
-            try:
-                self.conn.execute("COMMIT")
-            except BaseException:
-                self.rollback()
-                raise
 
     def rollback(self) -> None:
         if self.conn.in_transaction:
