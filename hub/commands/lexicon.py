@@ -22,6 +22,10 @@ from samoobsluha.shared.lexicon import (
     read_info,
 )
 
+TYPE_CHECKING = False
+if TYPE_CHECKING:
+    from samoobsluha.shared.protocol import HallKeys
+
 
 def _lexicon_build(args: argparse.Namespace) -> int:
     from samoobsluha.shared.i18n import cli_language, t
@@ -68,19 +72,22 @@ def _lexicon_build(args: argparse.Namespace) -> int:
 
 def _sign_built(path: str, info: LexiconInfo) -> None:
     from samoobsluha.hub import store
+    from samoobsluha.shared.i18n import cli_language, t
     from samoobsluha.shared.lextrust import sign_lexicon
     from samoobsluha.shared.protocol import HallKeys, parse_psk
 
     key = store.key_path()
     if not key.exists():
-        print(
-            f"not signed: no hub key at {key} yet (`hub serve` or `hub key public` creates "
-            f"it; then `hub lexicon sign {path}`). Stations refuse an unsigned lexicon.",
-            file=sys.stderr,
-        )
+        print(t("lexicon.not_signed", cli_language(), key=str(key), path=path), file=sys.stderr)
         return
     keys = HallKeys(parse_psk(key.read_text()))
-    print(f"signed: {sign_lexicon(path, keys, info=info)} (hub key {keys.public_key.hex()})")
+    _say_signed(sign_lexicon(path, keys, info=info), keys)
+
+
+def _say_signed(signature: str, keys: HallKeys) -> None:
+    from samoobsluha.shared.i18n import cli_language, t
+
+    print(t("lexicon.signed", cli_language(), path=signature, key=keys.public_key.hex()))
 
 
 def _lexicon_sign(args: argparse.Namespace) -> int:
@@ -96,7 +103,7 @@ def _lexicon_sign(args: argparse.Namespace) -> int:
         return 2
     secret, _ = store.ensure_key(store.key_path())
     keys = HallKeys(secret)
-    print(f"signed: {sign_lexicon(args.file, keys, info=info)} (hub key {keys.public_key.hex()})")
+    _say_signed(sign_lexicon(args.file, keys, info=info), keys)
     return 0
 
 

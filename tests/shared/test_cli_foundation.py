@@ -161,7 +161,7 @@ def test_lexicon_build_and_sign_use_the_hubs_key(
              "--variant", "KLASIK", "--max-length", "9", "-o"]  # fmt: skip
     unsigned = tmp_path / "before.lex"
     assert hub_main([*build, str(unsigned)]) == 0
-    assert "not signed" in capsys.readouterr().err
+    assert "nepodepsán" in capsys.readouterr().err  # the operator's language (cs)
     assert not Path(signature_path(unsigned)).exists()
 
     secret, _ = store.ensure_key(store.key_path())  # the hub's key (as hub serve makes it)
@@ -169,7 +169,7 @@ def test_lexicon_build_and_sign_use_the_hubs_key(
     assert decide(read_info(unsigned), unsigned, pinned) is Trust.UNSIGNED
     signed = tmp_path / "after.lex"
     assert hub_main([*build, str(signed)]) == 0
-    assert "signed:" in capsys.readouterr().out
+    assert "podepsán:" in capsys.readouterr().out
     assert decide(read_info(signed), signed, pinned) is Trust.HUB
     assert hub_main(["lexicon", "sign", str(unsigned)]) == 0
     assert decide(read_info(unsigned), unsigned, pinned) is Trust.HUB
