@@ -144,15 +144,17 @@ class ServiceCore:
             settings["disputes"] = len(tour.disputes())
             return settings
 
-    def default_lexicon(self) -> Path:
+    def default_lexicon(self, tour: Tournament | None = None) -> Path:
         """The hub's reference lexicon when none was pushed: ``lexicons/<lang>.lex`` in
         the hub's data, ``lang`` the event's (its rule set's ``lexicon``: cs for ČAS, sk
-        for SSS, pl for PFS). It may not exist (no lexicon built on this hub)."""
+        for SSS, pl for PFS). It may not exist (no lexicon built on this hub). ``tour``:
+        an open tournament to read the rules from (else one is opened)."""
         from samoobsluha.shared.paths import default_lexicon_path
 
-        with self._tour() as tour:
-            lang = tour.rules.lexicon
-        return Path(self.data) / "lexicons" / default_lexicon_path(lang).name
+        if tour is None:
+            with self._tour() as opened:
+                return self.default_lexicon(opened)
+        return Path(self.data) / "lexicons" / default_lexicon_path(tour.rules.lexicon).name
 
     def current_round(self) -> int:
         """The round being played: the last paired one (0 before any pairing)."""

@@ -7,6 +7,7 @@ from __future__ import annotations
 import contextlib
 import time
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any
 
 from samoobsluha.hub import store as sync_store
@@ -100,8 +101,9 @@ class StationsArea(ServiceCore):
             tour = Tournament(db, self.clock)
             players = [p for p in tour.players() if not p.withdrawn]
             rule = stations_rule(tour.settings()["rules"])
+            reference = self.default_lexicon(tour)  # read in this open, not another
         present = sum(1 for p in players if p.checked_in) or len(players)
-        expected = self._expected_lexicon(published, raw)
+        expected = self._expected_lexicon(published, raw, reference)
         # the hall configuration published last ({} included: it withdraws the earlier)
         hall = sync_store.item_version(published["config"][0]) if "config" in published else None
         out: list[StationRow] = []
@@ -200,11 +202,10 @@ class StationsArea(ServiceCore):
         )
 
     def _expected_lexicon(
-        self, published: dict[str, tuple[str, Any]], raw: list[dict[str, Any]]
+        self, published: dict[str, tuple[str, Any]], raw: list[dict[str, Any]], path: Path
     ) -> str | None:
         if "lexicon" in published:
             return str(published["lexicon"][1]["lexicon_sha256"])
-        path = self.default_lexicon()
         if path.exists():
             from samoobsluha.shared.lexicon import read_info
 
