@@ -165,13 +165,14 @@ def test_a_thousand_forms_hunspell_rejects_are_not_valid(pl_lexicon: Lexicon):
 
 
 @pytest.mark.slow
+@pytest.mark.interop  # reads ../shared in place, like the tsh corpus: skips in a user's clone
 def test_words_of_the_pfs_rules_that_hunspell_accepts_are_valid(pl_lexicon: Lexicon):
     """Real Polish text nobody here wrote: the PFS rules (../shared/seeds)."""
     from tests.conftest import SHARED
 
     seed = SHARED / "seeds" / "pfs-game-and-swiss-rules.pl.txt"
     if not seed.is_file():
-        pytest.skip("../shared/seeds is not beside this clone")
+        pytest.skip("../shared/seeds is not beside this clone (public rule texts, interop)")
     text = seed.read_text(encoding="utf-8").lower()
     words = sorted(
         {
