@@ -47,7 +47,7 @@ from typing import Any, Protocol
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import Phrase, os_reason, t
 from samoobsluha.shared.protocol import HallKeys, verify_signature
 from samoobsluha.shared.storage import Database
 
@@ -281,7 +281,7 @@ class RsyncTarget:
         self.timeout = timeout
         binary = shutil.which("rsync")
         if binary is None:
-            raise PublishError(f"{dest}: rsync is not installed (apt install rsync)")
+            raise PublishError(Phrase("online.no_rsync", target=dest))
         self.binary = binary
 
     def put(self, path: str, data: bytes) -> None:
@@ -316,20 +316,28 @@ class RsyncTarget:
             raise PublishError(f"rsync {dest}: {why}")
 
 
+def _token(token_file: str) -> str:
+    if not token_file:
+        return ""
+    try:
+        return Path(token_file).read_text().strip()
+    except OSError as exc:
+        raise PublishError(
+            Phrase("online.token_file", path=token_file, error=os_reason(exc))
+        ) from exc
+
+
 def parse_target(text: str, token_file: str = "") -> Target:
+    """The target ``text`` names. Raises :class:`PublishError` (its message a
+    :class:`~shared.i18n.Phrase`) for a malformed one or an unreadable token file."""
     if text.startswith(("http://", "https://")):
-        token = Path(token_file).read_text().strip() if token_file else ""
-        return HttpTarget(text, token)
+        return HttpTarget(text, _token(token_file))
     if text.startswith("rsync://") or (":" in text.split("/", 1)[0] and "://" not in text):
-        password = Path(token_file).read_text().strip() if token_file else ""
-        return RsyncTarget(text, password)
+        return RsyncTarget(text, _token(token_file))
     if text.startswith("file://"):
         text = text[len("file://") :]
     if not text.startswith("/"):
-        raise PublishError(
-            f"{text!r}: a target is an absolute folder, an http(s):// URL, an rsync:// URL "
-            "or HOST:PATH (rsync over SSH)"
-        )
+        raise PublishError(Phrase("online.bad_target", target=repr(text)))
     return FolderTarget(Path(text))
 
 
@@ -363,7 +371,7 @@ def send(
             target.put(path, bytes(row[0]))
         except PublishError as exc:
             log.warning("online: %s", exc)
-            return Sent(done, len(order) - len(done), str(exc))
+            return Sent(done, len(order) - len(done), _reason(exc))
         with db.atomic():
             db.execute(
                 "UPDATE online_pages SET sent_sha256 = ?, sent_at = ? WHERE path = ?",
@@ -395,35 +403,44 @@ def pages_language(data: Path) -> str:
         return "cs"
 
 
-def publish_pass(db: Database, keys: HallKeys, tournament: str, now: float, lang: str) -> Pass:
-    """Render what the embargo allows at ``now``, then send what is queued — what ``hub
-    online send`` does once and ``hub serve`` every minute. Raises :class:`PublishError`
-    for a target that cannot be used (malformed, its token file unreadable)."""
+def publish_pass(
+    db: Database, keys: HallKeys, tournament: str, now: float, lang: str, say: str | None = None
+) -> Pass:
+    """Render what the embargo allows at ``now`` (the pages in ``lang``), then send what is
+    queued — what ``hub online send`` does once and ``hub serve`` every minute; the lines
+    in ``say``, the operator's language (default: the pages'). Raises
+    :class:`PublishError` for a target that cannot be used (malformed, its token file
+    unreadable)."""
     import time
 
     from samoobsluha.shared.i18n import time_text
 
+    say = say or lang
     target_text = setting(db, "target")
     if not target_text:
-        return Pass(2, [t("online.no_target", lang)], [])
+        return Pass(2, [t("online.no_target", say)], [])
     done = render(db, keys, tournament, now, lang)
     lines = []
     if not done.closed:
-        when = time_text(done.waiting, lang) if done.waiting else ""
+        when = time_text(done.waiting, say) if done.waiting else ""
         lines.append(
-            t("online.embargo_until", lang, time=when) if when else t("online.embargo", lang)
+            t("online.embargo_until", say, time=when) if when else t("online.embargo", say)
         )
-    try:
-        target = parse_target(target_text, setting(db, "token_file"))
-    except OSError as exc:  # the token file
-        raise PublishError(str(exc)) from exc
+    target = parse_target(target_text, setting(db, "token_file"))
     sent = send(db, target, time.time)
     queued, _sent = pending(db)
-    lines.append(t("online.sent", lang, n=len(sent.sent), queued=queued, target=target_text))
+    lines.append(t("online.sent", say, n=len(sent.sent), queued=queued, target=target_text))
     if sent.error:
-        lines.append(t("online.cut", lang, error=sent.error))
+        lines.append(t("online.cut", say, error=sent.error))
         return Pass(1, lines, sent.sent, sent.error)
     return Pass(0, lines, sent.sent)
+
+
+def _reason(exc: PublishError) -> str:
+    """Why a page was not sent: the error's own phrase when it has one (shown in the
+    operator's language), else its text."""
+    arg = exc.args[0] if len(exc.args) == 1 else None
+    return arg if isinstance(arg, str) else str(exc)
 
 
 def pending(db: sqlite_utils.Database) -> tuple[int, int]:
@@ -441,27 +458,30 @@ def pending(db: sqlite_utils.Database) -> tuple[int, int]:
 def verify_copy(folder: Path, public_key: bytes | None = None) -> list[str]:
     """What is wrong with a published copy in ``folder`` ([] when the signature verifies
     with ``public_key`` — default: the manifest's own, which the reader must compare with
-    the hub's — and every page matches its SHA-256)."""
+    the hub's — and every page matches its SHA-256); each problem a
+    :class:`~shared.i18n.Phrase` (English as text, ``localize`` for the operator)."""
     from samoobsluha.shared.protocol import ProtocolError
 
     try:
         text = (folder / MANIFEST).read_bytes()
         sig = bytes.fromhex((folder / SIGNATURE).read_text().strip())
         body = json.loads(text)
-    except (OSError, ValueError) as exc:
-        return [f"manifest: {exc}"]
-    key = public_key or bytes.fromhex(str(body.get("public_key", "")))
-    problems = []
+    except OSError as exc:
+        return [Phrase("online.no_manifest", path=exc.filename or MANIFEST, error=os_reason(exc))]
+    except ValueError as exc:  # not JSON, a signature not in hex
+        return [Phrase("online.no_manifest", path=MANIFEST, error=str(exc))]
+    problems: list[str] = []
     try:
+        key = public_key or bytes.fromhex(str(body.get("public_key", "")))
         verify_signature(key, LABEL + text, sig)
-    except ProtocolError:
-        problems.append("manifest.sig: the signature does not verify")
+    except (ProtocolError, ValueError):
+        problems.append(Phrase("online.bad_signature"))
     for path, digest in sorted(body.get("files", {}).items()):
         try:
             found = hashlib.sha256((folder / path).read_bytes()).hexdigest()
         except OSError:
-            problems.append(f"{path}: missing")
+            problems.append(Phrase("online.page_missing", path=path))
             continue
         if found != digest:
-            problems.append(f"{path}: its SHA-256 is not the manifest's")
+            problems.append(Phrase("online.page_changed", path=path))
     return problems

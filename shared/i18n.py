@@ -407,6 +407,22 @@ def error_text(exc: BaseException, lang: str) -> str:
     return localize(arg, lang) if isinstance(arg, Phrase) else str(exc)
 
 
+_OS_ERRORS = {"ENOENT": "oserr.enoent", "EACCES": "oserr.eacces", "EPERM": "oserr.eacces",
+              "EISDIR": "oserr.eisdir", "ENOTDIR": "oserr.enotdir"}  # fmt: skip
+
+
+def os_reason(exc: OSError) -> str:
+    """Why the system refused a file, as a :class:`Phrase` for the errors an operator
+    meets (no such file, no permission, a folder, a path through a file), else the
+    system's own text (``strerror``, English under the C locale)."""
+    import errno
+
+    key = _OS_ERRORS.get(errno.errorcode.get(exc.errno or 0, ""))
+    if key is not None:
+        return Phrase(key)
+    return exc.strerror or str(exc)
+
+
 def cli_language() -> str:
     """The language of command-line messages: ``SAMOOBSLUHA_LANG``, else the locale's
     (``LC_ALL``, ``LC_MESSAGES``, ``LANG``: ``sk_SK.UTF-8`` → sk), else Czech."""

@@ -50,6 +50,22 @@ class LexiconError(Exception):
     """A lexicon file that cannot be used; the message names the file and the problem."""
 
 
+def _phrase(key: str, **values: Any) -> str:
+    """A lexicon error's message as a :class:`~shared.i18n.Phrase` (English as its text,
+    shown in the operator's language by ``error_text``). Imported here: only a refused
+    file pays for the catalogue."""
+    from samoobsluha.shared.i18n import Phrase
+
+    return Phrase(key, **values)
+
+
+def cannot_read(path: str, exc: OSError) -> LexiconError:
+    """The error for a lexicon file the system cannot read (missing, no permission)."""
+    from samoobsluha.shared.i18n import os_reason
+
+    return LexiconError(_phrase("lexerr.cannot_read", path=path, error=os_reason(exc)))
+
+
 class LexiconInfo(Record):
     """The header of a lexicon file."""
 
@@ -220,7 +236,7 @@ class Lexicon:
         try:
             if language is not None and info.language != language:
                 raise LexiconError(
-                    f"{path}: lexicon is for language {info.language!r}, expected {language!r}"
+                    _phrase("lexerr.language", path=path, found=info.language, wanted=language)
                 )
             payload = memoryview(mapping)[offset : offset + info.payload_bytes]
             if verify == "now":
@@ -250,7 +266,9 @@ class Lexicon:
             except LexiconError as exc:
                 self._verify_error = exc
             except Exception as exc:  # e.g. the file vanished under the map (SIGBUS aside)
-                self._verify_error = LexiconError(f"{self._path}: cannot verify lexicon ({exc})")
+                self._verify_error = LexiconError(
+                    _phrase("lexerr.cannot_verify", path=self._path, error=str(exc))
+                )
 
         import threading  # here: a one-shot `station check` verifies in the foreground
 
@@ -327,10 +345,10 @@ def _map_trie(path: str, info: LexiconInfo, payload: memoryview) -> marisa_trie.
     try:
         trie.map(payload)
     except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
-        raise LexiconError(f"{path}: lexicon payload is not a valid trie ({exc})") from exc
+        raise LexiconError(_phrase("lexerr.not_trie", path=path, error=str(exc))) from exc
     if len(trie) != info.words:
         raise LexiconError(
-            f"{path}: header says {info.words} words but the payload has {len(trie)}"
+            _phrase("lexerr.word_count", path=path, words=info.words, found=len(trie))
         )
     return trie
 
@@ -342,22 +360,23 @@ def _map(path: str) -> tuple[LexiconInfo, mmap.mmap, int]:
         with open(path, "rb") as fh:
             prefix = fh.read(len(MAGIC) + _HEADER_LEN.size)
             if len(prefix) < len(MAGIC) + _HEADER_LEN.size or not prefix.startswith(MAGIC):
-                raise LexiconError(f"{path}: not a Samoobsluha lexicon (bad magic)")
+                raise LexiconError(_phrase("lexerr.bad_magic", path=path))
             (header_len,) = _HEADER_LEN.unpack_from(prefix, len(MAGIC))
             header = fh.read(header_len) if header_len <= _MAX_HEADER else b""
             if len(header) != header_len or header_len == 0:
-                raise LexiconError(f"{path}: lexicon header is truncated or corrupt")
+                raise LexiconError(_phrase("lexerr.header_corrupt", path=path))
             info = _parse_header(path, header)
             offset = len(prefix) + header_len
             size = os.fstat(fh.fileno()).st_size
             if size - offset != info.payload_bytes:
                 raise LexiconError(
-                    f"{path}: lexicon is truncated or padded "
-                    f"({size - offset} payload bytes, header says {info.payload_bytes})"
+                    _phrase(
+                        "lexerr.size", path=path, found=size - offset, wanted=info.payload_bytes
+                    )
                 )
             mapping = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as exc:
-        raise LexiconError(f"{path}: cannot read lexicon ({exc.strerror})") from exc
+        raise cannot_read(path, exc) from exc
     return info, mapping, offset
 
 
@@ -375,16 +394,16 @@ def _check_hash(path: str, info: LexiconInfo, payload: Any) -> None:
 
 
 def _hash_mismatch(path: str) -> LexiconError:
-    return LexiconError(f"{path}: lexicon content does not match its SHA-256 (corrupt file)")
+    return LexiconError(_phrase("lexerr.corrupt", path=path))
 
 
 def _parse_header(path: str, header: bytes) -> LexiconInfo:
     try:
         info = LexiconInfo(**json.loads(header.decode("utf-8")))
     except (ValueError, TypeError) as exc:
-        raise LexiconError(f"{path}: lexicon header is unreadable ({exc})") from exc
+        raise LexiconError(_phrase("lexerr.header_unreadable", path=path, error=str(exc))) from exc
     if info.format != FORMAT_VERSION:
-        raise LexiconError(f"{path}: lexicon format {info.format} is not supported")
+        raise LexiconError(_phrase("lexerr.format", path=path, format=info.format))
     try:
         get_alphabet(info.language)
     except KeyError as exc:

@@ -32,13 +32,13 @@ def _open(args: argparse.Namespace) -> Database:
 
 def _target(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import cli_language, error_text, t
 
     db = _open(args)
     try:
         publisher.set_target(db, args.target, args.token_file or "")
     except (publisher.PublishError, OSError) as exc:
-        print(f"hub online target: {exc}", file=sys.stderr)
+        print(f"hub online target: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     finally:
         db.close()
@@ -46,35 +46,38 @@ def _target(args: argparse.Namespace) -> int:
     return 0
 
 
-def _pass(db: Database, lang: str) -> tuple[int, str]:
-    """One render-and-send pass: (exit code, what to print)."""
+def _pass(db: Database, lang: str, say: str) -> tuple[int, str]:
+    """One render-and-send pass, the pages in ``lang``: (exit code, what to print, in
+    ``say``: the operator's language)."""
     from samoobsluha.hub import publisher
     from samoobsluha.hub import store as sync_store
     from samoobsluha.hub.receipts import hall_keys
     from samoobsluha.shared.i18n import t
 
     if not publisher.setting(db, "target"):
-        return 2, t("online.no_target", lang)
+        return 2, t("online.no_target", say)
     keys = hall_keys(sync_store.key_path().parent)
     if keys is None:
-        return 2, t("receipt.no_key", lang, path=str(sync_store.key_path()))
+        return 2, t("receipt.no_key", say, path=str(sync_store.key_path()))
     tournament, _, _ = sync_store.ensure_identity(db)
-    done = publisher.publish_pass(db, keys, tournament, time.time(), lang)
+    done = publisher.publish_pass(db, keys, tournament, time.time(), lang, say)
     return done.code, "\n".join(done.lines)
 
 
 def _send(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
+    from samoobsluha.shared.i18n import cli_language, error_text
     from samoobsluha.shared.paths import data_dir
 
-    lang = args.lang or publisher.pages_language(data_dir())
+    lang = args.lang or publisher.pages_language(data_dir())  # the pages'
+    say = cli_language()  # the operator's
     db = _open(args)
     try:
         while True:
             try:
-                code, text = _pass(db, lang)
+                code, text = _pass(db, lang, say)
             except publisher.PublishError as exc:
-                code, text = 2, str(exc)
+                code, text = 2, error_text(exc, say)
             print(text, flush=True)
             if not args.watch or code == 2:
                 return code
@@ -89,26 +92,34 @@ def _status(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
     from samoobsluha.shared.i18n import cli_language, t
 
+    lang = cli_language()
     db = _open(args)
     try:
         queued, sent = publisher.pending(db)
         target = publisher.setting(db, "target") or "—"
     finally:
         db.close()
-    print(t("online.status", cli_language(), queued=queued, sent=sent, target=target))
+    print(t("online.status", lang, queued=queued, sent=sent, target=target))
     return 0
 
 
 def _verify(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import cli_language, localize, t
 
-    key = bytes.fromhex(args.public_key) if args.public_key else None
+    lang = cli_language()
+    try:
+        key = bytes.fromhex(args.public_key) if args.public_key else None
+    except ValueError:
+        print(
+            f"hub online verify: {t('online.bad_key', lang, key=args.public_key)}", file=sys.stderr
+        )
+        return 2
     problems = publisher.verify_copy(Path(args.folder), key)
     for problem in problems:
-        print(problem)
+        print(localize(problem, lang))
     if not problems:
-        print(t("online.verified", cli_language(), folder=args.folder))
+        print(t("online.verified", lang, folder=args.folder))
     return 1 if problems else 0
 
 
