@@ -426,8 +426,11 @@ def publish_pass(
         lines.append(
             t("online.embargo_until", say, time=when) if when else t("online.embargo", say)
         )
-    target = parse_target(target_text, setting(db, "token_file"))
-    sent = send(db, target, time.time)
+    try:
+        target = parse_target(target_text, setting(db, "token_file"))
+        sent = send(db, target, time.time)
+    finally:
+        record_pass(db, now)
     queued, _sent = pending(db)
     lines.append(t("online.sent", say, n=len(sent.sent), queued=queued, target=target_text))
     if sent.error:
@@ -441,6 +444,28 @@ def _reason(exc: PublishError) -> str:
     operator's language), else its text."""
     arg = exc.args[0] if len(exc.args) == 1 else None
     return arg if isinstance(arg, str) else str(exc)
+
+
+def record_pass(db: sqlite_utils.Database, now: float) -> None:
+    """Count one render-and-send pass and keep its time (``online_settings``: ``passes``,
+    ``last_pass_at``): ``hub online status`` shows it, and whoever watches ``hub serve``
+    (the operator, a test) sees that it tried, whatever it sent."""
+    with db.atomic():  # one statement each: ``hub online send`` beside ``hub serve`` loses none
+        db.execute(
+            "INSERT INTO online_settings (key, value) VALUES ('passes', '1') ON CONFLICT(key)"
+            " DO UPDATE SET value = CAST(CAST(value AS INTEGER) + 1 AS TEXT)"
+        )
+        db.execute(
+            "INSERT INTO online_settings (key, value) VALUES ('last_pass_at', ?)"
+            " ON CONFLICT(key) DO UPDATE SET value = excluded.value",
+            [repr(now)],
+        )
+
+
+def passes(db: sqlite_utils.Database) -> tuple[int, float | None]:
+    """(render-and-send passes so far, when the last one ran)."""
+    at = setting(db, "last_pass_at")
+    return int(setting(db, "passes") or 0), float(at) if at else None
 
 
 def pending(db: sqlite_utils.Database) -> tuple[int, int]:

@@ -90,16 +90,19 @@ def _send(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import cli_language, t, time_text
 
     lang = cli_language()
     db = _open(args)
     try:
         queued, sent = publisher.pending(db)
         target = publisher.setting(db, "target") or "—"
+        passes, last = publisher.passes(db)
     finally:
         db.close()
     print(t("online.status", lang, queued=queued, sent=sent, target=target))
+    if last is not None:
+        print(t("online.last_pass", lang, time=time_text(last, lang), n=passes))
     return 0
 
 
