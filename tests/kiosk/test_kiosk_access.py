@@ -136,18 +136,26 @@ def _fits(app) -> None:
     for label in app.screen.query(Label):
         if label.display and str(label.content):
             assert label.region.height >= 1, label
+            # all of its text is shown: the lines it wraps to fit the height it was given
+            box = label.content_region
+            needed = label.get_content_height(box.size, app.size, box.width)
+            assert needed <= box.height, (label, str(label.content), needed, box)
 
 
 def test_espeak_ng_really_speaks_czech(tmp_path: Path) -> None:
-    """The real espeak-ng (Debian's) takes what the kiosk gives it: the voices exist and
-    it renders the sentence (to a WAV file instead of the sound card)."""
+    """The real espeak-ng (Debian's) takes what the kiosk gives it: the voices exist (cs,
+    sk and pl) and it renders the sentence (to a WAV file instead of the sound card)."""
     import shutil
     import subprocess
 
     exe = shutil.which("espeak-ng")
     if exe is None:
         pytest.skip("espeak-ng is not installed (./dev installs it)")
-    for lang, text in (("cs", "Stůl 5: platné."), ("sk", "Stôl 5: neplatné.")):
+    for lang, text in (
+        ("cs", "Stůl 5: platné."),
+        ("sk", "Stôl 5: neplatné."),
+        ("pl", "Stolik 5: dobrze."),
+    ):
         out = tmp_path / f"{lang}.wav"
         done = subprocess.run(
             [exe, "-v", speech.VOICES[lang], "-w", str(out), text],
