@@ -91,6 +91,12 @@ def test_pages_reach_an_rsync_daemon_whole_and_a_wrong_password_sends_nothing(
     url = f"rsync://hub@127.0.0.1:{daemon.port}/results/mcr-2026"
     db = open_db(service.db_path, publisher.migrations)
     try:
+        # the right password a second before the protest window closes: not a byte
+        publisher.set_target(db, url, str(right))
+        done = publisher.publish_pass(db, keys, "t-test", closes - 1, "cs")
+        assert done.code == 0 and done.sent == [] and publisher.pending(db) == (0, 0)
+        assert not any(daemon.site.rglob("*"))
+
         # a wrong password: refused by the daemon, nothing marked sent
         publisher.set_target(db, url, str(wrong))
         done = publisher.publish_pass(db, keys, "t-test", closes, "cs")
@@ -119,6 +125,10 @@ def test_pages_reach_an_rsync_daemon_whole_and_a_wrong_password_sends_nothing(
         }  # fmt: skip
         assert publisher.verify_copy(copy, keys.public_key) == []
         assert all(p.stat().st_mode & 0o777 == 0o644 for p in copy.rglob("*") if p.is_file())
+        # the next pass has nothing to send: no page twice
+        sent_at = {p: p.stat().st_mtime_ns for p in copy.rglob("*") if p.is_file()}
+        assert publisher.publish_pass(db, keys, "t-test", closes + 60, "cs").sent == []
+        assert {p: p.stat().st_mtime_ns for p in copy.rglob("*") if p.is_file()} == sent_at
         # a page changed on the far side is caught by the signature check
         page = copy / "round-1" / "results.html"
         page.write_bytes(page.read_bytes().replace(b"400", b"499", 1))
