@@ -395,14 +395,24 @@ async def test_results_screen_shows_station_results_and_lists_refusals(
         Result(1, 2, 410, 380, "first", rows[1]["first"], rows[1]["second"]), at=clock.now()
     )
     st.store_result(Result(1, 9, 400, 300, "first", "X", "Y"), at=clock.now())
+    # the opponent did not confirm table 3's: one-sided, shown as such, not entered
+    st.store_result(
+        Result(1, 3, 355, 341, "second", rows[2]["first"], rows[2]["second"]),
+        at=clock.now(),
+        one_sided=True,
+    )
     deliver(service, st, clock.now())
     app = app_for(service, serve=False)
     async with app.run_test(size=(160, 45)) as pilot:
         await pilot.press("f4")
         await settle(pilot)
-        states = [r[4] for r in cells(app.screen.query_one("#tables", DataTable))]
-        assert states == ["chybí", "čeká na partiář", "chybí", "chybí"]
+        table = cells(app.screen.query_one("#tables", DataTable))
+        states = [r[4] for r in table]
+        assert states == ["chybí", "čeká na partiář", "jednostranně", "chybí"]
+        assert "355" in " ".join(table[2]) and "341" in " ".join(table[2])
         assert label_text(app.screen, "#station-errors").endswith("zapsat: 1. kolo nemá stůl 9")
+    with service._tour() as tour:  # not a result: nothing for the standings
+        assert 3 not in {r["table_no"] for r in tour.results(1)}
 
 
 async def test_hub_run_on_a_fresh_data_dir_creates_the_hub(
