@@ -34,7 +34,7 @@ from samoobsluha.hub.tournament.model import Game, Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
 from samoobsluha.hub.tournament.rules import CAS, RuleSet
 from samoobsluha.hub.tournament.standings import game_lines
-from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t, time_text
+from samoobsluha.shared.i18n import Phrase, date_text, decimal, fixed, localize, t, time_text
 
 if TYPE_CHECKING:
     from samoobsluha.hub.tournament.facade import Tournament
@@ -275,7 +275,7 @@ def render(
     if what == "scorecard":
         by_id = {s.player.id: s for s in tour.standings(after_round=round_no, division=division)}
         if player is not None and player not in by_id:
-            raise ValueError(f"no player {player}")
+            raise ValueError(Phrase("err.tour.no_player", id=player))
         chosen = [by_id[player]] if player is not None else list(by_id.values())
         if player is None:
             chosen.sort(key=lambda s: _collate(s.player.name))
@@ -291,7 +291,7 @@ def render(
                 indent=1,
             )
         if player is None:
-            raise ValueError("a CSV scorecard needs --player")
+            raise ValueError(Phrase("err.export.scorecard_player"))
         return scorecard_csv(chosen[0], players, csv_lang)
     raise ValueError(f"cannot export {what!r} (one of {', '.join(EXPORTS)})")
 

@@ -455,8 +455,12 @@ class Tournament:
         """Record a warning, cross, point penalty or expulsion. ``round_no`` defaults to
         the latest paired round, ``table`` to the player's table in it. An expulsion from
         the event also withdraws the player for good, in the same transaction."""
+        last = self.last_round()
         if round_no is None:
-            round_no = self.last_round() or None
+            round_no = last or None
+        elif not 1 <= round_no <= last:
+            # a sanction belongs to a round played or being played
+            raise TournamentError(Phrase("err.sanction.round", round=round_no, last=last))
         if table is None and round_no is not None:
             table = self.table_of(round_no, player)
         with self._tx():
@@ -750,6 +754,11 @@ class Tournament:
         touched |= touched_before
         for table in sorted(touched):
             if self.book.result_row(round_no, table) is not None:
+                if self.book.round_row(round_no)["published_at"] is not None:
+                    # a published result is not undone: the pairing it was played in stays
+                    raise TournamentError(
+                        Phrase("err.correct.published", round=round_no, table=table)
+                    )
                 raise TournamentError(Phrase("err.correct.has_result", round=round_no, table=table))
         data = self.data(until_round=round_no - 1)
         broken = corrections.broken_rules(data, self.rules, boards, touched, round_no)
