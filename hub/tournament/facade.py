@@ -1109,11 +1109,7 @@ class Tournament:
         whose rules keep an expelled player's games (``keep``)."""
         if (rules or self.rules).expelled_results != "void":
             return set()
-        return {
-            s.player
-            for s in self.sanction_book.rows(kinds=("expulsion",))
-            if s.scope == "event" and (s.round or 0) <= after_round
-        }
+        return {p for p, r in self.expelled().items() if r <= after_round}
 
     def hall_standings(self, *, after_round: int | None = None) -> list[Standing]:
         """Every division's standings, one after another in the hall's order (ranks are
@@ -1306,6 +1302,17 @@ class Tournament:
                             "updated_at": now,
                         }
                     )
+            for local, r in tshfile.expelled_rounds(source).items():
+                # the file's ``expelled`` key: the expulsion, so that the standings (PFS:
+                # a voided tally) and the prize list read as in the hall that wrote it
+                self.sanction_book.record(
+                    int(gid(local) or 0),
+                    "expulsion",
+                    round_no=r or None,
+                    reason=f"tsh: {file}",
+                    scope="event",
+                    who=who,
+                )
             self.db.table("tour_division_tsh").insert(
                 {
                     "division": division,
@@ -1391,16 +1398,25 @@ class Tournament:
         numbers them."""
         division = self.division(division)
         scored = self.last_scored_round(division)
-        data, pend = _local_numbers(
-            self.data(until_round=scored, division=division), self.pending_games(division)
-        )
+        mine = self.data(until_round=scored, division=division)
+        data, pend = _local_numbers(mine, self.pending_games(division))
+        number = {pid: i for i, pid in enumerate(sorted(mine.players), start=1)}
         return tshfile.from_tournament(
             data,
             pending_games=pend,
             source=self.tsh_source(division),
             scored_rounds=scored,
             rules=self.rules,
+            expelled={number[p]: r for p, r in self.expelled().items() if p in number},
         )
+
+    def expelled(self) -> dict[int, int]:
+        """Player → the round of his (first active) expulsion from the event."""
+        out: dict[int, int] = {}
+        for s in self.sanction_book.rows(kinds=("expulsion",)):
+            if s.scope == "event" and s.player not in out:
+                out[s.player] = s.round or 0
+        return out
 
     def export_tsh_event(self, folder: Path | str) -> list[Path]:
         """Write the whole hall as tsh writes a multi-division event into ``folder``: one

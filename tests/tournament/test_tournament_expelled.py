@@ -91,3 +91,38 @@ def test_the_operator_sees_the_voided_tally(
     assert main(["standings", "--db", str(tmp_path / "hub.db")]) == 0
     rows = capsys.readouterr().out.splitlines()
     assert rows[-1].startswith(f"4,{CHEAT},0,0,0,")
+
+
+@pytest.mark.parametrize("rules", ["pfs", "cas"])
+def test_the_tsh_file_reads_back_to_the_same_standings(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    rules: str,
+) -> None:
+    """The file carries the expulsion (``expelled 2``, a key tsh keeps): read by ``hub
+    standings --tsh`` or imported into another hub, the standings are the hall's — the
+    voided tally under PFS, the games kept under ČAS — and the file comes back byte for byte."""
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "cs")
+    db, again = tmp_path / "hub.db", tmp_path / "again.db"
+    play_two_rounds(db, rules)
+
+    def hub(*argv: str) -> str:
+        assert main(list(argv)) == 0, argv
+        return capsys.readouterr().out
+
+    file = tmp_path / "turniej.t"
+    hub("tournament", "export-tsh", str(file), "--db", str(db))
+    line = next(x for x in file.read_text(encoding="utf-8").splitlines() if x.startswith(CHEAT))
+    assert "expelled 2" in line and "off" in line
+    in_hub = hub("standings", "--db", str(db))
+    assert hub("standings", "--rules", rules, "--tsh", str(file)) == in_hub
+    hub("tournament", "init", "--name", "Kopie", "--rules", rules, "--db", str(again))
+    hub("tournament", "import-tsh", str(file), "--db", str(again))
+    assert hub("standings", "--db", str(again)) == in_hub
+    with Tournament.open(again) as tour:
+        (gone,) = tour.sanctions()
+        assert gone.kind == "expulsion" and gone.scope == "event" and gone.round == 2
+    second = tmp_path / "znovu.t"
+    hub("tournament", "export-tsh", str(second), "--db", str(again))
+    assert second.read_bytes() == file.read_bytes()
