@@ -454,8 +454,10 @@ def _finalise(tour: Tournament, args: argparse.Namespace) -> None:
 def _protest(tour: Tournament, args: argparse.Namespace) -> None:
     if args.close:
         tour.close_protest(args.round, args.table, who=args.who, note=args.note)
+        print(t("cli.protest.closed", tsh.ui_lang(), round=args.round, table=args.table))
     else:
         tour.lodge_protest(args.round, args.table, who=args.who, note=args.note)
+        print(t("cli.protest.lodged", tsh.ui_lang(), round=args.round, table=args.table))
 
 
 @_run

@@ -48,6 +48,8 @@ def test_every_refusal_says_what_to_do_instead(
     # a sanction in a round that is not paired
     assert "bez --round" in refused("sanction", "add", "1", "cross", "--reason", "x",
                                     "--round", "5")  # fmt: skip
+    # a protest before publication: the result is simply entered again or taken back
+    assert f"hub result undo 1 {t1.table}" in refused("result", "protest", "1", str(t1.table))
     # a scorecard as CSV is one player's
     assert "--player" in refused("export", "scorecard", "--format", "csv")
     # a hand-made change where a result is in, before publication: undo it first
@@ -59,6 +61,9 @@ def test_every_refusal_says_what_to_do_instead(
     # protest window is open while they run
     assert main(["tournament", "publish", "1", "--db", str(db)]) == 0
     capsys.readouterr()
+    # lodged after publication, it says how it is closed
+    assert main(["result", "protest", "1", str(t1.table), "--db", str(db)]) == 0
+    assert f"hub result protest 1 {t1.table} --close" in capsys.readouterr().out
     # the protest window is open: finalising early is the chief referee's --early
     assert "hub tournament finalise 1 --early" in refused("tournament", "finalise", "1")
     # a published result is corrected, not undone; its pairing no longer changes
