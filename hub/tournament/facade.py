@@ -378,7 +378,15 @@ class Tournament:
         self._set_player(pid, who, f"withdraw_{status}", status=status)
 
     def reinstate(self, pid: int, *, who: str = "operator") -> None:
-        """Bring a withdrawn player back into the pairings from the next round."""
+        """Bring a withdrawn player back into the pairings from the next round — not one
+        who plays (nothing to bring back), nor one expelled from the event while the
+        expulsion stands (revoking it comes first)."""
+        player = self.player(pid)
+        if not (player.withdrawn or player.paused):
+            raise TournamentError(Phrase("err.tour.not_withdrawn", id=pid))
+        for s in self.sanction_book.rows(kinds=("expulsion",), player=pid):
+            if s.scope == "event":
+                raise TournamentError(Phrase("err.tour.return_expelled", id=pid, sanction=s.id))
         self._set_player(pid, who, "reinstate", status="active")
 
     def _set_player(self, pid: int, who: str, action: str, **changes: Any) -> None:

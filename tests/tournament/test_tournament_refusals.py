@@ -73,3 +73,11 @@ def test_every_refusal_says_what_to_do_instead(
     with Tournament.open(db, clock=clock) as tour:
         tour.pair(2, seed=2)
     assert "hub round pair 3 --beyond" in refused("round", "pair", "3")
+    # bringing back a player who plays, or one expelled while the expulsion stands
+    assert "hub players list" in refused("players", "return", str(t1.first))
+    gone = boards[1].second
+    assert gone is not None
+    assert main(["sanction", "add", str(gone), "expulsion", "--event", "--reason", "podvod",
+                 "--db", str(db)]) == 0  # fmt: skip
+    capsys.readouterr()
+    assert "hub sanction revoke 1" in refused("players", "return", str(gone))
