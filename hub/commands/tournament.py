@@ -761,7 +761,9 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_audit)
 
     exp = sub.add_parser(
-        "export", help="standings, pairings, results, scorecards: CSV, A4 HTML or PDF, JSON"
+        "export",
+        help="standings, pairings, results, scorecards, prizes, categories, sanctions:"
+        " CSV, A4 HTML or PDF, JSON",
     )
     _db_args(exp)
     exp.add_argument("what", choices=exports.EXPORTS)
