@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from samoobsluha.hub.tournament import exports, tsh
-from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.facade import NeedsConfirmation, Tournament, TournamentError
 from samoobsluha.hub.tournament.model import Kind
 from samoobsluha.hub.tournament.pairing import PairingError, pair_round
 from samoobsluha.hub.tournament.rules import RULES, get_rules
@@ -92,9 +92,7 @@ def _present_in(
     return sorted(present) if present else None
 
 
-def _say_unsettled(
-    tour: Tournament, after_round: int | None, division: str | None = None
-) -> None:
+def _say_unsettled(tour: Tournament, after_round: int | None, division: str | None = None) -> None:
     """Tables the standings do not count yet (missing, or a conflict before publication)
     are pending, not lost: say so on stderr, one line each."""
     lang = tsh.ui_lang()
@@ -262,7 +260,9 @@ def _run(fn):
             with Tournament.open(args.db) as tour:
                 return int(fn(tour, args) or 0)
         except (OSError, ValueError, TournamentError, PairingError) as exc:
-            print(f"hub {args.command}: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
+            # an implausible entry is stored when typed again with --confirm (as hub enter)
+            again = " (--confirm)" if isinstance(exc, NeedsConfirmation) else ""
+            print(f"hub {args.command}: {error_text(exc, tsh.ui_lang())}{again}", file=sys.stderr)
             return 2
 
     return wrapper

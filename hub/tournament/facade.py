@@ -469,8 +469,16 @@ class Tournament:
         elif not 1 <= round_no <= last:
             # a sanction belongs to a round played or being played
             raise TournamentError(Phrase("err.sanction.round", round=round_no, last=last))
-        if table is None and round_no is not None:
-            table = self.table_of(round_no, player)
+        if round_no is not None:
+            own = self.table_of(round_no, player)
+            if table is not None and table != own:
+                # the sanction is the player's, at his own table of that round
+                raise TournamentError(
+                    Phrase("err.sanction.table", id=player, round=round_no, table=table, own=own)
+                    if own is not None
+                    else Phrase("err.sanction.no_table", id=player, round=round_no)
+                )
+            table = own
         with self._tx():
             done = self.sanction_book.record(
                 player,

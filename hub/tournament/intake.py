@@ -175,7 +175,7 @@ class ResultBook:
         if source == "operator" and not confirm:
             self._plausible(kind_, s_first, s_second)
         if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
-            raise TournamentError(Phrase("err.tour.forfeit_whom"))
+            raise TournamentError(Phrase("err.tour.forfeit_whom", first=pf, second=ps))
         if kind_ is not Kind.FORFEIT:
             forfeited = None
         if started is None:

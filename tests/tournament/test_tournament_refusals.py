@@ -71,7 +71,8 @@ def test_every_refusal_says_what_to_do_instead(
     assert "--correct" in refused("round", "swap", "1", str(t1.first), str(boards[1].first))
     # a round past the planned ones is asked for
     with Tournament.open(db, clock=clock) as tour:
-        tour.pair(2, seed=2)
+        first2 = tour.pair(2, seed=2).boards[0]
+        two = (first2.first, first2.second)
     assert "hub round pair 3 --beyond" in refused("round", "pair", "3")
     # bringing back a player who plays, or one expelled while the expulsion stands
     assert "hub players list" in refused("players", "return", str(t1.first))
@@ -81,3 +82,20 @@ def test_every_refusal_says_what_to_do_instead(
                  "--db", str(db)]) == 0  # fmt: skip
     capsys.readouterr()
     assert "hub sanction revoke 1" in refused("players", "return", str(gone))
+    # a forfeit names whom it is against; a sanction's table is the player's own
+    a, b = boards[0].first, boards[0].second
+    assert f"--forfeited {a} nebo --forfeited {b}" in refused(
+        "result", "add", "1", str(t1.table), str(a), str(b), "400", "300", "--started", str(a),
+        "--kind", "forfeit", "--correct",
+    )  # fmt: skip
+    assert "bez --table se doplní sám" in refused(
+        "sanction", "add", str(a), "warning", "--reason", "x", "--round", "1", "--table", "9"
+    )
+    # 0:0 in a played game is stored only when typed again with --confirm
+    assert "(--confirm)" in refused(
+        "result", "add", "2", "1", *(str(x) for x in two[:2]), "0", "0", "--started", str(two[0])
+    )
+    # a tsh file goes into an empty division or another database
+    tsh_file = tmp_path / "prebor.t"
+    assert main(["tournament", "export-tsh", str(tsh_file), "--db", str(db)]) == 0
+    assert "hub division add NÁZEV" in refused("tournament", "import-tsh", str(tsh_file))
