@@ -5,9 +5,12 @@ printed, and the hall screen showing the prizes (projector and phone), in Czech.
 
 The sample tournament of bench/screenshots.py (hub/sample.py: 32 players, ČAS rules) with
 three rounds played and the planned rounds set to 3, categories (junioři by birth date,
-ženy by hand) and a prize table; a warning and an expulsion in round 3. Writes
+ženy by hand) and a prize table; a warning and a penalty cross in round 3. Writes
 ``print-prizes.png``, ``print-categories.png``, ``print-sanctions.png``,
 ``screen-prizes.png`` (projector 1920×1080) and ``screen-phone-prizes.png`` (360 px).
+
+Then a hall of two divisions (OPEN 12 players, JUNIOR 8, one round, the same prize table
+given to each): ``print-prizes-divisions.png`` and ``screen-phone-prizes-divisions.png``.
 """
 
 from __future__ import annotations
@@ -54,6 +57,62 @@ def set_up(service: HubService) -> None:
         tour.sanction(players[9].id, "cross", reason="neoprávněná námitka: ŽIRAFA", round_no=3)
 
 
+def set_up_divisions(service: HubService) -> None:
+    """Two divisions, one round played: each division's own prizes (a tie in JUNIOR)."""
+    from samoobsluha.hub.sample import sample_players
+
+    with service._tour() as tour:
+        tour.configure(name="Přebor Brna 2026", rules="cas", rounds=1)
+        tour.add_division("OPEN")
+        tour.add_division("JUNIOR")
+        for i, (name, club, rating) in enumerate(sample_players(20, 7)):
+            tour.add_player(name, club=club, rating=rating, division="OPEN" if i < 12 else "JUNIOR")
+        book = tour.prize_book
+        for rank, value in ((1, "2000 Kč"), (2, "1000 Kč")):
+            book.add_prize("place", rank, value)
+        for division in ("OPEN", "JUNIOR"):
+            boards = tour.pair(1, seed=3, division=division).boards
+            for i, b in enumerate(boards):
+                assert b.second is not None
+                # two of JUNIOR's tables end alike (420:350): their winners share a place
+                score = 420 if division == "JUNIOR" and i < 2 else 400 + 7 * i
+                tour.record_result(1, b.table, b.first, b.second, score, 350, started=b.first)
+        tour.publish(1)
+
+
+def shoot_divisions(out: Path, lang: str, work: Path, clock: FakeClock) -> list[Path]:
+    from selenium.webdriver.common.by import By
+    from selenium.webdriver.support.ui import WebDriverWait
+
+    made = []
+    service = HubService(work, clock=clock)
+    service.prepare()
+    set_up_divisions(service)
+    with service._tour() as tour:
+        page = exports.render(tour, "prizes", "html", lang=lang, day=DAY)
+    pdf = html_to_pdf(page, work / "prizes-divisions.pdf")
+    made.append(page_png(pdf, out / "print-prizes-divisions.png"))
+    hub = LiveHub(work, clock)
+    try:
+        hub.publish_round(1)
+        hub.call(hub.screen.refresh)
+        driver = make_browser((360, 740))
+        try:
+            driver.get(hub.url + f"?lang={lang}")
+            WebDriverWait(driver, 30).until(
+                lambda d: d.find_element(By.ID, "prizes").is_displayed()
+            )
+            driver.execute_script("document.getElementById('prizes').scrollIntoView()")
+            driver.save_screenshot(str(out / "screen-phone-prizes-divisions.png"))
+            made.append(out / "screen-phone-prizes-divisions.png")
+        finally:
+            driver.quit()
+            shutil.rmtree(driver._screen_profile, ignore_errors=True)
+    finally:
+        hub.close()
+    return made
+
+
 def main(argv: list[str] | None = None) -> int:
     from selenium.webdriver.common.by import By
     from selenium.webdriver.support.ui import WebDriverWait
@@ -96,6 +155,8 @@ def main(argv: list[str] | None = None) -> int:
                     shutil.rmtree(driver._screen_profile, ignore_errors=True)
         finally:
             hub.close()
+        (work / "divisions").mkdir()
+        made += shoot_divisions(out, args.lang, work / "divisions", clock)
     finally:
         shutil.rmtree(work, ignore_errors=True)
     for path in made:

@@ -235,14 +235,20 @@ def _prize(args: argparse.Namespace, lang: str) -> None:
                     where = t("prize.in_category", lang, category=p.category, place=where)
                 print(f"{p.id:>4}  {where}: {p.value}")
             return
-        awards = tour.prize_list(after_round=args.round)
+        # one division's list, or (none named in a hall of several) every division's,
+        # each under its name: each division is given the prize table on its own
+        names = [tour.division(args.division)] if args.division else tour.divisions()
+        awards = {d: tour.prize_list(after_round=args.round, division=d) for d in names}
         players = {p.id: p for p in tour.players()}
         if not tour.event_over() and args.round is None:
             print(t("cli.prize.not_over", lang), file=sys.stderr)
-    for row in exports.prize_rows(awards, players, lang):
-        share = f" ({t('cli.prize.each', lang, share=row['share'])})" if row["share"] else ""
-        note = f" — {row['note']}" if row["note"] else ""
-        print(f"{row['award']}: {row['prize']} — {row['name']}{share}{note}")
+    for d, given in awards.items():
+        if len(names) > 1:
+            print(t("cli.prize.division", lang, division=d))
+        for row in exports.prize_rows(given, players, lang):
+            share = f" ({t('cli.prize.each', lang, share=row['share'])})" if row["share"] else ""
+            note = f" — {row['note']}" if row["note"] else ""
+            print(f"{row['award']}: {row['prize']} — {row['name']}{share}{note}")
 
 
 def _report(args: argparse.Namespace) -> int:
@@ -333,6 +339,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     p = ps.add_parser("list", help="who wins which prize (one a player, ties shared)")
     _db_args(p)
     p.add_argument("--round", type=int, help="by the standings after round N")
+    p.add_argument(
+        "--division", metavar="NAME", help="one division's prizes (default: every division's)"
+    )
     p.set_defaults(func=_prize)
 
     rs = command_group(sub, "round", "pair, start and change rounds")

@@ -22,7 +22,7 @@ import sys
 from pathlib import Path
 
 from samoobsluha.hub.tournament import exports, tsh
-from samoobsluha.hub.tournament.facade import Tournament, TournamentError
+from samoobsluha.hub.tournament.facade import NeedsConfirmation, Tournament, TournamentError
 from samoobsluha.hub.tournament.model import Kind
 from samoobsluha.hub.tournament.pairing import PairingError, pair_round
 from samoobsluha.hub.tournament.rules import RULES, get_rules
@@ -92,9 +92,7 @@ def _present_in(
     return sorted(present) if present else None
 
 
-def _say_unsettled(
-    tour: Tournament, after_round: int | None, division: str | None = None
-) -> None:
+def _say_unsettled(tour: Tournament, after_round: int | None, division: str | None = None) -> None:
     """Tables the standings do not count yet (missing, or a conflict before publication)
     are pending, not lost: say so on stderr, one line each."""
     lang = tsh.ui_lang()
@@ -114,7 +112,14 @@ def _standings(args: argparse.Namespace) -> int:
             data = tsh.to_tournament(source, name=Path(args.tsh).stem)
             last = source.scored_rounds if args.round is None else args.round
             last = min(last, source.scored_rounds)  # a pending round adds nothing
-            table = compute(data.players.values(), data.games_until(last), rules, rounds=last)
+            voided = (
+                {p for p, r in tsh.expelled_rounds(source).items() if r <= last}
+                if rules.expelled_results == "void"
+                else set()
+            )
+            table = compute(
+                data.players.values(), data.games_until(last), rules, rounds=last, voided=voided
+            )
         else:
             with Tournament.open(args.db) as tour:
                 if args.rules is None:  # the tournament's own rule set and overrides
@@ -255,7 +260,9 @@ def _run(fn):
             with Tournament.open(args.db) as tour:
                 return int(fn(tour, args) or 0)
         except (OSError, ValueError, TournamentError, PairingError) as exc:
-            print(f"hub {args.command}: {error_text(exc, tsh.ui_lang())}", file=sys.stderr)
+            # an implausible entry is stored when typed again with --confirm (as hub enter)
+            again = " (--confirm)" if isinstance(exc, NeedsConfirmation) else ""
+            print(f"hub {args.command}: {error_text(exc, tsh.ui_lang())}{again}", file=sys.stderr)
             return 2
 
     return wrapper
@@ -447,8 +454,10 @@ def _finalise(tour: Tournament, args: argparse.Namespace) -> None:
 def _protest(tour: Tournament, args: argparse.Namespace) -> None:
     if args.close:
         tour.close_protest(args.round, args.table, who=args.who, note=args.note)
+        print(t("cli.protest.closed", tsh.ui_lang(), round=args.round, table=args.table))
     else:
         tour.lodge_protest(args.round, args.table, who=args.who, note=args.note)
+        print(t("cli.protest.lodged", tsh.ui_lang(), round=args.round, table=args.table))
 
 
 @_run
@@ -752,7 +761,9 @@ def _register_db(sub: argparse._SubParsersAction) -> None:
     p.set_defaults(func=_audit)
 
     exp = sub.add_parser(
-        "export", help="standings, pairings, results, scorecards: CSV, A4 HTML or PDF, JSON"
+        "export",
+        help="standings, pairings, results, scorecards, prizes, categories, sanctions:"
+        " CSV, A4 HTML or PDF, JSON",
     )
     _db_args(exp)
     exp.add_argument("what", choices=exports.EXPORTS)

@@ -166,7 +166,7 @@ class StandingsArea(ServiceCore):
                     division=division,
                 )
             except ValueError as exc:
-                raise ServiceError(str(exc)) from exc
+                raise ServiceError(*exc.args) from exc  # a Phrase stays one
         folder = self.data / "exports"
         folder.mkdir(parents=True, exist_ok=True)
         part = f"-{division}" if division else ""

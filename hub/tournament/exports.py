@@ -34,7 +34,7 @@ from samoobsluha.hub.tournament.model import Game, Kind, Player
 from samoobsluha.hub.tournament.pairing import Pairing
 from samoobsluha.hub.tournament.rules import CAS, RuleSet
 from samoobsluha.hub.tournament.standings import game_lines
-from samoobsluha.shared.i18n import date_text, decimal, fixed, localize, t, time_text
+from samoobsluha.shared.i18n import Phrase, date_text, decimal, fixed, localize, t, time_text
 
 if TYPE_CHECKING:
     from samoobsluha.hub.tournament.facade import Tournament
@@ -132,9 +132,11 @@ def render(
     hall screen's address) as text and ``qr_svg``, its QR code, made by the caller; with
     ``wifi`` (the players' network), its name, password and join code ``wifi_qr_svg``.
     ``link``: all of these at once. ``day``: the date printed on every page (default
-    today). ``division``: that division's standings, pairings, results and scorecards
-    (default: the only one; the pairings and the stations' JSON of a hall with several
-    divisions are the whole hall's, each table with its division)."""
+    today). ``division``: that division's standings, pairings, results, scorecards, prizes,
+    category standings and sanctions (default: the only one; in a hall with several, the
+    pairings, results, the stations' JSON and the sanctions are the whole hall's, each
+    table with its division; the prizes and category standings every division's, each
+    under its name; standings and scorecards are refused, naming the divisions)."""
     if link is not None:
         screen_url, qr_svg = link.url, link.qr_svg
         wifi, wifi_password, wifi_qr_svg = link.wifi, link.wifi_password, link.wifi_qr_svg
@@ -192,47 +194,75 @@ def render(
             )
         return pairings_csv(pairing, players, csv_lang)
     if what in ("categories", "prizes"):
-        after = round_no if round_no is not None else tour.last_scored_round()
+        # One division's, or — none named in a hall of several — every division's, each
+        # under its name (each is given the prize table on its own, as the hall screen shows).
+        names = [division] if division is not None else tour.divisions()
+        many = len(names) > 1
+        after = round_no if round_no is not None else tour.last_scored_round(division)
         head = replace(header, round=after, after=True)
         rules = tour.rules
         if what == "prizes":
-            awards = tour.prize_list(after_round=round_no)
-            rows = prize_rows(awards, players, None if (plain and fmt == "csv") else lang)
+            per = {
+                d: prize_rows(
+                    tour.prize_list(after_round=round_no, division=d),
+                    players,
+                    None if (plain and fmt == "csv") else lang,
+                )
+                for d in names
+            }
+            rows = [({"division": d} if many else {}) | r for d, v in per.items() for r in v]
             if fmt == "html":
-                heading = t("print.prizes", lang)
-                # a column nobody has a value in (no tie: nobody's share) is left out
-                cols = [
-                    c for c in PRIZE_COLUMNS if c in ("award", "name") or any(r[c] for r in rows)
-                ]
-                section = _table(cols, rows, lang, _pt("wall"))
-                return a4_page(head, [(heading, section)], lang, "wall")
+                sections = []
+                for d, some in per.items():
+                    heading = (
+                        t("print.prizes_division", lang, division=d)
+                        if many
+                        else t("print.prizes", lang)
+                    )
+                    # a column nobody has a value in (no tie: nobody's share) is left out
+                    cols = [
+                        c
+                        for c in PRIZE_COLUMNS
+                        if c in ("award", "name") or any(r[c] for r in some)
+                    ]
+                    sections.append((heading, _table(cols, some, lang, _pt("wall"))))
+                return a4_page(head, sections, lang, "wall")
             if fmt == "json":
                 return json.dumps(rows, ensure_ascii=False, indent=1)
-            return to_csv(PRIZE_COLUMNS, rows, csv_lang)
-        sections = []
+            return to_csv((["division"] if many else []) + PRIZE_COLUMNS, rows, csv_lang)
         tables = {
-            c.name: tour.category_standings(c.name, after_round=round_no)
+            (d, c.name): tour.category_standings(c.name, after_round=round_no, division=d)
+            for d in names
             for c in tour.prize_book.categories()
         }
         if fmt == "json":
-            return json.dumps(
-                {n: category_rows(v, rules, None) for n, v in tables.items()},
-                ensure_ascii=False,
-                indent=1,
-            )
+            out: dict[str, list[dict[str, str]]] = {}
+            for (d, n), v in tables.items():
+                out.setdefault(n, []).extend(
+                    ({"division": d} if many else {}) | r for r in category_rows(v, rules, None)
+                )
+            return json.dumps(out, ensure_ascii=False, indent=1)
         if fmt == "csv":
             out_rows = []
-            for n, v in tables.items():
+            for (d, n), v in tables.items():
                 for row in category_rows(v, rules, csv_lang):
-                    out_rows.append({"category": n, **row})
-            return to_csv(["category", *category_columns(rules)], out_rows, csv_lang)
+                    out_rows.append(({"division": d} if many else {}) | {"category": n, **row})
+            lead = ["division", "category"] if many else ["category"]
+            return to_csv([*lead, *category_columns(rules)], out_rows, csv_lang)
+        sections = []
         cols = [c for c in category_columns(rules) if c not in ("games", "seconds")]
-        for n, v in tables.items():
-            heading = t("print.category", lang, name=n)
+        for (d, n), v in tables.items():
+            heading = (
+                t("print.category_division", lang, name=n, division=d)
+                if many
+                else t("print.category", lang, name=n)
+            )
             sections.append((heading, _table(cols, category_rows(v, rules, lang), lang, 12.0)))
         return a4_page(head, sections, lang, "standings")
     if what == "sanctions":
         given = tour.sanctions(round_no=round_no)
+        if division is not None:  # the hall's record, or one division's players'
+            given = [s for s in given if players[s.player].division == division]
         if fmt == "html":
             rows = sanction_rows(given, players, lang)
             heading = t("print.sanctions", lang)
@@ -245,7 +275,7 @@ def render(
     if what == "scorecard":
         by_id = {s.player.id: s for s in tour.standings(after_round=round_no, division=division)}
         if player is not None and player not in by_id:
-            raise ValueError(f"no player {player}")
+            raise ValueError(Phrase("err.tour.no_player", id=player))
         chosen = [by_id[player]] if player is not None else list(by_id.values())
         if player is None:
             chosen.sort(key=lambda s: _collate(s.player.name))
@@ -261,7 +291,7 @@ def render(
                 indent=1,
             )
         if player is None:
-            raise ValueError("a CSV scorecard needs --player")
+            raise ValueError(Phrase("err.export.scorecard_player"))
         return scorecard_csv(chosen[0], players, csv_lang)
     raise ValueError(f"cannot export {what!r} (one of {', '.join(EXPORTS)})")
 
@@ -555,11 +585,23 @@ def prize_rows(
                 "award": label,
                 "prize": " + ".join(p.value for p in a.prizes),
                 "name": ", ".join(players[pid].name for pid in a.players),
-                "share": a.share,
+                "share": _share_text(a.share, lang),
                 "note": "",
             }
         )
     return rows
+
+
+def _share_text(share: str, lang: str | None) -> str:
+    """A winner's share (``14.29 Kč``, machine form) in the reader's form (``14,29 Kč``)."""
+    number, _, unit = share.partition(" ")
+    if lang is None or not number:
+        return share
+    try:
+        value = float(number)
+    except ValueError:
+        return share
+    return f"{decimal(value, lang)} {unit}".strip()
 
 
 def _barred_row(a: Any, players: Mapping[int, Player], lang: str | None) -> dict[str, str]:

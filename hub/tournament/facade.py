@@ -378,7 +378,15 @@ class Tournament:
         self._set_player(pid, who, f"withdraw_{status}", status=status)
 
     def reinstate(self, pid: int, *, who: str = "operator") -> None:
-        """Bring a withdrawn player back into the pairings from the next round."""
+        """Bring a withdrawn player back into the pairings from the next round — not one
+        who plays (nothing to bring back), nor one expelled from the event while the
+        expulsion stands (revoking it comes first)."""
+        player = self.player(pid)
+        if not (player.withdrawn or player.paused):
+            raise TournamentError(Phrase("err.tour.not_withdrawn", id=pid))
+        for s in self.sanction_book.rows(kinds=("expulsion",), player=pid):
+            if s.scope == "event":
+                raise TournamentError(Phrase("err.tour.return_expelled", id=pid, sanction=s.id))
         self._set_player(pid, who, "reinstate", status="active")
 
     def _set_player(self, pid: int, who: str, action: str, **changes: Any) -> None:
@@ -455,10 +463,22 @@ class Tournament:
         """Record a warning, cross, point penalty or expulsion. ``round_no`` defaults to
         the latest paired round, ``table`` to the player's table in it. An expulsion from
         the event also withdraws the player for good, in the same transaction."""
+        last = self.last_round()
         if round_no is None:
-            round_no = self.last_round() or None
-        if table is None and round_no is not None:
-            table = self.table_of(round_no, player)
+            round_no = last or None
+        elif not 1 <= round_no <= last:
+            # a sanction belongs to a round played or being played
+            raise TournamentError(Phrase("err.sanction.round", round=round_no, last=last))
+        if round_no is not None:
+            own = self.table_of(round_no, player)
+            if table is not None and table != own:
+                # the sanction is the player's, at his own table of that round
+                raise TournamentError(
+                    Phrase("err.sanction.table", id=player, round=round_no, table=table, own=own)
+                    if own is not None
+                    else Phrase("err.sanction.no_table", id=player, round=round_no)
+                )
+            table = own
         with self._tx():
             done = self.sanction_book.record(
                 player,
@@ -750,6 +770,11 @@ class Tournament:
         touched |= touched_before
         for table in sorted(touched):
             if self.book.result_row(round_no, table) is not None:
+                if self.book.round_row(round_no)["published_at"] is not None:
+                    # a published result is not undone: the pairing it was played in stays
+                    raise TournamentError(
+                        Phrase("err.correct.published", round=round_no, table=table)
+                    )
                 raise TournamentError(Phrase("err.correct.has_result", round=round_no, table=table))
         data = self.data(until_round=round_no - 1)
         broken = corrections.broken_rules(data, self.rules, boards, touched, round_no)
@@ -1088,7 +1113,19 @@ class Tournament:
         division = self.division(division)
         last = self.last_scored_round(division) if after_round is None else after_round
         data = self.data(until_round=last, division=division)
-        return compute(data.players.values(), data.games, rules or self.rules, rounds=last)
+        rules = rules or self.rules
+        return compute(
+            data.players.values(), data.games, rules, rounds=last, voided=self.voided(last, rules)
+        )
+
+    def voided(self, after_round: int, rules: RuleSet | None = None) -> set[int]:
+        """The players whose tally the standings after ``after_round`` zero: under a rule
+        set with ``expelled_results = "void"`` (PFS 1.3), every player with an active
+        expulsion from the event given in that round or before. None under ČAS and SSS,
+        whose rules keep an expelled player's games (``keep``)."""
+        if (rules or self.rules).expelled_results != "void":
+            return set()
+        return {p for p, r in self.expelled().items() if r <= after_round}
 
     def hall_standings(self, *, after_round: int | None = None) -> list[Standing]:
         """Every division's standings, one after another in the hall's order (ranks are
@@ -1281,6 +1318,17 @@ class Tournament:
                             "updated_at": now,
                         }
                     )
+            for local, r in tshfile.expelled_rounds(source).items():
+                # the file's ``expelled`` key: the expulsion, so that the standings (PFS:
+                # a voided tally) and the prize list read as in the hall that wrote it
+                self.sanction_book.record(
+                    int(gid(local) or 0),
+                    "expulsion",
+                    round_no=r or None,
+                    reason=f"tsh: {file}",
+                    scope="event",
+                    who=who,
+                )
             self.db.table("tour_division_tsh").insert(
                 {
                     "division": division,
@@ -1366,16 +1414,25 @@ class Tournament:
         numbers them."""
         division = self.division(division)
         scored = self.last_scored_round(division)
-        data, pend = _local_numbers(
-            self.data(until_round=scored, division=division), self.pending_games(division)
-        )
+        mine = self.data(until_round=scored, division=division)
+        data, pend = _local_numbers(mine, self.pending_games(division))
+        number = {pid: i for i, pid in enumerate(sorted(mine.players), start=1)}
         return tshfile.from_tournament(
             data,
             pending_games=pend,
             source=self.tsh_source(division),
             scored_rounds=scored,
             rules=self.rules,
+            expelled={number[p]: r for p, r in self.expelled().items() if p in number},
         )
+
+    def expelled(self) -> dict[int, int]:
+        """Player → the round of his (first active) expulsion from the event."""
+        out: dict[int, int] = {}
+        for s in self.sanction_book.rows(kinds=("expulsion",)):
+            if s.scope == "event" and s.player not in out:
+                out[s.player] = s.round or 0
+        return out
 
     def export_tsh_event(self, folder: Path | str) -> list[Path]:
         """Write the whole hall as tsh writes a multi-division event into ``folder``: one

@@ -175,7 +175,7 @@ class ResultBook:
         if source == "operator" and not confirm:
             self._plausible(kind_, s_first, s_second)
         if kind_ is Kind.FORFEIT and forfeited not in (pf, ps):
-            raise TournamentError(Phrase("err.tour.forfeit_whom"))
+            raise TournamentError(Phrase("err.tour.forfeit_whom", first=pf, second=ps))
         if kind_ is not Kind.FORFEIT:
             forfeited = None
         if started is None:
@@ -585,9 +585,13 @@ class ResultBook:
     def lodge_protest(self, round_no: int, table: int, *, who: str, note: str = "") -> None:
         """A protest within the window holds that table's result from becoming final."""
         closes = self.protest_closes(round_no)
-        if closes is not None and self.clock.now() > closes:
-            raise TournamentError(Phrase("err.tour.protest_closed", round=round_no))
         self.board(round_no, table)
+        if closes is None:  # nothing published to protest against yet
+            raise TournamentError(
+                Phrase("err.tour.protest_unpublished", round=round_no, table=table)
+            )
+        if self.clock.now() > closes:
+            raise TournamentError(Phrase("err.tour.protest_closed", round=round_no))
         with self.db.atomic():
             self.db.table("tour_protests").insert(
                 {

@@ -353,6 +353,8 @@ class PrizeBook:
         if rank < 1:
             raise TournamentError(Phrase("err.prize.rank"))
         if kind == "category":
+            if not category.strip():
+                raise TournamentError(Phrase("err.prize.category_needed"))
             self.get(category)
         else:
             category = ""

@@ -72,6 +72,12 @@ class RuleSet:
     # say otherwise: ``--set prize_withdrawn=no``.
     prize_expelled: bool = False
     prize_withdrawn: bool = True
+    # The results of a player expelled from the event: "keep" (ČAS 13.12–13.14 and the SSS
+    # rules take nothing back: his games stand, he is not paired again) or "void" (PFS 1.3:
+    # the referee "może wykluczyć danego gracza z dalszych rozgrywek, zerując jego dorobek
+    # punktowy" — his tally is zeroed and he stands below everybody; his opponents keep
+    # their games against him, the rule zeroes his tally only).
+    expelled_results: str = "keep"
 
     def score_value(self, own: int, opp: int) -> float:
         """How good a single game score is for the player, by this rule set's criteria.
@@ -105,6 +111,8 @@ class RuleSet:
             raise ValueError("unjustified is 'cross', 'points' or 'none'")
         if changes.get("swiss_method", self.swiss_method) not in ("matching", "neighbours"):
             raise ValueError("swiss_method is 'matching' or 'neighbours'")
+        if changes.get("expelled_results", self.expelled_results) not in ("keep", "void"):
+            raise ValueError("expelled_results is 'keep' or 'void'")
         if changes.get("lexicon", self.lexicon) not in ("cs", "sk", "pl"):
             raise ValueError("lexicon is 'cs', 'sk' or 'pl'")
         return dataclasses.replace(self, **changes)
@@ -126,6 +134,7 @@ PFS = RuleSet(
     unjustified="none",
     swiss_method="neighbours",
     lexicon="pl",
+    expelled_results="void",
 )
 
 RULES: dict[str, RuleSet] = {r.name: r for r in (CAS, SSS, PFS)}

@@ -18,7 +18,7 @@ started), counted over games whose starter is known.
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Collection, Iterable
 from dataclasses import dataclass, field
 
 from samoobsluha.hub.tournament.model import Game, Kind, Player
@@ -57,6 +57,9 @@ class Standing:
     opp_wins: float = 0.0  # Buchholz: sum of the opponents' wins
     turcas: float = 0.0
     rank: int = 0
+    # an expelled player whose tally the rule set voids (``expelled_results = "void"``,
+    # PFS 1.3): every figure 0, ranked below everybody; his games stay on his scorecard
+    voided: bool = False
 
     @property
     def spread(self) -> int:
@@ -150,10 +153,13 @@ def compute(
     rules: RuleSet,
     *,
     rounds: int | None = None,
+    voided: Collection[int] = (),
 ) -> list[Standing]:
     """Standings, best first, with ``rank`` set (equal criteria share a rank).
 
-    ``rounds`` is Kol for TurČAS; by default the last round that has a game.
+    ``rounds`` is Kol for TurČAS; by default the last round that has a game. ``voided``:
+    the players whose tally is zeroed (PFS 1.3, an expulsion): their games stay in their
+    lines and count for their opponents, their own figures are 0 and they rank last.
     """
     table = {p.id: Standing(player=p) for p in players}
     last = 0
@@ -171,6 +177,10 @@ def compute(
         st.opp_points = sum(line.opp for line in st.lines)
         st.starts = sum(1 for line in st.lines if line.started is True)
         st.seconds = sum(1 for line in st.lines if line.started is False)
+        if st.player.id in voided:
+            st.voided = True
+            st.wins = st.losses = 0.0
+            st.points = st.opp_points = st.starts = st.seconds = 0
     for st in table.values():
         st.opp_wins = sum(table[o].wins for o in _opponent_list(st) if o in table)
         st.turcas = (
@@ -179,6 +189,8 @@ def compute(
             + rules.turcas_c * st.spread
             + rules.turcas_d * st.zacinani
         )
+        if st.voided:
+            st.opp_wins = st.turcas = 0.0
     ordered = sorted(table.values(), key=lambda s: (_key(s, rules), s.player.name, s.player.id))
     previous: tuple[float, ...] | None = None
     for index, st in enumerate(ordered, start=1):
@@ -194,7 +206,8 @@ def _opponent_list(st: Standing) -> list[int]:
 
 
 def _key(st: Standing, rules: RuleSet) -> tuple[float, ...]:
-    return tuple(-round(float(getattr(st, c)), 6) for c in rules.criteria)
+    # a voided tally ranks below every other, a zero one included
+    return (float(st.voided), *(-round(float(getattr(st, c)), 6) for c in rules.criteria))
 
 
 def format_wins(value: float) -> str:

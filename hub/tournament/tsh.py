@@ -53,7 +53,7 @@ the user's language (``shared.i18n``).
 from __future__ import annotations
 
 import re
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Mapping
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -712,6 +712,21 @@ def pending(tsh: TshFile) -> list[Game]:
 
 
 FORFEIT_KEY = "forfeit"
+# A player expelled from the event: the round of the expulsion (``expelled 3``). tsh keeps
+# the key as it keeps every unknown one; this reader gives it back, so a rule set that voids
+# an expelled player's tally (PFS 1.3, ``expelled_results = "void"``) reads the same
+# standings from the file as the hall's.
+EXPELLED_KEY = "expelled"
+
+
+def expelled_rounds(tsh: TshFile) -> dict[int, int]:
+    """Player number → the round he was expelled from the event in (the ``expelled`` key)."""
+    out = {}
+    for pid, tp in enumerate(tsh.players, start=1):
+        rounds = tp.ints(EXPELLED_KEY)
+        if rounds and rounds[0] is not None:
+            out[pid] = rounds[0]
+    return out
 FORFEIT_WON, FORFEIT_LOST, FORFEIT_BOTH = 1, 2, 3
 _FORFEIT_MIRROR = {FORFEIT_WON: FORFEIT_LOST, FORFEIT_LOST: FORFEIT_WON, FORFEIT_BOTH: FORFEIT_BOTH}
 
@@ -800,6 +815,7 @@ def from_tournament(
     source: TshFile | None = None,
     scored_rounds: int = 0,
     rules: RuleSet | None = None,
+    expelled: Mapping[int, int] | None = None,
 ) -> TshFile:
     """A .t file for ``data`` (scored games) and ``pending_games`` (pairings without scores).
 
@@ -810,7 +826,9 @@ def from_tournament(
     keys in ``Player.extra`` other than p12/off are kept and lines use tsh's layout.
     ``scored_rounds``: rounds that are over even if nobody played in the last ones.
     ``rules`` (default ČAS's values): what a forfeit is worth — it is written as its ruled
-    scores with the ``forfeit`` key, so the file says what the hall ruled."""
+    scores with the ``forfeit`` key, so the file says what the hall ruled. ``expelled``:
+    player → the round of his expulsion from the event, written as the ``expelled`` key."""
+    expelled = expelled or {}
     pend = [g for g in pending_games if rounds is None or g.round <= rounds]
     games = [g for g in data.games if rounds is None or g.round <= rounds]
     scored = max([scored_rounds, *(g.round for g in games)])
@@ -904,6 +922,12 @@ def from_tournament(
             if p.club != club_of(src.get(CLUB_KEY)):
                 same = False
                 fields = _with_club(fields, p.club)
+            gone = str(expelled[pid]) if pid in expelled else None
+            if gone != src.get(EXPELLED_KEY):
+                same = False
+                fields = [(k, v) for k, v in fields if k != EXPELLED_KEY]
+                if gone is not None:
+                    fields.append((EXPELLED_KEY, gone))
             was_off = src.get("off") is not None
             if p.withdrawn != was_off:
                 same = False
@@ -942,10 +966,13 @@ def from_tournament(
                 src.eol,
             )
         else:
-            fields = [(k, v) for k, v in p.extra.items() if k not in ("p12", "off", FORFEIT_KEY)]
+            dropped = ("p12", "off", FORFEIT_KEY, EXPELLED_KEY)
+            fields = [(k, v) for k, v in p.extra.items() if k not in dropped]
             fields = _with_club(fields, p.club)
             if p.withdrawn:
                 fields.append(("off", p.extra.get("off") or "0"))
+            if pid in expelled:
+                fields.append((EXPELLED_KEY, str(expelled[pid])))
             fields, _ = _with_forfeits(fields, forfeit_codes[pid], length, False)
             fields.append(("p12", " ".join(_token(x) for x in p12)))
             fields.sort(key=lambda kv: kv[0])

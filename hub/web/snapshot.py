@@ -61,11 +61,14 @@ def build(service: HubService) -> dict[str, Any]:
         round_no = int(pairing.get("round", 0) or 0)
         # After the planned last round is published: the prize list. With a pairing sent:
         # the warnings and expulsions published before its round (ČAS 13.13).
-        awards = (
-            [a for d in divisions for a in tour.prize_list(after_round=after, division=d)]
+        # Each division is given the prize table on its own: in a hall of several, every
+        # row says whose division's prize it is.
+        per_division = (
+            [(d, tour.prize_list(after_round=after, division=d)) for d in divisions]
             if tour.event_over()
             else []
         )
+        awards = [a for _, given in per_division for a in given]
         # a forfeit shows as ruled (200:0), as the standings count it and every export says
         ruled = {
             r["table_no"]: exports.ruled_scores(
@@ -77,10 +80,15 @@ def build(service: HubService) -> dict[str, Any]:
         given = tour.sanction_book.published_before(round_no) if round_no else []
         if awards or tour.event_over():  # the last round's: before the results are announced
             given = tour.sanction_book.published_before(tour.settings()["rounds"] + 1)
-    prize_cols = exports.PRIZE_COLUMNS
+    many = len(divisions) > 1
+    prize_cols = (["division"] if many else []) + exports.PRIZE_COLUMNS
     sanction_cols = [c for c in exports.SANCTION_COLUMNS if c not in ("referee", "time")]
     prizes = {
-        lang: [[r[c] for c in prize_cols] for r in exports.prize_rows(awards, players, lang)]
+        lang: [
+            [({"division": d} | r)[c] for c in prize_cols]
+            for d, given in per_division
+            for r in exports.prize_rows(given, players, lang)
+        ]
         for lang in LANGUAGES
     }
     sanctions = {

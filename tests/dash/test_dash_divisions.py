@@ -96,3 +96,26 @@ async def test_f5_in_a_hall_of_two_divisions(hall: HubService) -> None:
         await settle(pilot)
     exported = sorted(p.name for p in (hall.data / "exports").iterdir())
     assert exported == ["pairings-1.html", "standings-JUNIOR-0.html", "standings-OPEN-0.html"]
+
+
+def test_the_hall_screens_prize_list_says_whose_division(hall: HubService) -> None:
+    """After the last round each division is given the prize table on its own; the hall
+    screen lists both, every row with its division (two „1. místo“ lines otherwise)."""
+    with hall._tour() as tour:
+        tour.configure(rounds=1)
+        tour.prize_book.add_prize("place", 1, "1000 Kč")
+    hall.pair(1, seed=4)
+    for table in (1, 2, 4, 5):  # table 3 is OPEN's bye
+        hall.enter_result(1, Entry(table, 400 + table, 300))
+    hall.publish_round(1)
+    with hall._tour() as tour:
+        winners = {d: tour.standings(division=d)[0].player.name for d in ("OPEN", "JUNIOR")}
+    snap = snapshot.build(hall)
+    columns = snap["prizes"]["columns"]
+    assert columns[0] == "division"
+    for lang in ("cs", "pl"):
+        rows = [dict(zip(columns, row, strict=True)) for row in snap["prizes"]["rows"][lang]]
+        assert [(r["division"], r["name"]) for r in rows] == [
+            ("OPEN", winners["OPEN"]),
+            ("JUNIOR", winners["JUNIOR"]),
+        ]
