@@ -337,3 +337,34 @@ def test_station_check_reads_plays_and_answers_in_polish(pl_lexicon_path: Path):
     assert lines[0].startswith(f"pl/HUNSPELL: {count} {form}, sha256 ")
     assert lines[1:] == ["ŹDŹBŁO: DOBRZE (HUNSPELL)", "KŮŇ PIES: ŹLE (HUNSPELL)",
                          "ŹDŹBŁO: DOBRZE (HUNSPELL)"]  # fmt: skip
+
+
+def test_the_issues_build_command_needs_no_variant_for_hunspell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    """`hub lexicon build --hunspell …/pl_PL --lang pl -o pl.lex`, as #33 and docs/polish.md
+    write it, builds the HUNSPELL variant (the default lexicons' name); a word list, one
+    variant among KLASIK and PLUS, must still say which — refused in the operator's
+    language, exit status 2."""
+    from samoobsluha.hub.cli import main as hub_main
+
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "pl")
+    prefix = tmp_path / "mini_pl"
+    prefix.with_suffix(".aff").write_bytes(POLISH_AFF.encode("iso8859-2"))
+    dic = f"{len(POLISH_DIC)}\n" + "\n".join(POLISH_DIC) + "\n"
+    prefix.with_suffix(".dic").write_bytes(dic.encode("iso8859-2"))
+    out = tmp_path / "pl.lex"
+    assert hub_main(["lexicon", "build", "--hunspell", str(prefix), "--lang", "pl",
+                     "-o", str(out)]) == 0  # fmt: skip
+    lex = Lexicon.open(out, language="pl")
+    assert lex.info.variant == "HUNSPELL" and lex.contains("źdźbło")
+    words = tmp_path / "words.txt"
+    words.write_text("źdźbło\nżółw\n", encoding="utf-8")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:
+        hub_main(["lexicon", "build", "--wordlist", str(words), "--lang", "pl",
+                  "-o", str(tmp_path / "w.lex")])  # fmt: skip
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert "--variant" in err and "required" not in err, err
+    assert not (tmp_path / "w.lex").exists()
