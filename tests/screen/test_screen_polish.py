@@ -30,14 +30,14 @@ CZECH_ROLE = re.compile(r"\b(ZH|DH)\b")
 
 @pytest.fixture
 def polish_hub() -> Iterator[LiveHub]:
-    """A 40-player PFS field, three rounds played and published, round 4 paired and
-    running (what bench/screenshots.py --lang pl pictures, smaller)."""
+    """A 120-player PFS field (the demo's size), three rounds played and published, round 4
+    paired and running: what bench/screenshots.py --lang pl pictures."""
     folder = Path(tempfile.mkdtemp(prefix="hscr-pl"))
     clock = FakeClock(T0)
     service = HubService(folder, clock=clock)
     service.prepare()
     with service._tour() as tour:
-        play_sample(tour, 3, players=40, name=EVENT, place=PLACE, lang="pl")
+        play_sample(tour, 3, players=120, name=EVENT, place=PLACE, lang="pl")
     live = LiveHub(folder, clock)
     live.publish_round(4)
     live.call(lambda: live.server.start_round(4, at=T0 + 10, basic_seconds=2400))
@@ -57,7 +57,8 @@ def _allowed(hub: LiveHub) -> set[str]:
 
 
 def _shown(driver: Any) -> str:
-    return str(driver.execute_script("return document.body.innerText"))
+    """What the page shows; its soft hyphens (where a long word may break) are unseen."""
+    return str(driver.execute_script("return document.body.innerText")).replace("\u00ad", "")
 
 
 def _connected(driver: Any) -> bool:
@@ -88,7 +89,7 @@ def test_a_phone_speaks_polish(polish_hub: LiveHub, browser_factory: Any) -> Non
     WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
         lambda d: who in d.find_element(By.ID, "me").text, message=f"{who} found"
     )
-    card = driver.find_element(By.ID, "me").text
+    card = driver.find_element(By.ID, "me").text.replace("\u00ad", "")
     assert "Gra jako" in card and ("rozpoczynający" in card or "drugi" in card), card
     assert not CZECH_ROLE.search(card), card
     text = _shown(driver)
@@ -102,3 +103,37 @@ def test_a_phone_speaks_polish(polish_hub: LiveHub, browser_factory: Any) -> Non
         lambda d: "Pořadí" in _shown(d) or "pořadí" in _shown(d), message="cs standings"
     )
     assert english_on_screen(_shown(driver), allowed=_allowed(polish_hub), lang="pl")
+
+
+def test_a_polish_phone_at_360_px_never_scrolls_sideways(
+    polish_hub: LiveHub, browser_factory: Any
+) -> None:
+    """The Polish words are longer („rozpoczynający“ where Czech writes ZH, „Miejsce“,
+    „Wygrane“): the player's card, its games and the standings still fit a 360 px phone,
+    as the Czech one does."""
+    from test_screen_reading import NARROW_PHONE, PHONE_WIDTH
+
+    driver = browser_factory(NARROW_PHONE)
+    driver.get(polish_hub.url + "?lang=pl")
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(_connected, message="live")
+    with polish_hub.service._tour() as tour:  # the longest name who started a game
+        starters = [s.player.name for s in tour.standings(after_round=3)
+                    if any(line.started for line in s.lines)]  # fmt: skip
+    longest = max(starters, key=len)
+    driver.find_element(By.ID, "q").send_keys(longest)
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+        lambda d: longest in d.find_element(By.ID, "me").text, message="card"
+    )
+    assert "rozpoczynający" in driver.find_element(By.ID, "me").text.replace("\u00ad", "")
+    m = driver.execute_script(PHONE_WIDTH)
+    assert m["w"] == 360 and m["doc"] <= 360, m
+    assert all(right <= 360.5 for right in m["tables"]), m
+    inside = driver.execute_script(
+        "var c = document.querySelector('#me .card');"
+        "return c.querySelector('table').getBoundingClientRect().right"
+        " <= c.getBoundingClientRect().right;"
+    )
+    assert inside, "the games' table runs over the card's border"
+    # the standings by what PFS ranks by: the balance, then points
+    head = driver.find_element(By.CSS_SELECTOR, "#standings-table tr").text.split()
+    assert head == ["Miejsce", "Gracz", "Bilans", "Punkty"], head
