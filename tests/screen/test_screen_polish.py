@@ -76,6 +76,7 @@ def test_the_projector_speaks_polish(polish_hub: LiveHub, browser_factory: Any) 
     assert "Runda 4" in text and "Gdzie gram?" in text, text
     assert not english_on_screen(text, allowed=_allowed(polish_hub), lang="pl"), text
     assert not CZECH_ROLE.search(text), text
+    assert driver.execute_script("return window.samoobsluhaMissing") == []
 
 
 def test_a_phone_speaks_polish(polish_hub: LiveHub, browser_factory: Any) -> None:
@@ -96,6 +97,7 @@ def test_a_phone_speaks_polish(polish_hub: LiveHub, browser_factory: Any) -> Non
     assert "Klasyfikacja po rundzie 3" in text, text
     assert not english_on_screen(text, allowed=_allowed(polish_hub), lang="pl"), text
     assert not CZECH_ROLE.search(text), text
+    assert driver.execute_script("return window.samoobsluhaMissing") == []  # none asked in vain
     # the net is live on this page: the Czech page of the same hall is caught
     driver.get(polish_hub.url + "?lang=cs")
     WebDriverWait(driver, WAIT, poll_frequency=0.1).until(_connected, message="live (cs)")
