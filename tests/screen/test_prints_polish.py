@@ -42,8 +42,7 @@ def tour(tmp_path_factory: pytest.TempPathFactory) -> Iterator[Tournament]:
         book.add_prize("category", 1, "puchar", category="kobiety")
         book.add_prize("category", 1, "książka", category="juniorzy")
         tour.sanction(players[5].id, "warning", reason="rozmowa przy stoliku", round_no=3)
-        tour.sanction(players[7].id, "expulsion", scope="event", reason="niesportowe",
-                     round_no=3)
+        tour.sanction(players[7].id, "expulsion", scope="event", reason="niesportowe", round_no=3)
         yield tour
 
 
