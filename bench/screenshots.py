@@ -28,24 +28,36 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from types import SimpleNamespace
 
 REPO = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(REPO / "tests" / "screen"))  # the screen tests' LiveHub and browser
 
-from conftest import T0, LiveHub, make_browser  # noqa: E402
+from screen_testkit import T0, LiveHub, make_browser  # noqa: E402
 
 from samoobsluha.hub import rehearse  # noqa: E402
+from samoobsluha.hub.officiating import stations_rule  # noqa: E402
 from samoobsluha.hub.printpdf import html_to_pdf  # noqa: E402
 from samoobsluha.hub.sample import play_sample  # noqa: E402
 from samoobsluha.hub.service import HubService  # noqa: E402
 from samoobsluha.hub.tournament import exports  # noqa: E402
 from samoobsluha.hub.web.qr import svg, wifi_svg  # noqa: E402
 from samoobsluha.shared.clock import FakeClock  # noqa: E402
+from samoobsluha.shared.i18n import t  # noqa: E402
 
 DAY = datetime.date(2026, 3, 14)
 WIFI, WIFI_PASSWORD = "SAMOOBSLUHA-HRACI", "scrabble2026"
 PRINTED_URL = "http://192.168.60.2:8080/"  # the hub on the players' network (hall-setup.md)
 DPI = 60  # an A4 page 496 px wide: readable in docs, small in the repository
+
+
+def first_page_with(pdf: Path, text: str) -> int:
+    """The first page of ``pdf`` whose text (pdftotext) has ``text``: the list by name
+    starts after however many pages the list by table takes."""
+    pages = subprocess.run(
+        ["pdftotext", "-layout", str(pdf), "-"], capture_output=True, text=True, check=True
+    ).stdout.split("\f")
+    return next(i for i, page in enumerate(pages, start=1) if text in page)
 
 
 def page_png(pdf: Path, out: Path, page: int = 1) -> Path:
@@ -85,19 +97,37 @@ def prints(service: HubService, url: str, work: Path, out: Path, lang: str) -> l
             pdf = html_to_pdf(page, work / f"{what}.pdf")
             made.append(page_png(pdf, out / f"print-{what}.png"))
             if what == "pairings":
-                made.append(page_png(pdf, out / "print-pairings-by-name.png", page=2))
+                by_name = first_page_with(pdf, t("tour.by_name", lang))
+                made.append(page_png(pdf, out / "print-pairings-by-name.png", page=by_name))
         name = tour.settings()["name"]
     at = datetime.datetime.combine(DAY, datetime.time(8, 30)).timestamp()
-    ok = [
-        rehearse.Check(key, rehearse.OK, text)
-        for key, text in (
-            ("link", "spojení s hubem v pořádku"),
-            ("clock", "hodiny o 3 ms od hubu"),
-            ("gong", "zkušební gong zazněl o 4 ms později"),
-            ("keyboard", "všechna písmena došla"),
+    # the checks as the hub judges them, in the picture's language (not texts typed here)
+    answer = {
+        "clock_synced": True, "clock_delay": 0.004, "clock_offset": 0.003,
+        "gong": {"at": 100.0, "switched_at": 100.004, "output": "bell"},
+        "keyboard": {"answered": True, "missing": ""}, "bell": "GPIO17", "lamp": "GPIO27",
+        "button": {"pressed": True}, "pin_set": True, "tables": "1–16",
+        "free_bytes": 2_000_000_000, "min_free_bytes": 200_000_000, "root_read_only": True,
+        "watchdog": True,
+    }  # fmt: skip
+    stations = [
+        rehearse.judge_station(
+            SimpleNamespace(
+                station_id=f"st-{i}",
+                online=True,
+                address=f"192.168.0.{20 + i}",
+                version="1.0",
+                lexicon_sha256="ab" * 32,
+                lexicon_ok=True,
+            ),
+            answer,
+            hub_version="1.0",
+            expected_lexicon=None,
+            lang=lang,
         )
+        for i in range(1, 5)
     ]
-    stations = [rehearse.StationResult(f"stanice-{i:02d}", True, ok) for i in range(1, 5)]
+    rules = "pfs" if lang == "pl" else "cas"
     result = rehearse.Rehearsal(
         id="rehearse:1773473400:5e1f",
         started_at=at - 40,
@@ -107,12 +137,26 @@ def prints(service: HubService, url: str, work: Path, out: Path, lang: str) -> l
         hub_version="1.0",
         expected_lexicon=None,
         players=32,
-        required=4,
+        required=1,
         go_stations=4,
         online=4,
         spread=0.004,
         stations=stations,
-        hall=[rehearse.Check("link", rehearse.OK, "4 ze 4 stanic připojeno")],
+        hall=[
+            rehearse.Check(
+                "cas_15_8e",
+                rehearse.OK,
+                t(
+                    "rehearse.cas",
+                    lang,
+                    players=32,
+                    required=1,
+                    go=4,
+                    online=4,
+                    rule=t(stations_rule(rules).key, lang),
+                ),
+            )
+        ],
     )
     pdf = html_to_pdf(rehearse.render_html(result, lang, tournament=name), work / "rh.pdf")
     made.append(page_png(pdf, out / "print-rehearsal.png"))

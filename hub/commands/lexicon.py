@@ -37,12 +37,18 @@ def _lexicon_build(args: argparse.Namespace) -> int:
         if args.hunspell
         else (build_from_wordlist, args.wordlist)
     )
+    # a hunspell dictionary is one lexicon, named as the default lexicons are (HUNSPELL);
+    # a word list is one variant among several (KLASIK, PLUS): it must say which
+    variant = args.variant or ("HUNSPELL" if args.hunspell else None)
+    if variant is None:
+        args.build_parser.error("the following arguments are required: --variant")
+        return 2  # error() exits; its signature does not say so
     try:
         info, report = build(
             source,
             args.output,
             language=args.lang,
-            variant=args.variant,
+            variant=variant,
             max_length=args.max_length,
             source=args.source,
         )
@@ -192,7 +198,9 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     source.add_argument("--wordlist", metavar="FILE", help="UTF-8 word list, one word a line")
     build.add_argument("--lang", required=True, choices=sorted(ALPHABETS), help="language")
-    build.add_argument("--variant", required=True, help="variant name, e.g. KLASIK or PLUS")
+    build.add_argument(
+        "--variant", help="variant name, e.g. KLASIK or PLUS (default with --hunspell: HUNSPELL)"
+    )
     build.add_argument("-o", "--output", required=True, metavar="OUT", help="lexicon file")
     build.add_argument(
         "--max-length",
@@ -206,7 +214,7 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="do not sign it with the hub's key (stations refuse an unsigned lexicon)",
     )
-    build.set_defaults(func=_lexicon_build)
+    build.set_defaults(func=_lexicon_build, build_parser=build)
 
     sign = lex_sub.add_parser(
         "sign",

@@ -16,6 +16,7 @@ import pytest
 
 import samoobsluha.hub.demo as demo
 from samoobsluha.hub.service import HubService
+from samoobsluha.shared.lexicon import Lexicon
 from samoobsluha.shared.protocol import StationKey
 from samoobsluha.station import config as station_config
 from samoobsluha.station.sync import NetworkConfig
@@ -131,6 +132,10 @@ def test_the_polish_demo_is_a_pfs_event_of_120_players(
             cfg = station_config.load(root / name / "station.toml")
             assert cfg.ui_language == "pl"
             assert cfg.lexicon == root / name / "lexicons" / "pl.lex"
+            # the real one: the lexicon built from hunspell-pl, word for word
+            assert cfg.lexicon.read_bytes() == pl_lexicon_path.read_bytes()
+            lex = Lexicon.open(cfg.lexicon, language="pl")
+            assert lex.contains("źdźbło") and not lex.contains("qxzw") and len(lex) > 2_600_000
         assert 'lang = "pl"' in (root / "hub" / "hub.toml").read_text(encoding="utf-8")
         assert "--lang pl" in demo.dashboard_command("pl")
         procs = demo.start_background(info["port"], info["screen_port"])

@@ -1,6 +1,7 @@
-"""Every dashboard screen in Czech and in Slovak, with data on it (stations, checks and a
-station-wide refusal, an entered result and a parse error, standings and pairings with
-the why-this-pair text), and nothing English on it."""
+"""Every dashboard screen (F1–F5, F12) in Czech, Slovak and Polish, with data on it
+(stations, checks and a station-wide refusal, an entered result and a parse error,
+standings and pairings with the why-this-pair text, categories and prizes), and nothing
+English on it (nothing Czech, Slovak or English on the Polish one)."""
 
 from __future__ import annotations
 
@@ -78,6 +79,12 @@ async def test_every_dashboard_screen_speaks_the_language(
         await look("results: echo")
         await pilot.press("f5")
         await look("standings and pairings")
+        await pilot.press("e")  # why this pair: the board under the cursor explained
+        await look("standings: why this pair")
+        assert str(app.screen.query_one("#explain", Label).content).strip()
+        await pilot.press("f12")
+        await look("categories and prizes")
+        assert app.current_mode == "prizes"
 
 
 async def test_why_this_pair_speaks_czech(served: HubService) -> None:

@@ -59,3 +59,49 @@ async def test_a_polish_referee_confirms_with_t_for_tak(make_app) -> None:
         await pilot.press("t")
         await pilot.pause()
     assert app.return_code == 0
+
+
+@pytest.mark.slow
+async def test_the_list_may_be_corrected_until_handed_over_and_is_fixed_after(
+    pl_lexicon_path: Path, make_app, store
+) -> None:
+    """PFS 4.9 in the kiosk: the challenger writes the words of the move; Esc at the
+    opponent's review (before handing over) lets him write them again; once the opponent
+    confirms, the list is fixed — keys typed at once after the confirm (a word's letters,
+    Backspace, the confirm key again) change nothing: one logged check, those words, one
+    verdict."""
+    from samoobsluha.station.screens.check import CheckScreen
+    from samoobsluha.station.widgets.word_input import WordInput
+
+    app = make_app(lexicon=Lexicon.open(pl_lexicon_path), ui_language="pl")
+    async with app.run_test(size=(80, 24)) as pilot:
+        await start_check(pilot, "12", "2")
+        await type_text(pilot, "źdźbło kolo")
+        await pilot.press("enter")
+        await settle(pilot)
+        hint = str(app.screen.query_one("#check-hint").render())
+        assert "PRZECIWNIK: sprawdź pisownię" in hint and "Esc = popraw" in hint, hint
+        await pilot.press("escape")  # not handed over yet: the challenger corrects
+        await settle(pilot)
+        assert isinstance(app.screen, CheckScreen) and store.recent() == []
+        await type_text(pilot, "2")
+        await pilot.press("enter")
+        await settle(pilot)
+        await type_text(pilot, "źdźbło qxzw")
+        await pilot.press("enter")
+        await settle(pilot)
+        check = app.screen
+        assert isinstance(check, CheckScreen)
+        await pilot.press("f10")  # handed over: the opponent confirms
+        # the fields as someone might change them after that, and the confirm again
+        for word in check.query(WordInput):
+            word.value = "kolo"
+        check.action_confirm()
+        await pilot.press("backspace", "backspace", "a", "f10")
+        await settle(pilot)
+        await pilot.press("escape", "f10")
+        await settle(pilot)
+    rows = store.recent()
+    assert len(rows) == 1, rows
+    assert rows[0]["words"] == ["ŹDŹBŁO", "QXZW"] and rows[0]["table_no"] == 12
+    assert rows[0]["failed"] == ["qxzw"] or rows[0]["failed"] == ["QXZW"], rows[0]

@@ -127,7 +127,7 @@ def test_phone_at_360_px_never_scrolls_sideways(
     assert re.search(r"\b0,5\b|\b1,5\b", standings)  # the draw: decimal comma, from the hub
 
 
-@pytest.mark.parametrize("lang", ["cs", "sk", "en"])
+@pytest.mark.parametrize("lang", ["cs", "sk", "en", "pl"])
 def test_no_page_shows_a_catalogue_key(
     hub: LiveHub, clock: FakeClock, browser_factory: Any, lang: str
 ) -> None:

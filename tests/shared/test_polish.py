@@ -164,6 +164,83 @@ def test_a_thousand_forms_hunspell_rejects_are_not_valid(pl_lexicon: Lexicon):
     assert verdict.status is Status.INVALID
 
 
+def hunspell_candidates(count: int, seed: int) -> list[str]:
+    """Forms made from hunspell-pl's own files, not from our lexicon: random lowercase
+    stems of ``pl_PL.dic`` with one of their own flags' suffix rules of ``pl_PL.aff``
+    applied (the rule's condition unchecked, so some are misses), sometimes the ``nie``
+    prefix. Which of them are Polish is for the hunspell binary to say."""
+    aff = Path(PL_PREFIX + ".aff").read_text(encoding="iso8859-2").splitlines()
+    rules: dict[str, list[tuple[str, str]]] = {}
+    for line in aff:
+        parts = line.split()
+        if len(parts) >= 5 and parts[0] == "SFX":
+            strip = "" if parts[2] == "0" else parts[2]
+            add = "" if parts[3] == "0" else parts[3].split("/")[0]
+            rules.setdefault(parts[1], []).append((strip, add))
+    dic = Path(PL_PREFIX + ".dic").read_text(encoding="iso8859-2").splitlines()[1:]
+    entries = []
+    for line in dic:
+        stem, _, flags = line.split()[0].partition("/") if line.strip() else ("", "", "")
+        if stem and all(ch in POLISH.letters for ch in stem):  # lowercase, Polish letters
+            entries.append((stem, flags))
+    inflecting = [(stem, flags) for stem, flags in entries if any(f in rules for f in flags)]
+    rng = random.Random(seed)
+    out: set[str] = set()
+    while len(out) < count:
+        stem, flags = rng.choice(inflecting if rng.random() < 0.9 else entries)
+        form = stem
+        suffixed = [f for f in flags if f in rules]
+        if suffixed and rng.random() < 0.9:
+            strip, add = rng.choice(rules[rng.choice(suffixed)])
+            if not stem.endswith(strip):
+                continue
+            form = stem[: len(stem) - len(strip)] + add
+        if "b" in flags and rng.random() < 0.2:
+            form = "nie" + form
+        if 2 <= len(form) <= 15 and all(ch in POLISH.letters for ch in form):
+            out.add(form)
+    return sorted(out)
+
+
+@pytest.fixture(scope="module")
+def hunspell_split() -> tuple[list[str], list[str], set[str]]:
+    """(accepted, rejected, stems): hunspell's own forms, split by ``hunspell -d pl_PL``."""
+    candidates = hunspell_candidates(12000, seed=49)
+    rejected = hunspell_rejects(candidates)
+    accepted = [w for w in candidates if w not in rejected]
+    dic = Path(PL_PREFIX + ".dic").read_text(encoding="iso8859-2").splitlines()[1:]
+    stems = {line.split("/")[0].strip() for line in dic}
+    return accepted, sorted(rejected), stems
+
+
+@pytest.mark.slow
+def test_a_thousand_forms_hunspell_accepts_are_valid(
+    pl_lexicon: Lexicon, hunspell_split: tuple[list[str], list[str], set[str]]
+):
+    """The done-when of #33, this way round: 1,000 forms drawn from what `hunspell -d
+    pl_PL` accepts (made from its own .dic and .aff, never from our word list), every one
+    valid — about half of them forms no line of the .dic holds, made only by the affixes."""
+    accepted, _, stems = hunspell_split
+    assert len(accepted) >= 1000
+    sample = random.Random(1000).sample(accepted, 1000)
+    assert len(set(sample)) == 1000 and hunspell_rejects(sample) == set()
+    assert sum(w not in stems for w in sample) > 400  # no .dic entry: only expansion has them
+    assert sorted(w for w in sample if not pl_lexicon.contains(w)) == []
+
+
+@pytest.mark.slow
+def test_a_thousand_forms_hunspell_rejects_from_its_own_rules_are_not_valid(
+    pl_lexicon: Lexicon, hunspell_split: tuple[list[str], list[str], set[str]]
+):
+    """1,000 forms `hunspell -d pl_PL` rejects, made the same way (a suffix whose condition
+    the stem does not meet: the misses an expansion bug would let in), none valid."""
+    _, rejected, _ = hunspell_split
+    assert len(rejected) >= 1000
+    sample = random.Random(1001).sample(rejected, 1000)
+    assert len(set(sample)) == 1000 and hunspell_rejects(sample) == set(sample)
+    assert sorted(w for w in sample if pl_lexicon.contains(w)) == []
+
+
 @pytest.mark.slow
 @pytest.mark.interop  # reads ../shared in place, like the tsh corpus: skips in a user's clone
 def test_words_of_the_pfs_rules_that_hunspell_accepts_are_valid(pl_lexicon: Lexicon):
@@ -260,3 +337,34 @@ def test_station_check_reads_plays_and_answers_in_polish(pl_lexicon_path: Path):
     assert lines[0].startswith(f"pl/HUNSPELL: {count} {form}, sha256 ")
     assert lines[1:] == ["ŹDŹBŁO: DOBRZE (HUNSPELL)", "KŮŇ PIES: ŹLE (HUNSPELL)",
                          "ŹDŹBŁO: DOBRZE (HUNSPELL)"]  # fmt: skip
+
+
+def test_the_issues_build_command_needs_no_variant_for_hunspell(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+):
+    """`hub lexicon build --hunspell …/pl_PL --lang pl -o pl.lex`, as #33 and docs/polish.md
+    write it, builds the HUNSPELL variant (the default lexicons' name); a word list, one
+    variant among KLASIK and PLUS, must still say which — refused in the operator's
+    language, exit status 2."""
+    from samoobsluha.hub.cli import main as hub_main
+
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "pl")
+    prefix = tmp_path / "mini_pl"
+    prefix.with_suffix(".aff").write_bytes(POLISH_AFF.encode("iso8859-2"))
+    dic = f"{len(POLISH_DIC)}\n" + "\n".join(POLISH_DIC) + "\n"
+    prefix.with_suffix(".dic").write_bytes(dic.encode("iso8859-2"))
+    out = tmp_path / "pl.lex"
+    assert hub_main(["lexicon", "build", "--hunspell", str(prefix), "--lang", "pl",
+                     "-o", str(out)]) == 0  # fmt: skip
+    lex = Lexicon.open(out, language="pl")
+    assert lex.info.variant == "HUNSPELL" and lex.contains("źdźbło")
+    words = tmp_path / "words.txt"
+    words.write_text("źdźbło\nżółw\n", encoding="utf-8")
+    capsys.readouterr()
+    with pytest.raises(SystemExit) as refused:
+        hub_main(["lexicon", "build", "--wordlist", str(words), "--lang", "pl",
+                  "-o", str(tmp_path / "w.lex")])  # fmt: skip
+    assert refused.value.code == 2
+    err = capsys.readouterr().err
+    assert "--variant" in err and "required" not in err, err
+    assert not (tmp_path / "w.lex").exists()

@@ -12,6 +12,9 @@ from pathlib import Path
 
 import networkx as nx
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from language_guard import english_on_screen
 
 from samoobsluha.hub.cli import main
 from samoobsluha.hub.tournament import pairing as pairing_mod
@@ -132,6 +135,56 @@ def test_the_seeds_forty_player_example_through_hub_pair(
     assert {frozenset(p) for p in other} != pairs
 
 
+def test_the_seeds_example_entered_out_of_order_explained_in_polish(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The seed's 40 entrants (30 rated, 10 not) entered in no particular order — ratings
+    apart from the entry numbers, the unrated among the rated — paired through the real
+    ``hub pair --rules pfs --explain`` of a Polish operator: the seed's own pairs (the 10
+    unrated against the 10 top seeds, one each; 11.–21., 12.–22. … 20.–30. by rating) and
+    every board's reason in Polish, with no Czech, Slovak or English word."""
+    rnd = random.Random(40)
+    data = TournamentData(name="Turniej PFS")
+    ratings = rnd.sample(range(100, 200), 30) + [0] * 10
+    rnd.shuffle(ratings)
+    for i, rating in enumerate(ratings, start=1):
+        name = f"{SURNAMES[i % len(SURNAMES)]} {FIRST[i // len(SURNAMES) % len(FIRST)]}"
+        data.players[i] = Player(i, name, club="Klub Scrabble", rating=rating)
+    path = write_tsh(data, tmp_path / "pfs40.t")
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", "pl")
+    code = main(["pair", "--rules", "pfs", "--tsh", str(path), "--round", "1", "--seed", "3",
+                 "--explain"])  # fmt: skip
+    out, err = capsys.readouterr()
+    assert code == 0, err
+    by_name = {p.name: p.id for p in data.players.values()}
+    boards = [(by_name[r["first"]], by_name[r["second"]]) for r in csv.DictReader(io.StringIO(out))]
+    assert len(boards) == 20
+    rated = [i for i in data.players if data.players[i].rating]
+    seeds = sorted(rated, key=lambda i: -ratings[i - 1])
+    assert [ratings[i - 1] for i in seeds] == sorted(filter(None, ratings), reverse=True)
+    unrated = {i for i in data.players if not data.players[i].rating}
+    pairs = {frozenset(b) for b in boards}
+    against_unrated = [p for p in pairs if p & unrated]
+    assert all(len(p - unrated) == 1 for p in against_unrated)  # never two unrated together
+    assert {next(iter(p - unrated)) for p in against_unrated} == set(seeds[:10])
+    assert {frozenset((seeds[k], seeds[k + 10])) for k in range(10, 20)} <= pairs  # 11.–21. …
+    assert len(against_unrated) == 10
+    # why, board by board, in Polish
+    lines = [line for line in err.splitlines() if line.startswith("# stolik ")]
+    assert len(lines) == 20
+    for line, (a, b) in zip(lines, boards, strict=True):
+        if {a, b} & unrated:
+            assert "wylosował przeciwnika spośród 10 najwyżej rozstawionych" in line, line
+        else:
+            ranks = sorted(seeds.index(a) + 1 for a in (a, b))
+            assert ranks[1] == ranks[0] + 10, line
+            assert "k z k + 10" in line and f"rozstawiony z nr {ranks[0]}," in line, line
+    allowed = {w for p in data.players.values() for w in p.name.split()} | {"PFS"}
+    assert not english_on_screen(err, allowed=allowed, lang="pl"), err
+    assert english_on_screen(err.replace("według rankingu", "podle ratingu"), allowed=allowed,
+                             lang="pl")  # fmt: skip  # the guard catches a Czech phrase here
+
+
 def test_round_one_of_an_odd_field_gives_the_bye_to_the_lowest_rated() -> None:
     data = polish_field(41, unrated=10)  # 31 rated
     first = pair_round(data, PFS, 1, seed=1)
@@ -196,6 +249,46 @@ def test_never_a_rematch_when_a_swap_avoids_it(seed: int) -> None:
         assert {frozenset(p) for p in paired.pairs()}.isdisjoint(met)
         assert paired.rematches == 0
         play_round(data, round_no, rnd, seed)
+
+
+@settings(max_examples=60, deadline=None)
+@given(
+    n=st.integers(2, 9).map(lambda k: 2 * k),
+    rounds=st.integers(1, 8),
+    seed=st.integers(0, 10**6),
+)
+def test_property_straight_when_possible_never_a_rematch_when_a_swap_avoids_it(
+    n: int, rounds: int, seed: int
+) -> None:
+    """Any history of earlier rounds (drawn at random, rematches in it allowed), any even
+    field: when 1–2, 3–4 … by the PFS standings has no rematch, that is the round exactly;
+    when it has one and some rematch-free pairing exists (networkx says), the round has
+    no rematch — and every board is either neighbours or a swap the reasons name."""
+    rnd = random.Random(seed)
+    data = polish_field(n, unrated=rnd.randrange(n // 2))
+    for round_no in range(1, rounds + 1):
+        ids = list(data.players)
+        rnd.shuffle(ids)
+        for a, b in zip(ids[::2], ids[1::2], strict=True):
+            s1, s2 = rnd.randint(250, 520), rnd.randint(250, 520)
+            data.games.append(Game(round_no, a, b, s1, s2 + (s1 == s2), first=a))
+    next_round = rounds + 1
+    met = met_pairs(data, next_round)
+    order = [s.player.id for s in compute(data.players.values(), data.games, PFS)]
+    straight = {frozenset(order[i : i + 2]) for i in range(0, n, 2)}
+    paired = pair_round(data, PFS, next_round, seed=seed, allow_rematch=True)
+    got = {frozenset(p) for p in paired.pairs()}
+    assert sorted(x for p in got for x in p) == sorted(data.players)
+    if straight.isdisjoint(met):
+        assert got == straight and paired.method == "neighbours"
+        assert all("next to each other" in b.reason for b in paired.boards)
+    elif rematch_free_exists(sorted(data.players), met):
+        assert got.isdisjoint(met) and paired.rematches == 0
+        if paired.method == "neighbours":
+            assert all(
+                "next to each other" in b.reason or "neighbouring swap" in b.reason
+                for b in paired.boards
+            )
 
 
 def test_the_bye_goes_to_the_lowest_with_the_fewest_byes() -> None:

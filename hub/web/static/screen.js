@@ -168,6 +168,16 @@
     var rows = snap.standings.rows;
     return rows[LANG] || rows.en || [];
   }
+  /* A long single word (the Polish „rozpoczynający“) with a soft hyphen after every
+     vowel-consonant pair past the fourth letter: a 360 px phone breaks it there, with a
+     hyphen, instead of scrolling sideways; a short one (ZH, DH) is left as it is. */
+  function breakable(word) {
+    if (word.length < 10 || word.indexOf(" ") >= 0) return word;
+    return word.replace(/([aąeęioóuy])(?=[^aąeęioóuy][aąeęioóuy])/g, function (m, v, at) {
+      return at >= 3 && at < word.length - 3 ? v + "\u00ad" : v;
+    });
+  }
+
   function resultWord(wins) {
     return t(wins >= 1 ? "tour.win" : wins > 0 ? "tour.draw" : "tour.loss");
   }
@@ -234,7 +244,7 @@
           if (gm[7] && gm[7] !== "bye") opp = (opp + " (" + t("tour.kind." + gm[7]) + ")").replace(/^ /, "");
           tr.appendChild(el("td", gm[0], "n"));
           tr.appendChild(el("td", opp, "nm"));
-          tr.appendChild(el("td", gm[3] ? t("tour.role." + gm[3].toLowerCase()) : ""));
+          tr.appendChild(el("td", gm[3] ? breakable(t("tour.role." + gm[3].toLowerCase())) : "", "role"));
           tr.appendChild(el("td", gm[4] + ":" + gm[5], "n"));
           tr.appendChild(el("td", resultWord(gm[6])));
           table.appendChild(tr);
@@ -277,9 +287,14 @@
     $("standings-title").textContent = t("tour.standings", { round: st.after });
     var numeric = { rank: 1, wins: 1, spread: 1, points: 1, turcas: 1, opp_wins: 1, starts: 1, balance: 1 };
     /* a phone is 360 px wide: rank, name and the rule set's first criteria, no sideways
-       scrolling (the print and the projector carry the rest) */
+       scrolling (the print and the projector carry the rest); PFS ranks by the balance,
+       then points: those two, in that order, after the name (its Polish headers are long
+       single words: five columns would not fit) */
     var shown = [], head = [], rows = standingRows();
-    for (i = 0; i < st.columns.length && shown.length < 5; i++) {
+    var pfs = st.columns.indexOf("balance") >= 0;
+    if (pfs) shown = [st.columns.indexOf("rank"), st.columns.indexOf("name"),
+                      st.columns.indexOf("balance"), st.columns.indexOf("points")];
+    for (i = 0; i < st.columns.length && shown.length < 5 && !pfs; i++) {
       var cname = st.columns[i];
       if (cname === "club" || cname === "starts" || (cname === "points" && st.columns.indexOf("turcas") >= 0)) continue;
       shown.push(i);
