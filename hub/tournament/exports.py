@@ -644,6 +644,15 @@ def _barred_row(a: Any, players: Mapping[int, Player], lang: str | None) -> dict
 SANCTION_COLUMNS = ["name", "sanction", "round", "table", "reason", "referee", "time"]
 
 
+def _recorder(who: str, lang: str | None) -> str:
+    """Who recorded a sanction, as a reader says it: the commands' default names
+    (``operator``, ``referee``) are roles, shown in the reader's language; a name the
+    referee typed is shown as typed. The machine form keeps the stored value."""
+    if lang is not None and who in ("operator", "referee"):
+        return t(f"dash.source.{who}", lang)
+    return who
+
+
 def sanction_rows(
     sanctions: Sequence[Any], players: Mapping[int, Player], lang: str | None
 ) -> list[dict[str, str]]:
@@ -675,7 +684,7 @@ def sanction_rows(
                 "round": "" if s.round is None else str(s.round),
                 "table": "" if s.table is None else str(s.table),
                 "reason": s.reason,
-                "referee": s.referee,
+                "referee": _recorder(s.referee, lang),
                 "time": when,
             }
         )

@@ -199,3 +199,38 @@ async def test_the_dashboard_confirms_a_suggested_cross(
     with service._tour() as tour:
         [given] = tour.sanctions()
         assert (given.kind, given.check_key, given.referee) == ("cross", keys[0], "operator")
+
+
+def test_a_sanction_without_a_referee_name_shows_the_role_in_the_readers_language(
+    service: HubService, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``hub sanction add`` without ``--referee``/``--who`` records the default role
+    ("operator"); the prints say it in their language, the machine CSV keeps the value,
+    and a typed name is shown as typed."""
+    first, second = service.table_players(1, 1)
+    assert second is not None
+    assert run(capsys, "sanction", "add", str(first), "warning", "--reason", "hluk")[0] == 0
+    assert (
+        run(
+            capsys,
+            "sanction",
+            "add",
+            str(second),
+            "warning",
+            "--reason",
+            "hluk",
+            "--referee",
+            "HR Novák",
+        )[0]
+        == 0
+    )
+    with service._tour() as tour:
+        pages = {
+            lang: exports.render(tour, "sanctions", "html", lang=lang)
+            for lang in ("cs", "sk", "pl", "en")
+        }
+        machine = exports.render(tour, "sanctions", "csv", plain=True)
+    assert ">operátor<" in pages["cs"] and ">operátor<" in pages["sk"]
+    assert ">operator<" in pages["pl"] and ">operator<" in pages["en"]
+    assert all("HR Novák" in page for page in pages.values())
+    assert "operator" in machine and "operátor" not in machine

@@ -178,7 +178,7 @@ def test_the_seeds_example_entered_out_of_order_explained_in_polish(
         else:
             ranks = sorted(seeds.index(a) + 1 for a in (a, b))
             assert ranks[1] == ranks[0] + 10, line
-            assert "k z k + 10" in line and f"rozstawiony z nr {ranks[0]}," in line, line
+            assert "k z k + 10" in line and f"rozstawienie nr {ranks[0]}," in line, line
     allowed = {w for p in data.players.values() for w in p.name.split()} | {"PFS"}
     assert not english_on_screen(err, allowed=allowed, lang="pl"), err
     assert english_on_screen(err.replace("według rankingu", "podle ratingu"), allowed=allowed,
