@@ -233,7 +233,10 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
             assert [r["signal"] for r in rings] == ["start", "warning", "end"], rings
             assert all(r["synced"] for r in rings)
             for r, due in zip(rings, (0, 12, 24), strict=True):
-                assert abs(r["local_time"] - plan["start_at"] - due) < 1.0, r  # spread: bench
+                # at its own moment, never early; how late a loaded machine rings it is a
+                # figure (bench/takeover.py), so only a wrong schedule (6 s off) fails here
+                late = r["local_time"] - plan["start_at"] - due
+                assert -0.05 < late < 6.0, r
         # the old primary comes back (at its address): refused by every station, and says so
         back = Hub(primary.data, port=primary.port)
         with running(back):
