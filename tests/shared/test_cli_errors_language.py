@@ -11,10 +11,13 @@ from samoobsluha.shared.cli import argparse_message
 @pytest.mark.parametrize(
     ("argv", "lang", "says"),
     [
-        (["round", "pair", "abc"], "cs", "argument round: 'abc' není celé číslo"),
-        (["round", "pair", "abc"], "sk", "argument round: 'abc' nie je celé číslo"),
+        (["round", "pair", "abc"], "cs", "argument kolo: 'abc' není celé číslo"),
+        (["round", "pair", "abc"], "sk", "argument kolo: 'abc' nie je celé číslo"),
         (["round", "pair", "abc"], "en", "argument round: 'abc' is not a whole number"),
-        (["result", "add", "1", "2"], "cs", "chybí tyto argumenty: player, opponent"),
+        (["result", "add", "1", "2"], "cs", "chybí tyto argumenty: hráč, soupeř, skóre,"),
+        (["dispute", "keep"], "cs", "chybí tyto argumenty: číslo"),
+        (["tournament"], "cs", "chybí tyto argumenty: AKCE"),
+        (["tournament"], "pl", "brakuje tych argumentów: AKCJA"),
         (["export", "nic"], "cs", "'nic' není žádná z možností 'standings'"),
         (["round", "pair", "1", "--bogus"], "cs", "neznámé argumenty: --bogus"),
     ],
