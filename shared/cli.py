@@ -239,7 +239,7 @@ class _SubParser(argparse.ArgumentParser):
             usage = t("cli.arg.usage", lang) + " " + usage.removeprefix("usage: ")
         sys.stderr.write(usage)
         shown = {
-            english["name"]: argparse._get_action_name(action)
+            english["name"]: _usage_name(action)
             for action in self._actions
             if (english := action.__dict__.get("_samoobsluha_en", {})).get("name")
         }
@@ -247,6 +247,14 @@ class _SubParser(argparse.ArgumentParser):
         text = t("cli.arg.error", lang, prog=self.prog, message=said)
         hint = t("cli.arg.help", lang, prog=self.prog)
         self.exit(2, f"{text}\n{hint}\n")
+
+
+def _usage_name(action: argparse.Action) -> str | None:
+    """``action`` named as the usage line shows it: its (localised) metavar, a choice
+    list ``{keep,take}`` for a positional that has only choices, an option's flags."""
+    if not action.option_strings and action.metavar is None and action.choices is not None:
+        return "{" + ",".join(str(c) for c in action.choices) + "}"
+    return argparse._get_action_name(action)
 
 
 def options_parser() -> argparse.ArgumentParser:

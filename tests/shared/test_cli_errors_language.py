@@ -11,12 +11,13 @@ from samoobsluha.shared.cli import argparse_message
 @pytest.mark.parametrize(
     ("argv", "lang", "says"),
     [
-        (["round", "pair", "abc"], "cs", "argument kolo: 'abc' není celé číslo"),
-        (["round", "pair", "abc"], "sk", "argument kolo: 'abc' nie je celé číslo"),
-        (["round", "pair", "abc"], "en", "argument round: 'abc' is not a whole number"),
-        (["result", "add", "1", "2"], "cs", "chybí tyto argumenty: hráč, soupeř, skóre,"),
-        (["dispute", "keep"], "cs", "chybí tyto argumenty: číslo"),
+        (["round", "pair", "abc"], "cs", "argument KOLO: 'abc' není celé číslo"),
+        (["round", "pair", "abc"], "sk", "argument KOLO: 'abc' nie je celé číslo"),
+        (["round", "pair", "abc"], "en", "argument ROUND: 'abc' is not a whole number"),
+        (["result", "add", "1", "2"], "cs", "chybí tyto argumenty: HRÁČ, SOUPEŘ, SKÓRE,"),
+        (["dispute", "keep"], "cs", "chybí tyto argumenty: ČÍSLO"),
         (["tournament"], "cs", "chybí tyto argumenty: AKCE"),
+        (["result", "resolve", "3"], "sk", "chýbajú tieto argumenty: {keep,take}"),
         (["tournament"], "pl", "brakuje tych argumentów: AKCJA"),
         (["export", "nic"], "cs", "'nic' není žádná z možností 'standings'"),
         (["round", "pair", "1", "--bogus"], "cs", "neznámé argumenty: --bogus"),
