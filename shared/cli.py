@@ -249,12 +249,12 @@ class _SubParser(argparse.ArgumentParser):
         self.exit(2, f"{text}\n{hint}\n")
 
 
-def _usage_name(action: argparse.Action) -> str | None:
+def _usage_name(action: argparse.Action) -> str:
     """``action`` named as the usage line shows it: its (localised) metavar, a choice
     list ``{keep,take}`` for a positional that has only choices, an option's flags."""
     if not action.option_strings and action.metavar is None and action.choices is not None:
         return "{" + ",".join(str(c) for c in action.choices) + "}"
-    return argparse._get_action_name(action)
+    return argparse._get_action_name(action) or ""
 
 
 def options_parser() -> argparse.ArgumentParser:

@@ -402,9 +402,38 @@ def localize(text: str, lang: str) -> str:
 
 def error_text(exc: BaseException, lang: str) -> str:
     """An exception's message in ``lang`` when it was raised with a :class:`Phrase`
-    (``raise SomeError(Phrase(key, …))``), else its text as it is."""
+    (``raise SomeError(Phrase(key, …))``) or is the system's (:func:`reason`), else its
+    text as it is."""
+    return localize(reason(exc), lang)
+
+
+#: The system's errors an operator meets (a mistyped path, a card mounted read-only),
+#: each as a catalogue message; any other errno is ``err.os.other`` with its text.
+_OS_ERRORS = ("ENOENT", "EACCES", "EISDIR", "ENOTDIR", "ENOSPC", "EROFS", "EEXIST")
+
+
+def reason(exc: BaseException) -> str:
+    """Why ``exc`` happened, as a :class:`Phrase` to be shown in any language (a value of
+    another message, or :func:`localize`): the phrase it was raised with, an ``OSError``
+    as its path and a catalogue reason (``err.os.*``, not the C library's English), else
+    its text as it is."""
     arg = exc.args[0] if len(exc.args) == 1 else None
-    return localize(arg, lang) if isinstance(arg, Phrase) else str(exc)
+    if isinstance(arg, Phrase):
+        return arg
+    if isinstance(exc, OSError) and exc.errno is not None:
+        import errno
+
+        name = errno.errorcode.get(exc.errno, "")
+        name = "EACCES" if name == "EPERM" else name
+        why = (
+            Phrase("err.os." + name)
+            if name in _OS_ERRORS
+            else Phrase("err.os.other", errno=name or exc.errno, error=exc.strerror or "")
+        )
+        if exc.filename is None:
+            return why
+        return Phrase("err.os.file", path=os.fsdecode(exc.filename), reason=why)
+    return str(exc)
 
 
 def cli_language() -> str:

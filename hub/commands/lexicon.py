@@ -12,6 +12,7 @@ import sys
 import time
 
 from samoobsluha.shared.alphabet import ALPHABETS
+from samoobsluha.shared.i18n import cli_language, error_text
 from samoobsluha.shared.lexicon import (
     BuildReport,
     Drop,
@@ -47,7 +48,7 @@ def _lexicon_build(args: argparse.Namespace) -> int:
             source=args.source,
         )
     except (LexiconError, FileNotFoundError, KeyError, ValueError) as exc:
-        print(f"hub lexicon build: {exc}", file=sys.stderr)
+        print(f"hub lexicon build: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     for line in report_lines(report, lang):
         print(line, file=sys.stderr)
@@ -99,7 +100,7 @@ def _lexicon_sign(args: argparse.Namespace) -> int:
     try:
         info = Lexicon.open(args.file).info  # its content checked: the hub vouches for it
     except (LexiconError, OSError) as exc:
-        print(f"hub lexicon sign: {exc}", file=sys.stderr)
+        print(f"hub lexicon sign: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     secret, _ = store.ensure_key(store.key_path())
     keys = HallKeys(secret)
@@ -124,7 +125,7 @@ def _lexicon_info(args: argparse.Namespace) -> int:
     try:
         info = read_info(args.file)
     except LexiconError as exc:
-        print(f"hub lexicon info: {exc}", file=sys.stderr)
+        print(f"hub lexicon info: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     for key, value in info.as_dict().items():
         print(f"{key}: {value}")
@@ -142,7 +143,7 @@ def _lexicon_diff(args: argparse.Namespace) -> int:
     try:
         a, b = Lexicon.open(args.a), Lexicon.open(args.b)
     except (LexiconError, OSError) as exc:
-        print(f"hub lexicon diff: {exc}", file=sys.stderr)
+        print(f"hub lexicon diff: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     if a.info.language != b.info.language:
         print(

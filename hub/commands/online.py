@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from samoobsluha.shared.i18n import LANGUAGES
+from samoobsluha.shared.i18n import LANGUAGES, cli_language, error_text
 
 if TYPE_CHECKING:
     from samoobsluha.shared.storage import Database
@@ -32,13 +32,13 @@ def _open(args: argparse.Namespace) -> Database:
 
 def _target(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import t
 
     db = _open(args)
     try:
         publisher.set_target(db, args.target, args.token_file or "")
     except (publisher.PublishError, OSError) as exc:
-        print(f"hub online target: {exc}", file=sys.stderr)
+        print(f"hub online target: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     finally:
         db.close()
@@ -87,7 +87,7 @@ def _send(args: argparse.Namespace) -> int:
 
 def _status(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import t
 
     db = _open(args)
     try:
@@ -101,7 +101,7 @@ def _status(args: argparse.Namespace) -> int:
 
 def _verify(args: argparse.Namespace) -> int:
     from samoobsluha.hub import publisher
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import t
 
     key = bytes.fromhex(args.public_key) if args.public_key else None
     problems = publisher.verify_copy(Path(args.folder), key)

@@ -20,6 +20,7 @@ from samoobsluha.hub.provision.generator import (
     new_tournament_id,
     write,
 )
+from samoobsluha.shared.i18n import cli_language, error_text
 from samoobsluha.shared.paths import write_private
 
 
@@ -156,7 +157,7 @@ def _provision(args: argparse.Namespace) -> int:
             lexicons=lexicons,
         )
     except (ProvisionError, OSError) as exc:
-        print(f"hub provision {role}: {exc}", file=sys.stderr)
+        print(f"hub provision {role}: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     for line in report:
         print(line)

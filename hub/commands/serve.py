@@ -75,7 +75,7 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             standby_port = standby.load_settings(data_dir()).port
         except ValueError as exc:
-            print(f"hub serve: {exc}", file=sys.stderr)
+            print(f"hub serve: {error_text(exc, cli_language())}", file=sys.stderr)
             return 2
     budget = quota.Budget(
         rows=args.budget_rows or quota.BUDGET.rows,
