@@ -47,7 +47,7 @@ from typing import Any, Protocol
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.i18n import t
+from samoobsluha.shared.i18n import Phrase, reason, t
 from samoobsluha.shared.protocol import HallKeys, verify_signature
 from samoobsluha.shared.storage import Database
 
@@ -240,7 +240,7 @@ class FolderTarget:
                 os.fsync(fh.fileno())
             os.replace(tmp, out)
         except OSError as exc:
-            raise PublishError(f"{out}: {exc}") from exc
+            raise PublishError(reason(exc)) from exc
 
 
 class HttpTarget:
@@ -259,11 +259,14 @@ class HttpTarget:
             with urllib.request.urlopen(request, timeout=self.timeout) as answer:
                 status = answer.status
         except urllib.error.HTTPError as exc:
-            raise PublishError(f"PUT {url}: HTTP {exc.code} {exc.reason}") from exc
+            status_text = f"{exc.code} {exc.reason}"
+            raise PublishError(Phrase("online.err.http", url=url, status=status_text)) from exc
         except (OSError, urllib.error.URLError) as exc:  # no uplink, cut, refused, timeout
-            raise PublishError(f"PUT {url}: {exc}") from exc
+            cause = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+            why = reason(cause) if isinstance(cause, BaseException) else str(cause)
+            raise PublishError(Phrase("online.err.put", url=url, error=why)) from exc
         if status not in (200, 201, 204):
-            raise PublishError(f"PUT {url}: HTTP {status}")
+            raise PublishError(Phrase("online.err.http", url=url, status=str(status)))
 
 
 class RsyncTarget:
@@ -281,7 +284,7 @@ class RsyncTarget:
         self.timeout = timeout
         binary = shutil.which("rsync")
         if binary is None:
-            raise PublishError(f"{dest}: rsync is not installed (apt install rsync)")
+            raise PublishError(Phrase("online.err.no_rsync", dest=dest))
         self.binary = binary
 
     def put(self, path: str, data: bytes) -> None:
@@ -308,12 +311,16 @@ class RsyncTarget:
                     timeout=self.timeout * 2,
                     check=False,
                 )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise PublishError(f"rsync {dest}: {exc}") from exc
+            except subprocess.TimeoutExpired as exc:
+                late = Phrase("online.err.rsync_timeout", dest=dest, s=round(self.timeout * 2))
+                raise PublishError(late) from exc
+            except OSError as exc:
+                failed = Phrase("online.err.rsync", dest=dest, error=reason(exc))
+                raise PublishError(failed) from exc
         if done.returncode != 0:
             lines = [x for x in done.stderr.splitlines() if x.strip()]
-            why = lines[0] if lines else f"exit {done.returncode}"
-            raise PublishError(f"rsync {dest}: {why}")
+            why = lines[0] if lines else f"exit {done.returncode}"  # rsync's own words
+            raise PublishError(Phrase("online.err.rsync", dest=dest, error=why))
 
 
 def parse_target(text: str, token_file: str = "") -> Target:
@@ -326,10 +333,7 @@ def parse_target(text: str, token_file: str = "") -> Target:
     if text.startswith("file://"):
         text = text[len("file://") :]
     if not text.startswith("/"):
-        raise PublishError(
-            f"{text!r}: a target is an absolute folder, an http(s):// URL, an rsync:// URL "
-            "or HOST:PATH (rsync over SSH)"
-        )
+        raise PublishError(Phrase("online.err.target", target=text))
     return FolderTarget(Path(text))
 
 
@@ -416,7 +420,7 @@ def publish_pass(db: Database, keys: HallKeys, tournament: str, now: float, lang
     try:
         target = parse_target(target_text, setting(db, "token_file"))
     except OSError as exc:  # the token file
-        raise PublishError(str(exc)) from exc
+        raise PublishError(reason(exc)) from exc
     sent = send(db, target, time.time)
     queued, _sent = pending(db)
     lines.append(t("online.sent", lang, n=len(sent.sent), queued=queued, target=target_text))

@@ -415,11 +415,19 @@ _OS_ERRORS = ("ENOENT", "EACCES", "EISDIR", "ENOTDIR", "ENOSPC", "EROFS", "EEXIS
 def reason(exc: BaseException) -> str:
     """Why ``exc`` happened, as a :class:`Phrase` to be shown in any language (a value of
     another message, or :func:`localize`): the phrase it was raised with, an ``OSError``
-    as its path and a catalogue reason (``err.os.*``, not the C library's English), else
-    its text as it is."""
+    as its path and a catalogue reason (``err.os.*``, not the C library's English), a
+    TOML or UTF-8 error as where it is, else its text as it is."""
     arg = exc.args[0] if len(exc.args) == 1 else None
     if isinstance(arg, Phrase):
         return arg
+    if type(exc).__name__ == "TOMLDecodeError":  # tomllib's: "… (at line 3, column 7)"
+        import re
+
+        at = re.search(r"at line (\d+), column (\d+)", str(exc))
+        if at:
+            return Phrase("err.toml", line=int(at[1]), column=int(at[2]))
+    if isinstance(exc, UnicodeDecodeError):
+        return Phrase("err.not_utf8", offset=exc.start)
     if isinstance(exc, OSError) and exc.errno is not None:
         import errno
 

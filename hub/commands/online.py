@@ -74,7 +74,7 @@ def _send(args: argparse.Namespace) -> int:
             try:
                 code, text = _pass(db, lang)
             except publisher.PublishError as exc:
-                code, text = 2, str(exc)
+                code, text = 2, error_text(exc, lang)
             print(text, flush=True)
             if not args.watch or code == 2:
                 return code

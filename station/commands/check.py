@@ -39,11 +39,11 @@ def _station_lexicon(lang: str) -> Path:
 
 
 def _check(args: argparse.Namespace) -> int:
-    from samoobsluha.shared.i18n import error_text, reason, t
+    from samoobsluha.shared.i18n import cli_language, error_text, reason, t
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station.lexicons import open_lexicon
 
-    ui = args.ui
+    ui = args.ui or cli_language()
     try:
         # trusted when its verification stamp matches: no 6 MB hash on every start
         lexicon = open_lexicon(args.lexicon or _station_lexicon(args.lang))
@@ -128,5 +128,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--lang", default="cs", choices=("cs", "sk", "pl"), help="language of the default lexicon"
     )
-    check.add_argument("--ui", default="cs", choices=LANGUAGES, help="language of the answer")
+    # the answer's language: by default the operator's (SAMOOBSLUHA_LANG, the locale, cs)
+    check.add_argument("--ui", choices=LANGUAGES, help="language of the answer")
     check.set_defaults(func=_check)
