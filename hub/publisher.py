@@ -445,7 +445,8 @@ def pending(db: sqlite_utils.Database) -> tuple[int, int]:
 def verify_copy(folder: Path, public_key: bytes | None = None) -> list[str]:
     """What is wrong with a published copy in ``folder`` ([] when the signature verifies
     with ``public_key`` — default: the manifest's own, which the reader must compare with
-    the hub's — and every page matches its SHA-256)."""
+    the hub's — and every page matches its SHA-256), each a phrase: English as text,
+    the operator's language through ``shared.i18n.localize``."""
     from samoobsluha.shared.protocol import ProtocolError
 
     try:
@@ -453,19 +454,19 @@ def verify_copy(folder: Path, public_key: bytes | None = None) -> list[str]:
         sig = bytes.fromhex((folder / SIGNATURE).read_text().strip())
         body = json.loads(text)
     except (OSError, ValueError) as exc:
-        return [f"manifest: {exc}"]
+        return [Phrase("online.verify.manifest", error=reason(exc))]
     key = public_key or bytes.fromhex(str(body.get("public_key", "")))
-    problems = []
+    problems: list[str] = []
     try:
         verify_signature(key, LABEL + text, sig)
     except ProtocolError:
-        problems.append("manifest.sig: the signature does not verify")
+        problems.append(Phrase("online.verify.signature"))
     for path, digest in sorted(body.get("files", {}).items()):
         try:
             found = hashlib.sha256((folder / path).read_bytes()).hexdigest()
         except OSError:
-            problems.append(f"{path}: missing")
+            problems.append(Phrase("online.verify.missing", path=path))
             continue
         if found != digest:
-            problems.append(f"{path}: its SHA-256 is not the manifest's")
+            problems.append(Phrase("online.verify.sha256", path=path))
     return problems

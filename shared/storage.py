@@ -404,7 +404,9 @@ def check_file(path: Path | str) -> sqlite3.Connection:
     ``integrity_check`` has read every page of it; :class:`NotADatabase` otherwise."""
     path = Path(path)
     if not path.is_file():
-        raise NotADatabase("no such file")
+        from samoobsluha.shared.i18n import Phrase
+
+        raise NotADatabase(Phrase("err.os.EISDIR" if path.is_dir() else "err.os.ENOENT"))
     try:
         conn = sqlite3.connect(  # noqa: TID251 - read-only, checked before anything else
             f"file:{path}?mode=ro", uri=True

@@ -47,7 +47,7 @@ def _lexicon_build(args: argparse.Namespace) -> int:
             max_length=args.max_length,
             source=args.source,
         )
-    except (LexiconError, FileNotFoundError, KeyError, ValueError) as exc:
+    except (LexiconError, OSError, KeyError, ValueError) as exc:
         print(f"hub lexicon build: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     for line in report_lines(report, lang):

@@ -14,7 +14,7 @@ import time
 from pathlib import Path
 from typing import TYPE_CHECKING
 
-from samoobsluha.shared.i18n import LANGUAGES, cli_language, error_text
+from samoobsluha.shared.i18n import LANGUAGES, cli_language, error_text, localize
 
 if TYPE_CHECKING:
     from samoobsluha.shared.storage import Database
@@ -106,7 +106,7 @@ def _verify(args: argparse.Namespace) -> int:
     key = bytes.fromhex(args.public_key) if args.public_key else None
     problems = publisher.verify_copy(Path(args.folder), key)
     for problem in problems:
-        print(problem)
+        print(localize(problem, cli_language()))
     if not problems:
         print(t("online.verified", cli_language(), folder=args.folder))
     return 1 if problems else 0

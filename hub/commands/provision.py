@@ -20,7 +20,7 @@ from samoobsluha.hub.provision.generator import (
     new_tournament_id,
     write,
 )
-from samoobsluha.shared.i18n import cli_language, error_text
+from samoobsluha.shared.i18n import Phrase, cli_language, error_text, t
 from samoobsluha.shared.paths import write_private
 
 
@@ -28,14 +28,11 @@ def _read_key(path: Path, *, create: bool) -> str:
     if path.is_file():
         return path.read_text(encoding="utf-8").strip()
     if not create:
-        raise ProvisionError(
-            f"--psk-file {path}: no such file (the hub card creates it: run "
-            "'hub provision hub' first, or 'hub provision key -o FILE')"
-        )
+        raise ProvisionError(Phrase("provision.err.no_psk", path=str(path)))
     path.parent.mkdir(parents=True, exist_ok=True)
     key = new_psk()
     write_private(path, key + "\n")
-    print(f"new hall secret in {path} (keep it private: station cards get keys derived from it)")
+    print(t("provision.new_secret", cli_language(), path=str(path)))
     return key
 
 
@@ -142,14 +139,12 @@ def _provision(args: argparse.Namespace) -> int:
     try:
         if role == "hub" and not (args.ssh_key or args.password_hash or args.password_file):
             # The referee logs in to the hub to run the dashboard ("hub run").
-            raise ProvisionError(
-                "the hub needs a way to log in: --ssh-key FILE and/or --password-file FILE"
-            )
+            raise ProvisionError(Phrase("provision.err.no_login"))
         spec = _spec(args, role)
         lexicons = tuple(Path(p) for p in (getattr(args, "lexicon", None) or ()))
         for lex in lexicons:
             if not lex.is_file():
-                raise ProvisionError(f"--lexicon {lex}: no such file")
+                raise ProvisionError(Phrase("provision.err.no_lexicon", path=str(lex)))
         report = write(
             spec,
             Path(args.target),

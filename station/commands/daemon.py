@@ -51,6 +51,9 @@ def _daemon(args: argparse.Namespace) -> int:
         return 2
     try:
         return runtime.run()
+    except ConfigError as exc:  # what the runtime finds as it starts (the key file)
+        print(f"station daemon: {error_text(exc, cli_language())}", file=sys.stderr)
+        return 2
     except HardwareError as exc:
         print(f"station daemon: {error_text(exc, cli_language())}", file=sys.stderr)
         return 3

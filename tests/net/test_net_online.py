@@ -147,10 +147,10 @@ def test_pages_wait_for_the_protest_window_resume_after_a_cut_and_verify(
         assert score in page.read_bytes()
         page.write_bytes(page.read_bytes().replace(score, b"499", 1))
         bad = hub_cmd(hub, "online", "verify", str(folder), "--public-key", public.hex(), ok=(1,))
-        assert "round-1/results.html: its SHA-256 is not the manifest's" in bad
+        assert "round-1/results.html: jeho SHA-256 není to z manifestu" in bad  # the hub's cs
         other = "00" * 32  # someone else's key: the signature does not verify
         bad = hub_cmd(hub, "online", "verify", str(folder), "--public-key", other, ok=(1,))
-        assert "manifest.sig" in bad
+        assert "manifest.sig: podpis nesouhlasí" in bad
 
 
 def test_hub_serve_sends_by_itself_once_the_window_closes_and_after_a_cut(

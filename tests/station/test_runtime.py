@@ -246,9 +246,8 @@ def test_a_lost_terminal_ends_the_kiosk_with_the_bell_off(
 def test_station_daemon_and_gong_run_are_the_runtime(tmp_path: Path) -> None:
     """The commands only parse arguments: a daemon without a tournament is refused by the
     runtime's own check, with the same words in both commands."""
-    env = dict(
-        os.environ, SAMOOBSLUHA_DATA=str(tmp_path), GPIOZERO_PIN_FACTORY="mock", SAMOOBSLUHA_LANG="sk"
-    )
+    env = dict(os.environ, SAMOOBSLUHA_DATA=str(tmp_path), GPIOZERO_PIN_FACTORY="mock")
+    env["SAMOOBSLUHA_LANG"] = "sk"
     (tmp_path / "station.toml").write_text('[gong]\naudio = "off"\n', encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "samoobsluha.station.cli", "daemon"],
