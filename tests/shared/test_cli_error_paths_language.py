@@ -196,3 +196,45 @@ def test_a_missing_file_is_refused_in_the_operators_language(
                    key=len)  # fmt: skip
         leaks = _leaks(text, prog, path, parser, lang)
         assert not leaks, (argv, leaks, text)
+
+
+# A configuration the operator got wrong, and an address written the IPv6 way without
+# brackets: (the file and its text, the command).
+BAD_SETTINGS: list[tuple[str, str, list[str]]] = [
+    ("station.toml", "[gong\nbell_pin = 5\n", ["station", "gong", "test", "--config", "{file}"]),
+    ("station.toml", "gong = 5\n", ["station", "gong", "test", "--config", "{file}"]),
+    ("station.toml", "[gong]\nbell_pin = 99\n", ["station", "gong", "test", "--config", "{file}"]),
+    ("station.toml", "[gong]\nbell = 1\n", ["station", "gong", "test", "--config", "{file}"]),
+    ("station.toml", "[gong]\nbell_pin = 5\nlamp_pin = 'GPIO5'\n",
+     ["station", "gong", "test", "--config", "{file}"]),
+    ("station.toml", "[gong.patterns]\nstart = [99]\n",
+     ["station", "gong", "test", "--config", "{file}"]),
+    ("station.toml", "[gong]\naudio = 'loud'\n", ["station", "gong", "test", "--config", "{file}"]),
+    ("data/hub.toml", "[standby]\nport = 'x'\n", ["hub", "standby"]),
+    ("data/hub.toml", "[standby]\nprimray = 'a'\n", ["hub", "standby"]),
+    ("data/hub.toml", "", ["hub", "standby", "--primary", "fe80::2:47820"]),
+    ("station.toml", "", ["station", "daemon", "--hub", "::1:47820"]),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl"])
+def test_a_bad_setting_is_refused_in_the_operators_language(
+    lang: str, tmp_path: Path, capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:  # fmt: skip
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", lang)
+    monkeypatch.setenv("SAMOOBSLUHA_DATA", str(tmp_path / "data"))
+    monkeypatch.setenv("GPIOZERO_PIN_FACTORY", "mock")
+    for name, text, argv in BAD_SETTINGS:
+        file = tmp_path / name
+        file.parent.mkdir(parents=True, exist_ok=True)
+        file.write_text(text, encoding="utf-8")
+        prog, *rest = (arg.replace("{file}", str(file)) for arg in argv)
+        build, main = PROGS[prog]
+        code, said = _run(main, rest, capsys)
+        assert code != 0 and said.strip(), (argv, text, said)
+        assert "Traceback" not in said, (argv, text, said)
+        parser = build()
+        leaks = _leaks(said.replace(str(tmp_path), " "), prog, tuple(rest[:1]), parser, lang)
+        assert not leaks, (argv, text, leaks, said)
+        file.unlink()
