@@ -20,7 +20,7 @@ from samoobsluha.hub.provision.generator import (
     new_tournament_id,
     write,
 )
-from samoobsluha.shared.i18n import Phrase, cli_language, error_text, t
+from samoobsluha.shared.i18n import Phrase, cli_language, error_text, reason, t
 from samoobsluha.shared.paths import write_private
 
 
@@ -48,12 +48,9 @@ def _tournament(args: argparse.Namespace, role: str) -> str | None:
     if role == "hub":
         tournament = new_tournament_id()
         id_file.write_text(tournament + "\n", encoding="utf-8")
-        print(f"new tournament id {tournament} in {id_file} (the stations' cards read it there)")
+        print(t("provision.new_tournament", cli_language(), id=tournament, path=str(id_file)))
         return tournament
-    raise ProvisionError(
-        f"no --tournament and no {id_file}: provision the hub card first "
-        "(it writes the id beside the key), or pass --tournament ID"
-    )
+    raise ProvisionError(Phrase("provision.err.no_tournament", path=str(id_file)))
 
 
 def _kiosk_size(value: str) -> tuple[int, int]:
@@ -117,11 +114,7 @@ def _referee_pin(args: argparse.Namespace) -> str | None:
         from samoobsluha.shared.pin import PinHashState, pin_hash_state
 
         if pin_hash_state(str(args.referee_pin_hash)) is PinHashState.OUTDATED:
-            raise ProvisionError(
-                "--referee-pin-hash: made under the old PIN policy (shorter PIN, cheaper "
-                "hash), which a station refuses; make a new one with 'station pin set "
-                "--print-hash' or give --referee-pin-file"
-            )
+            raise ProvisionError(Phrase("provision.err.pin_outdated"))
         return str(args.referee_pin_hash)
     if not args.referee_pin_file:
         return None
@@ -131,7 +124,7 @@ def _referee_pin(args: argparse.Namespace) -> str | None:
     try:
         return hash_pin(pin)
     except PinError as exc:
-        raise ProvisionError(f"--referee-pin-file: {exc}") from exc
+        raise ProvisionError(Phrase("provision.err.pin_file", error=reason(exc))) from exc
 
 
 def _provision(args: argparse.Namespace) -> int:

@@ -382,7 +382,7 @@ def test_cli_station_without_a_tournament_id_is_refused(
     rc = hub_main(["provision", "station", "--name", "station-01", "--target",
                    str(tmp_path / "s"), "--psk-file", str(key)])  # fmt: skip
     assert rc == 2
-    assert "provision the hub card first" in capsys.readouterr().err
+    assert "nejdřív připravte kartu hubu" in capsys.readouterr().err
 
 
 def test_cli_station_without_a_key_says_where_the_key_comes_from(

@@ -214,6 +214,12 @@ BAD_SETTINGS: list[tuple[str, str, list[str]]] = [
     ("data/hub.toml", "[standby]\nprimray = 'a'\n", ["hub", "standby"]),
     ("data/hub.toml", "", ["hub", "standby", "--primary", "fe80::2:47820"]),
     ("station.toml", "", ["station", "daemon", "--hub", "::1:47820"]),
+    # a card for a station: a host name with capitals; a Wi-Fi password file not there
+    ("tournament.key", "ab" * 32 + "\n", ["hub", "provision", "station", "--name", "Stanice_1",
+     "--target", "{tmp}/boot", "--psk-file", "{file}", "--tournament", "t-1"]),
+    ("tournament.key", "ab" * 32 + "\n", ["hub", "provision", "station", "--name", "station-01",
+     "--target", "{tmp}/boot", "--psk-file", "{file}", "--tournament", "t-1",
+     "--wifi-ssid", "sal", "--wifi-password-file", "{tmp}/wifi-password"]),
 ]  # fmt: skip
 
 
@@ -229,12 +235,14 @@ def test_a_bad_setting_is_refused_in_the_operators_language(
         file = tmp_path / name
         file.parent.mkdir(parents=True, exist_ok=True)
         file.write_text(text, encoding="utf-8")
-        prog, *rest = (arg.replace("{file}", str(file)) for arg in argv)
+        prog, *rest = (arg.replace("{file}", str(file)).replace("{tmp}", str(tmp_path))
+                       for arg in argv)  # fmt: skip
         build, main = PROGS[prog]
         code, said = _run(main, rest, capsys)
         assert code != 0 and said.strip(), (argv, text, said)
         assert "Traceback" not in said, (argv, text, said)
         parser = build()
-        leaks = _leaks(said.replace(str(tmp_path), " "), prog, tuple(rest[:1]), parser, lang)
+        path = tuple(rest[:2]) if rest[0] == "provision" else tuple(rest[:1])
+        leaks = _leaks(said.replace(str(tmp_path), " "), prog, path, parser, lang)
         assert not leaks, (argv, text, leaks, said)
         file.unlink()
