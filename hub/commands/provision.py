@@ -20,7 +20,7 @@ from samoobsluha.hub.provision.generator import (
     new_tournament_id,
     write,
 )
-from samoobsluha.shared.i18n import Phrase, cli_language, error_text, reason, t
+from samoobsluha.shared.i18n import Phrase, cli_language, error_text, localize, reason, t
 from samoobsluha.shared.paths import write_private
 
 
@@ -147,19 +147,13 @@ def _provision(args: argparse.Namespace) -> int:
     except (ProvisionError, OSError) as exc:
         print(f"hub provision {role}: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
+    lang = cli_language()
     for line in report:
-        print(line)
+        print(localize(line, lang))
     if role == "station" and not spec.referee_pin_hash:
-        print(
-            "note: no referee PIN (--referee-pin-file): F12 on the kiosk opens nothing until "
-            "the hub sends one (hub pin set) or 'station pin set' is run on the Pi",
-            file=sys.stderr,
-        )
+        print(t("provision.report.no_pin", lang), file=sys.stderr)
     if not spec.ssh_keys and not spec.password_hash:
-        print(
-            "note: no --ssh-key and no password: nobody can log in to this Pi over the network",
-            file=sys.stderr,
-        )
+        print(t("provision.report.no_login", lang), file=sys.stderr)
     return 0
 
 

@@ -767,12 +767,9 @@ def write(
     files = render(spec)
     check_card(spec, target)
     target.mkdir(parents=True, exist_ok=True)
-    report = []
+    report: list[str] = []  # phrases: English as text, the operator's language by localize
     if not (target / "config.txt").is_file():
-        report.append(
-            f"note: {target} has no config.txt, so it is not a Raspberry Pi boot partition; "
-            "copy its contents onto the card's boot partition"
-        )
+        report.append(Phrase("provision.report.no_config_txt", target=str(target)))
     for rel, text in files.items():
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -783,26 +780,26 @@ def write(
         path.write_text(text, encoding="utf-8", newline="\n")
         if name in EXECUTABLE:
             path.chmod(0o755)
-    report.append(f"wrote {len(files)} files for {spec.role} {spec.hostname} into {target}")
+    report.append(
+        Phrase("provision.report.wrote", n=len(files), role=spec.role, name=spec.hostname,
+               target=str(target))
+    )  # fmt: skip
     payload = target / PAYLOAD_DIR
     if bundle is not None:
         wheels = bundle / "wheelhouse"
         if not any(wheels.glob("samoobsluha-*.whl")):
             raise _no("no_wheel", bundle=str(bundle), wheels=str(wheels))
         n = _copy_tree(wheels, payload / "wheelhouse")
-        report.append(f"copied {n} wheels")
+        report.append(Phrase("provision.report.wheels", n=n))
         if (bundle / "debs").is_dir():
             n = _copy_tree(bundle / "debs", payload / "debs")
             try:
                 indexed = write_index(payload / "debs")
             except DebError as exc:
                 raise _no("bundle", bundle=str(bundle), error=str(exc)) from None
-            report.append(f"copied {n} files, {indexed} Debian packages (indexed for apt)")
+            report.append(Phrase("provision.report.debs", n=n, debs=indexed))
     else:
-        report.append(
-            "no --bundle: the Pi will need the wheelhouse copied to "
-            f"{PAYLOAD_DIR}/wheelhouse before its first boot"
-        )
+        report.append(Phrase("provision.report.no_bundle", folder=f"{PAYLOAD_DIR}/wheelhouse"))
     for lex in lexicons:
         dest = payload / "lexicons" / lex.name
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -819,13 +816,10 @@ def write(
             raise _no("lexicon", path=str(lex), error=reason(exc)) from None
         keys = HallKeys(bytes.fromhex("".join(spec.psk.split()).lower()))
         sign_lexicon(dest, keys, info=info)
-        report.append(f"copied lexicon {lex.name}, signed by the hub (sha256 {info.sha256[:12]})")
+        signed = Phrase("provision.report.lexicon", name=lex.name, sha256=info.sha256[:12])
+        report.append(signed)
     if spec.role == "station" and not lexicons:
-        report.append(
-            "note: no --lexicon: the station builds its own from Debian's dictionary, which "
-            "no hub signed; it judges nothing until the hub pushes its signed lexicon "
-            "(hub push-lexicon) or the referee accepts it with the PIN"
-        )
+        report.append(Phrase("provision.report.no_lexicon"))
     if docs is not None and docs.is_file():
         shutil.copyfile(docs, payload / "files" / "hall-setup.md")
     if spec.image == "trixie" and (target / "cmdline.txt").is_file():
@@ -834,17 +828,14 @@ def write(
         _set_cmdline(
             target / "cmdline.txt", "ds=nocloud", f"ds=nocloud;i={cloud_instance_id(spec)}"
         )
-        report.append("cmdline.txt: cloud-init instance id set (ds=nocloud;i=…)")
+        report.append(Phrase("provision.report.instance_id"))
     if spec.image == "bookworm":
         cmdline = target / "cmdline.txt"
         if cmdline.is_file():
             text = cmdline.read_text().strip()
             if "systemd.run=" not in text:
                 cmdline.write_text(text + CMDLINE_TRIGGER + "\n")
-            report.append("cmdline.txt: firstrun.sh will run at first boot")
+            report.append(Phrase("provision.report.firstrun"))
         else:
-            report.append(
-                "no cmdline.txt here: on the card, append to the single line of cmdline.txt:"
-                + CMDLINE_TRIGGER
-            )
+            report.append(Phrase("provision.report.no_cmdline", add=CMDLINE_TRIGGER))
     return report
