@@ -214,6 +214,7 @@ BAD_SETTINGS: list[tuple[str, str, list[str]]] = [
     ("data/hub.toml", "[standby]\nprimray = 'a'\n", ["hub", "standby"]),
     ("data/hub.toml", "", ["hub", "standby", "--primary", "fe80::2:47820"]),
     ("station.toml", "", ["station", "daemon", "--hub", "::1:47820"]),
+    ("backup.db", "not a database, a letter\n" * 200, ["hub", "restore", "{file}"]),
     # a card for a station: a host name with capitals; a Wi-Fi password file not there
     ("tournament.key", "ab" * 32 + "\n", ["hub", "provision", "station", "--name", "Stanice_1",
      "--target", "{tmp}/boot", "--psk-file", "{file}", "--tournament", "t-1"]),
