@@ -37,6 +37,7 @@ FILE_COMMANDS: list[list[str]] = [
     ["hub", "lexicon", "build", "--hunspell", f"{MISSING}/cs_CZ", "--lang", "cs",
      "--variant", "PLUS", "-o", "{tmp}/out.lex"],
     ["hub", "rejudge", "--lexicon", f"{MISSING}/cs.lex"],
+    ["hub", "push-lexicon", f"{MISSING}/cs.lex"],
     ["hub", "standings", "--rules", "cas", "--tsh", f"{MISSING}/a.t"],
     ["hub", "pair", "--rules", "cas", "--tsh", f"{MISSING}/a.t"],
     ["hub", "tournament", "import-tsh", f"{MISSING}/a.t"],
