@@ -624,7 +624,9 @@ def ensure_default_lexicon(language: str = "cs", *, log: Any = None) -> Path:
     if prefix is None:
         package = f"hunspell-{language}" if language in ("cs", "sk", "pl") else "hunspell-…"
         raise _refused("no_default", path=str(path), package=package)
-    if log is not None:
-        log(f"building the default {language} lexicon from {prefix} (once, ~30 s) …")
+    if log is not None:  # the operator reads it (station check): in his language
+        from samoobsluha.shared.i18n import cli_language, t
+
+        log(t("lexicon.building_default", cli_language(), language=language, prefix=str(prefix)))
     build_from_hunspell(prefix, path, language=language, variant="HUNSPELL")
     return path

@@ -160,10 +160,11 @@ def _provision(args: argparse.Namespace) -> int:
 def _key(args: argparse.Namespace) -> int:
     path = Path(args.output)
     if path.exists() and not args.force:
-        print(f"hub provision key: {path} exists (--force replaces it)", file=sys.stderr)
+        exists = t("provision.key_exists", cli_language(), path=str(path))
+        print(f"hub provision key: {exists}", file=sys.stderr)
         return 2
     write_private(path, new_psk() + "\n")
-    print(f"wrote a new tournament key to {path}")
+    print(t("provision.key_written", cli_language(), path=str(path)))
     return 0
 
 
