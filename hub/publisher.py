@@ -367,7 +367,7 @@ def send(
             target.put(path, bytes(row[0]))
         except PublishError as exc:
             log.warning("online: %s", exc)
-            return Sent(done, len(order) - len(done), str(exc))
+            return Sent(done, len(order) - len(done), reason(exc))  # a phrase: any language
         with db.atomic():
             db.execute(
                 "UPDATE online_pages SET sent_sha256 = ?, sent_at = ? WHERE path = ?",

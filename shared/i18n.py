@@ -407,9 +407,13 @@ def error_text(exc: BaseException, lang: str) -> str:
     return localize(reason(exc), lang)
 
 
-#: The system's errors an operator meets (a mistyped path, a card mounted read-only),
-#: each as a catalogue message; any other errno is ``err.os.other`` with its text.
-_OS_ERRORS = ("ENOENT", "EACCES", "EISDIR", "ENOTDIR", "ENOSPC", "EROFS", "EEXIST")
+#: The system's errors an operator meets (a mistyped path, a card mounted read-only, no
+#: uplink for the results online), each as a catalogue message; any other errno is
+#: ``err.os.other`` with its text.
+_OS_ERRORS = (
+    *("ENOENT", "EACCES", "EISDIR", "ENOTDIR", "ENOSPC", "EROFS", "EEXIST"),
+    *("ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT"),
+)
 
 
 def reason(exc: BaseException) -> str:
@@ -428,6 +432,8 @@ def reason(exc: BaseException) -> str:
             return Phrase("err.toml", line=int(at[1]), column=int(at[2]))
     if isinstance(exc, UnicodeDecodeError):
         return Phrase("err.not_utf8", offset=exc.start)
+    if type(exc).__name__ == "gaierror":  # socket's: a host name that does not resolve
+        return Phrase("err.os.unknown_host")
     if isinstance(exc, OSError) and exc.errno is not None:
         import errno
 
