@@ -46,7 +46,7 @@ import tomllib
 from dataclasses import dataclass
 from pathlib import Path
 
-from samoobsluha.shared.i18n import Phrase
+from samoobsluha.shared.i18n import Phrase, reason
 from samoobsluha.shared.storage import NotADatabase, check_file, open_watch, snapshot_into
 
 log = logging.getLogger("hub.backup")
@@ -247,7 +247,7 @@ def describe(path: Path | str) -> BackupInfo:
     try:
         conn = check_file(path)
     except NotADatabase as exc:
-        raise BackupError(Phrase("backup.corrupt", path=str(path), error=str(exc))) from None
+        raise BackupError(Phrase("backup.corrupt", path=str(path), error=reason(exc))) from None
     try:
         tournament = _meta(conn, "tournament_id")
         if tournament is None:

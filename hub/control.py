@@ -19,6 +19,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared.i18n import Phrase
+from samoobsluha.shared.lexicon import LexiconError
 from samoobsluha.shared.paths import data_dir
 
 from .server import HubServer
@@ -59,7 +60,7 @@ async def start_control(server: HubServer, path: Path | None = None) -> asyncio.
                     req = json.loads(line)
                     result = await _dispatch(server, req)
                     reply: dict[str, Any] = {"ok": True, "result": result}
-                except (ValueError, TypeError, KeyError, OSError) as exc:
+                except (ValueError, TypeError, KeyError, OSError, LexiconError) as exc:
                     reply = {"ok": False, "error": str(exc)}
                     if len(exc.args) == 1 and isinstance(exc.args[0], Phrase):
                         # the client shows it in its own language (error_text)

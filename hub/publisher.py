@@ -47,7 +47,7 @@ from typing import Any, Protocol
 import sqlite_utils
 from sqlite_utils.migrations import Migrations
 
-from samoobsluha.shared.i18n import Phrase, os_reason, t
+from samoobsluha.shared.i18n import Phrase, os_reason, reason, t
 from samoobsluha.shared.protocol import HallKeys, verify_signature
 from samoobsluha.shared.storage import Database
 
@@ -240,7 +240,7 @@ class FolderTarget:
                 os.fsync(fh.fileno())
             os.replace(tmp, out)
         except OSError as exc:
-            raise PublishError(f"{out}: {exc}") from exc
+            raise PublishError(reason(exc)) from exc
 
 
 class HttpTarget:
@@ -259,11 +259,14 @@ class HttpTarget:
             with urllib.request.urlopen(request, timeout=self.timeout) as answer:
                 status = answer.status
         except urllib.error.HTTPError as exc:
-            raise PublishError(f"PUT {url}: HTTP {exc.code} {exc.reason}") from exc
+            status_text = f"{exc.code} {exc.reason}"
+            raise PublishError(Phrase("online.err.http", url=url, status=status_text)) from exc
         except (OSError, urllib.error.URLError) as exc:  # no uplink, cut, refused, timeout
-            raise PublishError(f"PUT {url}: {exc}") from exc
+            cause = exc.reason if isinstance(exc, urllib.error.URLError) else exc
+            why = reason(cause) if isinstance(cause, BaseException) else str(cause)
+            raise PublishError(Phrase("online.err.put", url=url, error=why)) from exc
         if status not in (200, 201, 204):
-            raise PublishError(f"PUT {url}: HTTP {status}")
+            raise PublishError(Phrase("online.err.http", url=url, status=str(status)))
 
 
 class RsyncTarget:
@@ -308,12 +311,16 @@ class RsyncTarget:
                     timeout=self.timeout * 2,
                     check=False,
                 )
-            except (OSError, subprocess.TimeoutExpired) as exc:
-                raise PublishError(f"rsync {dest}: {exc}") from exc
+            except subprocess.TimeoutExpired as exc:
+                late = Phrase("online.err.rsync_timeout", dest=dest, s=round(self.timeout * 2))
+                raise PublishError(late) from exc
+            except OSError as exc:
+                failed = Phrase("online.err.rsync", dest=dest, error=reason(exc))
+                raise PublishError(failed) from exc
         if done.returncode != 0:
             lines = [x for x in done.stderr.splitlines() if x.strip()]
-            why = lines[0] if lines else f"exit {done.returncode}"
-            raise PublishError(f"rsync {dest}: {why}")
+            why = lines[0] if lines else f"exit {done.returncode}"  # rsync's own words
+            raise PublishError(Phrase("online.err.rsync", dest=dest, error=why))
 
 
 def _token(token_file: str) -> str:
@@ -371,7 +378,7 @@ def send(
             target.put(path, bytes(row[0]))
         except PublishError as exc:
             log.warning("online: %s", exc)
-            return Sent(done, len(order) - len(done), _reason(exc))
+            return Sent(done, len(order) - len(done), reason(exc))  # a phrase: any language
         with db.atomic():
             db.execute(
                 "UPDATE online_pages SET sent_sha256 = ?, sent_at = ? WHERE path = ?",
@@ -437,13 +444,6 @@ def publish_pass(
         lines.append(t("online.cut", say, error=sent.error))
         return Pass(1, lines, sent.sent, sent.error)
     return Pass(0, lines, sent.sent)
-
-
-def _reason(exc: PublishError) -> str:
-    """Why a page was not sent: the error's own phrase when it has one (shown in the
-    operator's language), else its text."""
-    arg = exc.args[0] if len(exc.args) == 1 else None
-    return arg if isinstance(arg, str) else str(exc)
 
 
 def record_pass(db: sqlite_utils.Database, now: float) -> None:

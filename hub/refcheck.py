@@ -38,7 +38,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
-from samoobsluha.shared.i18n import Phrase, t
+from samoobsluha.shared.i18n import Phrase, reason, t
 from samoobsluha.shared.lexicon import Lexicon, LexiconError, Status
 from samoobsluha.shared.normalize import WordRefused
 from samoobsluha.shared.payloads import CheckPayload, RefereeRequestPayload
@@ -201,7 +201,7 @@ def referee_check(
     try:
         lexicon = Lexicon.open(lexicon_path(service))
     except LexiconError as exc:
-        raise CheckRefused(Phrase("lexicon.unusable", error=str(exc))) from None
+        raise CheckRefused(Phrase("lexicon.unusable", error=reason(exc))) from None
     try:
         words = prepare_words(words_in, lexicon.alphabet)
     except WordRefused as exc:

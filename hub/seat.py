@@ -91,10 +91,9 @@ def local_seat(path: Path | None = None, data: Path | None = None) -> str:
     directory; a seat file inside it would travel with every copy, so it is refused."""
     path = path or seat_file()
     if data is not None and path.resolve().is_relative_to(Path(data).resolve()):
-        raise ValueError(
-            f"the seat file {path} is inside the hub's data directory {data}: "
-            "a copy of the data would have this machine's seat"
-        )
+        from samoobsluha.shared.i18n import Phrase
+
+        raise ValueError(Phrase("seat.err.inside", path=str(path), data=str(data)))
     parts = [_secret(path), _read(MACHINE_ID), *(_read(p) for p in SERIALS)]
     digest = hashlib.sha256("\0".join(["samoobsluha/seat/1", *parts]).encode()).hexdigest()
     return digest[:SEAT_CHARS]

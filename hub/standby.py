@@ -44,6 +44,7 @@ from pathlib import Path
 from typing import Any
 
 from samoobsluha.shared import protocol
+from samoobsluha.shared.i18n import Phrase, reason
 from samoobsluha.shared.protocol import HallKeys, ProtocolError
 from samoobsluha.shared.storage import NotADatabase, check_file, open_watch, snapshot_into
 
@@ -97,20 +98,20 @@ def load_settings(data: Path) -> StandbySettings:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ValueError(f"{path}: {exc}") from None
+        raise ValueError(Phrase("config.err.toml", path=str(path), error=reason(exc))) from None
     section = raw.get("standby", {})
     if not isinstance(section, dict):
-        raise ValueError(f"{path}: [standby] must be a table")
+        raise ValueError(Phrase("config.err.table", path=str(path), name="standby"))
     unknown = sorted(set(section) - {"port", "primary", "tournament"})
     if unknown:
-        raise ValueError(f"{path}: [standby] has unknown keys {', '.join(unknown)}")
+        raise ValueError(Phrase("standby.err.unknown", path=str(path), keys=", ".join(unknown)))
     port = section.get("port")
     if port is not None and (type(port) is not int or not 0 < port < 65536):
-        raise ValueError(f"{path}: [standby] port must be a port number")
+        raise ValueError(Phrase("standby.err.port", path=str(path)))
     for key in ("primary", "tournament"):
         value = section.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise ValueError(f"{path}: [standby] {key} must be a non-empty string")
+            raise ValueError(Phrase("standby.err.text", path=str(path), key=key))
     return StandbySettings(port, section.get("primary"), section.get("tournament"))
 
 

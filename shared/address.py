@@ -9,14 +9,16 @@ import ipaddress
 
 
 class AddressError(ValueError):
-    """Not a usable ``host:port``; the message shows the form to use."""
+    """Not a usable ``host:port``; the message (a ``Phrase``) shows the form to use."""
 
 
 def parse_hostport(text: str, where: str = "hub") -> tuple[str, int]:
     """``host:port``, ``1.2.3.4:port`` or ``[IPv6]:port`` (brackets required for IPv6,
     a scope as in ``[fe80::1%wlan0]:47820`` allowed) → (host, port)."""
+    from samoobsluha.shared.i18n import Phrase
+
     text = str(text).strip()
-    example = f'{where} must be "host:port" (IPv6: "[::1]:47820"), not {text!r}'
+    example = Phrase("address.err.form", where=where, text=text)
     if text.startswith("["):
         inside, sep, port = text[1:].partition("]:")
         if not sep:
@@ -24,7 +26,7 @@ def parse_hostport(text: str, where: str = "hub") -> tuple[str, int]:
         try:
             ipaddress.IPv6Address(inside)
         except ValueError:
-            raise AddressError(f"{where}: {inside!r} is not an IPv6 address") from None
+            raise AddressError(Phrase("address.err.ipv6", where=where, address=inside)) from None
         host = inside
     else:
         host, _, port = text.rpartition(":")

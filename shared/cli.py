@@ -158,6 +158,7 @@ def localise(parser: argparse.ArgumentParser, lang: str) -> None:
         if action.help and action.help != argparse.SUPPRESS:
             english.setdefault("help", action.help)
             action.help = text(english["help"])
+        english.setdefault("name", argparse._get_action_name(action))  # what errors name
         name = english.setdefault("metavar", _metavar_name(action))
         if name:
             shown = found.get("cli.metavar." + name)
@@ -184,11 +185,15 @@ _ARGPARSE_ERRORS = (
 )
 
 
-def argparse_message(message: str, lang: str) -> str:
-    """One of argparse's own error messages in ``lang`` (as it is when not one we know)."""
+def argparse_message(message: str, lang: str, names: Mapping[str, str] | None = None) -> str:
+    """One of argparse's own error messages in ``lang`` (as it is when not one we know).
+    ``names`` maps the names argparse gives arguments (a positional's dest, ``ACTION``)
+    to the ones the localised usage line shows (``číslo``, ``AKCE``)."""
     import re
 
     from samoobsluha.shared.i18n import t
+
+    names = names or {}
 
     for pattern, key in _ARGPARSE_ERRORS:
         m = re.fullmatch(pattern, message, re.DOTALL)
@@ -196,7 +201,11 @@ def argparse_message(message: str, lang: str) -> str:
             continue
         values = m.groupdict()
         if "message" in values:
-            values["message"] = argparse_message(values["message"], lang)
+            values["message"] = argparse_message(values["message"], lang, names)
+        if "arg" in values:
+            values["arg"] = names.get(values["arg"], values["arg"])
+        if key == "cli.arg.required":
+            values["args"] = ", ".join(names.get(a, a) for a in values["args"].split(", "))
         return t(key, lang, **values)
     return message
 
@@ -225,13 +234,27 @@ class _SubParser(argparse.ArgumentParser):
         from samoobsluha.shared.i18n import cli_language, t
 
         lang = cli_language()
-        usage = self.format_usage()
+        usage = self.format_usage()  # localises self: its arguments' names are lang's now
         if usage.startswith("usage: "):
             usage = t("cli.arg.usage", lang) + " " + usage.removeprefix("usage: ")
         sys.stderr.write(usage)
-        text = t("cli.arg.error", lang, prog=self.prog, message=argparse_message(message, lang))
+        shown = {
+            english["name"]: _usage_name(action)
+            for action in self._actions
+            if (english := action.__dict__.get("_samoobsluha_en", {})).get("name")
+        }
+        said = argparse_message(message, lang, shown)
+        text = t("cli.arg.error", lang, prog=self.prog, message=said)
         hint = t("cli.arg.help", lang, prog=self.prog)
         self.exit(2, f"{text}\n{hint}\n")
+
+
+def _usage_name(action: argparse.Action) -> str:
+    """``action`` named as the usage line shows it: its (localised) metavar, a choice
+    list ``{keep,take}`` for a positional that has only choices, an option's flags."""
+    if not action.option_strings and action.metavar is None and action.choices is not None:
+        return "{" + ",".join(str(c) for c in action.choices) + "}"
+    return argparse._get_action_name(action) or ""
 
 
 def options_parser() -> argparse.ArgumentParser:

@@ -589,7 +589,9 @@ def hunspell_paths(prefix: str | Path) -> tuple[Path, Path]:
     dic, aff = base.with_suffix(".dic"), base.with_suffix(".aff")
     missing = [str(p) for p in (dic, aff) if not p.is_file()]
     if missing:
-        raise FileNotFoundError(f"hunspell dictionary not found: {', '.join(missing)}")
+        from samoobsluha.shared.i18n import Phrase
+
+        raise FileNotFoundError(Phrase("lexicon.err.no_hunspell", files=", ".join(missing)))
     return dic, aff
 
 

@@ -402,24 +402,64 @@ def localize(text: str, lang: str) -> str:
 
 def error_text(exc: BaseException, lang: str) -> str:
     """An exception's message in ``lang`` when it was raised with a :class:`Phrase`
-    (``raise SomeError(Phrase(key, …))``), else its text as it is."""
+    (``raise SomeError(Phrase(key, …))``) or is the system's (:func:`reason`), else its
+    text as it is."""
+    return localize(reason(exc), lang)
+
+
+#: The system's errors an operator meets (a mistyped path, a card mounted read-only, no
+#: uplink for the results online), each as a catalogue message; any other errno is
+#: ``err.os.other`` with its text.
+_OS_ERRORS = (
+    *("ENOENT", "EACCES", "EISDIR", "ENOTDIR", "ENOSPC", "EROFS", "EEXIST"),
+    *("ECONNREFUSED", "ECONNRESET", "EHOSTUNREACH", "ENETUNREACH", "ETIMEDOUT"),
+)
+
+
+def reason(exc: BaseException) -> str:
+    """Why ``exc`` happened, as a :class:`Phrase` to be shown in any language (a value of
+    another message, or :func:`localize`): the phrase it was raised with, an ``OSError``
+    as its path and a catalogue reason (``err.os.*``, not the C library's English), a
+    TOML or UTF-8 error as where it is, else its text as it is."""
     arg = exc.args[0] if len(exc.args) == 1 else None
-    return localize(arg, lang) if isinstance(arg, Phrase) else str(exc)
+    if isinstance(arg, Phrase):
+        return arg
+    if type(exc).__name__ == "TOMLDecodeError":  # tomllib's: "… (at line 3, column 7)"
+        import re
 
+        at = re.search(r"at line (\d+), column (\d+)", str(exc))
+        if at:
+            return Phrase("err.toml", line=int(at[1]), column=int(at[2]))
+    if isinstance(exc, UnicodeDecodeError):
+        return Phrase("err.not_utf8", offset=exc.start)
+    if type(exc).__name__ == "gaierror":  # socket's: a host name that does not resolve
+        return Phrase("err.os.unknown_host")
+    if isinstance(exc, OSError) and exc.errno is not None:
+        import errno
 
-_OS_ERRORS = {"ENOENT": "oserr.enoent", "EACCES": "oserr.eacces", "EPERM": "oserr.eacces",
-              "EISDIR": "oserr.eisdir", "ENOTDIR": "oserr.enotdir"}  # fmt: skip
+        name = errno.errorcode.get(exc.errno, "")
+        name = "EACCES" if name == "EPERM" else name
+        why = (
+            Phrase("err.os." + name)
+            if name in _OS_ERRORS
+            else Phrase("err.os.other", errno=name or exc.errno, error=exc.strerror or "")
+        )
+        if exc.filename is None:
+            return why
+        return Phrase("err.os.file", path=os.fsdecode(exc.filename), reason=why)
+    return str(exc)
 
 
 def os_reason(exc: OSError) -> str:
-    """Why the system refused a file, as a :class:`Phrase` for the errors an operator
-    meets (no such file, no permission, a folder, a path through a file), else the
-    system's own text (``strerror``, English under the C locale)."""
+    """Why the system refused a file whose path the message names itself: one of the
+    errors of :data:`_OS_ERRORS` as a :class:`Phrase` (``err.os.*``), else the system's
+    own text (``strerror``, English under the C locale). :func:`reason` adds the path."""
     import errno
 
-    key = _OS_ERRORS.get(errno.errorcode.get(exc.errno or 0, ""))
-    if key is not None:
-        return Phrase(key)
+    name = errno.errorcode.get(exc.errno or 0, "")
+    name = "EACCES" if name == "EPERM" else name
+    if name in _OS_ERRORS:
+        return Phrase("err.os." + name)
     return exc.strerror or str(exc)
 
 

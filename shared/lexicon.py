@@ -28,7 +28,7 @@ from enum import StrEnum
 
 import marisa_trie
 
-from samoobsluha.shared.alphabet import Alphabet, get_alphabet
+from samoobsluha.shared.alphabet import ALPHABETS, Alphabet, get_alphabet
 from samoobsluha.shared.normalize import MAX_LETTERS, MIN_LETTERS, Word
 from samoobsluha.shared.record import Record
 
@@ -47,23 +47,15 @@ _MAX_HEADER = 64 * 1024
 
 
 class LexiconError(Exception):
-    """A lexicon file that cannot be used; the message names the file and the problem."""
+    """A lexicon file that cannot be used; the message names the file and the problem
+    (a :class:`shared.i18n.Phrase`: English in a log, the operator's language through
+    ``shared.i18n.error_text``)."""
 
 
-def _phrase(key: str, **values: Any) -> str:
-    """A lexicon error's message as a :class:`~shared.i18n.Phrase` (English as its text,
-    shown in the operator's language by ``error_text``). Imported here: only a refused
-    file pays for the catalogue."""
+def _refused(key: str, **values: Any) -> LexiconError:
     from samoobsluha.shared.i18n import Phrase
 
-    return Phrase(key, **values)
-
-
-def cannot_read(path: str, exc: OSError) -> LexiconError:
-    """The error for a lexicon file the system cannot read (missing, no permission)."""
-    from samoobsluha.shared.i18n import os_reason
-
-    return LexiconError(_phrase("lexerr.cannot_read", path=path, error=os_reason(exc)))
+    return LexiconError(Phrase("lexicon.err." + key, **values))
 
 
 class LexiconInfo(Record):
@@ -235,9 +227,7 @@ class Lexicon:
         info, mapping, offset = _map(path)
         try:
             if language is not None and info.language != language:
-                raise LexiconError(
-                    _phrase("lexerr.language", path=path, found=info.language, wanted=language)
-                )
+                raise _refused("language", path=path, got=info.language, want=language)
             payload = memoryview(mapping)[offset : offset + info.payload_bytes]
             if verify == "now":
                 _check_hash(path, info, payload)
@@ -266,9 +256,9 @@ class Lexicon:
             except LexiconError as exc:
                 self._verify_error = exc
             except Exception as exc:  # e.g. the file vanished under the map (SIGBUS aside)
-                self._verify_error = LexiconError(
-                    _phrase("lexerr.cannot_verify", path=self._path, error=str(exc))
-                )
+                from samoobsluha.shared.i18n import reason
+
+                self._verify_error = _refused("unverified", path=self._path, error=reason(exc))
 
         import threading  # here: a one-shot `station check` verifies in the foreground
 
@@ -345,11 +335,9 @@ def _map_trie(path: str, info: LexiconInfo, payload: memoryview) -> marisa_trie.
     try:
         trie.map(payload)
     except Exception as exc:  # marisa raises RuntimeError/ValueError on garbage
-        raise LexiconError(_phrase("lexerr.not_trie", path=path, error=str(exc))) from exc
+        raise _refused("trie", path=path, error=str(exc)) from exc
     if len(trie) != info.words:
-        raise LexiconError(
-            _phrase("lexerr.word_count", path=path, words=info.words, found=len(trie))
-        )
+        raise _refused("words", path=path, header=info.words, payload=len(trie))
     return trie
 
 
@@ -360,24 +348,28 @@ def _map(path: str) -> tuple[LexiconInfo, mmap.mmap, int]:
         with open(path, "rb") as fh:
             prefix = fh.read(len(MAGIC) + _HEADER_LEN.size)
             if len(prefix) < len(MAGIC) + _HEADER_LEN.size or not prefix.startswith(MAGIC):
-                raise LexiconError(_phrase("lexerr.bad_magic", path=path))
+                raise _refused("magic", path=path)
             (header_len,) = _HEADER_LEN.unpack_from(prefix, len(MAGIC))
             header = fh.read(header_len) if header_len <= _MAX_HEADER else b""
             if len(header) != header_len or header_len == 0:
-                raise LexiconError(_phrase("lexerr.header_corrupt", path=path))
+                raise _refused("header", path=path)
             info = _parse_header(path, header)
             offset = len(prefix) + header_len
             size = os.fstat(fh.fileno()).st_size
             if size - offset != info.payload_bytes:
-                raise LexiconError(
-                    _phrase(
-                        "lexerr.size", path=path, found=size - offset, wanted=info.payload_bytes
-                    )
-                )
+                raise _refused("size", path=path, size=size - offset, header=info.payload_bytes)
             mapping = mmap.mmap(fh.fileno(), 0, access=mmap.ACCESS_READ)
     except OSError as exc:
-        raise cannot_read(path, exc) from exc
+        raise unreadable(path, exc) from exc
     return info, mapping, offset
+
+
+def unreadable(path: str, exc: OSError) -> LexiconError:
+    """``path`` cannot be read as a lexicon because of ``exc`` (the system's reason)."""
+    from samoobsluha.shared.i18n import reason
+
+    why = reason(OSError(exc.errno, exc.strerror))  # the path is said once, first
+    return _refused("unreadable", path=path, reason=why)
 
 
 def _sha256(data: Any) -> str:
@@ -394,20 +386,19 @@ def _check_hash(path: str, info: LexiconInfo, payload: Any) -> None:
 
 
 def _hash_mismatch(path: str) -> LexiconError:
-    return LexiconError(_phrase("lexerr.corrupt", path=path))
+    return _refused("sha256", path=path)
 
 
 def _parse_header(path: str, header: bytes) -> LexiconInfo:
     try:
         info = LexiconInfo(**json.loads(header.decode("utf-8")))
     except (ValueError, TypeError) as exc:
-        raise LexiconError(_phrase("lexerr.header_unreadable", path=path, error=str(exc))) from exc
+        raise _refused("header_json", path=path, error=str(exc)) from exc
     if info.format != FORMAT_VERSION:
-        raise LexiconError(_phrase("lexerr.format", path=path, format=info.format))
-    try:
-        get_alphabet(info.language)
-    except KeyError as exc:
-        raise LexiconError(f"{path}: {exc.args[0]}") from None
+        raise _refused("format", path=path, format=info.format)
+    if info.language not in ALPHABETS:
+        choices = ", ".join(sorted(ALPHABETS))
+        raise _refused("alphabet", path=path, language=info.language, choices=choices)
     return info
 
 
@@ -496,12 +487,10 @@ def write_lexicon(
     """Write canonical ``words`` (already cleaned) as a lexicon file, atomically."""
     unique = sorted(set(words))
     if not unique:
-        raise LexiconError(f"{out}: refusing to write an empty lexicon")
+        raise _refused("empty", path=str(out))
     longest = max(len(w) for w in unique)
     if max_length is not None and max_length < longest:
-        raise LexiconError(
-            f"{out}: --max-length {max_length} is shorter than the longest word ({longest})"
-        )
+        raise _refused("max_length", path=str(out), max=max_length, longest=longest)
     trie = marisa_trie.Trie(unique)
     payload = trie.tobytes()
     info = LexiconInfo(
@@ -554,7 +543,7 @@ def build_from_wordlist(
     try:
         text = path.read_text(encoding="utf-8-sig")
     except UnicodeDecodeError as exc:
-        raise LexiconError(f"{path}: word list is not UTF-8 ({exc.reason})") from exc
+        raise _refused("not_utf8", path=str(path), offset=exc.start) from exc
     kept: set[str] = set()
     for line in text.splitlines():
         item = line.strip()
@@ -634,11 +623,10 @@ def ensure_default_lexicon(language: str = "cs", *, log: Any = None) -> Path:
     prefix = hunspell_prefix(language)
     if prefix is None:
         package = f"hunspell-{language}" if language in ("cs", "sk", "pl") else "hunspell-…"
-        raise LexiconError(
-            f"{path}: no lexicon, and no hunspell dictionary to build one "
-            f"(install {package} or pass --lexicon FILE)"
-        )
-    if log is not None:
-        log(f"building the default {language} lexicon from {prefix} (once, ~30 s) …")
+        raise _refused("no_default", path=str(path), package=package)
+    if log is not None:  # the operator reads it (station check): in his language
+        from samoobsluha.shared.i18n import cli_language, t
+
+        log(t("lexicon.building_default", cli_language(), language=language, prefix=str(prefix)))
     build_from_hunspell(prefix, path, language=language, variant="HUNSPELL")
     return path

@@ -402,21 +402,36 @@ def snapshot_into(
 def check_file(path: Path | str) -> sqlite3.Connection:
     """A read-only connection to the database file at ``path`` once SQLite's
     ``integrity_check`` has read every page of it; :class:`NotADatabase` otherwise."""
+    from samoobsluha.shared.i18n import Phrase
+
     path = Path(path)
     if not path.is_file():
-        raise NotADatabase("no such file")
+        raise NotADatabase(Phrase("err.os.EISDIR" if path.is_dir() else "err.os.ENOENT"))
     try:
         conn = sqlite3.connect(  # noqa: TID251 - read-only, checked before anything else
             f"file:{path}?mode=ro", uri=True
         )
     except sqlite3.Error as exc:
-        raise NotADatabase(str(exc)) from None
+        raise NotADatabase(_sqlite_reason(exc)) from None
     try:
         rows = conn.execute("PRAGMA integrity_check").fetchall()
     except sqlite3.Error as exc:
         conn.close()
-        raise NotADatabase(str(exc)) from None
+        raise NotADatabase(_sqlite_reason(exc)) from None
     if rows != [("ok",)]:
         conn.close()
-        raise NotADatabase("; ".join(str(r[0]) for r in rows[:3]))
+        detail = "; ".join(str(r[0]) for r in rows[:3])  # SQLite's own words: for the log
+        raise NotADatabase(Phrase("storage.err.integrity", detail=detail))
     return conn
+
+
+def _sqlite_reason(exc: sqlite3.Error) -> str:
+    """SQLite's refusal of a file as a phrase (not a database, damaged), else its text."""
+    from samoobsluha.shared.i18n import Phrase
+
+    name = getattr(exc, "sqlite_errorname", "")
+    if name == "SQLITE_NOTADB":
+        return Phrase("storage.err.not_a_database")
+    if name == "SQLITE_CORRUPT":
+        return Phrase("storage.err.corrupt")
+    return str(exc)

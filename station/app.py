@@ -550,7 +550,9 @@ class KioskApp(App[int], inherit_bindings=False):
         except LexiconError as exc:  # its content hash failed: it judges nothing
             log.error("%s", exc)
             collector.release(VERDICT_HOLD)
-            self.push_screen(ErrorScreen(self.tr("lexicon.unusable", error=str(exc))))
+            from samoobsluha.shared.i18n import reason
+
+            self.push_screen(ErrorScreen(self.tr("lexicon.unusable", error=reason(exc))))
             return
         # The commit (an fsync) starts first; the screen is filled in meanwhile.
         # (A thread worker starts at the loop's next step: the filling waits for it.)

@@ -16,6 +16,7 @@ from __future__ import annotations
 import os
 from pathlib import Path
 
+from samoobsluha.shared.i18n import Phrase, reason
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.record import Record
 
@@ -45,7 +46,7 @@ class StationConfig(Record):
     def section(self, name: str) -> dict[str, Any]:
         value = self.raw.get(name, {})
         if not isinstance(value, dict):
-            raise ConfigError(f"{self.path}: [{name}] must be a table")
+            raise ConfigError(Phrase("config.err.table", path=str(self.path), name=name))
         return value
 
     @property
@@ -86,9 +87,9 @@ def load(explicit: Path | str | None = None) -> StationConfig:
         with path.open("rb") as fh:
             raw = tomllib.load(fh)
     except FileNotFoundError:
-        raise ConfigError(f"{path}: configuration file not found") from None
-    except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc})") from exc
+        raise ConfigError(Phrase("config.err.not_found", path=str(path))) from None
+    except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
+        raise ConfigError(Phrase("config.err.toml", path=str(path), error=reason(exc))) from exc
     return StationConfig(path=path, raw=raw)
 
 

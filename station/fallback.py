@@ -37,15 +37,18 @@ _ANSI = re.compile(r"\x1b\[[0-9;?]*[ -/]*[@-~]")
 
 
 def classify(reason: str) -> str:
-    """Which kind of failure ``station run``'s error output describes."""
+    """Which kind of failure ``station run``'s error output describes (in any of our
+    languages: ``station run`` says it in the operator's)."""
     low = reason.lower()
-    if "disk is full" in low or "no space left on device" in low:
+    full = ("disk is full", "no space left on device")
+    if any(s in low for s in full) or any(t("err.os.ENOSPC", x).lower() in low for x in LANGUAGES):
         return "disk"
-    if "lexicon" in low or "slovník" in low or ".lex" in low:
+    if "lexicon" in low or "slovník" in low or "słownik" in low or ".lex" in low:
         return "lexicon"
     if "gpio" in low or "pin " in low or "hardware" in low or "lgpio" in low:
         return "hardware"
-    if "station.toml" in low or "config" in low or "[gong]" in low or "[station]" in low:
+    configs = ("station.toml", "config", "konfigura", "[gong]", "[station]")
+    if any(s in low for s in configs):
         return "config"
     return "unknown"
 

@@ -42,6 +42,7 @@ from pathlib import Path
 from typing import IO, Any
 
 from samoobsluha.shared.clock import Clock
+from samoobsluha.shared.i18n import Phrase, reason
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS
 from samoobsluha.station.config import ConfigError, StationConfig
@@ -73,9 +74,9 @@ class Pattern:
 
     def __post_init__(self) -> None:
         if not self.pulses or any(p <= 0 or p > 30 for p in self.pulses):
-            raise ValueError("a pattern needs 1 or more strokes of 0–30 seconds")
+            raise ValueError(Phrase("gong.err.strokes"))
         if not 0 <= self.gap <= 30:
-            raise ValueError("the gap between strokes must be 0–30 seconds")
+            raise ValueError(Phrase("gong.err.gap_range"))
 
     @property
     def duration(self) -> float:
@@ -138,13 +139,13 @@ class GongConfig:
         """Validate ``[gong]``; a bad value is a :class:`ConfigError` naming the key."""
 
         def bad(key: str, why: str) -> ConfigError:
-            return ConfigError(f"{where}: [gong] {key}: {why}")
+            return ConfigError(Phrase("gong.err.key", where=where, key=key, why=why))
 
         known = {f.name for f in cls.__dataclass_fields__.values()}
         values: dict[str, Any] = {}
         for key, value in section.items():
             if key not in known:
-                raise bad(key, f"unknown key (known: {', '.join(sorted(known))})")
+                raise bad(key, Phrase("gong.err.unknown_key", known=", ".join(sorted(known))))
             default = getattr(cls, key, None) if key != "patterns" else None
             if key in cls.PIN_KEYS:
                 values[key] = _pin(value, functools.partial(bad, key))
@@ -152,15 +153,15 @@ class GongConfig:
                 values[key] = _patterns(value, lambda why: bad("patterns", why))
             elif isinstance(default, bool):
                 if not isinstance(value, bool):
-                    raise bad(key, "must be true or false")
+                    raise bad(key, Phrase("gong.err.bool"))
                 values[key] = value
             elif isinstance(default, float):
                 if isinstance(value, bool) or not isinstance(value, int | float) or value < 0:
-                    raise bad(key, "must be a number >= 0")
+                    raise bad(key, Phrase("gong.err.number"))
                 values[key] = float(value)
             else:
                 if not isinstance(value, str):
-                    raise bad(key, "must be a string")
+                    raise bad(key, Phrase("gong.err.string"))
                 values[key] = value
         cfg = cls(**values)
         for key, allowed in (
@@ -169,9 +170,9 @@ class GongConfig:
             ("audio", ("auto", "on", "off")),
         ):
             if getattr(cfg, key) not in allowed:
-                raise bad(key, f"must be one of {', '.join(allowed)}")
+                raise bad(key, Phrase("gong.err.one_of", choices=", ".join(allowed)))
         if cfg.warning_minutes >= cfg.basic_minutes or cfg.basic_minutes <= 0:
-            raise bad("warning_minutes", "must be less than basic_minutes")
+            raise bad("warning_minutes", Phrase("gong.err.warning"))
         seen: dict[str, str] = {}
         for key in cls.PIN_KEYS:
             pin = getattr(cfg, key)
@@ -179,7 +180,7 @@ class GongConfig:
                 continue
             norm = _pin_key(pin)
             if norm in seen:
-                raise bad(key, f"{pin!r} is already used by {seen[norm]}")
+                raise bad(key, Phrase("gong.err.pin_used", pin=repr(pin), other=seen[norm]))
             seen[norm] = key
         return cfg
 
@@ -200,14 +201,14 @@ def _pin(value: Any, bad: Callable[[str], ConfigError]) -> int | str | None:
     if value is False or value == "" or (isinstance(value, str) and value.lower() == "none"):
         return None
     if isinstance(value, bool):
-        raise bad("true is not a pin; give a BCM number, a name like 'GPIO5', or false")
+        raise bad(Phrase("gong.err.pin_true"))
     if isinstance(value, int):
         if not 0 <= value <= 53:
-            raise bad(f"{value} is not a GPIO number (0–27 on the 40-pin header)")
+            raise bad(Phrase("gong.err.pin_range", value=value))
         return value
     if isinstance(value, str):
         return value.strip()
-    raise bad("must be a BCM number, a pin name like 'GPIO5' or 'BOARD29', or false")
+    raise bad(Phrase("gong.err.pin_kind"))
 
 
 def _pin_key(pin: int | str) -> str:
@@ -220,24 +221,25 @@ def _pin_key(pin: int | str) -> str:
 
 def _patterns(value: Any, bad: Callable[[str], ConfigError]) -> dict[str, Pattern]:
     if not isinstance(value, Mapping):
-        raise bad("must be a table like [gong.patterns]")
+        raise bad(Phrase("gong.err.patterns_table"))
     gap = value.get("gap", GAP)
     if isinstance(gap, bool) or not isinstance(gap, int | float):
-        raise bad("gap must be a number of seconds")
+        raise bad(Phrase("gong.err.gap"))
     patterns = dict(DEFAULT_PATTERNS)
     for name, pulses in value.items():
         if name == "gap":
             continue
         if name not in SIGNAL_NAMES:
-            raise bad(f"unknown pattern {name!r} (known: {', '.join(SIGNAL_NAMES)}, gap)")
+            known = ", ".join(SIGNAL_NAMES)
+            raise bad(Phrase("gong.err.pattern_unknown", name=repr(name), known=known))
         if not isinstance(pulses, list) or not all(
             isinstance(p, int | float) and not isinstance(p, bool) for p in pulses
         ):
-            raise bad(f"{name} must be a list of stroke lengths in seconds, e.g. [0.4, 0.4]")
+            raise bad(Phrase("gong.err.pattern_list", name=name))
         try:
             patterns[name] = Pattern(tuple(float(p) for p in pulses), float(gap))
         except ValueError as exc:
-            raise bad(f"{name}: {exc}") from None
+            raise bad(Phrase("gong.err.pattern_bad", name=name, error=reason(exc))) from None
     if "gap" in value:
         patterns = {
             name: p if name in value else Pattern(p.pulses, float(gap))

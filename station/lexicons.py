@@ -53,7 +53,7 @@ from __future__ import annotations
 import json
 import os
 
-from samoobsluha.shared.lexicon import Lexicon, LexiconError, cannot_read
+from samoobsluha.shared.lexicon import Lexicon, LexiconError, unreadable
 from samoobsluha.shared.lextrust import Trust
 
 TYPE_CHECKING = False  # not typing's: `station check` imports this module at start-up
@@ -155,7 +155,7 @@ def open_lexicon(
     try:
         st = os.stat(path)
     except OSError as exc:
-        raise cannot_read(path, exc) from exc
+        raise unreadable(path, exc) from exc
     # The kiosk (``"background"``) hashes the content at every start, stamp or not: a block
     # flipped on the card changes no size or time, so the stamp would still vouch for a
     # file that judges valid words NOT VALID (or crashes the trie). The hash runs beside

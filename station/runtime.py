@@ -168,7 +168,9 @@ class StationRuntime:
             net.mdns_interfaces = [opts.mdns_interface]
         net.station_id = opts.station_id or net.station_id or self.cfg.name
         if not net.tournament_id and not opts.kiosk:
-            raise station_config.ConfigError("no tournament id ([network] tournament_id)")
+            from samoobsluha.shared.i18n import Phrase
+
+            raise station_config.ConfigError(Phrase("config.err.no_tournament"))
         return net
 
     @property

@@ -46,6 +46,7 @@ from sqlite_utils.migrations import Migrations
 from samoobsluha.shared import protocol
 from samoobsluha.shared.clock import Clock, boot_id
 from samoobsluha.shared.dbworker import DbWorker
+from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.payloads import StationStatus
 from samoobsluha.shared.protocol import Channel, ProtocolError
@@ -249,15 +250,15 @@ class NetworkConfig:
         try:
             text = self.psk_file.read_text()
         except FileNotFoundError:
-            raise ConfigError(f"station key file {self.psk_file} not found") from None
+            raise ConfigError(Phrase("config.err.no_key_file", path=str(self.psk_file))) from None
         try:
             return protocol.parse_psk(text)
         except ValueError:
             pass
         try:
             return protocol.StationKey.from_text(text)
-        except ValueError as exc:
-            raise ConfigError(f"{self.psk_file}: {exc}") from None
+        except ValueError:
+            raise ConfigError(Phrase("config.err.bad_key_file", path=str(self.psk_file))) from None
 
 
 # -- status -------------------------------------------------------------------------------
@@ -449,7 +450,7 @@ class StationSync:
             # a station key is valid for one station id only: that is this station's id
             if station_id and station_id != key.station:
                 raise ConfigError(
-                    f"the station key is for station {key.station!r}, not {station_id!r}"
+                    Phrase("config.err.key_station", key=key.station, station=station_id)
                 )
             station_id = key.station
         if station_id:

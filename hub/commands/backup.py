@@ -143,7 +143,7 @@ def _standby(args: argparse.Namespace) -> int:
     try:
         settings = standby.load_settings(data_dir())
     except ValueError as exc:
-        print(f"hub standby: {exc}", file=sys.stderr)
+        print(f"hub standby: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     primary = args.primary or settings.primary
     if not primary:
@@ -157,7 +157,7 @@ def _standby(args: argparse.Namespace) -> int:
     try:
         host, port = parse_hostport(text, where="--primary")
     except AddressError as exc:
-        print(f"hub standby: {exc}", file=sys.stderr)
+        print(f"hub standby: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     if not store.key_path().exists():
         print(f"hub standby: {t('backup.no_key', lang, path=store.key_path())}", file=sys.stderr)

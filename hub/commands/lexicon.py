@@ -12,6 +12,7 @@ import sys
 import time
 
 from samoobsluha.shared.alphabet import ALPHABETS
+from samoobsluha.shared.i18n import cli_language, error_text
 from samoobsluha.shared.lexicon import (
     BuildReport,
     Drop,
@@ -52,8 +53,8 @@ def _lexicon_build(args: argparse.Namespace) -> int:
             max_length=args.max_length,
             source=args.source,
         )
-    except (LexiconError, FileNotFoundError, KeyError, ValueError) as exc:
-        print(f"hub lexicon build: {_error(exc)}", file=sys.stderr)
+    except (LexiconError, OSError, KeyError, ValueError) as exc:
+        print(f"hub lexicon build: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     for line in report_lines(report, lang):
         print(line, file=sys.stderr)
@@ -105,7 +106,7 @@ def _lexicon_sign(args: argparse.Namespace) -> int:
     try:
         info = Lexicon.open(args.file).info  # its content checked: the hub vouches for it
     except (LexiconError, OSError) as exc:
-        print(f"hub lexicon sign: {_error(exc)}", file=sys.stderr)
+        print(f"hub lexicon sign: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     secret, _ = store.ensure_key(store.key_path())
     keys = HallKeys(secret)
@@ -130,7 +131,7 @@ def _lexicon_info(args: argparse.Namespace) -> int:
     try:
         info = read_info(args.file)
     except LexiconError as exc:
-        print(f"hub lexicon info: {_error(exc)}", file=sys.stderr)
+        print(f"hub lexicon info: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     for key, value in info.as_dict().items():
         print(f"{key}: {value}")
@@ -148,7 +149,7 @@ def _lexicon_diff(args: argparse.Namespace) -> int:
     try:
         a, b = Lexicon.open(args.a), Lexicon.open(args.b)
     except (LexiconError, OSError) as exc:
-        print(f"hub lexicon diff: {_error(exc)}", file=sys.stderr)
+        print(f"hub lexicon diff: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     if a.info.language != b.info.language:
         print(
@@ -238,10 +239,3 @@ def register(sub: argparse._SubParsersAction) -> None:
     )
     cmp.add_argument("--json", action="store_true", help="counts and samples as JSON")
     cmp.set_defaults(func=_lexicon_diff)
-
-
-def _error(exc: BaseException) -> str:
-    """An error's message in the operator's language (a lexicon's errors are phrases)."""
-    from samoobsluha.shared.i18n import cli_language, error_text
-
-    return error_text(exc, cli_language())

@@ -20,6 +20,7 @@ from samoobsluha.hub.provision.generator import (
     new_tournament_id,
     write,
 )
+from samoobsluha.shared.i18n import Phrase, cli_language, error_text, localize, reason, t
 from samoobsluha.shared.paths import write_private
 
 
@@ -27,14 +28,11 @@ def _read_key(path: Path, *, create: bool) -> str:
     if path.is_file():
         return path.read_text(encoding="utf-8").strip()
     if not create:
-        raise ProvisionError(
-            f"--psk-file {path}: no such file (the hub card creates it: run "
-            "'hub provision hub' first, or 'hub provision key -o FILE')"
-        )
+        raise ProvisionError(Phrase("provision.err.no_psk", path=str(path)))
     path.parent.mkdir(parents=True, exist_ok=True)
     key = new_psk()
     write_private(path, key + "\n")
-    print(f"new hall secret in {path} (keep it private: station cards get keys derived from it)")
+    print(t("provision.new_secret", cli_language(), path=str(path)))
     return key
 
 
@@ -50,12 +48,9 @@ def _tournament(args: argparse.Namespace, role: str) -> str | None:
     if role == "hub":
         tournament = new_tournament_id()
         id_file.write_text(tournament + "\n", encoding="utf-8")
-        print(f"new tournament id {tournament} in {id_file} (the stations' cards read it there)")
+        print(t("provision.new_tournament", cli_language(), id=tournament, path=str(id_file)))
         return tournament
-    raise ProvisionError(
-        f"no --tournament and no {id_file}: provision the hub card first "
-        "(it writes the id beside the key), or pass --tournament ID"
-    )
+    raise ProvisionError(Phrase("provision.err.no_tournament", path=str(id_file)))
 
 
 def _kiosk_size(value: str) -> tuple[int, int]:
@@ -119,11 +114,7 @@ def _referee_pin(args: argparse.Namespace) -> str | None:
         from samoobsluha.shared.pin import PinHashState, pin_hash_state
 
         if pin_hash_state(str(args.referee_pin_hash)) is PinHashState.OUTDATED:
-            raise ProvisionError(
-                "--referee-pin-hash: made under the old PIN policy (shorter PIN, cheaper "
-                "hash), which a station refuses; make a new one with 'station pin set "
-                "--print-hash' or give --referee-pin-file"
-            )
+            raise ProvisionError(Phrase("provision.err.pin_outdated"))
         return str(args.referee_pin_hash)
     if not args.referee_pin_file:
         return None
@@ -133,7 +124,7 @@ def _referee_pin(args: argparse.Namespace) -> str | None:
     try:
         return hash_pin(pin)
     except PinError as exc:
-        raise ProvisionError(f"--referee-pin-file: {exc}") from exc
+        raise ProvisionError(Phrase("provision.err.pin_file", error=reason(exc))) from exc
 
 
 def _provision(args: argparse.Namespace) -> int:
@@ -141,14 +132,12 @@ def _provision(args: argparse.Namespace) -> int:
     try:
         if role == "hub" and not (args.ssh_key or args.password_hash or args.password_file):
             # The referee logs in to the hub to run the dashboard ("hub run").
-            raise ProvisionError(
-                "the hub needs a way to log in: --ssh-key FILE and/or --password-file FILE"
-            )
+            raise ProvisionError(Phrase("provision.err.no_login"))
         spec = _spec(args, role)
         lexicons = tuple(Path(p) for p in (getattr(args, "lexicon", None) or ()))
         for lex in lexicons:
             if not lex.is_file():
-                raise ProvisionError(f"--lexicon {lex}: no such file")
+                raise ProvisionError(Phrase("provision.err.no_lexicon", path=str(lex)))
         report = write(
             spec,
             Path(args.target),
@@ -156,31 +145,26 @@ def _provision(args: argparse.Namespace) -> int:
             lexicons=lexicons,
         )
     except (ProvisionError, OSError) as exc:
-        print(f"hub provision {role}: {exc}", file=sys.stderr)
+        print(f"hub provision {role}: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
+    lang = cli_language()
     for line in report:
-        print(line)
+        print(localize(line, lang))
     if role == "station" and not spec.referee_pin_hash:
-        print(
-            "note: no referee PIN (--referee-pin-file): F12 on the kiosk opens nothing until "
-            "the hub sends one (hub pin set) or 'station pin set' is run on the Pi",
-            file=sys.stderr,
-        )
+        print(t("provision.report.no_pin", lang), file=sys.stderr)
     if not spec.ssh_keys and not spec.password_hash:
-        print(
-            "note: no --ssh-key and no password: nobody can log in to this Pi over the network",
-            file=sys.stderr,
-        )
+        print(t("provision.report.no_login", lang), file=sys.stderr)
     return 0
 
 
 def _key(args: argparse.Namespace) -> int:
     path = Path(args.output)
     if path.exists() and not args.force:
-        print(f"hub provision key: {path} exists (--force replaces it)", file=sys.stderr)
+        exists = t("provision.key_exists", cli_language(), path=str(path))
+        print(f"hub provision key: {exists}", file=sys.stderr)
         return 2
     write_private(path, new_psk() + "\n")
-    print(f"wrote a new tournament key to {path}")
+    print(t("provision.key_written", cli_language(), path=str(path)))
     return 0
 
 

@@ -14,7 +14,7 @@ from pathlib import Path
 def _rejudge(args: argparse.Namespace) -> int:
     from samoobsluha.hub import store as sync_store
     from samoobsluha.hub.rejudge import rejudge
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import cli_language, error_text, t
     from samoobsluha.shared.lexicon import Lexicon, LexiconError
     from samoobsluha.shared.storage import open_db
 
@@ -22,7 +22,7 @@ def _rejudge(args: argparse.Namespace) -> int:
     try:
         lexicon = Lexicon.open(args.lexicon)
     except (LexiconError, OSError) as exc:
-        print(f"hub rejudge: {_error(exc)}", file=sys.stderr)
+        print(f"hub rejudge: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     db = open_db(Path(args.db) if args.db else sync_store.db_path(), sync_store.migrations)
     try:
@@ -82,10 +82,3 @@ def register(sub: argparse._SubParsersAction) -> None:
     p.add_argument("--json", action="store_true", help="the changed checks as JSON")
     p.add_argument("--db", metavar="FILE", help="hub database (default: DATA/hub.db)")
     p.set_defaults(func=_rejudge)
-
-
-def _error(exc: BaseException) -> str:
-    """An error's message in the operator's language (a lexicon's errors are phrases)."""
-    from samoobsluha.shared.i18n import cli_language, error_text
-
-    return error_text(exc, cli_language())

@@ -75,7 +75,7 @@ def _serve(args: argparse.Namespace) -> int:
         try:
             standby_port = standby.load_settings(data_dir()).port
         except ValueError as exc:
-            print(f"hub serve: {exc}", file=sys.stderr)
+            print(f"hub serve: {error_text(exc, cli_language())}", file=sys.stderr)
             return 2
     budget = quota.Budget(
         rows=args.budget_rows or quota.BUDGET.rows,
@@ -411,6 +411,13 @@ def _print_pin_result(result: dict[str, Any], lang: str) -> None:
 
 
 def _push_lexicon(args: argparse.Namespace) -> int:
+    from samoobsluha.shared.lexicon import LexiconError, read_info
+
+    try:
+        read_info(args.file)  # refused here, in the operator's language, before the hub
+    except LexiconError as exc:
+        print(f"hub push-lexicon: {error_text(exc, cli_language())}", file=sys.stderr)
+        return 2
     return _show(_call("push_lexicon", file=str(Path(args.file).resolve()), timeout=60.0))
 
 

@@ -18,10 +18,11 @@ from dataclasses import dataclass, field
 from datetime import UTC, datetime
 from importlib import resources
 from pathlib import Path
-from typing import Literal
+from typing import Any, Literal
 
 from samoobsluha.hub.provision.debindex import DebError, write_index
 from samoobsluha.shared.address import AddressError, parse_hostport
+from samoobsluha.shared.i18n import Phrase, reason
 from samoobsluha.shared.paths import write_private
 
 BOOT_DIR = "/boot/firmware"  # where Raspberry Pi OS (Bookworm and later) mounts the boot partition
@@ -94,7 +95,12 @@ LAYOUTS = ("cz", "sk", "pl")  # pl: the Polish programmer's layout (AltGr + lett
 
 
 class ProvisionError(ValueError):
-    """The provisioning request cannot be turned into working files; says which option."""
+    """The provisioning request cannot be turned into working files; says which option
+    (a ``Phrase``: in the operator's language through ``shared.i18n.error_text``)."""
+
+
+def _no(key: str, **values: Any) -> ProvisionError:
+    return ProvisionError(Phrase("provision.err." + key, **values))
 
 
 @dataclass
@@ -110,26 +116,26 @@ class NetworkSpec:
 
     def validate(self) -> None:
         if self.wifi_password is not None and not self.wifi_ssid:
-            raise ProvisionError("--wifi-password needs --wifi-ssid")
+            raise _no("wifi_password_ssid")
         if self.wifi_password is not None and not 8 <= len(self.wifi_password) <= 63:
-            raise ProvisionError("--wifi-password: WPA2 passwords have 8 to 63 characters")
+            raise _no("wifi_password_length")
         if not re.fullmatch(r"[A-Z]{2}", self.country):
-            raise ProvisionError(f"--wifi-country {self.country!r}: two capital letters, e.g. CZ")
+            raise _no("wifi_country", value=self.country)
         if self.address:
             try:
                 iface = ipaddress.ip_interface(self.address)
-            except ValueError as exc:
-                raise ProvisionError(f"--address {self.address!r}: {exc}") from None
+            except ValueError:
+                raise _no("address", value=self.address) from None
             if iface.network.prefixlen == iface.max_prefixlen:
-                raise ProvisionError(f"--address {self.address!r}: give the prefix, e.g. /24")
+                raise _no("address_prefix", value=self.address)
         for value, option in [(self.gateway, "--gateway"), *((d, "--dns") for d in self.dns)]:
             if value:
                 try:
                     ipaddress.ip_address(value)
                 except ValueError:
-                    raise ProvisionError(f"{option} {value!r}: not an IP address") from None
+                    raise _no("not_ip", option=option, value=value) from None
         if (self.gateway or self.dns) and not self.address:
-            raise ProvisionError("--gateway/--dns only make sense with --address")
+            raise _no("gateway_dns")
 
 
 @dataclass
@@ -174,65 +180,52 @@ class ProvisionSpec:
 
     def validate(self) -> None:
         if self.role not in ("station", "hub"):
-            raise ProvisionError(f"role must be station or hub, not {self.role!r}")
+            raise _no("role", value=self.role)
         if not HOSTNAME_RE.match(self.hostname):
-            raise ProvisionError(
-                f"--name {self.hostname!r}: lower-case letters, digits and '-', "
-                "at most 63 characters (it becomes the host name, e.g. station-01)"
-            )
+            raise _no("name", value=self.hostname)
         if not USER_RE.match(self.admin_user) or self.admin_user in ("root", "samoobsluha"):
-            raise ProvisionError(f"--user {self.admin_user!r}: not a usable login name")
+            raise _no("user", value=self.admin_user)
         for key in self.ssh_keys:
             if not SSH_KEY_RE.match(key.strip()):
-                raise ProvisionError(f"--ssh-key: not an OpenSSH public key: {key[:40]!r}")
+                raise _no("ssh_key", value=key[:40])
         if self.password_hash is not None and not self.password_hash.startswith("$"):
-            raise ProvisionError("--password-hash: expected a crypt hash ($6$... or $y$...)")
+            raise _no("password_hash")
         if self.keyboard not in LAYOUTS:
-            raise ProvisionError(f"--keyboard must be one of {', '.join(LAYOUTS)}")
+            raise _no("keyboard", choices=", ".join(LAYOUTS))
         if not re.fullmatch(r"[A-Za-z_]+(/[A-Za-z0-9_+-]+)*", self.timezone):
-            raise ProvisionError(f"--timezone {self.timezone!r}: e.g. Europe/Prague")
+            raise _no("timezone", value=self.timezone)
         if not re.fullmatch(r"[0-9a-fA-F]{64}", "".join(self.psk.split())):
-            raise ProvisionError("tournament key: expected 64 hexadecimal digits (32 bytes)")
+            raise _no("psk")
         if self.tournament_id is not None and not re.fullmatch(r"[\w.-]{1,64}", self.tournament_id):
-            raise ProvisionError(
-                f"--tournament {self.tournament_id!r}: letters, digits, '.', '-', '_' only"
-            )
+            raise _no("tournament", value=self.tournament_id)
         if self.ui_language not in ("cs", "sk", "en", "pl"):
-            raise ProvisionError("--ui-language must be cs, sk, en or pl")
+            raise _no("ui_language")
         if self.lexicon_language not in ("cs", "sk", "pl"):
-            raise ProvisionError("--lexicon-language must be cs, sk or pl")
+            raise _no("lexicon_language")
         if self.hub_address is not None:
             hub_host_port(self.hub_address)
         if (self.standby_port is not None or self.standby_of is not None) and self.role != "hub":
-            raise ProvisionError("--standby-port/--standby-of are for the hub's card")
+            raise _no("standby_role")
         if self.standby_port is not None and self.standby_of is not None:
-            raise ProvisionError(
-                "--standby-port (a primary) and --standby-of (a standby): one card is one of them"
-            )
+            raise _no("standby_both")
         if self.standby_port is not None and not 0 < self.standby_port < 65536:
-            raise ProvisionError(f"--standby-port {self.standby_port}: not a port number")
+            raise _no("standby_port", value=self.standby_port)
         if self.standby_of is not None:
             if not self.tournament_id:
-                raise ProvisionError("--standby-of: the standby needs the tournament id")
+                raise _no("standby_tournament")
             primary = self.standby_of if ":" in self.standby_of else f"{self.standby_of}:1"
             hub_host_port(primary)
         if self.referee_pin_hash is not None and not PIN_HASH_RE.fullmatch(self.referee_pin_hash):
-            raise ProvisionError(
-                "--referee-pin-hash: expected the hash 'station pin set --print-hash' prints "
-                "(scrypt$…)"
-            )
+            raise _no("pin_hash")
         if not HOSTNAME_RE.match(self.hub_name):
-            raise ProvisionError(f"--hub-name {self.hub_name!r}: not a host name")
+            raise _no("hub_name", value=self.hub_name)
         if self.display not in ("cage", "console"):
-            raise ProvisionError("--display must be cage or console")
+            raise _no("display")
         if not (20 <= self.kiosk_cols <= 300 and 10 <= self.kiosk_rows <= 120):
-            raise ProvisionError("--kiosk-size: between 20x10 and 300x120 cells")
+            raise _no("kiosk_size")
         self.network.validate()
         if self.image == "bookworm" and self.network.address and self.network.wifi_ssid:
-            raise ProvisionError(
-                "--address with Wi-Fi on a Bookworm image: give the Pi a DHCP reservation in "
-                "the router instead (or use Ethernet)"
-            )
+            raise _no("bookworm_wifi_address")
 
     # Derived values -----------------------------------------------------------------
     @property
@@ -263,11 +256,11 @@ def hub_host_port(value: str) -> tuple[str, int]:
     try:
         host, port = parse_hostport(value, where="--hub")
     except AddressError as exc:
-        raise ProvisionError(f"{exc} (e.g. 192.168.50.2:47820)") from None
+        raise _no("hub_address", error=reason(exc)) from None
     # the host goes into chrony's and the station's configuration: names, IPv4 and IPv6
     # characters only (no spaces, quotes or line breaks to smuggle a directive in)
     if not HUB_HOST_RE.fullmatch(host):
-        raise ProvisionError(f"--hub {value!r}: {host!r} is not a host name or address")
+        raise _no("hub_host", value=value, host=host)
     return host, port
 
 
@@ -288,7 +281,7 @@ def hash_password(password: str) -> str:
     """SHA-512 crypt hash via ``openssl passwd -6`` (Python 3.13 has no crypt module)."""
     openssl = shutil.which("openssl")
     if openssl is None:
-        raise ProvisionError("--password needs openssl; or pass --password-hash")
+        raise _no("openssl")
     done = subprocess.run(
         [openssl, "passwd", "-6", "-stdin"],
         input=password,
@@ -297,7 +290,7 @@ def hash_password(password: str) -> str:
         check=False,
     )
     if done.returncode != 0:
-        raise ProvisionError(f"openssl passwd failed: {done.stderr.strip()}")
+        raise _no("openssl_failed", error=done.stderr.strip())
     return done.stdout.strip()
 
 
@@ -747,16 +740,8 @@ def check_card(spec: ProvisionSpec, target: Path) -> None:
     if found is None or found == spec.image:
         return
     if found == "trixie":
-        raise ProvisionError(
-            f"--image {spec.image}: the card in {target} reads cloud-init (meta-data / "
-            "ds=nocloud in cmdline.txt: Raspberry Pi OS Trixie or later), which never runs "
-            "firstrun.sh; use --image trixie, or write a Bookworm image onto the card"
-        )
-    raise ProvisionError(
-        f"--image {spec.image}: the card in {target} has no cloud-init files (no meta-data: "
-        "Raspberry Pi OS Bookworm or older), so user-data would never run; use --image "
-        "bookworm, or write a Trixie image onto the card"
-    )
+        raise _no("image_trixie", image=spec.image, target=str(target))
+    raise _no("image_bookworm", image=spec.image, target=str(target))
 
 
 def _set_cmdline(cmdline: Path, drop: str, add: str) -> None:
@@ -782,12 +767,9 @@ def write(
     files = render(spec)
     check_card(spec, target)
     target.mkdir(parents=True, exist_ok=True)
-    report = []
+    report: list[str] = []  # phrases: English as text, the operator's language by localize
     if not (target / "config.txt").is_file():
-        report.append(
-            f"note: {target} has no config.txt, so it is not a Raspberry Pi boot partition; "
-            "copy its contents onto the card's boot partition"
-        )
+        report.append(Phrase("provision.report.no_config_txt", target=str(target)))
     for rel, text in files.items():
         path = target / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -798,29 +780,26 @@ def write(
         path.write_text(text, encoding="utf-8", newline="\n")
         if name in EXECUTABLE:
             path.chmod(0o755)
-    report.append(f"wrote {len(files)} files for {spec.role} {spec.hostname} into {target}")
+    report.append(
+        Phrase("provision.report.wrote", n=len(files), role=spec.role, name=spec.hostname,
+               target=str(target))
+    )  # fmt: skip
     payload = target / PAYLOAD_DIR
     if bundle is not None:
         wheels = bundle / "wheelhouse"
         if not any(wheels.glob("samoobsluha-*.whl")):
-            raise ProvisionError(
-                f"--bundle {bundle}: no samoobsluha wheel in {wheels} "
-                "(make it with provisioning/build-bundle.sh)"
-            )
+            raise _no("no_wheel", bundle=str(bundle), wheels=str(wheels))
         n = _copy_tree(wheels, payload / "wheelhouse")
-        report.append(f"copied {n} wheels")
+        report.append(Phrase("provision.report.wheels", n=n))
         if (bundle / "debs").is_dir():
             n = _copy_tree(bundle / "debs", payload / "debs")
             try:
                 indexed = write_index(payload / "debs")
             except DebError as exc:
-                raise ProvisionError(f"--bundle {bundle}: {exc}") from None
-            report.append(f"copied {n} files, {indexed} Debian packages (indexed for apt)")
+                raise _no("bundle", bundle=str(bundle), error=str(exc)) from None
+            report.append(Phrase("provision.report.debs", n=n, debs=indexed))
     else:
-        report.append(
-            "no --bundle: the Pi will need the wheelhouse copied to "
-            f"{PAYLOAD_DIR}/wheelhouse before its first boot"
-        )
+        report.append(Phrase("provision.report.no_bundle", folder=f"{PAYLOAD_DIR}/wheelhouse"))
     for lex in lexicons:
         dest = payload / "lexicons" / lex.name
         dest.parent.mkdir(parents=True, exist_ok=True)
@@ -834,16 +813,13 @@ def write(
         try:
             info = Lexicon.open(dest).info
         except LexiconError as exc:
-            raise ProvisionError(f"--lexicon {lex}: {exc}") from None
+            raise _no("lexicon", path=str(lex), error=reason(exc)) from None
         keys = HallKeys(bytes.fromhex("".join(spec.psk.split()).lower()))
         sign_lexicon(dest, keys, info=info)
-        report.append(f"copied lexicon {lex.name}, signed by the hub (sha256 {info.sha256[:12]})")
+        signed = Phrase("provision.report.lexicon", name=lex.name, sha256=info.sha256[:12])
+        report.append(signed)
     if spec.role == "station" and not lexicons:
-        report.append(
-            "note: no --lexicon: the station builds its own from Debian's dictionary, which "
-            "no hub signed; it judges nothing until the hub pushes its signed lexicon "
-            "(hub push-lexicon) or the referee accepts it with the PIN"
-        )
+        report.append(Phrase("provision.report.no_lexicon"))
     if docs is not None and docs.is_file():
         shutil.copyfile(docs, payload / "files" / "hall-setup.md")
     if spec.image == "trixie" and (target / "cmdline.txt").is_file():
@@ -852,17 +828,14 @@ def write(
         _set_cmdline(
             target / "cmdline.txt", "ds=nocloud", f"ds=nocloud;i={cloud_instance_id(spec)}"
         )
-        report.append("cmdline.txt: cloud-init instance id set (ds=nocloud;i=…)")
+        report.append(Phrase("provision.report.instance_id"))
     if spec.image == "bookworm":
         cmdline = target / "cmdline.txt"
         if cmdline.is_file():
             text = cmdline.read_text().strip()
             if "systemd.run=" not in text:
                 cmdline.write_text(text + CMDLINE_TRIGGER + "\n")
-            report.append("cmdline.txt: firstrun.sh will run at first boot")
+            report.append(Phrase("provision.report.firstrun"))
         else:
-            report.append(
-                "no cmdline.txt here: on the card, append to the single line of cmdline.txt:"
-                + CMDLINE_TRIGGER
-            )
+            report.append(Phrase("provision.report.no_cmdline", add=CMDLINE_TRIGGER))
     return report

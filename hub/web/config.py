@@ -42,7 +42,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from samoobsluha.shared.i18n import LANGUAGES
+from samoobsluha.shared.i18n import LANGUAGES, Phrase, reason
 
 DEFAULT_PORT = 8080
 CONFIG_NAME = "hub.toml"
@@ -159,10 +159,13 @@ def _load(data: Path) -> ScreenSettings:
     try:
         raw = tomllib.loads(path.read_text(encoding="utf-8"))
     except (tomllib.TOMLDecodeError, UnicodeDecodeError) as exc:
-        raise ScreenConfigError(f"{path}: {exc}") from None
+        raise ScreenConfigError(
+            Phrase("config.err.toml", path=str(path), error=reason(exc))
+        ) from None
+    where = {"path": str(path), "section": "screen"}
     section: Any = raw.get("screen", {})
     if not isinstance(section, dict):
-        raise ScreenConfigError(f"{path}: [screen] must be a table")
+        raise ScreenConfigError(Phrase("config.err.table", path=str(path), name="screen"))
     known = {
         "enabled",
         "host",
@@ -177,48 +180,50 @@ def _load(data: Path) -> ScreenSettings:
     }
     unknown = set(section) - known
     if unknown:
-        raise ScreenConfigError(f"{path}: unknown [screen] keys {sorted(unknown)}")
+        keys = ", ".join(sorted(unknown))
+        raise ScreenConfigError(Phrase("config.err.unknown_keys", **where, keys=keys))
     out = ScreenSettings()
     enabled = section.get("enabled", True)
     if not isinstance(enabled, bool):
-        raise ScreenConfigError(f"{path}: [screen] enabled must be true or false")
+        raise ScreenConfigError(Phrase("config.err.bool", **where, key="enabled"))
     out.enabled = enabled
     for key in ("host", "interface", "wifi"):
         value = section.get(key)
         if value is not None and (not isinstance(value, str) or not value.strip()):
-            raise ScreenConfigError(f"{path}: [screen] {key} must be a non-empty string")
+            raise ScreenConfigError(Phrase("config.err.text", **where, key=key))
         setattr(out, key, value.strip() if isinstance(value, str) else None)
     port = section.get("port", DEFAULT_PORT)
     if not isinstance(port, int) or isinstance(port, bool) or not 0 <= port <= 65535:
-        raise ScreenConfigError(f"{path}: [screen] port must be 0..65535")
+        raise ScreenConfigError(Phrase("config.err.range", **where, key="port", low=0, high=65535))
     out.port = port
     lang = section.get("lang", "cs")
     if lang not in LANGUAGES:
-        raise ScreenConfigError(f"{path}: [screen] lang must be one of {', '.join(LANGUAGES)}")
+        choices = ", ".join(LANGUAGES)
+        raise ScreenConfigError(Phrase("config.err.one_of", **where, key="lang", choices=choices))
     out.lang = lang
     limit = section.get("max_clients", 1000)
     if not isinstance(limit, int) or isinstance(limit, bool) or limit < 1:
-        raise ScreenConfigError(f"{path}: [screen] max_clients must be a positive number")
+        raise ScreenConfigError(Phrase("config.err.positive", **where, key="max_clients"))
     out.max_clients = limit
     password = section.get("wifi_password", "")
     if not isinstance(password, str):
-        raise ScreenConfigError(f"{path}: [screen] wifi_password must be a string")
+        raise ScreenConfigError(Phrase("config.err.string", **where, key="wifi_password"))
     out.wifi_password = password
     out.limits.max_streams = limit
     for key, attr in LIMIT_KEYS.items():
         value = section.get(key, getattr(out.limits, attr))
         if not isinstance(value, int | float) or isinstance(value, bool) or value <= 0:
-            raise ScreenConfigError(f"{path}: [screen] {key} must be a positive number")
+            raise ScreenConfigError(Phrase("config.err.positive", **where, key=key))
         setattr(out.limits, attr, type(getattr(out.limits, attr))(value))
     projector = section.get("projector", [])
     if not isinstance(projector, list) or not all(isinstance(p, str) for p in projector):
-        raise ScreenConfigError(f"{path}: [screen] projector must be a list of addresses")
+        raise ScreenConfigError(Phrase("config.err.addresses", **where, key="projector"))
     for entry in projector:
         try:
             ipaddress.ip_network(entry.strip(), strict=False)
         except ValueError:
             raise ScreenConfigError(
-                f"{path}: [screen] projector: {entry!r} is not an IP address or network"
+                Phrase("config.err.network", **where, key="projector", entry=entry)
             ) from None
     out.limits.projector = (*DEFAULT_PROJECTOR, *(p.strip() for p in projector))
     return out
@@ -242,8 +247,8 @@ def interface_address(name: str) -> str:
             for ip in adapter.ips:
                 if ip.is_IPv4:
                     return str(ip.ip)
-            raise ScreenConfigError(f"interface {name} has no IPv4 address")
-    raise ScreenConfigError(f"no network interface {name}")
+            raise ScreenConfigError(Phrase("screen.err.no_ipv4", name=name))
+    raise ScreenConfigError(Phrase("screen.err.no_interface", name=name))
 
 
 def local_addresses() -> list[str]:

@@ -34,24 +34,24 @@ def _station_lexicon(lang: str) -> Path:
             station_config.load().lexicon if station_config.config_path() is not None else None
         )
     except station_config.ConfigError as exc:
-        raise _Refused(f"station check: {exc}") from exc
+        raise _Refused(exc) from exc
     return configured or ensure_default_lexicon(lang, log=lambda msg: print(msg, file=sys.stderr))
 
 
 def _check(args: argparse.Namespace) -> int:
-    from samoobsluha.shared.i18n import t
+    from samoobsluha.shared.i18n import cli_language, error_text, reason, t
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station.lexicons import open_lexicon
 
-    ui = args.ui
+    ui = args.ui or cli_language()
     try:
         # trusted when its verification stamp matches: no 6 MB hash on every start
         lexicon = open_lexicon(args.lexicon or _station_lexicon(args.lang))
     except _Refused as exc:
-        print(exc, file=sys.stderr)
+        print(f"station check: {error_text(exc.args[0], ui)}", file=sys.stderr)
         return EXIT_REFUSED
     except LexiconError as exc:
-        print(t("lexicon.unusable", ui, error=exc), file=sys.stderr)
+        print(t("lexicon.unusable", ui, error=reason(exc)), file=sys.stderr)
         return EXIT_REFUSED
     if not args.words:
         return _interactive(lexicon, ui)
@@ -128,5 +128,6 @@ def register(sub: argparse._SubParsersAction) -> None:
     check.add_argument(
         "--lang", default="cs", choices=("cs", "sk", "pl"), help="language of the default lexicon"
     )
-    check.add_argument("--ui", default="cs", choices=LANGUAGES, help="language of the answer")
+    # the answer's language: by default the operator's (SAMOOBSLUHA_LANG, the locale, cs)
+    check.add_argument("--ui", choices=LANGUAGES, help="language of the answer")
     check.set_defaults(func=_check)

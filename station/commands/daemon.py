@@ -22,6 +22,7 @@ def _daemon(args: argparse.Namespace) -> int:
     import logging
     from pathlib import Path
 
+    from samoobsluha.shared.i18n import cli_language, error_text
     from samoobsluha.station import config as station_config
     from samoobsluha.station.config import ConfigError
     from samoobsluha.station.hardware import HardwareError
@@ -46,12 +47,15 @@ def _daemon(args: argparse.Namespace) -> int:
     try:
         runtime = StationRuntime(station_config.load(args.config), options)
     except ConfigError as exc:
-        print(f"station daemon: {exc}", file=sys.stderr)
+        print(f"station daemon: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     try:
         return runtime.run()
+    except ConfigError as exc:  # what the runtime finds as it starts (the key file)
+        print(f"station daemon: {error_text(exc, cli_language())}", file=sys.stderr)
+        return 2
     except HardwareError as exc:
-        print(f"station daemon: {exc}", file=sys.stderr)
+        print(f"station daemon: {error_text(exc, cli_language())}", file=sys.stderr)
         return 3
 
 

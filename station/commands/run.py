@@ -75,7 +75,7 @@ def _run(args: argparse.Namespace) -> int:
     import logging
 
     from samoobsluha.shared.checks import SettingsError
-    from samoobsluha.shared.i18n import cli_language, t
+    from samoobsluha.shared.i18n import cli_language, error_text, reason, t
     from samoobsluha.shared.lexicon import LexiconError
     from samoobsluha.station import config as station_config
     from samoobsluha.station.hardware import HardwareError
@@ -91,13 +91,13 @@ def _run(args: argparse.Namespace) -> int:
             )
         return StationRuntime(cfg, options_from(args)).run()
     except (station_config.ConfigError, SettingsError) as exc:
-        print(f"station run: {exc}", file=sys.stderr)
+        print(f"station run: {error_text(exc, cli_language())}", file=sys.stderr)
         return EXIT_CONFIG
     except LexiconError as exc:
-        print(t("lexicon.unusable", cli_language(), error=exc), file=sys.stderr)
+        print(t("lexicon.unusable", cli_language(), error=reason(exc)), file=sys.stderr)
         return EXIT_CONFIG
     except HardwareError as exc:
-        print(f"station run: {exc}", file=sys.stderr)
+        print(f"station run: {error_text(exc, cli_language())}", file=sys.stderr)
         return EXIT_CONFIG
 
 

@@ -12,6 +12,7 @@ def _simulate(args: argparse.Namespace) -> int:
     import json
     import sqlite3
 
+    from samoobsluha.shared.i18n import cli_language, error_text
     from samoobsluha.shared.lexicon import Lexicon, LexiconError, ensure_default_lexicon
     from samoobsluha.station import config as station_config
     from samoobsluha.station import rounds
@@ -19,12 +20,12 @@ def _simulate(args: argparse.Namespace) -> int:
     from samoobsluha.station.simulate import Simulator
     from samoobsluha.station.sync import migrations as sync_migrations
 
-    cfg = station_config.load(args.config)
     try:
+        cfg = station_config.load(args.config)
         path = args.lexicon or cfg.lexicon or ensure_default_lexicon("cs")
         lexicon = Lexicon.open(path)
-    except LexiconError as exc:
-        print(f"station simulate: {exc}", file=sys.stderr)
+    except (station_config.ConfigError, LexiconError) as exc:
+        print(f"station simulate: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
     for attempt in range(50):  # the daemon may be creating the same tables right now
         try:

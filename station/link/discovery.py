@@ -37,7 +37,7 @@ def parse_hostport(text: str, where: str = "hub") -> tuple[str, int]:
     try:
         return address.parse_hostport(text, where)
     except address.AddressError as exc:
-        raise ConfigError(str(exc)) from None
+        raise ConfigError(*exc.args) from None  # its phrase: said in the operator's language
 
 
 # -- mDNS ---------------------------------------------------------------------------------
@@ -194,8 +194,10 @@ def hub_address_arg(text: str) -> str:
     link that keeps failing."""
     import argparse
 
+    from samoobsluha.shared.i18n import cli_language, error_text
+
     try:
         parse_hostport(text, where="--hub")
     except ConfigError as exc:
-        raise argparse.ArgumentTypeError(str(exc)) from None
+        raise argparse.ArgumentTypeError(error_text(exc, cli_language())) from None
     return text.strip()

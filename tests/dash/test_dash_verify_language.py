@@ -132,7 +132,7 @@ def test_the_same_answers_in_english_when_asked(
     monkeypatch.setenv("SAMOOBSLUHA_LANG", "en")
     assert main(["rejudge", "--lexicon", values["missing"]]) == 2
     assert capsys.readouterr().err == (
-        f"hub rejudge: {values['missing']}: cannot read lexicon (no such file)\n"
+        f"hub rejudge: {values['missing']}: cannot read lexicon (no such file or directory)\n"
     )
     assert main(["lexicon", "info", values["words"]]) == 2
     assert "not a Samoobsluha lexicon (bad magic)" in capsys.readouterr().err

@@ -16,6 +16,7 @@ from testkit import until
 from samoobsluha.hub import control, store
 from samoobsluha.hub.server import HubServer
 from samoobsluha.shared import protocol
+from samoobsluha.shared.i18n import error_text
 from samoobsluha.shared.lexicon import Lexicon, build_from_wordlist, read_info
 from samoobsluha.shared.protocol import new_psk
 from samoobsluha.shared.rounds import RoundPlan
@@ -197,6 +198,15 @@ async def test_control_socket_drives_the_server(link) -> None:
             await asyncio.to_thread(control.request, "change_round", path, number=5, action="pause")
         with pytest.raises(control.ControlError, match="unknown operation"):
             await asyncio.to_thread(control.request, "drop_tables", path)
+        # a file that is no lexicon: refused with its reason, the socket still answering
+        junk = tmp / "junk.lex"
+        junk.write_bytes(b"not a lexicon at all")
+        with pytest.raises(control.ControlError) as refused:
+            await asyncio.to_thread(control.request, "push_lexicon", path, file=str(junk))
+        assert error_text(refused.value, "pl") == f"{junk}: to nie jest słownik Samoobsluhy " + (
+            "(błędny początek pliku)"
+        )
+        assert (await asyncio.to_thread(control.request, "info", path))["connected"] == ["s1"]
     finally:
         srv.close()
     with pytest.raises(control.ControlError, match="not running"):

@@ -8,6 +8,8 @@ import subprocess
 from importlib import resources
 from pathlib import Path
 
+import pytest
+
 from samoobsluha.station import fallback
 
 PAYLOAD = resources.files("samoobsluha.hub.provision").joinpath("payload")
@@ -20,6 +22,31 @@ def test_classify_the_errors_station_run_prints() -> None:
     assert fallback.classify("station run: station.toml: [gong] bell_pin: 99 is not") == "config"
     assert fallback.classify("station run: GPIO busy: lgpio error") == "hardware"
     assert fallback.classify("Segmentation fault") == "unknown"
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk", "en", "pl"])
+def test_classify_what_station_run_says_in_the_operators_language(
+    tmp_path: Path, lang: str
+) -> None:
+    """``station run`` says its refusals in the operator's language (error_text): the
+    fallback screen still tells a lexicon, a configuration and a full disk apart."""
+    import errno
+
+    from samoobsluha.shared.i18n import error_text, reason, t
+    from samoobsluha.shared.lexicon import Lexicon, LexiconError
+    from samoobsluha.station import config as station_config
+
+    with pytest.raises(LexiconError) as lexicon:
+        Lexicon.open(tmp_path / "missing-words")  # no ".lex" to give it away
+    said = t("lexicon.unusable", lang, error=reason(lexicon.value))
+    assert fallback.classify(said) == "lexicon", said
+    with pytest.raises(station_config.ConfigError) as config:
+        station_config.load(tmp_path / "missing.toml")
+    said = f"station run: {error_text(config.value, lang)}"
+    assert fallback.classify(said) == "config", said
+    full = OSError(errno.ENOSPC, "No space left on device", "/srv/samoobsluha/station.db")
+    said = f"station run: {error_text(full, lang)}"
+    assert fallback.classify(said) == "disk", said
 
 
 def test_screen_fits_80x24_in_czech_and_shows_text_as_text() -> None:

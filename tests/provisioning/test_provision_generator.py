@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 import stat
 import subprocess
@@ -352,7 +353,8 @@ def test_cli_hub_creates_the_key_and_stations_get_their_own(
         assert creds.key == HallKeys(secret).station_key(f"station-0{n}", creds.key_id)
         env = (tmp_path / f"s{n}" / "samoobsluha" / "kiosk.env").read_text()
         assert "KIOSK_DISPLAY=console" in env and "KIOSK_COLS=64" in env
-    assert "wrote" in capsys.readouterr().out
+    out = capsys.readouterr().out
+    assert re.search(r"zapsán[oy]? \d+ soubor\w* pro station station-02 do ", out), out  # cs
 
 
 def test_cli_tournament_id_travels_from_the_hub_card_to_the_stations(tmp_path: Path) -> None:
@@ -382,7 +384,7 @@ def test_cli_station_without_a_tournament_id_is_refused(
     rc = hub_main(["provision", "station", "--name", "station-01", "--target",
                    str(tmp_path / "s"), "--psk-file", str(key)])  # fmt: skip
     assert rc == 2
-    assert "provision the hub card first" in capsys.readouterr().err
+    assert "nejdřív připravte kartu hubu" in capsys.readouterr().err
 
 
 def test_cli_station_without_a_key_says_where_the_key_comes_from(

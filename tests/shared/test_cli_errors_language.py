@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
 
 from samoobsluha.hub.cli import main
@@ -11,10 +13,14 @@ from samoobsluha.shared.cli import argparse_message
 @pytest.mark.parametrize(
     ("argv", "lang", "says"),
     [
-        (["round", "pair", "abc"], "cs", "argument round: 'abc' není celé číslo"),
-        (["round", "pair", "abc"], "sk", "argument round: 'abc' nie je celé číslo"),
-        (["round", "pair", "abc"], "en", "argument round: 'abc' is not a whole number"),
-        (["result", "add", "1", "2"], "cs", "chybí tyto argumenty: player, opponent"),
+        (["round", "pair", "abc"], "cs", "argument KOLO: 'abc' není celé číslo"),
+        (["round", "pair", "abc"], "sk", "argument KOLO: 'abc' nie je celé číslo"),
+        (["round", "pair", "abc"], "en", "argument ROUND: 'abc' is not a whole number"),
+        (["result", "add", "1", "2"], "cs", "chybí tyto argumenty: HRÁČ, SOUPEŘ, SKÓRE,"),
+        (["dispute", "keep"], "cs", "chybí tyto argumenty: ČÍSLO"),
+        (["tournament"], "cs", "chybí tyto argumenty: AKCE"),
+        (["result", "resolve", "3"], "sk", "chýbajú tieto argumenty: {keep,take}"),
+        (["tournament"], "pl", "brakuje tych argumentów: AKCJA"),
         (["export", "nic"], "cs", "'nic' není žádná z možností 'standings'"),
         (["round", "pair", "1", "--bogus"], "cs", "neznámé argumenty: --bogus"),
     ],
@@ -36,3 +42,34 @@ def test_an_unknown_argparse_message_is_kept_as_it_is() -> None:
     assert argparse_message("something new in Python 3.14", "cs") == (
         "something new in Python 3.14"
     )
+
+
+def test_the_systems_errors_are_said_in_the_operators_language() -> None:
+    """``shared.i18n.reason``: an OSError as its path and a catalogue reason, never the C
+    library's English; a TOML error as its line and column; a phrase as itself."""
+    import errno
+    import tomllib
+
+    from samoobsluha.shared.i18n import Phrase, error_text, reason
+
+    def os_error(code: int, path: str | None = "/srv/x") -> OSError:
+        return OSError(code, os.strerror(code), *([path] if path else []))
+
+    assert error_text(os_error(errno.ENOENT), "cs") == (
+        "/srv/x: takový soubor ani složka neexistuje"
+    )
+    assert error_text(os_error(errno.EACCES), "sk") == "/srv/x: prístup zamietnutý"
+    assert error_text(os_error(errno.EPERM), "pl") == "/srv/x: brak dostępu"
+    assert error_text(os_error(errno.ENOSPC, None), "pl") == "brak miejsca na dysku"
+    assert error_text(os_error(errno.EROFS), "en") == "/srv/x: the disk is read-only"
+    assert error_text(os_error(errno.ECONNREFUSED, None), "cs") == "spojení odmítnuto"
+    other = error_text(os_error(errno.EBUSY), "cs")
+    assert other.startswith("/srv/x: systémová chyba EBUSY (")  # the rest: the system's
+    with pytest.raises(tomllib.TOMLDecodeError) as bad:
+        tomllib.loads("[gong\nx = 1\n")
+    assert error_text(bad.value, "sk") == "riadok 1, stĺpec 6"
+    said = Phrase("lexicon.err.magic", path="/x.lex")
+    assert reason(ValueError(said)) is said and str(said) == (
+        "/x.lex: not a Samoobsluha lexicon (bad magic)"  # a log's English, as before
+    )
+    assert error_text(ValueError("plain words"), "cs") == "plain words"

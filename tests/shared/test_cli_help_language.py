@@ -140,3 +140,26 @@ def test_a_run_time_value_is_filled_into_the_translated_text(
     monkeypatch.setenv("COLUMNS", "400")
     page = help_page(hub_main, ["serve"], capsys)
     assert f"Spustí hub. Dáta sú v {data_dir()} (alebo v $SAMOOBSLUHA_DATA)." in page
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk", "en", "pl"])
+def test_every_positional_is_shown_in_capitals_as_the_options_values_are(lang: str) -> None:
+    """``hub push-lexicon SOUBOR`` as ``--db SOUBOR``: a value the operator supplies is
+    one kind of name in the usage line, whether it follows an option or not. A choice
+    list (``{keep,take}``) and a file's extension (``A.lex``) are what is typed."""
+    from samoobsluha.shared.cli import _walk, localise
+
+    lower = set()
+    for parser in (hub_parser(), station_parser()):
+        localise(parser, lang)
+        for action in _walk(parser):
+            if not isinstance(action, argparse.Action) or action.option_strings:
+                continue
+            if isinstance(action, argparse._SubParsersAction._ChoicesPseudoAction):
+                continue  # a subcommand's line in its parent's help
+            if action.metavar is None and action.choices is not None:
+                continue
+            shown = re.sub(r"\.[a-z]+$", "", str(action.metavar or action.dest))
+            if shown != shown.upper():
+                lower.add((action.dest, shown))
+    assert not lower, sorted(lower)

@@ -247,10 +247,11 @@ def test_station_daemon_and_gong_run_are_the_runtime(tmp_path: Path) -> None:
     """The commands only parse arguments: a daemon without a tournament is refused by the
     runtime's own check, with the same words in both commands."""
     env = dict(os.environ, SAMOOBSLUHA_DATA=str(tmp_path), GPIOZERO_PIN_FACTORY="mock")
+    env["SAMOOBSLUHA_LANG"] = "sk"
     (tmp_path / "station.toml").write_text('[gong]\naudio = "off"\n', encoding="utf-8")
     done = subprocess.run(
         [sys.executable, "-m", "samoobsluha.station.cli", "daemon"],
         env=env, capture_output=True, text=True, timeout=60,
     )  # fmt: skip
     assert done.returncode == 2
-    assert "no tournament id" in done.stderr
+    assert "chýba identifikátor turnaja ([network] tournament_id)" in done.stderr
