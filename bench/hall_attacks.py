@@ -207,7 +207,7 @@ def observe(hub: Hub, stations: list[Station], screen_port: int) -> dict[str, An
     for s in stations:
         s.data.joinpath("station.out").write_text("")
     wait_for(lambda: all(synced(hub, s.station_id) for s in stations), 60, "clocks")
-    gong = json.loads(hub.ctl("gong", "warning"))
+    gong = json.loads(hub.ctl("gong", "warning", "--json"))
     wait_for(lambda: all(s.rings() for s in stations), 30, "the gong")
     out["gong_late_ms"] = max(s.rings()[0]["local_time"] - gong["at"] for s in stations) * 1000
     return out

@@ -390,7 +390,7 @@ def bench_spread(tmp: Path, n: int, rounds: int = 3, under_flood: bool = False) 
             t0 = time.perf_counter()
             hub.ctl("stations", "--json")
             extra["stations_s"] = time.perf_counter() - t0
-            gong = json.loads(hub.ctl("gong", "warning"))
+            gong = json.loads(hub.ctl("gong", "warning", "--json"))
             wait_for(lambda: all(st.rings() for st in stations), 30, "the gong")
             extra["gong_late_max"] = max(
                 st.rings()[0]["local_time"] - skews[i] - gong["at"] for i, st in enumerate(stations)
@@ -399,7 +399,7 @@ def bench_spread(tmp: Path, n: int, rounds: int = 3, under_flood: bool = False) 
                 st.data.joinpath("station.out").write_text("")
         for number in range(1, rounds + 1):
             # 7 s ahead: the previous round's end pattern (about 6 s) is over by then
-            plan = json.loads(hub.ctl("round", "start", str(number), "--in", "7", "--basic", "4",
+            plan = json.loads(hub.ctl("round", "start", "--json", str(number), "--in", "7", "--basic", "4",
                                       "--warning", "2"))["plan"]  # fmt: skip
             wait_for(lambda k=number: all(len(st.rings()) >= 3 * k for st in stations), 30)
             due = {"start": plan["start_at"], "warning": plan["start_at"] + 2,
@@ -441,7 +441,7 @@ def bench_frozen(tmp: Path, n: int = 5) -> dict[str, float]:
         hub.ctl("round", "list")
         baseline = time.perf_counter() - t0
         t0 = time.perf_counter()
-        plan = json.loads(hub.ctl("round", "start", "1", "--in", "3", "--basic", "4",
+        plan = json.loads(hub.ctl("round", "start", "--json", "1", "--in", "3", "--basic", "4",
                                   "--warning", "2"))["plan"]  # fmt: skip
         took = time.perf_counter() - t0
         healthy = stations[:-1]

@@ -267,6 +267,9 @@ def _published_at(status: dict[str, Any]) -> str:
     return time.strftime("%H:%M:%S", time.localtime(status["config_version"] / 1000))
 
 
+JSON_HELP = "the hub's record as JSON (epoch seconds), for scripts"
+
+
 def _uncertainty(value: Any, lang: str = "en") -> str:
     if not isinstance(value, int | float):
         return ""
@@ -298,10 +301,64 @@ def _round(args: argparse.Namespace) -> int:
             req["warning_seconds"] = args.warning
         if args.force:
             req["force"] = True
-        return _show(_call("start_round", **req))
-    return _show(
-        _call("change_round", number=args.number, action=args.action, seconds=args.seconds or 0)
+        return _said(args, _call("start_round", **req), _plan_lines)
+    changed = _call(
+        "change_round", number=args.number, action=args.action, seconds=args.seconds or 0
     )
+    return _said(args, changed, _plan_lines)
+
+
+def _said(args: argparse.Namespace, result: Any, lines: Any) -> int:
+    """What the hub did, for the operator in his language (``lines(result, lang)``), or the
+    hub's own record as JSON with ``--json`` (scripts, the tests' real processes)."""
+    if getattr(args, "json", False):
+        return _show(result)
+    for line in lines(result, cli_language()):
+        print(line)
+    return 0
+
+
+def _clock_text(at: float) -> str:
+    return time.strftime("%H:%M:%S", time.localtime(at))
+
+
+def _sent_line(result: dict[str, Any], lang: str) -> str:
+    """Which stations took it: a hall with none online is said as a warning, not hidden."""
+    sent = sorted(result.get("sent_to") or [])
+    if not sent:
+        return t("cli.sent.nobody", lang)
+    return t("dash.sent", lang, stations=", ".join(sent))
+
+
+def _plan_lines(result: dict[str, Any], lang: str) -> list[str]:
+    """A round plan the hub sent: its start, warning and end on this machine's clock (or
+    paused, cancelled), and the stations that took it."""
+    from samoobsluha.shared.rounds import RoundPlan
+
+    plan = RoundPlan.from_dict(dict(result["plan"]))
+    if plan.cancelled:
+        head = t("cli.plan.cancelled", lang, n=plan.number)
+    elif plan.paused_at is not None:
+        head = t("cli.plan.paused", lang, n=plan.number, at=_clock_text(plan.paused_at))
+    else:
+        head = t(
+            "cli.plan.times",
+            lang,
+            n=plan.number,
+            start=_clock_text(plan.start_at),
+            minutes=round(plan.warning_seconds / 60),
+            warning=_clock_text(plan.warning_at()),
+            end=_clock_text(plan.end_at()),
+        )
+    return [head, _sent_line(result, lang)]
+
+
+def _gong_lines(result: dict[str, Any], lang: str, signal: str = "start") -> list[str]:
+    what = t(f"cli.signal.{signal}", lang)
+    return [
+        t("cli.gong.at", lang, signal=what, at=_clock_text(result["at"])),
+        _sent_line(result, lang),
+    ]
 
 
 def _rounds_anyhow() -> list[dict[str, Any]]:
@@ -335,7 +392,8 @@ def _rounds_anyhow() -> list[dict[str, Any]]:
 
 
 def _gong(args: argparse.Namespace) -> int:
-    return _show(_call("gong", signal=args.signal))
+    rung = _call("gong", signal=args.signal)
+    return _said(args, rung, lambda r, lang: _gong_lines(r, lang, args.signal))
 
 
 def _publish(args: argparse.Namespace) -> int:
@@ -418,7 +476,8 @@ def _push_lexicon(args: argparse.Namespace) -> int:
     except LexiconError as exc:
         print(f"hub push-lexicon: {error_text(exc, cli_language())}", file=sys.stderr)
         return 2
-    return _show(_call("push_lexicon", file=str(Path(args.file).resolve()), timeout=60.0))
+    pushed = _call("push_lexicon", file=str(Path(args.file).resolve()), timeout=60.0)
+    return _said(args, pushed, lambda r, lang: [_sent_line(r, lang)])
 
 
 def _key(args: argparse.Namespace) -> int:
@@ -524,15 +583,18 @@ def register(sub: argparse._SubParsersAction) -> None:
         action="store_true",
         help="start again a round that has begun, ended or has results (the referee confirmed)",
     )
+    start.add_argument("--json", action="store_true", help=JSON_HELP)
     start.set_defaults(func=_round)
     for action, text in (("delay", "move the start later"), ("extend", "add time")):
         p = rnd_sub.add_parser(action, help=f"{text} by SECONDS")
         p.add_argument("number", type=int)
         p.add_argument("seconds", type=float)
+        p.add_argument("--json", action="store_true", help=JSON_HELP)
         p.set_defaults(func=_round)
     for action in ("pause", "resume", "cancel"):
         p = rnd_sub.add_parser(action, help=f"{action} round N")
         p.add_argument("number", type=int)
+        p.add_argument("--json", action="store_true", help=JSON_HELP)
         p.set_defaults(seconds=0, func=_round)
     lst = rnd_sub.add_parser("list", help="planned rounds: phase, local start and end, time left")
     lst.add_argument("--json", action="store_true", help="the records as JSON (epoch seconds)")
@@ -540,6 +602,7 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     gong = sub.add_parser("gong", help="every station rings now, in unison")
     gong.add_argument("signal", nargs="?", default="start", choices=("start", "warning", "end"))
+    gong.add_argument("--json", action="store_true", help=JSON_HELP)
     gong.set_defaults(func=_gong)
 
     pub = sub.add_parser("publish", help="send config, pairings or standings to the stations")
@@ -572,4 +635,5 @@ def register(sub: argparse._SubParsersAction) -> None:
 
     lex = sub.add_parser("push-lexicon", help="send a lexicon file to the stations")
     lex.add_argument("file")
+    lex.add_argument("--json", action="store_true", help=JSON_HELP)
     lex.set_defaults(func=_push_lexicon)

@@ -44,7 +44,7 @@ def test_a_forced_restart_rings_a_new_start_on_every_station(tmp_path: Path) -> 
             return set(names) <= up
 
         wait_for(lambda: connected([s.station_id for s in stations]), 60, "three synced stations")
-        first = json.loads(hub.ctl("round", "start", "1", "--in", "2", "--basic", "600",
+        first = json.loads(hub.ctl("round", "start", "--json", "1", "--in", "2", "--basic", "600",
                                    "--warning", "60"))  # fmt: skip
         assert sorted(first["sent_to"]) == ["st0", "st1", "st2"]
         wait_for(lambda: all(len(_starts(st)) == 1 for st in stations), 30, "the first start")
@@ -56,7 +56,7 @@ def test_a_forced_restart_rings_a_new_start_on_every_station(tmp_path: Path) -> 
 
         away.stop()  # st2 is off the link while the referee starts the round again
         wait_for(lambda: not connected(["st2"]), 30, "st2 gone")
-        again = json.loads(hub.ctl("round", "start", "1", "--in", "12", "--basic", "600",
+        again = json.loads(hub.ctl("round", "start", "--json", "1", "--in", "12", "--basic", "600",
                                    "--warning", "60", "--force"))  # fmt: skip
         assert sorted(again["sent_to"]) == ["st0", "st1"]
         assert again["plan"]["epoch"] == 1 and again["plan"]["revision"] == 1

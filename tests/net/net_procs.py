@@ -532,7 +532,7 @@ def restart_with_the_hub_down(
         wait_for(lambda: all(_kept(st) for st in stations), 30, "every station keeping its clock")
         started = json.loads(
             hub.ctl(
-                "round", "start", "1", "--in", str(lead), "--basic", str(basic),
+                "round", "start", "--json", "1", "--in", str(lead), "--basic", str(basic),
                 "--warning", str(warning),
             )
         )  # fmt: skip

@@ -38,7 +38,7 @@ def test_a_hello_flood_does_not_stop_a_gong(tmp_path: Path) -> None:
         refused_before = hub.info()["refused"]
         with flood(hub.port) as attempts:
             wait_for(lambda: attempts[0] >= 20, 20, "the flood under way")
-            gong = json.loads(hub.ctl("gong", "warning"))
+            gong = json.loads(hub.ctl("gong", "warning", "--json"))
             assert sorted(gong["sent_to"]) == ["st0", "st1", "st2"]
             # the operator's view answers meanwhile
             assert len(json.loads(hub.ctl("stations", "--json"))) == 3
@@ -81,7 +81,7 @@ def test_a_frozen_station_delays_nobody(tmp_path: Path) -> None:
             if "station st2 did not take" in hub.log():
                 break
         assert "station st2 did not take show within" in hub.log(), hub.log()[-2000:]
-        started = json.loads(hub.ctl("round", "start", "1", "--in", "3", "--basic", "8",
+        started = json.loads(hub.ctl("round", "start", "--json", "1", "--in", "3", "--basic", "8",
                                      "--warning", "2"))  # fmt: skip
         assert {"st0", "st1"} <= set(started["sent_to"])
         healthy = stations[:2]
@@ -275,7 +275,7 @@ def test_a_copied_station_key_is_one_station_never_the_hub(tmp_path: Path) -> No
             assert mitm.forged == 1
             # then the honest relay: the real hub's gong rings, the forged one never did
             wait_for(lambda: _synced(hub, 1), 20, "the station synced through the relay")
-            gong = json.loads(hub.ctl("gong", "start"))
+            gong = json.loads(hub.ctl("gong", "start", "--json"))
             assert gong["sent_to"] == ["s1"]
             wait_for(lambda: st.rings(), 15, "the real gong")
             assert [r["signal"] for r in st.rings()] == ["start"]

@@ -359,7 +359,7 @@ def test_a_copied_card_flooding_rows_stops_no_round_and_no_command(tmp_path: Pat
             # the referee's commands answer during the attack
             assert {r["station_id"] for r in _stations(hub)} >= honest | {"copied"}
             started = json.loads(
-                hub.ctl("round", "start", "1", "--in", "3", "--basic", "8", "--warning", "2")
+                hub.ctl("round", "start", "--json", "1", "--in", "3", "--basic", "8", "--warning", "2")
             )
             assert honest <= set(started["sent_to"])
             wait_for(lambda: all(st.rings() for st in stations), 30, "the start everywhere")
@@ -372,7 +372,7 @@ def test_a_copied_card_flooding_rows_stops_no_round_and_no_command(tmp_path: Pat
             rows = {r["station_id"]: r for r in _stations(hub)}
             assert rows["copied"]["cut_off"], rows["copied"]
             text = hub.ctl("stations")
-            gong = json.loads(hub.ctl("gong", "end"))
+            gong = json.loads(hub.ctl("gong", "end", "--json"))
             assert honest <= set(gong["sent_to"])
         for st in stations[:2]:
             assert [r["signal"] for r in st.rings()][:1] == ["start"]
@@ -423,7 +423,7 @@ def test_silent_slots_and_megabyte_texts_stop_no_station(tmp_path: Path) -> None
             stations[2].start()
             wait_for(lambda: _connected(hub, {"st2"}), 30, "the restarted station")
             started = json.loads(
-                hub.ctl("round", "start", "1", "--in", "3", "--basic", "8", "--warning", "2")
+                hub.ctl("round", "start", "--json", "1", "--in", "3", "--basic", "8", "--warning", "2")
             )
             assert honest <= set(started["sent_to"])
             wait_for(lambda: all(st.rings() for st in stations), 30, "the start everywhere")

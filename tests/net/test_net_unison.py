@@ -42,7 +42,7 @@ def test_round_signals_in_unison_across_skewed_stations(tmp_path: Path) -> None:
             # the real measure)
             assert abs(r["status"]["clock_offset"] + skew) < OFF_CLOCK, r
 
-        started = json.loads(hub.ctl("round", "start", "1", "--in", "2", "--basic", "6",
+        started = json.loads(hub.ctl("round", "start", "--json", "1", "--in", "2", "--basic", "6",
                                      "--warning", "2"))  # fmt: skip
         assert sorted(started["sent_to"]) == [f"st{i}" for i in range(5)]
         plan = started["plan"]
@@ -72,7 +72,7 @@ def test_round_signals_in_unison_across_skewed_stations(tmp_path: Path) -> None:
             print(f"{sig}: spread {1000 * (max(times) - min(times)):.1f} ms")
 
         # a manual gong from the hub rings everywhere at the instant the hub chose
-        gong = json.loads(hub.ctl("gong", "warning"))
+        gong = json.loads(hub.ctl("gong", "warning", "--json"))
         wait_for(lambda: all(len(st.rings()) == 4 for st in stations), 10, "manual gong")
         manual = [st.rings()[-1]["local_time"] - SKEWS[i] for i, st in enumerate(stations)]
         assert all(abs(t - gong["at"]) <= OFF_CLOCK for t in manual)
