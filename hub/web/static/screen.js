@@ -227,10 +227,12 @@
       }
       var row = rank[pid];
       if (row) {
-        var cols = snap.standings.columns;
-        card.appendChild(el("div", t("screen.me.place", {
-          rank: row[cols.indexOf("rank")], wins: row[cols.indexOf("wins")], spread: row[cols.indexOf("spread")]
-        }), "rank"));
+        /* the figures the rule set ranks by, in its own terms: PFS the balance
+           (wins − losses), then points; ČAS and SSS wins, then spread */
+        var cols = snap.standings.columns, cell = function (c) { return row[cols.indexOf(c)]; };
+        card.appendChild(el("div", cols.indexOf("balance") >= 0
+          ? t("screen.me.place_balance", { rank: cell("rank"), balance: cell("balance"), points: cell("points") })
+          : t("screen.me.place", { rank: cell("rank"), wins: cell("wins"), spread: cell("spread") }), "rank"));
       }
       var games = snap.cards[String(pid)] || [];
       if (games.length) {

@@ -1,0 +1,119 @@
+"""A Polish (PFS) event's phone page in a real browser: a player's card gives his place
+with the figures PFS ranks by — the balance (wins − losses), then points —, in Polish and
+in Czech terms, while a ČAS card keeps wins and spread."""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+import pytest
+from screen_testkit import T0, LiveHub
+from selenium.webdriver.common.by import By
+from selenium.webdriver.support.ui import WebDriverWait
+
+from samoobsluha.hub.sample import play_sample
+from samoobsluha.hub.service import HubService
+from samoobsluha.shared.clock import FakeClock
+
+# a real event's name, 60 characters: what a PFS director types
+EVENT = "Mistrzostwa Polski w Scrabble Klubów Sportowych Wrocław 2026"
+NARROW_PHONE = (360, 740)
+WAIT = 30.0  # waited for, never timed
+
+
+def _played(lang: str, name: str) -> Iterator[LiveHub]:
+    """A 24-player field (PFS for pl, else ČAS), two rounds played and published, round 3
+    paired."""
+    folder = Path(tempfile.mkdtemp(prefix="hscr-pfs"))
+    clock = FakeClock(T0)
+    service = HubService(folder, clock=clock)
+    service.prepare()
+    with service._tour() as tour:
+        play_sample(tour, 2, players=24, name=name, place="Wrocław", lang=lang)
+    live = LiveHub(folder, clock)
+    live.publish_round(3)
+    live.call(live.screen.refresh)
+    yield live
+    live.close()
+    shutil.rmtree(folder, ignore_errors=True)
+
+
+@pytest.fixture(scope="module")
+def pfs_hub() -> Iterator[LiveHub]:
+    yield from _played("pl", EVENT)
+
+
+@pytest.fixture(scope="module")
+def cas_hub() -> Iterator[LiveHub]:
+    yield from _played("cs", "Mistrovství sálu")
+
+
+def _connected(driver: Any) -> bool:
+    return "on" in (driver.find_element(By.ID, "conn").get_attribute("class") or "")
+
+
+def _open(driver: Any, hub: LiveHub, lang: str) -> None:
+    driver.get(hub.url + f"?lang={lang}")
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(_connected, message="live")
+
+
+def _card_of(driver: Any, who: str) -> str:
+    driver.find_element(By.ID, "q").clear()
+    driver.find_element(By.ID, "q").send_keys(who)
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+        lambda d: who in d.find_element(By.ID, "me").text, message=f"{who}'s card"
+    )
+    return str(driver.find_element(By.CSS_SELECTOR, "#me .card .rank").get_attribute("textContent"))
+
+
+@pytest.mark.parametrize(
+    ("lang", "line"),
+    [
+        ("pl", "Miejsce {rank} · bilans {balance} · punkty {points}"),
+        ("cs", "Pořadí {rank} · bilance {balance} · body {points}"),
+    ],
+)
+def test_the_card_gives_the_balance_and_points_pfs_ranks_by(
+    pfs_hub: LiveHub, browser_factory: Any, lang: str, line: str
+) -> None:
+    from samoobsluha.hub.tournament import exports
+
+    with pfs_hub.service._tour() as tour:
+        table = tour.standings(after_round=2)
+        rules = tour.rules
+    rows = exports.standings_rows(table, rules, lang)
+    # a player whose balance and wins differ, so that the old line (wins, spread) cannot pass
+    pick = next(
+        (s, r) for s, r in zip(table, rows, strict=True) if s.balance != s.wins and s.rank > 1
+    )
+    standing, row = pick
+    driver = _open_phone(browser_factory, pfs_hub, lang)
+    shown = _card_of(driver, standing.player.name)
+    assert shown == line.format(rank=row["rank"], balance=row["balance"], points=row["points"])
+    assert driver.execute_script("return window.samoobsluhaMissing") == []
+
+
+def test_a_cas_card_keeps_wins_and_spread(cas_hub: LiveHub, browser_factory: Any) -> None:
+    from samoobsluha.hub.tournament import exports
+
+    with cas_hub.service._tour() as tour:
+        table = tour.standings(after_round=2)
+        rules = tour.rules
+    standing, row = next(
+        (s, r)
+        for s, r in zip(table, exports.standings_rows(table, rules, "cs"), strict=True)
+        if s.rank > 1
+    )
+    driver = _open_phone(browser_factory, cas_hub, "cs")
+    shown = _card_of(driver, standing.player.name)
+    assert shown == f"Pořadí {row['rank']} · výhry {row['wins']} · rozdíl {row['spread']}"
+
+
+def _open_phone(browser_factory: Any, hub: LiveHub, lang: str) -> Any:
+    driver = browser_factory(NARROW_PHONE)
+    _open(driver, hub, lang)
+    return driver
