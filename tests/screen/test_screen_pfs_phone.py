@@ -1,6 +1,7 @@
 """A Polish (PFS) event's phone page in a real browser: a player's card gives his place
 with the figures PFS ranks by — the balance (wins − losses), then points —, in Polish and
-in Czech terms, while a ČAS card keeps wins and spread."""
+in Czech terms, while a ČAS card keeps wins and spread; and the header reads a long event
+name whole at 360 px instead of cutting it („Mistrzost…“)."""
 
 from __future__ import annotations
 
@@ -117,3 +118,41 @@ def _open_phone(browser_factory: Any, hub: LiveHub, lang: str) -> Any:
     driver = browser_factory(NARROW_PHONE)
     _open(driver, hub, lang)
     return driver
+
+
+HEADER = """
+var n = document.getElementById('name'), r = n.getBoundingClientRect();
+var range = document.createRange(); range.selectNodeContents(n);
+var text = range.getBoundingClientRect();
+return {text: n.textContent, sw: n.scrollWidth, cw: n.clientWidth, sh: n.scrollHeight,
+  ch: n.clientHeight, left: r.left, right: r.right, tl: text.left, tr: text.right,
+  tt: text.top, tb: text.bottom, top: r.top, bottom: r.bottom,
+  doc: document.documentElement.scrollWidth, w: innerWidth};
+"""
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs"])
+def test_a_long_event_name_reads_whole_at_360_px(
+    pfs_hub: LiveHub, browser_factory: Any, lang: str
+) -> None:
+    assert len(EVENT) == 60
+    driver = _open_phone(browser_factory, pfs_hub, lang)
+    WebDriverWait(driver, WAIT, poll_frequency=0.1).until(
+        lambda d: d.find_element(By.ID, "name").text.strip(), message="the name drawn"
+    )
+    m = driver.execute_script(HEADER)
+    assert m["text"] == EVENT, m
+    # nothing clipped: neither an ellipsis (wider than its box) nor a hidden line
+    assert m["sw"] <= m["cw"] and m["sh"] <= m["ch"], m
+    # every letter inside the box, the box inside the screen, nothing scrolls sideways
+    assert m["left"] - 0.5 <= m["tl"] and m["tr"] <= m["right"] + 0.5, m
+    assert m["top"] - 0.5 <= m["tt"] and m["tb"] <= m["bottom"] + 0.5, m
+    assert m["left"] >= 0 and m["right"] <= m["w"] and m["doc"] <= 360, m
+    # read as a heading, not a column of one word a line: at most three lines
+    lines = driver.execute_script(
+        "var n = document.getElementById('name'), range = document.createRange();"
+        "range.selectNodeContents(n); var tops = {};"
+        "[...range.getClientRects()].forEach(r => tops[Math.round(r.top)] = 1);"
+        "return Object.keys(tops).length;"
+    )
+    assert 1 <= lines <= 3, lines
