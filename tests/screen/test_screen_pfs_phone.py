@@ -1,10 +1,13 @@
 """A Polish (PFS) event's phone page in a real browser: a player's card gives his place
 with the figures PFS ranks by — the balance (wins − losses), then points —, in Polish and
 in Czech terms, while a ČAS card keeps wins and spread; and the header reads a long event
-name whole at 360 px instead of cutting it („Mistrzost…“)."""
+name whole at 360 px instead of cutting it („Mistrzost…“); and a player expelled from the
+event is marked („wykluczony“) in his card and beside his name in the standings, in every
+language, under PFS (whose zeros it explains) and ČAS (whose rank it leaves)."""
 
 from __future__ import annotations
 
+import re
 import shutil
 import tempfile
 from collections.abc import Iterator
@@ -12,6 +15,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+from language_guard import english_on_screen
 from screen_testkit import T0, LiveHub
 from selenium.webdriver.common.by import By
 from selenium.webdriver.support.ui import WebDriverWait
@@ -23,6 +27,7 @@ from samoobsluha.shared.clock import FakeClock
 # a real event's name, 60 characters: what a PFS director types
 EVENT = "Mistrzostwa Polski w Scrabble Klubów Sportowych Wrocław 2026"
 NARROW_PHONE = (360, 740)
+REASON = "oszustwo"
 WAIT = 30.0  # waited for, never timed
 
 
@@ -35,7 +40,11 @@ def _played(lang: str, name: str) -> Iterator[LiveHub]:
     service.prepare()
     with service._tour() as tour:
         play_sample(tour, 2, players=24, name=name, place="Wrocław", lang=lang)
+        # the leader after round 2 expelled from the event in round 2 (PFS: his tally void)
+        leader = tour.standings(after_round=2)[0].player
+        tour.sanction(leader.id, "expulsion", scope="event", round_no=2, reason=REASON)
     live = LiveHub(folder, clock)
+    live.expelled = leader.name  # type: ignore[attr-defined]
     live.publish_round(3)
     live.call(live.screen.refresh)
     yield live
@@ -156,3 +165,67 @@ def test_a_long_event_name_reads_whole_at_360_px(
         "return Object.keys(tops).length;"
     )
     assert 1 <= lines <= 3, lines
+
+
+MARK = {"cs": "vyloučen", "sk": "vylúčený", "pl": "wykluczony", "en": "expelled"}
+
+
+def _allowed(hub: LiveHub) -> set[str]:
+    with hub.service._tour() as tour:
+        data = {p.name for p in tour.players()} | {p.club for p in tour.players() if p.club}
+        data |= {tour.settings()["name"], "Wrocław", REASON}
+    return {w for item in data for w in re.findall(r"[^\W\d_]+", item)} | {"PFS"}
+
+
+def _marked(driver: Any, hub: LiveHub, lang: str) -> tuple[str, str, str]:
+    """(the card's mark, the standings row of the expelled player, the page's text)."""
+    who = hub.expelled  # type: ignore[attr-defined]
+    _open(driver, hub, lang)
+    _card_of(driver, who)
+    card = driver.find_element(By.CSS_SELECTOR, "#me .card")
+    notes = card.find_elements(By.CSS_SELECTOR, ".note")
+    row = next(
+        r.text
+        for r in driver.find_elements(By.CSS_SELECTOR, "#standings-table tr")
+        if who in r.text
+    )
+    text = str(driver.execute_script("return document.body.innerText")).replace("\u00ad", "")
+    return (notes[0].text if notes else ""), row, text
+
+
+@pytest.mark.parametrize("lang", ["pl", "cs", "sk", "en"])
+def test_a_voided_pfs_player_is_marked_expelled(
+    pfs_hub: LiveHub, browser_factory: Any, lang: str
+) -> None:
+    from samoobsluha.hub.tournament import exports
+
+    with pfs_hub.service._tour() as tour:
+        table = tour.standings(after_round=2)
+        rules = tour.rules
+    voided = next(s for s in table if s.player.name == pfs_hub.expelled)  # type: ignore[attr-defined]
+    assert voided.voided and voided.rank == len(table)
+    row = exports.standings_rows([voided], rules, lang)[0]
+    driver = _open_phone(browser_factory, pfs_hub, lang)
+    note, line, text = _marked(driver, pfs_hub, lang)
+    assert note == MARK[lang]
+    # his zeros and his mark on one line, where his name is: rank, name · mark, 0, 0
+    assert line.split() == [row["rank"], *voided.player.name.split(), "·", MARK[lang], "0", "0"]
+    if lang != "en":
+        assert not english_on_screen(text, allowed=_allowed(pfs_hub), lang=lang), text
+    assert driver.execute_script("return window.samoobsluhaMissing") == []
+    assert driver.execute_script("return document.documentElement.scrollWidth") <= 360
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk"])
+def test_an_expelled_cas_player_is_marked_where_his_games_put_him(
+    cas_hub: LiveHub, browser_factory: Any, lang: str
+) -> None:
+    with cas_hub.service._tour() as tour:
+        table = tour.standings(after_round=2)
+    kept = next(s for s in table if s.player.name == cas_hub.expelled)  # type: ignore[attr-defined]
+    assert kept.expelled and not kept.voided and kept.rank == 1  # his games kept: still first
+    driver = _open_phone(browser_factory, cas_hub, lang)
+    note, line, text = _marked(driver, cas_hub, lang)
+    assert note == MARK[lang]
+    assert line.startswith(f"1 {kept.player.name} · {MARK[lang]} "), line
+    assert not english_on_screen(text, allowed=_allowed(cas_hub), lang=lang), text
