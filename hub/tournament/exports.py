@@ -384,7 +384,8 @@ def to_csv(
 
 def to_text(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
     widths = {c: max([len(c)] + [len(r[c]) for r in rows]) for c in columns}
-    numeric = {c for c in columns if c not in ("name", "club", "first", "second", "opponent")}
+    words = ("name", "club", "first", "second", "opponent", "note")
+    numeric = {c for c in columns if c not in words}
 
     def cell(c: str, v: str) -> str:
         return v.rjust(widths[c]) if c in numeric else v.ljust(widths[c])
