@@ -112,13 +112,15 @@ def _standings(args: argparse.Namespace) -> int:
             data = tsh.to_tournament(source, name=Path(args.tsh).stem)
             last = source.scored_rounds if args.round is None else args.round
             last = min(last, source.scored_rounds)  # a pending round adds nothing
-            voided = (
-                {p for p, r in tsh.expelled_rounds(source).items() if r <= last}
-                if rules.expelled_results == "void"
-                else set()
-            )
+            expelled = {p for p, r in tsh.expelled_rounds(source).items() if r <= last}
+            voided = expelled if rules.expelled_results == "void" else set()
             table = compute(
-                data.players.values(), data.games_until(last), rules, rounds=last, voided=voided
+                data.players.values(),
+                data.games_until(last),
+                rules,
+                rounds=last,
+                voided=voided,
+                expelled=expelled,
             )
         else:
             with Tournament.open(args.db) as tour:

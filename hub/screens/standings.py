@@ -88,10 +88,12 @@ class StandingsScreen(DashScreen):
         field = self.query_one("#standings-round", Input)
         if not field.value and data.round_no:
             field.value = str(data.round_no)
+        # the note (a player expelled from the event) only when somebody has one
+        shown = [c for c in data.columns if c != "note" or any(r.get(c) for r in data.standings)]
         fill_table(
             self.query_one("#standings", DataTable),
-            [(col, self._col(col)) for col in data.columns],
-            [[self._number(row[c]) for c in data.columns] for row in data.standings],
+            [(col, self._col(col)) for col in shown],
+            [[self._cell(c, row[c]) for c in shown] for row in data.standings],
         )
         self.query_one("#standings-title", Label).update(
             literal(self.tr("dash.standings.after", n=data.after))
@@ -132,6 +134,13 @@ class StandingsScreen(DashScreen):
             title.update(literal(self.tr("dash.no_pairing", n=data.round_no)))
         else:
             title.update(literal(self.tr("dash.pairings.of", n=data.round_no)))
+
+    def _cell(self, col: str, cell: str) -> str:
+        """A standings cell as the operator reads it: the machine note ``expelled`` in
+        his language („vyloučen“), decimals in his form."""
+        if col == "note":
+            return self.tr("tour.expelled") if cell == "expelled" else cell
+        return self._number(cell)
 
     def _number(self, cell: str) -> str:
         """Decimals in the operator's language: 1095.58 → 1 095,58 (cs, sk)."""

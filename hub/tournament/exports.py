@@ -257,7 +257,9 @@ def render(
                 if many
                 else t("print.category", lang, name=n)
             )
-            sections.append((heading, _table(cols, category_rows(v, rules, lang), lang, 12.0)))
+            rows = category_rows(v, rules, lang)
+            mine = [c for c in cols if c != "note" or any(r["note"] for r in rows)]
+            sections.append((heading, _table(mine, rows, lang, 12.0)))
         return a4_page(head, sections, lang, "standings")
     if what == "sanctions":
         given = tour.sanctions(round_no=round_no)
@@ -307,7 +309,18 @@ def standings_columns(rules: RuleSet) -> list[str]:
         cols += ["opp_wins"]
     if "balance" in rules.criteria:
         cols += ["balance"]
-    return [*cols, "games", "club"]
+    # "note": „vyloučen“ / „wykluczony“ beside a player expelled from the event (PFS zeroes
+    # his tally, ČAS and SSS keep it: either way the reader sees why); the print leaves the
+    # column out when nobody has one
+    return [*cols, "games", "club", "note"]
+
+
+def standing_note(standing: Any, lang: str | None = None) -> str:
+    """What the standings say beside a player's name: „vyloučen“ (``expelled`` in the
+    machine form) for one expelled from the event, else nothing."""
+    if not getattr(standing, "expelled", False):
+        return ""
+    return "expelled" if lang is None else t("tour.expelled", lang)
 
 
 def _num(value: float, lang: str | None = None) -> str:
@@ -346,6 +359,7 @@ def standings_rows(
             "balance": _num(s.balance, lang),
             "games": str(s.games),
             "club": s.player.club,
+            "note": standing_note(s, lang),
         }
         rows.append({c: row[c] for c in standings_columns(rules)})
     return rows
@@ -370,7 +384,8 @@ def to_csv(
 
 def to_text(columns: Sequence[str], rows: Sequence[Mapping[str, str]]) -> str:
     widths = {c: max([len(c)] + [len(r[c]) for r in rows]) for c in columns}
-    numeric = {c for c in columns if c not in ("name", "club", "first", "second", "opponent")}
+    words = ("name", "club", "first", "second", "opponent", "note")
+    numeric = {c for c in columns if c not in words}
 
     def cell(c: str, v: str) -> str:
         return v.rjust(widths[c]) if c in numeric else v.ljust(widths[c])
@@ -398,9 +413,14 @@ def standings_html(
     header: PrintHeader | None = None,
 ) -> str:
     header = replace(header or PrintHeader(event=title), round=after_round, after=True)
-    cols = [c for c in standings_columns(rules) if c not in ("games", "seconds")]
+    rows = standings_rows(standings, rules, lang)
+    cols = [
+        c
+        for c in standings_columns(rules)
+        if c not in ("games", "seconds") and (c != "note" or any(r["note"] for r in rows))
+    ]
     heading = t("tour.standings", lang, round=after_round)
-    section = _table(cols, standings_rows(standings, rules, lang), lang, _pt("standings"))
+    section = _table(cols, rows, lang, _pt("standings"))
     return a4_page(header, [(heading, section)], lang, size="standings")
 
 

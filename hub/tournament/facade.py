@@ -1115,7 +1115,12 @@ class Tournament:
         data = self.data(until_round=last, division=division)
         rules = rules or self.rules
         return compute(
-            data.players.values(), data.games, rules, rounds=last, voided=self.voided(last, rules)
+            data.players.values(),
+            data.games,
+            rules,
+            rounds=last,
+            voided=self.voided(last, rules),
+            expelled={p for p, r in self.expelled().items() if r <= last},
         )
 
     def voided(self, after_round: int, rules: RuleSet | None = None) -> set[int]:

@@ -60,6 +60,10 @@ class Standing:
     # an expelled player whose tally the rule set voids (``expelled_results = "void"``,
     # PFS 1.3): every figure 0, ranked below everybody; his games stay on his scorecard
     voided: bool = False
+    # expelled from the event in or before the standings' round, under every rule set (ČAS
+    # and SSS keep his games, PFS voids them): the exports and screens say so beside his
+    # name; it changes no figure and no rank
+    expelled: bool = False
 
     @property
     def spread(self) -> int:
@@ -154,12 +158,15 @@ def compute(
     *,
     rounds: int | None = None,
     voided: Collection[int] = (),
+    expelled: Collection[int] = (),
 ) -> list[Standing]:
     """Standings, best first, with ``rank`` set (equal criteria share a rank).
 
     ``rounds`` is Kol for TurČAS; by default the last round that has a game. ``voided``:
     the players whose tally is zeroed (PFS 1.3, an expulsion): their games stay in their
     lines and count for their opponents, their own figures are 0 and they rank last.
+    ``expelled``: the players expelled from the event by then (a voided player is one
+    too), marked ``expelled`` and counted as any other.
     """
     table = {p.id: Standing(player=p) for p in players}
     last = 0
@@ -177,6 +184,7 @@ def compute(
         st.opp_points = sum(line.opp for line in st.lines)
         st.starts = sum(1 for line in st.lines if line.started is True)
         st.seconds = sum(1 for line in st.lines if line.started is False)
+        st.expelled = st.player.id in expelled or st.player.id in voided
         if st.player.id in voided:
             st.voided = True
             st.wins = st.losses = 0.0

@@ -477,3 +477,28 @@ async def test_pairing_past_the_planned_rounds_asks_first(served: HubService) ->
         assert "Kolo 2 rozlosováno (4 stoly)" in label_text(app.screen, "#message")
         with served._tour() as tour:
             assert tour.last_round() == 2
+
+
+async def test_standings_mark_an_expelled_player_in_the_operators_language(
+    served: HubService,
+) -> None:
+    """ČAS keeps an expelled player's games: his row stays where they put him, and the
+    standings say „vyloučen“ beside it (the machine rows' ``expelled``, never shown)."""
+    for table in range(1, 5):
+        served.enter_result(1, Entry(table, 400 + table, 350))
+    with served._tour() as tour:
+        before = [(s.rank, s.player.name) for s in tour.standings(after_round=1)]
+        cheat = tour.standings(after_round=1)[0].player
+        tour.sanction(cheat.id, "expulsion", scope="event", round_no=1, reason="podvod")
+    app = app_for(served)
+    async with app.run_test(size=(200, 45)) as pilot:
+        await pilot.press("f5")
+        await settle(pilot)
+        table = app.screen.query_one("#standings", DataTable)
+        heads = [str(c.label) for c in table.columns.values()]
+        assert heads[-1] == "Poznámka", heads
+        rows = cells(table)
+        assert [(int(r[0]), r[1]) for r in rows] == before  # no rank moved
+        assert {r[1]: r[-1] for r in rows} == {
+            name: ("vyloučen" if name == cheat.name else "") for _, name in before
+        }

@@ -227,10 +227,14 @@
       }
       var row = rank[pid];
       if (row) {
-        var cols = snap.standings.columns;
-        card.appendChild(el("div", t("screen.me.place", {
-          rank: row[cols.indexOf("rank")], wins: row[cols.indexOf("wins")], spread: row[cols.indexOf("spread")]
-        }), "rank"));
+        /* the figures the rule set ranks by, in its own terms: PFS the balance
+           (wins − losses), then points; ČAS and SSS wins, then spread */
+        var cols = snap.standings.columns, cell = function (c) { return row[cols.indexOf(c)]; };
+        card.appendChild(el("div", cols.indexOf("balance") >= 0
+          ? t("screen.me.place_balance", { rank: cell("rank"), balance: cell("balance"), points: cell("points") })
+          : t("screen.me.place", { rank: cell("rank"), wins: cell("wins"), spread: cell("spread") }), "rank"));
+        /* „wykluczony“: expelled from the event (PFS zeroes his tally: this says why) */
+        if (cols.indexOf("note") >= 0 && cell("note")) card.appendChild(el("div", cell("note"), "note"));
       }
       var games = snap.cards[String(pid)] || [];
       if (games.length) {
@@ -310,10 +314,13 @@
         gtr.appendChild(gth);
         stt.appendChild(gtr);
       }
-      var row = el("tr");
+      var row = el("tr"), note = st.columns.indexOf("note");
       for (var c = 0; c < shown.length; c++) {
-        var col = st.columns[shown[c]];
-        row.appendChild(el("td", rows[i][shown[c]], numeric[col] ? "n" : col === "name" ? "nm" : ""));
+        var col = st.columns[shown[c]], td = el("td", rows[i][shown[c]], numeric[col] ? "n" : col === "name" ? "nm" : "");
+        /* the standings' note (an expelled player: „wykluczony“) beside his name, no
+           column of its own on a 360 px phone */
+        if (col === "name" && note >= 0 && rows[i][note]) td.appendChild(el("span", " \u00b7 " + rows[i][note], "note"));
+        row.appendChild(td);
       }
       stt.appendChild(row);
     }
