@@ -30,6 +30,7 @@ lock; nothing here imports Textual.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -347,6 +348,20 @@ class Result:
 
 class NothingToWithdraw(Exception):
     """This station holds no entry for the round and table (or it is withdrawn already)."""
+
+
+class RoundPublished(Exception):
+    """The hub published this round's results (its publication reached this station):
+    a withdrawal would be refused, so none is stored; only the referee can correct it."""
+
+    def __init__(self, round_no: int) -> None:
+        self.round_no = round_no
+        super().__init__(f"round {round_no} is published")
+
+
+#: What the hub made of a withdrawal this station sent (``hub.store.withdrawal_decisions``,
+#: the ``withdrawals`` item); ASKED: no word from the hub yet.
+ASKED, TAKEN_BACK, REFUSED = "asked", "withdrawn", "refused"
 
 
 class ResultLocked(Exception):
@@ -943,11 +958,16 @@ class KioskStore:
         next revision of the row, ``withdrawn``, the entry's scores kept) stored and
         queued for the hub in one transaction before this returns. The hub sets the
         station's entry aside until the round is published, and refuses it (visibly to the
-        operator) after. Raises :class:`NothingToWithdraw` when there is no entry."""
+        operator) after. Raises :class:`NothingToWithdraw` when there is no entry and
+        :class:`RoundPublished` when the round's publication has reached this station
+        (nothing stored: the hub would refuse it). Otherwise the withdrawal is *asked*:
+        :meth:`withdrawal_word` gives the hub's answer once it has come back."""
         with self._lock, self.db.atomic():
             existing = self.result(round_no, table_no)
             if existing is None or existing.withdrawn:
                 raise NothingToWithdraw()
+            if self.round_published(round_no):
+                raise RoundPublished(round_no)
             row = {
                 "round_no": round_no,
                 "table_no": table_no,
@@ -997,6 +1017,52 @@ class KioskStore:
             "UPDATE results SET outbox_seq = ? WHERE round_no = ? AND table_no = ?",
             [seq, round_no, table_no],
         )
+
+    # -- what the hub published about results (written by the link, station/sync.py) ---
+    def _hub_item(self, kind: str) -> Any:
+        """The signed item of ``kind`` the hub pushed last (``hub_items``), or None."""
+        with self._lock:
+            try:
+                row = self.db.execute(
+                    "SELECT data FROM hub_items WHERE kind = ?", [kind]
+                ).fetchone()
+            except sqlite3.OperationalError:  # no link ever ran here: no hub_items table
+                return None
+        try:
+            return json.loads(row[0]) if row else None
+        except ValueError:
+            return None
+
+    def round_published(self, round_no: int) -> bool:
+        """Whether the hub's publication of this round's results has reached this station:
+        the standings the hub pushes list the published rounds (``published``; pushed by
+        ``hub publish-round N`` and ``hub publish-pairings N``). False when it cannot know
+        (no link, the publication not received yet, standings without that list)."""
+        data = self._hub_item("standings")
+        published = data.get("published") if isinstance(data, dict) else None
+        return isinstance(published, list) and round_no in published
+
+    def withdrawal_word(self, round_no: int, table_no: int) -> str | None:
+        """The hub's answer to this station's withdrawal of the table's entry: None when
+        the entry is not withdrawn; :data:`ASKED` until the hub's word has come back (the
+        ``withdrawals`` item names each withdrawal by its outbox row); then
+        :data:`TAKEN_BACK` or :data:`REFUSED` (the round was published: the entry stands)."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT withdrawn, outbox_seq FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+            if row is None or not row[0]:
+                return None
+            epoch = outbox.meta(self.db, "station_epoch")
+        seq = int(row[1])
+        data = self._hub_item("withdrawals")
+        for decision in (data.get("decisions") or []) if isinstance(data, dict) else []:
+            if not isinstance(decision, dict):
+                continue
+            if decision.get("epoch") == epoch and decision.get("seq") == seq:
+                return REFUSED if decision.get("outcome") == "withdraw_refused" else TAKEN_BACK
+        return ASKED
 
     def at_hub(self, round_no: int, table_no: int) -> bool:
         """Whether the hub acknowledged the latest revision of this table's row."""
