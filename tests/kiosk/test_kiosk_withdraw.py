@@ -1,8 +1,9 @@
 """A player sees his own table's entry at the kiosk and withdraws it with his opponent: F8
 asks, the opponent agrees with the confirm key (a double press by the same player is not
 an agreement; Esc: no, the entry stays). The withdrawal is in SQLite and the outbox before
-the kiosk says it is done; the players may then enter the table again. The referee's entry
-is not the players' to withdraw. A real kiosk app under Pilot at 80x24."""
+the kiosk says it is asked (the hub decides: test_kiosk_withdraw_published.py); the
+players may then enter the table again. The referee's entry is not the players' to
+withdraw. A real kiosk app under Pilot at 80x24."""
 
 from __future__ import annotations
 
@@ -62,7 +63,8 @@ async def test_the_players_see_and_withdraw_their_entry(make_app, store, clock):
         await pilot.press("f10")  # the opponent agrees
         await settle(pilot)
         assert isinstance(app.screen, SavedScreen)
-        assert _text(app, "#verdict-reason").startswith("Staženo: kolo 2, stůl 5.")
+        # asked: the hub decides (no link here, no word from it)
+        assert _text(app, "#verdict-reason").startswith("Stažení požadováno: kolo 2, stůl 5.")
         # durable and queued when it is shown done
         gone = store.result(2, 5)
         assert (gone.withdrawn, gone.revision) == (True, 2)
@@ -74,7 +76,7 @@ async def test_the_players_see_and_withdraw_their_entry(make_app, store, clock):
         clock.advance(app.settings.verdict_seconds + 1)
         await pilot.pause(0.3)
         await _look_up(pilot)
-        assert "stažený" in _text(app, "#result-entry")
+        assert "stažení požadováno, rozhodne hub" in _text(app, "#result-entry")
         assert "F8" not in _text(app, "#result-entry")
         for text in ("410", "388", "b"):
             await type_text(pilot, text)
