@@ -966,7 +966,7 @@ class KioskStore:
             existing = self.result(round_no, table_no)
             if existing is None or existing.withdrawn:
                 raise NothingToWithdraw()
-            if self.round_published(round_no):
+            if self.round_published(round_no, table_no):
                 raise RoundPublished(round_no)
             row = {
                 "round_no": round_no,
@@ -1033,14 +1033,35 @@ class KioskStore:
         except ValueError:
             return None
 
-    def round_published(self, round_no: int) -> bool:
-        """Whether the hub's publication of this round's results has reached this station:
-        the standings the hub pushes list the published rounds (``published``; pushed by
-        ``hub publish-round N`` and ``hub publish-pairings N``). False when it cannot know
-        (no link, the publication not received yet, standings without that list)."""
+    def round_published(self, round_no: int, table_no: int) -> bool:
+        """Whether the hub's publication of this round's results has reached this station
+        *after* the table's entry was made: the standings the hub pushes list the
+        published rounds (``published``; sent by ``hub publish-round N`` and ``hub
+        publish-pairings N``), and their version is the hub's time of publication (ms),
+        which the entry's time (the kiosk's clock: the hub's when linked) must not pass.
+        A card that served another tournament keeps that one's last standings; its round
+        numbers are not this one's, and its publication is older than any entry here.
+        False when it cannot know (no link, the publication not received yet, standings
+        without that list, an entry typed after the publication reached the station): the
+        withdrawal is then asked, and the hub decides."""
         data = self._hub_item("standings")
         published = data.get("published") if isinstance(data, dict) else None
-        return isinstance(published, list) and round_no in published
+        if not isinstance(published, list) or round_no not in published:
+            return False
+        with self._lock:
+            try:
+                version = self.db.execute(
+                    "SELECT version FROM hub_versions WHERE kind = 'standings'"
+                ).fetchone()
+            except sqlite3.OperationalError:
+                return False
+            entered = self.db.execute(
+                "SELECT entered_at FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+        if version is None or entered is None:
+            return False
+        return float(entered[0]) <= int(version[0]) / 1000.0
 
     def withdrawal_word(self, round_no: int, table_no: int) -> str | None:
         """The hub's answer to this station's withdrawal of the table's entry: None when

@@ -148,7 +148,7 @@ class ResultScreen(KioskScreen):
         pairing = store.pairing(round_no, table_no)
         existing = store.result(round_no, table_no)
         at_hub = store.at_hub(round_no, table_no)
-        published = store.round_published(round_no)
+        published = store.round_published(round_no, table_no)
         word = store.withdrawal_word(round_no, table_no)
         self.app.call_from_thread(self._show_pairing, pairing, existing, at_hub, published, word)
 

@@ -104,3 +104,44 @@ async def test_the_referees_entry_is_not_the_players_to_withdraw(make_app, store
         )
         assert _text(app, "#result-confirm") == ""
     assert not store.result(2, 5).withdrawn and len(outbox.pending(store.db)) == 1
+
+
+async def test_a_publication_older_than_the_entry_refuses_nothing(make_app, store, clock):
+    """Standings kept from before the entry — another tournament on the same card, or a
+    result typed after the publication — do not make the kiosk refuse: it cannot know
+    that this entry is in a published round, so the withdrawal is asked. The same
+    standings with a publication after the entry: refused on the screen, nothing stored."""
+    from samoobsluha.station import sync
+
+    sync.migrations.apply(store.db)  # the link's tables, as on a station that ever linked
+    published = {"round": 2, "columns": [], "rows": [], "published": [1, 2]}
+    at_ms = int((clock.now() - 86_400) * 1000)  # yesterday
+    sync._store_item(store.db, "standings", f"standings:{at_ms}:x", published, 0.0, at_ms)
+    store.store_result(Result(2, 5, 412, 388, "first", "Novák Jan", "Dvořák Petr"), at=clock.now())
+    store.store_result(Result(2, 6, 300, 350, "first", "Malá Eva", "Veselý Jan"), at=clock.now())
+    assert not store.round_published(2, 5)
+    app = make_app()
+    async with app.run_test(size=SIZE) as pilot:
+        await _look_up(pilot)
+        assert _text(app, "#result-entry").endswith("F8 = stáhnout")
+        await pilot.press("f8")
+        await settle(pilot)
+        assert _text(app, "#result-confirm").startswith("Stáhnout záznam kola 2, stůl 5")
+        await pilot.press("escape")
+        await settle(pilot)
+
+        # the publication comes after the entries (the hub's time of it is the version)
+        later = int((clock.now() + 60) * 1000)
+        sync._store_item(store.db, "standings", f"standings:{later}:y", published, 0.0, later)
+        clock.advance(120)
+        await pilot.press("escape")
+        await settle(pilot)
+        await _look_up(pilot, table="6")
+        assert _text(app, "#result-entry").endswith(
+            "Kolo 2 je zveřejněné: opravit ho může jen rozhodčí."
+        )
+        await pilot.press("f8")
+        await settle(pilot)
+        assert _text(app, "#result-error").startswith("! Kolo 2 je zveřejněné: záznam platí")
+        assert _text(app, "#result-confirm") == ""
+    assert not store.result(2, 6).withdrawn and len(outbox.pending(store.db)) == 2

@@ -201,9 +201,9 @@ async def test_after_the_publication_reached_the_station_the_kiosk_refuses(
         _enter(app, hall, 1, 412, 389)
         _enter(app, hall, 2, 300, 450)
         await until(lambda: sorted(hall.intake()) == ["entered", "entered"])
-        assert not app.store.round_published(1)
+        assert not app.store.round_published(1, 1)
         await asyncio.to_thread(hall.service.publish_round, 1)  # hub publish-round 1
-        await until(lambda: app.store.round_published(1), 30)
+        await until(lambda: app.store.round_published(1, 1), 30)
 
         await _look_up(pilot, 1)
         line = _text(app, "#result-entry")
@@ -255,7 +255,7 @@ async def test_offline_the_withdrawal_is_asked_and_then_the_hubs_refusal_shows(
         await until(lambda: not runtime.sync.status.connected, 30)  # type: ignore[union-attr]
         done = await asyncio.to_thread(hall.service.publish_round, 1)
         assert done["published"] and done["standings"].get("stored")
-        assert not app.store.round_published(1)  # the station cannot know
+        assert not app.store.round_published(1, 1)  # the station cannot know
 
         await _look_up(pilot, 1)
         assert "F8 = stáhnout" in _text(app, "#result-entry")
@@ -278,7 +278,7 @@ async def test_offline_the_withdrawal_is_asked_and_then_the_hubs_refusal_shows(
         await hall.serve(again)
         await until(lambda: "withdraw_refused" in hall.intake(), 60)
         await until(lambda: app.store.withdrawal_word(1, 1) == REFUSED, 30)
-        assert app.store.round_published(1)  # the publication reached it too
+        assert app.store.round_published(1, 2)  # the publication reached it too (table 2)
         assert hall.result(1)["s_first"] == 412  # the entry stands
         await _look_up(pilot, 1)
         line = _text(app, "#result-entry")

@@ -109,14 +109,15 @@ def test_a_withdrawal_after_publication_is_refused_and_shown(tmp_path: Path) -> 
     station = Station(tmp_path / "st-1", hub, "st-1", key_file=key)
     with running(hub, station):
         tables = set_up(hub, tmp_path)
-        t1, a1, b1 = tables[0]
+        (t1, a1, b1), (t2, a2, b2) = tables[:2]
+        scores = {1: (412, 389), 2: (300, 450), 3: (512, 287), 4: (401, 399)}
         kiosk = KioskStore.open(station.db_path, "st-1")
-        kiosk.store_result(Result(1, t1, 412, 389, "first", a1, b1), at=time.time())
+        kiosk.store_result(Result(1, t1, *scores[t1], "first", a1, b1), at=time.time())
+        kiosk.store_result(Result(1, t2, *scores[t2], "first", a2, b2), at=time.time())
         kiosk.close()
         station.start()
         wait_for(lambda: _online(hub) >= 1, 60, "the station connected")
-        wait_for(lambda: len(intake(hub)) == 1, 60, "the entry")
-        scores = {1: (412, 389), 2: (300, 450), 3: (512, 287), 4: (401, 399)}
+        wait_for(lambda: len(intake(hub)) == 2, 60, "the entries")
         hub_cmd(hub, "enter", "1", *(f"{t} {a} {b}" for t, (a, b) in scores.items()))
         # the station is off while the round is published: it cannot know, and its
         # withdrawal reaches the hub after the publication
@@ -125,11 +126,11 @@ def test_a_withdrawal_after_publication_is_refused_and_shown(tmp_path: Path) -> 
         published = results_of(hub)
 
         kiosk = KioskStore.open(station.db_path, "st-1")
-        assert not kiosk.round_published(1)
+        assert not kiosk.round_published(1, t1)
         kiosk.withdraw_result(1, t1, at=time.time())
         kiosk.close()
         station.start()
-        handled = wait_for(lambda: len(intake(hub)) == 2 and intake(hub), 60, "the withdrawal")
+        handled = wait_for(lambda: len(intake(hub)) == 3 and intake(hub), 60, "the withdrawal")
         refused = [(o, e) for o, e in handled.values() if o == "withdraw_refused"]
         assert len(refused) == 1 and refused[0][1]  # the refusal's reason is stored
         assert results_of(hub) == published  # nothing published changed
@@ -144,13 +145,11 @@ def test_a_withdrawal_after_publication_is_refused_and_shown(tmp_path: Path) -> 
         assert f"table {t1}'s station entry can no longer be withdrawn" in english
 
         # the station has the publication and the hub's refusal: it says so, and refuses
-        # the next withdrawal itself
+        # a withdrawal of an entry made before the publication itself
         wait_for(lambda: _word(station, t1) == REFUSED, 60, "the refusal at the station")
-        t2, a2, b2 = tables[1]
         kiosk = KioskStore.open(station.db_path, "st-1")
         try:
-            assert kiosk.round_published(1)
-            kiosk.store_result(Result(1, t2, 300, 450, "first", a2, b2), at=time.time())
+            assert kiosk.round_published(1, t2)
             with pytest.raises(RoundPublished):
                 kiosk.withdraw_result(1, t2, at=time.time())
             assert not kiosk.result(1, t2).withdrawn
