@@ -63,6 +63,7 @@ ROUND_HORIZON = 12 * 3600.0
 SETTING_PIN = "referee_pin_hash"
 SETTING_PIN_AT = "referee_pin_set_at"
 SETTING_PIN_LOCK = "pin_lock"
+SETTING_REFUSALS_SEEN = "withdraw_refusals_seen"  # the hub's refusals looked at in F2
 
 
 @migrations()
@@ -1084,6 +1085,43 @@ class KioskStore:
             if decision.get("epoch") == epoch and decision.get("seq") == seq:
                 return REFUSED if decision.get("outcome") == "withdraw_refused" else TAKEN_BACK
         return ASKED
+
+    def unseen_refusals(self) -> list[tuple[int, int]]:
+        """(round, table) of this station's withdrawals the hub refused (its word came
+        back) that nobody has looked at in the table's entry yet, oldest first: the idle
+        screen says so (:meth:`refusal_seen` ends it)."""
+        data = self._hub_item("withdrawals")
+        decisions = (data.get("decisions") or []) if isinstance(data, dict) else []
+        refused = [
+            d for d in decisions if isinstance(d, dict) and d.get("outcome") == "withdraw_refused"
+        ]
+        if not refused:
+            return []
+        seen = set(json.loads(self.setting(SETTING_REFUSALS_SEEN) or "[]"))
+        out = []
+        for d in refused:
+            round_no, table_no = d.get("round"), d.get("table")
+            if not isinstance(round_no, int) or not isinstance(table_no, int):
+                continue
+            if f"{d.get('epoch')}/{d.get('seq')}" in seen:
+                continue
+            if self.withdrawal_word(round_no, table_no) == REFUSED:  # still the latest row
+                out.append((round_no, table_no))
+        return out
+
+    def refusal_seen(self, round_no: int, table_no: int) -> None:
+        """The players looked at the table's entry (it says refused): no idle notice more."""
+        with self._lock, self.db.atomic():
+            row = self.db.execute(
+                "SELECT outbox_seq FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+            if row is None:
+                return
+            key = f"{outbox.meta(self.db, 'station_epoch')}/{int(row[0])}"
+            seen = json.loads(self.setting(SETTING_REFUSALS_SEEN) or "[]")
+            if key not in seen:
+                self._put_setting(SETTING_REFUSALS_SEEN, json.dumps([*seen, key][-200:]))
 
     def at_hub(self, round_no: int, table_no: int) -> bool:
         """Whether the hub acknowledged the latest revision of this table's row."""

@@ -150,6 +150,9 @@ class ResultScreen(KioskScreen):
         at_hub = store.at_hub(round_no, table_no)
         published = store.round_published(round_no, table_no)
         word = store.withdrawal_word(round_no, table_no)
+        if word == REFUSED and not self.by_referee:  # the players see it: no idle notice more
+            store.refusal_seen(round_no, table_no)
+            self.kiosk.withdrawals_changed()
         self.app.call_from_thread(self._show_pairing, pairing, existing, at_hub, published, word)
 
     def _show_pairing(

@@ -7,7 +7,7 @@ Before publication the withdrawal is *asked*, and the entry's line shows the hub
 when it comes back (withdrawn). Once the round's publication has reached the station the
 kiosk refuses the withdrawal itself and stores nothing. A station that cannot know (the
 hub down while the round is published) says *asked*, and when the link is back the
-entry's line shows the hub's refusal — never "withdrawn". (Before: „Staženo“ in every
+idle screen and the entry's line show the hub's refusal — never "withdrawn". (Before: „Staženo“ in every
 case, and F8 offered after publication.)"""
 
 from __future__ import annotations
@@ -280,6 +280,14 @@ async def test_offline_the_withdrawal_is_asked_and_then_the_hubs_refusal_shows(
         await until(lambda: app.store.withdrawal_word(1, 1) == REFUSED, 30)
         assert app.store.round_published(1, 2)  # the publication reached it too (table 2)
         assert hall.result(1)["s_first"] == 412  # the entry stands
+        # the idle screen says so at once (its next idle moment), for whoever passes by
+        notice = "#withdraw-notice"
+        await until(lambda: app.screen.query_one(notice).display)
+        assert _text(app, notice) == (
+            "Hub odmítl stažení záznamu kola 1, stůl 1: kolo je zveřejněné a záznam platí. "
+            "Opravit ho může jen rozhodčí (záznam ukáže F2)."
+        )
+        assert app.screen.query_one(notice).region.bottom <= 24
         await _look_up(pilot, 1)
         line = _text(app, "#result-entry")
         assert line == (
@@ -289,6 +297,8 @@ async def test_offline_the_withdrawal_is_asked_and_then_the_hubs_refusal_shows(
         assert "stažený" not in line
         _fits(app)
         await _to_idle(pilot)
+        # looked at: the idle screen no longer repeats it
+        await until(lambda: not app.screen.query_one(notice).display)
     finally:
         await _stop(runtime, main)
         await hall.close()
