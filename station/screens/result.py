@@ -209,6 +209,7 @@ class ResultScreen(KioskScreen):
             how = self.tr("kiosk.entry.one_sided")
         else:
             how = self.tr("kiosk.entry.confirmed")
+        at_hub = at_hub or word in (TAKEN_BACK, REFUSED)  # its word came before its ack
         where = self.tr("kiosk.entry.at_hub" if at_hub else "kiosk.entry.queued")
         text = self.tr(
             "kiosk.entry.line",

@@ -7,6 +7,7 @@ withdraw. A real kiosk app under Pilot at 80x24."""
 
 from __future__ import annotations
 
+import pytest
 from kiosk_pilot import settle, type_text
 from test_kiosk_flows import SIZE
 from textual.widgets import Label
@@ -145,3 +146,42 @@ async def test_a_publication_older_than_the_entry_refuses_nothing(make_app, stor
         assert _text(app, "#result-error").startswith("! Kolo 2 je zveřejněné: záznam platí")
         assert _text(app, "#result-confirm") == ""
     assert not store.result(2, 6).withdrawn and len(outbox.pending(store.db)) == 2
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl", "en"])
+async def test_the_hubs_refusal_fits_80x24_in_every_language(make_app, store, clock, lang):
+    """The hub's word on a withdrawal as the link stores it (the ``withdrawals`` item
+    naming the tombstone's outbox row): the idle notice and the entry's line, at 80x24."""
+    from samoobsluha.station import sync
+
+    sync.migrations.apply(store.db)
+    store.store_result(Result(2, 5, 412, 388, "first", "Novák Jan", "Dvořák Petr"), at=clock.now())
+    store.withdraw_result(2, 5, at=clock.now())
+    seq = store.db.execute("SELECT outbox_seq FROM results").fetchone()[0]
+    epoch = outbox.meta(store.db, "station_epoch")
+    decision = {"epoch": epoch, "seq": seq, "round": 2, "table": 5, "outcome": "withdraw_refused"}
+    sync._store_item(store.db, "withdrawals", "withdrawals:1:x", {"decisions": [decision]}, 0.0, 1)
+    app = make_app(ui_language=lang)
+    async with app.run_test(size=SIZE) as pilot:
+        await settle(pilot)
+        notice = app.screen.query_one("#withdraw-notice")
+        assert notice.display and notice.region.bottom <= SIZE[1]
+        assert ("2" in _text(app, "#withdraw-notice")) and "5" in _text(app, "#withdraw-notice")
+        await _look_up(pilot)
+        line = _text(app, "#result-entry")
+        assert app.screen.query_one("#result-entry").region.bottom <= SIZE[1]
+        assert line.startswith(
+            {"cs": "Záznam", "sk": "Záznam", "pl": "Wpis", "en": "Entry from this station"}[lang]
+        )
+        refused = {"cs": "odmítl", "sk": "odmietol", "pl": "odrzucił", "en": "refused"}[lang]
+        assert refused in line
+        hub_has_it = {
+            "cs": "hub ho má",
+            "sk": "hub ho má",
+            "pl": "jest już w hubie",
+            "en": "the hub has it",
+        }
+        assert line.endswith(hub_has_it[lang] + ".")  # its word says so, whatever the ack
+        await pilot.press("escape")
+        await settle(pilot)
+        assert not app.screen.query_one("#withdraw-notice").display  # looked at

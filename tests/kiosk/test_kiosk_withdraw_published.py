@@ -6,9 +6,9 @@ through Textual's Pilot), the station's real SQLite file.
 Before publication the withdrawal is *asked*, and the entry's line shows the hub's word
 when it comes back (withdrawn). Once the round's publication has reached the station the
 kiosk refuses the withdrawal itself and stores nothing. A station that cannot know (the
-hub down while the round is published) says *asked*, and when the link is back the
-idle screen and the entry's line show the hub's refusal — never "withdrawn". (Before: „Staženo“ in every
-case, and F8 offered after publication.)"""
+hub down while the round is published) says *asked*, and when the link is back the idle
+screen and the entry's line show the hub's refusal — never "withdrawn". (Before:
+„Staženo“ in every case, and F8 offered after publication.)"""
 
 from __future__ import annotations
 
