@@ -288,6 +288,7 @@ class ResultScreen(KioskScreen):
     def _refused_published(self, round_no: int) -> None:
         self.published = True
         self._back_to_fields(self.tr("kiosk.withdraw.published", round=round_no), "#res-table")
+        self._lookup()  # the entry's line says it is published now
 
     def _withdrawn(self, gone: Result) -> None:
         """Stored and queued: *asked* — the hub decides (the entry's line shows its word)."""

@@ -110,8 +110,9 @@ async def test_the_referees_entry_is_not_the_players_to_withdraw(make_app, store
 async def test_a_publication_older_than_the_entry_refuses_nothing(make_app, store, clock):
     """Standings kept from before the entry — another tournament on the same card, or a
     result typed after the publication — do not make the kiosk refuse: it cannot know
-    that this entry is in a published round, so the withdrawal is asked. The same
-    standings with a publication after the entry: refused on the screen, nothing stored."""
+    that this entry is in a published round, so the withdrawal is asked. A publication
+    after the entry — even one that comes while the opponent is being asked — is refused
+    on the screen, nothing stored."""
     from samoobsluha.station import sync
 
     sync.migrations.apply(store.db)  # the link's tables, as on a station that ever linked
@@ -128,12 +129,20 @@ async def test_a_publication_older_than_the_entry_refuses_nothing(make_app, stor
         await pilot.press("f8")
         await settle(pilot)
         assert _text(app, "#result-confirm").startswith("Stáhnout záznam kola 2, stůl 5")
-        await pilot.press("escape")
-        await settle(pilot)
 
-        # the publication comes after the entries (the hub's time of it is the version)
+        # the publication comes while the opponent is asked (after the entries: the hub's
+        # time of it is the version): his yes stores nothing, the screen says why
         later = int((clock.now() + 60) * 1000)
         sync._store_item(store.db, "standings", f"standings:{later}:y", published, 0.0, later)
+        clock.advance(1)
+        await pilot.press("f10")
+        await settle(pilot)
+        assert isinstance(app.screen, ResultScreen)
+        assert _text(app, "#result-error").startswith("! Kolo 2 je zveřejněné: záznam platí")
+        assert _text(app, "#result-entry").endswith(
+            "Kolo 2 je zveřejněné: opravit ho může jen rozhodčí."
+        )
+        assert not store.result(2, 5).withdrawn
         clock.advance(120)
         await pilot.press("escape")
         await settle(pilot)
