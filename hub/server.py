@@ -30,7 +30,7 @@ from samoobsluha.shared.clock import Clock, SystemClock
 from samoobsluha.shared.dbworker import DbWorker
 from samoobsluha.shared.i18n import Phrase
 from samoobsluha.shared.lexicon import read_info
-from samoobsluha.shared.payloads import PayloadError, StationStatus
+from samoobsluha.shared.payloads import RESULT, PayloadError, StationStatus
 from samoobsluha.shared.pin import PinHashState, pin_hash_state
 from samoobsluha.shared.protocol import Channel, HallKeys, PeerLog, ProtocolError
 from samoobsluha.shared.rounds import BASIC_SECONDS, WARNING_SECONDS, Phase, RoundPlan
@@ -624,6 +624,10 @@ class HubServer:
                         )
                         self._spawn(conn.channel.close())
                     continue
+                # what became of a withdrawal goes to its station before the ack: a kiosk
+                # that sees its row at the hub has the hub's word on it too
+                for conn in dict.fromkeys(c for c, r, *_ in batch if _withdraws(r)):
+                    await self._tell_withdrawals(conn)
                 now = self.clock.monotonic()
                 for conn in conns:
                     acked = result[(conn.station, conn.epoch)]
@@ -634,6 +638,27 @@ class HubServer:
                             conn.channel.send_nowait({"t": "ack", "seq": acked})
         finally:
             self._flushing = False
+
+    async def _tell_withdrawals(self, conn: StationConn) -> None:
+        """Tell ``conn``'s station what the tournament made of its withdrawals (the
+        ``withdrawals`` item, kept like the referee PIN: one record for the hall, each
+        station sent its own part, again whenever it connects). Best effort: a failure is
+        logged, the rows stay stored and acknowledged, and the next connect sends it."""
+        try:
+            decisions = await self.dbw.run(store.withdrawal_decisions, conn.station)
+            published = await self.lane.run(store.load_published)
+            _, held = published.get("withdrawals", ("", {}))
+            stations = dict(held.get("stations") or {}) if isinstance(held, dict) else {}
+            stations[conn.station] = decisions
+            data = {"stations": stations}
+            digest = hashlib.sha256(repr(data).encode()).hexdigest()[:12]
+            item = f"withdrawals:{await self._next_version('withdrawals')}:{digest}"
+            await self.lane.run(store.save_published, "withdrawals", item, data, self.clock.now())
+            msg = _withdrawals_msg(item, stations, conn.station)
+            if msg is not None:
+                await self._send(conn, msg)
+        except Exception:  # never the acks' loss: the station hears it on its next connect
+            log.exception("telling %s what became of its withdrawals", conn.station)
 
     async def _watch(self) -> None:
         """Every few seconds: write statuses held back, and when a new budget period
@@ -795,6 +820,10 @@ class HubServer:
                 pin = _pin_msg(item_id, (data.get("hashes") or {}).get(conn.station))
                 if pin is not None:  # a station not known when the PIN was set keeps its own
                     await self._send(conn, pin)
+            elif kind == "withdrawals":  # each station its own part only
+                told = _withdrawals_msg(item_id, data.get("stations") or {}, conn.station)
+                if told is not None:
+                    await self._send(conn, told)
             else:
                 await self._send(conn, _item_msg(kind, item_id, data))
 
@@ -1124,6 +1153,27 @@ def _pin_msg(item: str, stored: str | None) -> dict[str, Any] | None:
     if stored is None:
         return None
     return _item_msg("referee_pin", item, {"hash": stored})
+
+
+def _withdraws(received: store.Received) -> bool:
+    """Whether a station's stored rows hold a withdrawal (a ``result`` row, withdrawn)."""
+    for row in received.good:
+        if row[3] == RESULT and '"withdrawn"' in row[4]:
+            try:
+                if json.loads(row[4]).get("withdrawn"):
+                    return True
+            except (ValueError, AttributeError):
+                continue
+    return False
+
+
+def _withdrawals_msg(item: str, stations: dict[str, Any], station: str) -> dict[str, Any] | None:
+    """A station's own withdrawal decisions (:func:`hub.store.withdrawal_decisions`) as
+    the versioned item it keeps; None when it has withdrawn nothing."""
+    decisions = stations.get(station)
+    if not decisions:
+        return None
+    return _item_msg("withdrawals", item, {"decisions": decisions})
 
 
 def _item_msg(kind: str, item_id: str, data: Any) -> dict[str, Any]:

@@ -849,6 +849,42 @@ def apply_results(db: Database, now: float, *, keys: Sequence[str]) -> list[tupl
     return done
 
 
+#: The most withdrawal decisions one station is told (the newest): a kiosk asks about its
+#: own table's latest entry, and a tournament has few withdrawals.
+WITHDRAWALS_TOLD = 200
+
+
+def withdrawal_decisions(db: sqlite_utils.Database, station: str) -> list[dict[str, Any]]:
+    """What the tournament made of ``station``'s withdrawals (hub/tournament/intake.py's
+    outcome, as :func:`apply_results` recorded it): ``{"epoch", "seq", "round", "table",
+    "outcome"}`` with outcome ``withdrawn`` (taken back), ``duplicate`` (nothing of the
+    station's counted any more) or ``withdraw_refused`` (the round was published: the
+    entry stands). The hub tells the station (server: the ``withdrawals`` item) so its
+    kiosk says what became of the players' withdrawal, never more than the hub decided."""
+    if not db.table("result_intake").exists():
+        return []
+    out = []
+    for epoch, seq, payload, outcome, round_no, table in db.execute(
+        "SELECT i.station_epoch, i.seq, i.payload, r.outcome, r.round,"
+        " r.table_no FROM inbox i JOIN result_intake r"
+        " ON r.key = i.station_id || '/' || i.station_epoch || '/' || i.seq"
+        " WHERE i.kind = ? AND i.station_id = ?"
+        " AND r.outcome IN ('withdrawn', 'duplicate', 'withdraw_refused')"
+        " ORDER BY i.received_at DESC, i.seq DESC LIMIT ?",
+        [RESULT, station, WITHDRAWALS_TOLD],
+    ):
+        try:
+            withdrawn = bool(json.loads(payload).get("withdrawn"))
+        except (ValueError, AttributeError):
+            continue
+        if withdrawn:
+            out.append(
+                {"epoch": epoch, "seq": int(seq), "round": round_no, "table": table,
+                 "outcome": outcome}
+            )  # fmt: skip
+    return out[::-1]
+
+
 def result_intake(
     db: sqlite_utils.Database, round_no: int | None = None
 ) -> dict[str, tuple[str, str]]:

@@ -138,6 +138,11 @@ class KioskApp(App[int], inherit_bindings=False):
         # Confirmed rows the station's database lacks at start (its WAL lost: station/
         # log.py, the confirmed-rows counter); the idle screen says so for the referee.
         self.rows_lost = store.rows_lost
+        # The hub's refusals of this station's withdrawals nobody has looked at yet
+        # (station/log.py): the idle screen says so; read again at an idle moment after
+        # the hub's word came (withdrawals_changed), and once at start.
+        self.refusals: list[tuple[int, int]] = []
+        self._refusals_stale = True
         self.last_activity = self.clock.monotonic()
         self.backlog = 0
         self.verdict_painted_at: float | None = None  # for bench/kiosk.py
@@ -390,6 +395,20 @@ class KioskApp(App[int], inherit_bindings=False):
             self._prefilled = None  # judged with the old one: never shown
         if self.settings_in_use.pending is not None:
             self.settings_in_use.take_pending()  # _settings_changed applies it
+        if self._refusals_stale:  # the hub's word on a withdrawal came (or at start)
+            self._refusals_stale = False
+            refusals = self.store.unseen_refusals()
+            if refusals != self.refusals:
+                from samoobsluha.station.screens.idle import IdleScreen
+
+                self.refusals = refusals
+                if self.screen_stack and isinstance(self.screen, IdleScreen):
+                    self.screen.refresh_texts()
+
+    def withdrawals_changed(self) -> None:
+        """The hub's word on this station's withdrawals came, or the players looked at a
+        refused one: the idle screen reads them again at its next idle moment."""
+        self._refusals_stale = True
 
     def _settings_changed(self, effective: Effective) -> None:
         """The owner changed the settings in use (at an idle moment, or the referee's

@@ -30,6 +30,7 @@ lock; nothing here imports Textual.
 from __future__ import annotations
 
 import json
+import sqlite3
 import threading
 import unicodedata
 from collections.abc import Iterable, Mapping
@@ -62,6 +63,7 @@ ROUND_HORIZON = 12 * 3600.0
 SETTING_PIN = "referee_pin_hash"
 SETTING_PIN_AT = "referee_pin_set_at"
 SETTING_PIN_LOCK = "pin_lock"
+SETTING_REFUSALS_SEEN = "withdraw_refusals_seen"  # the hub's refusals looked at in F2
 
 
 @migrations()
@@ -347,6 +349,20 @@ class Result:
 
 class NothingToWithdraw(Exception):
     """This station holds no entry for the round and table (or it is withdrawn already)."""
+
+
+class RoundPublished(Exception):
+    """The hub published this round's results (its publication reached this station):
+    a withdrawal would be refused, so none is stored; only the referee can correct it."""
+
+    def __init__(self, round_no: int) -> None:
+        self.round_no = round_no
+        super().__init__(f"round {round_no} is published")
+
+
+#: What the hub made of a withdrawal this station sent (``hub.store.withdrawal_decisions``,
+#: the ``withdrawals`` item); ASKED: no word from the hub yet.
+ASKED, TAKEN_BACK, REFUSED = "asked", "withdrawn", "refused"
 
 
 class ResultLocked(Exception):
@@ -943,11 +959,16 @@ class KioskStore:
         next revision of the row, ``withdrawn``, the entry's scores kept) stored and
         queued for the hub in one transaction before this returns. The hub sets the
         station's entry aside until the round is published, and refuses it (visibly to the
-        operator) after. Raises :class:`NothingToWithdraw` when there is no entry."""
+        operator) after. Raises :class:`NothingToWithdraw` when there is no entry and
+        :class:`RoundPublished` when the round's publication has reached this station
+        (nothing stored: the hub would refuse it). Otherwise the withdrawal is *asked*:
+        :meth:`withdrawal_word` gives the hub's answer once it has come back."""
         with self._lock, self.db.atomic():
             existing = self.result(round_no, table_no)
             if existing is None or existing.withdrawn:
                 raise NothingToWithdraw()
+            if self.round_published(round_no, table_no):
+                raise RoundPublished(round_no)
             row = {
                 "round_no": round_no,
                 "table_no": table_no,
@@ -997,6 +1018,110 @@ class KioskStore:
             "UPDATE results SET outbox_seq = ? WHERE round_no = ? AND table_no = ?",
             [seq, round_no, table_no],
         )
+
+    # -- what the hub published about results (written by the link, station/sync.py) ---
+    def _hub_item(self, kind: str) -> Any:
+        """The signed item of ``kind`` the hub pushed last (``hub_items``), or None."""
+        with self._lock:
+            try:
+                row = self.db.execute(
+                    "SELECT data FROM hub_items WHERE kind = ?", [kind]
+                ).fetchone()
+            except sqlite3.OperationalError:  # no link ever ran here: no hub_items table
+                return None
+        try:
+            return json.loads(row[0]) if row else None
+        except ValueError:
+            return None
+
+    def round_published(self, round_no: int, table_no: int) -> bool:
+        """Whether the hub's publication of this round's results has reached this station
+        *after* the table's entry was made: the standings the hub pushes list the
+        published rounds (``published``; sent by ``hub publish-round N`` and ``hub
+        publish-pairings N``), and their version is the hub's time of publication (ms),
+        which the entry's time (the kiosk's clock: the hub's when linked) must not pass.
+        A card that served another tournament keeps that one's last standings; its round
+        numbers are not this one's, and its publication is older than any entry here.
+        False when it cannot know (no link, the publication not received yet, standings
+        without that list, an entry typed after the publication reached the station): the
+        withdrawal is then asked, and the hub decides."""
+        data = self._hub_item("standings")
+        published = data.get("published") if isinstance(data, dict) else None
+        if not isinstance(published, list) or round_no not in published:
+            return False
+        with self._lock:
+            try:
+                version = self.db.execute(
+                    "SELECT version FROM hub_versions WHERE kind = 'standings'"
+                ).fetchone()
+            except sqlite3.OperationalError:
+                return False
+            entered = self.db.execute(
+                "SELECT entered_at FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+        if version is None or entered is None:
+            return False
+        return float(entered[0]) <= int(version[0]) / 1000.0
+
+    def withdrawal_word(self, round_no: int, table_no: int) -> str | None:
+        """The hub's answer to this station's withdrawal of the table's entry: None when
+        the entry is not withdrawn; :data:`ASKED` until the hub's word has come back (the
+        ``withdrawals`` item names each withdrawal by its outbox row); then
+        :data:`TAKEN_BACK` or :data:`REFUSED` (the round was published: the entry stands)."""
+        with self._lock:
+            row = self.db.execute(
+                "SELECT withdrawn, outbox_seq FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+            if row is None or not row[0]:
+                return None
+            epoch = outbox.meta(self.db, "station_epoch")
+        seq = int(row[1])
+        data = self._hub_item("withdrawals")
+        for decision in (data.get("decisions") or []) if isinstance(data, dict) else []:
+            if not isinstance(decision, dict):
+                continue
+            if decision.get("epoch") == epoch and decision.get("seq") == seq:
+                return REFUSED if decision.get("outcome") == "withdraw_refused" else TAKEN_BACK
+        return ASKED
+
+    def unseen_refusals(self) -> list[tuple[int, int]]:
+        """(round, table) of this station's withdrawals the hub refused (its word came
+        back) that nobody has looked at in the table's entry yet, oldest first: the idle
+        screen says so (:meth:`refusal_seen` ends it)."""
+        data = self._hub_item("withdrawals")
+        decisions = (data.get("decisions") or []) if isinstance(data, dict) else []
+        refused = [
+            d for d in decisions if isinstance(d, dict) and d.get("outcome") == "withdraw_refused"
+        ]
+        if not refused:
+            return []
+        seen = set(json.loads(self.setting(SETTING_REFUSALS_SEEN) or "[]"))
+        out = []
+        for d in refused:
+            round_no, table_no = d.get("round"), d.get("table")
+            if not isinstance(round_no, int) or not isinstance(table_no, int):
+                continue
+            if f"{d.get('epoch')}/{d.get('seq')}" in seen:
+                continue
+            if self.withdrawal_word(round_no, table_no) == REFUSED:  # still the latest row
+                out.append((round_no, table_no))
+        return out
+
+    def refusal_seen(self, round_no: int, table_no: int) -> None:
+        """The players looked at the table's entry (it says refused): no idle notice more."""
+        with self._lock, self.db.atomic():
+            row = self.db.execute(
+                "SELECT outbox_seq FROM results WHERE round_no = ? AND table_no = ?",
+                [round_no, table_no],
+            ).fetchone()
+            if row is None:
+                return
+            key = f"{outbox.meta(self.db, 'station_epoch')}/{int(row[0])}"
+            seen = json.loads(self.setting(SETTING_REFUSALS_SEEN) or "[]")
+            if key not in seen:
+                self._put_setting(SETTING_REFUSALS_SEEN, json.dumps([*seen, key][-200:]))
 
     def at_hub(self, round_no: int, table_no: int) -> bool:
         """Whether the hub acknowledged the latest revision of this table's row."""

@@ -610,6 +610,8 @@ class StationRuntime:
             self.schedule.changed()
 
     def _show(self, kind: str, data: Any) -> None:
+        if kind == "withdrawals" and self.app is not None:  # the hub's word: at idle
+            self.app.withdrawals_changed()
         if kind == "pairings" and self.app is not None and isinstance(data, dict):
             from samoobsluha.station.log import pairings_divisions, pairings_rows
 

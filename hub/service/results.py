@@ -270,11 +270,14 @@ class ResultsArea(ServiceCore):
             many = len(tour.divisions()) > 1
             rules = tour.rules
             closes = tour.book.protest_closes(round_no)
+            published = tour.published_rounds()
         rows = exports.standings_rows(table, rules)
         standings = {
             "round": round_no,
             "columns": exports.standings_columns(rules),
             "rows": exports.division_rows(rows, table) if many else rows,
+            # the rounds whose results stand: a kiosk no longer offers their withdrawal
+            "published": published,
         }
         return {
             "round": round_no,

@@ -99,6 +99,7 @@ class StandingsArea(ServiceCore):
             many = len(tour.divisions()) > 1
             table = tour.hall_standings(after_round=after)
             rules = tour.rules
+            published = tour.published_rounds()
         pairings = exports.station_json(pairing, players, table, divisions=many)
         rows = exports.standings_rows(table, rules)
         if many:  # ranks are per division: each row says whose
@@ -107,6 +108,7 @@ class StandingsArea(ServiceCore):
             "round": after,
             "columns": exports.standings_columns(rules),
             "rows": rows,
+            "published": published,  # the rounds whose results stand (the kiosks' withdrawal)
         }
         return pairings, standings
 

@@ -1026,6 +1026,11 @@ class Tournament:
         are missing or in conflict; publishing again changes nothing (False)."""
         return self.book.publish(round_no, who=who)
 
+    def published_rounds(self) -> list[int]:
+        """The rounds whose results are published: the stations are told with the
+        standings (``published``), so a kiosk refuses a withdrawal the hub would refuse."""
+        return self.book.published_rounds()
+
     def lodge_protest(self, round_no: int, table: int, *, who: str, note: str = "") -> None:
         """A protest within the window holds that table's result from becoming final."""
         self.book.lodge_protest(round_no, table, who=who, note=note)

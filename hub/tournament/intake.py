@@ -576,6 +576,15 @@ class ResultBook:
             self.audit(who, "publish", round_no, None, None, None)
         return True
 
+    def published_rounds(self) -> list[int]:
+        """The hall's rounds whose results are published (final ones included)."""
+        return [
+            int(r)
+            for (r,) in self.db.execute(
+                "SELECT round FROM tour_rounds WHERE published_at IS NOT NULL ORDER BY round"
+            )
+        ]
+
     def protest_closes(self, round_no: int) -> float | None:
         row = self.round_row(round_no)
         if row["published_at"] is None:

@@ -46,6 +46,7 @@ class IdleScreen(KioskScreen):
         yield Label("", id="instruction")
         yield Label("", id="lexicon-trust")
         yield Label("", id="db-notice")
+        yield Label("", id="withdraw-notice")
         yield Label("", id="idle-menu")
 
     def on_mount(self) -> None:
@@ -66,6 +67,16 @@ class IdleScreen(KioskScreen):
         notice = self.query_one("#db-notice", Label)
         notice.update(literal(self.tr("kiosk.db.rows_lost", n=lost) if lost else ""))
         notice.display = bool(lost)
+        refused = kiosk.refusals[-1] if kiosk.refusals else None  # the newest
+        line = self.query_one("#withdraw-notice", Label)
+        line.update(
+            literal(
+                self.tr("kiosk.idle.withdraw_refused", round=refused[0], table=refused[1])
+                if refused
+                else ""
+            )
+        )
+        line.display = refused is not None
         self._trust_key = ""
         self.tick(kiosk.clock.monotonic(), force=True)
 

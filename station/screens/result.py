@@ -13,9 +13,12 @@ known.
 Once round and table are typed the screen shows **this station's entry** for that table
 (scores, confirmed by both or one-sided, at the hub or still waiting to be sent). The
 players may **withdraw** it (F8, then the opponent confirms with the confirm key, as for
-an entry): stored as a tombstone in SQLite and queued before it is shown done; the hub
+an entry): stored as a tombstone in SQLite and queued before it is shown *asked*; the hub
 takes the entry back until the round is published and refuses it (visibly to the
-operator) after. The referee's own entry is not the players' to withdraw."""
+operator) after, and its answer comes back over the link: the entry's line then says
+withdrawn or refused (the entry stands). Once the round's publication has reached the
+station the kiosk refuses the withdrawal itself and stores nothing. The referee's own
+entry is not the players' to withdraw."""
 
 from __future__ import annotations
 
@@ -27,7 +30,15 @@ from textual.widgets import Input, Label
 
 from samoobsluha.shared.checks import StepError, validate_table
 from samoobsluha.shared.textsafe import literal
-from samoobsluha.station.log import NothingToWithdraw, Pairing, Result, ResultLocked
+from samoobsluha.station.log import (
+    REFUSED,
+    TAKEN_BACK,
+    NothingToWithdraw,
+    Pairing,
+    Result,
+    ResultLocked,
+    RoundPublished,
+)
 from samoobsluha.station.screens.base import KioskScreen
 from samoobsluha.station.widgets.word_input import FlowInput
 
@@ -49,6 +60,7 @@ class ResultScreen(KioskScreen):
         self.locked: Result | None = None  # a confirmed result of the table looked up
         self.entry: Result | None = None  # this station's entry of the table looked up
         self.withdrawing: Result | None = None  # waiting for the second player's yes
+        self.published = False  # the round's publication reached this station
         self._asked_at = 0.0
 
     def inactivity_limit(self) -> float | None:
@@ -136,13 +148,24 @@ class ResultScreen(KioskScreen):
         pairing = store.pairing(round_no, table_no)
         existing = store.result(round_no, table_no)
         at_hub = store.at_hub(round_no, table_no)
-        self.app.call_from_thread(self._show_pairing, pairing, existing, at_hub)
+        published = store.round_published(round_no, table_no)
+        word = store.withdrawal_word(round_no, table_no)
+        if word == REFUSED and not self.by_referee:  # the players see it: no idle notice more
+            store.refusal_seen(round_no, table_no)
+            self.kiosk.withdrawals_changed()
+        self.app.call_from_thread(self._show_pairing, pairing, existing, at_hub, published, word)
 
     def _show_pairing(
-        self, pairing: Pairing | None, existing: Result | None, at_hub: bool = False
+        self,
+        pairing: Pairing | None,
+        existing: Result | None,
+        at_hub: bool = False,
+        published: bool = False,
+        word: str | None = None,
     ) -> None:
         self.pairing = pairing
-        self._show_entry(existing, at_hub)
+        self.published = published
+        self._show_entry(existing, at_hub, word)
         # players learn at once that a confirmed result is stored (the store refuses it too)
         self.locked = (
             existing
@@ -166,20 +189,27 @@ class ResultScreen(KioskScreen):
             self.query_one("#res-starter", Input).value = started
 
     # -- this station's entry, and its withdrawal ---------------------------------------
-    def _show_entry(self, entry: Result | None, at_hub: bool) -> None:
+    def _show_entry(self, entry: Result | None, at_hub: bool, word: str | None = None) -> None:
         self.entry = entry
         label = self.query_one("#result-entry", Label)
         if entry is None:
             label.update("")
             return
-        if entry.withdrawn:
-            how = self.tr("kiosk.entry.withdrawn")
+        if entry.withdrawn:  # what the hub made of it, as far as its word has come back
+            how = self.tr(
+                "kiosk.entry.withdrawn"
+                if word == TAKEN_BACK
+                else "kiosk.entry.withdraw_refused"
+                if word == REFUSED
+                else "kiosk.entry.withdraw_asked"
+            )
         elif entry.entered_by == "referee":
             how = self.tr("kiosk.entry.referee")
         elif entry.one_sided:
             how = self.tr("kiosk.entry.one_sided")
         else:
             how = self.tr("kiosk.entry.confirmed")
+        at_hub = at_hub or word in (TAKEN_BACK, REFUSED)  # its word came before its ack
         where = self.tr("kiosk.entry.at_hub" if at_hub else "kiosk.entry.queued")
         text = self.tr(
             "kiosk.entry.line",
@@ -190,7 +220,10 @@ class ResultScreen(KioskScreen):
             where=where,
         )
         if not self.by_referee and not entry.withdrawn and entry.entered_by != "referee":
-            text += " " + self.tr("kiosk.entry.withdraw_hint")
+            if self.published:
+                text += " " + self.tr("kiosk.entry.published", round=entry.round_no)
+            else:
+                text += " " + self.tr("kiosk.entry.withdraw_hint")
         label.update(literal(text))
 
     def action_withdraw(self) -> None:
@@ -202,6 +235,9 @@ class ResultScreen(KioskScreen):
             return
         if entry.entered_by == "referee":
             self._error(self.tr("kiosk.withdraw.referee"))
+            return
+        if self.published:  # the hub would refuse it: the players are told so, here
+            self._error(self.tr("kiosk.withdraw.published", round=entry.round_no))
             return
         self.withdrawing = entry
         self._asked_at = self.kiosk.clock.monotonic()
@@ -241,15 +277,24 @@ class ResultScreen(KioskScreen):
         except NothingToWithdraw:
             self.app.call_from_thread(self._error, self.tr("kiosk.withdraw.nothing"))
             return
+        except RoundPublished as exc:  # the publication came while the opponent was asked
+            self.app.call_from_thread(self._refused_published, exc.round_no)
+            return
         except Exception as exc:
             self.app.call_from_thread(self.kiosk.storage_failed, exc)
             return
         self.app.call_from_thread(self._withdrawn, gone)
 
+    def _refused_published(self, round_no: int) -> None:
+        self.published = True
+        self._back_to_fields(self.tr("kiosk.withdraw.published", round=round_no), "#res-table")
+        self._lookup()  # the entry's line says it is published now
+
     def _withdrawn(self, gone: Result) -> None:
+        """Stored and queued: *asked* — the hub decides (the entry's line shows its word)."""
         from samoobsluha.station.screens.verdict import SavedScreen
 
-        text = self.tr("kiosk.withdraw.done", round=gone.round_no, table=gone.table_no)
+        text = self.tr("kiosk.withdraw.asked", round=gone.round_no, table=gone.table_no)
         self.app.switch_screen(SavedScreen(text))
 
     def action_save(self) -> None:
