@@ -399,8 +399,8 @@ def bench_spread(tmp: Path, n: int, rounds: int = 3, under_flood: bool = False) 
                 st.data.joinpath("station.out").write_text("")
         for number in range(1, rounds + 1):
             # 7 s ahead: the previous round's end pattern (about 6 s) is over by then
-            plan = json.loads(hub.ctl("round", "start", "--json", str(number), "--in", "7", "--basic", "4",
-                                      "--warning", "2"))["plan"]  # fmt: skip
+            plan = json.loads(hub.ctl("round", "start", "--json", str(number), "--in", "7",
+                                      "--basic", "4", "--warning", "2"))["plan"]  # fmt: skip
             wait_for(lambda k=number: all(len(st.rings()) >= 3 * k for st in stations), 30)
             due = {"start": plan["start_at"], "warning": plan["start_at"] + 2,
                    "end": plan["start_at"] + 4}  # fmt: skip

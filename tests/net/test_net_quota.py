@@ -359,7 +359,9 @@ def test_a_copied_card_flooding_rows_stops_no_round_and_no_command(tmp_path: Pat
             # the referee's commands answer during the attack
             assert {r["station_id"] for r in _stations(hub)} >= honest | {"copied"}
             started = json.loads(
-                hub.ctl("round", "start", "--json", "1", "--in", "3", "--basic", "8", "--warning", "2")
+                hub.ctl(
+                    "round", "start", "--json", "1", "--in", "3", "--basic", "8", "--warning", "2"
+                )
             )
             assert honest <= set(started["sent_to"])
             wait_for(lambda: all(st.rings() for st in stations), 30, "the start everywhere")
@@ -423,7 +425,9 @@ def test_silent_slots_and_megabyte_texts_stop_no_station(tmp_path: Path) -> None
             stations[2].start()
             wait_for(lambda: _connected(hub, {"st2"}), 30, "the restarted station")
             started = json.loads(
-                hub.ctl("round", "start", "--json", "1", "--in", "3", "--basic", "8", "--warning", "2")
+                hub.ctl(
+                    "round", "start", "--json", "1", "--in", "3", "--basic", "8", "--warning", "2"
+                )
             )
             assert honest <= set(started["sent_to"])
             wait_for(lambda: all(st.rings() for st in stations), 30, "the start everywhere")

@@ -133,7 +133,9 @@ def test_takeover_after_the_primary_is_killed_loses_nothing(
             assert "Standby hub 127.0.0.1" in listed, listed
             # the round is on when the primary dies: its plan is on every station
             plan = json.loads(
-                primary.ctl("round", "start", "--json", "3", "--in", "2", "--basic", "24", "--warning", "12")
+                primary.ctl(
+                    "round", "start", "--json", "3", "--in", "2", "--basic", "24", "--warning", "12"
+                )
             )["plan"]
             wait_for(lambda: all(st.rings() for st in stations), 30, "the round's start")
             # the operator types three scoresheets; the standby copies them (what is typed
