@@ -47,6 +47,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from samoobsluha.shared.i18n import Phrase, reason
+from samoobsluha.shared.i18n import reason as why  # take()'s `reason` is the backup's
 from samoobsluha.shared.storage import NotADatabase, check_file, open_watch, snapshot_into
 
 log = logging.getLogger("hub.backup")
@@ -152,7 +153,7 @@ def take(db_path: Path, folder: Path, *, reason: str, now: float, keep: int = KE
     try:
         folder.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise BackupError(Phrase("backup.folder_bad", folder=str(folder), error=str(exc))) from None
+        raise BackupError(Phrase("backup.folder_bad", folder=str(folder), error=why(exc))) from None
     source = open_watch(db_path)  # read-only: the snapshot's source
     try:
         tournament = _meta(source, "tournament_id") or "unknown"
@@ -170,7 +171,7 @@ def take(db_path: Path, folder: Path, *, reason: str, now: float, keep: int = KE
             with contextlib.suppress(OSError):
                 part.unlink(missing_ok=True)
             raise BackupError(
-                Phrase("backup.folder_bad", folder=str(folder), error=str(exc))
+                Phrase("backup.folder_bad", folder=str(folder), error=why(exc))
             ) from None
     finally:
         source.close()
@@ -316,6 +317,9 @@ class Backups:
         self.last_at: float | None = None
         self.last_path: Path | None = None
         self.last_error: str | None = None
+        # why it failed, as a phrase (the system's reason, not its English): hub stations
+        # and the dashboard say it in the operator's language
+        self.last_reason: str | None = None
         self.error_at: float | None = None
         self._mark: tuple[float, float, int] | None = None
         self._pending: str | None = None  # the backup that failed, tried again
@@ -366,11 +370,14 @@ class Backups:
             )
         except BackupError as exc:
             self.last_error = str(exc)
+            phrase = exc.args[0] if exc.args and isinstance(exc.args[0], Phrase) else None
+            self.last_reason = phrase.values.get("error") if phrase is not None else None
             self.error_at = now
             self._pending = reason
             log.error("backup to %s failed: %s", self.settings.folder, exc)
             return None
         self.last_at, self.last_path, self.last_error, self.error_at = now, path, None, None
+        self.last_reason = None
         self._pending = None
         log.info("backup (%s): %s", reason, path)
         return path
@@ -380,6 +387,12 @@ class Backups:
             "folder": str(self.settings.folder) if self.settings.folder else None,
             "last_at": self.last_at,
             "last_path": str(self.last_path) if self.last_path else None,
-            "error": self.last_error,
+            "error": self.last_error,  # English, for scripts (--json)
+            # the reason as data ({"key", "values"}): shown in the reader's language
+            "error_reason": (
+                self.last_reason.to_data()
+                if isinstance(self.last_reason, Phrase)
+                else self.last_reason
+            ),
             "error_at": self.error_at,
         }

@@ -432,6 +432,9 @@ def reason(exc: BaseException) -> str:
             return Phrase("err.toml", line=int(at[1]), column=int(at[2]))
     if isinstance(exc, UnicodeDecodeError):
         return Phrase("err.not_utf8", offset=exc.start)
+    code = getattr(exc, "sqlite_errorcode", None)
+    if isinstance(code, int) and code & 0xFF == 13:
+        return Phrase("err.os.ENOSPC")  # SQLITE_FULL: "database or disk is full"
     if type(exc).__name__ == "gaierror":  # socket's: a host name that does not resolve
         return Phrase("err.os.unknown_host")
     if isinstance(exc, OSError) and exc.errno is not None:

@@ -25,7 +25,7 @@ from typing import Any
 
 from samoobsluha.shared import protocol
 from samoobsluha.shared.address import format_hostport
-from samoobsluha.shared.i18n import cli_language, decimal, error_text, t
+from samoobsluha.shared.i18n import Phrase, cli_language, decimal, error_text, localize, t
 from samoobsluha.shared.paths import data_dir
 from samoobsluha.shared.protocol import HallKeys
 
@@ -248,7 +248,10 @@ def _backup_line(status: dict[str, Any], lang: str, now: float) -> str:
         return t("cli.stations.backup_off", lang)
     if status.get("error"):
         return t(
-            "cli.stations.backup_failing", lang, folder=status["folder"], error=status["error"]
+            "cli.stations.backup_failing",
+            lang,
+            folder=status["folder"],
+            error=backup_reason(status, lang),
         )
     if status.get("last_at") is None:
         return t("cli.stations.backup_none", lang, folder=status["folder"])
@@ -259,6 +262,15 @@ def _backup_line(status: dict[str, Any], lang: str, now: float) -> str:
         at=time.strftime("%H:%M:%S", time.localtime(status["last_at"])),
         minutes=max(0, int((now - status["last_at"]) // 60)),
     )
+
+
+def backup_reason(status: dict[str, Any], lang: str) -> str:
+    """Why the automatic backups fail, in ``lang``: the reason the hub sent as data (the
+    system's error as a catalogue message); the English text of a hub that sent none."""
+    why = status.get("error_reason")
+    if why is None:
+        return str(status.get("error") or "")
+    return localize(Phrase.from_data(why), lang)
 
 
 def _published_at(status: dict[str, Any]) -> str:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
+from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -18,7 +19,16 @@ from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
 from samoobsluha.hub.service import StationReport, StationRow
 from samoobsluha.shared.i18n import decimal, error_text, localize, t
 from samoobsluha.shared.pin import PIN_MAX_LENGTH, PinError, check_new_pin
-from samoobsluha.shared.textsafe import literal
+from samoobsluha.shared.textsafe import literal, visible
+
+# the lexicon's trust as the station reports it (shared/lextrust.py: Trust) → its words
+_TRUST = {
+    "hub": "dash.trust.hub",
+    "referee": "dash.trust.referee",
+    "unpinned": "dash.trust.unpinned",
+    "unsigned": "dash.trust.refused",
+    "bad_signature": "dash.trust.refused",
+}
 
 COLUMNS = (
     "station",
@@ -179,6 +189,7 @@ class StationsScreen(DashScreen):
         yield Label("", id="stations-summary")
         yield Label("", id="screen-address")
         yield Label("", id="stations-warnings")
+        yield Label("", id="stations-lexicons")
         yield DataTable(id="stations", cursor_type="row", zebra_stripes=True)
         yield Label("", id="rehearsal")
 
@@ -224,6 +235,7 @@ class StationsScreen(DashScreen):
         warnings = self.query_one("#stations-warnings", Label)
         warnings.update(literal("\n".join(f"⚠ {localize(w, self.lang)}" for w in report.warnings)))
         warnings.display = bool(report.warnings)
+        self._show_lexicons(report.rows)
         rows = []
         for r in report.rows:
             lex = {True: "dash.lex.ok", False: "dash.lex.bad", None: "dash.lex.unknown"}[
@@ -260,6 +272,34 @@ class StationsScreen(DashScreen):
             rows,
             keys=[r.station_id for r in report.rows],
         )
+
+    def _show_lexicons(self, rows: list[StationRow]) -> None:
+        """Whose word each station's lexicon is (shared/lextrust.py) and the confirmed rows
+        its log lost, on one line that wraps at the screen's edge (the table is cut at
+        80 columns); a refused lexicon or lost rows in the alarm style."""
+        line = Text(end="")
+        alarm = False
+        for r in rows:
+            parts: list[tuple[str, bool]] = []
+            trust = _TRUST.get(r.lexicon_trust or "")
+            if trust is not None:
+                parts.append((self.tr(trust), trust == "dash.trust.refused"))
+            if r.rows_lost:
+                parts.append((self.tr("cli.stations.rows_lost", n=r.rows_lost), True))
+            if not parts:
+                continue
+            if line:
+                line.append(" · ")
+            line.append(visible(r.station_id) + " ")
+            for i, (text, bad) in enumerate(parts):
+                line.append("" if i == 0 else ", ")
+                line.append(visible(text), style="bold red" if bad else "")
+                alarm = alarm or bad
+        label = self.query_one("#stations-lexicons", Label)
+        prefix = self.tr("dash.stations.lexicons", list="\0").split("\0")
+        label.update(Text(visible(prefix[0]), end="") + line + Text(visible(prefix[-1]), end=""))
+        label.display = bool(line)
+        label.set_class(alarm, "alarm")
 
     def _config_cell(self, r: StationRow) -> str:
         """The hall configuration the kiosk uses: the same as the hub published last, or

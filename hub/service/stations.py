@@ -46,6 +46,11 @@ class StationRow:
     # publication, or a station without a kiosk)
     config_version: int | None = None
     config_ok: bool | None = None
+    # whose word its lexicon is (shared/lextrust.py: hub, referee, unpinned, unsigned,
+    # bad_signature); None: a station that does not say (a daemon, an older version)
+    lexicon_trust: str | None = None
+    # confirmed rows its log lost with a WAL file (station/log.py: rows_lost)
+    rows_lost: int = 0
 
 
 @dataclass
@@ -143,6 +148,14 @@ class StationsArea(ServiceCore):
                     lexicon_pending=expected is not None and sha != expected == on_disk,
                     config_version=config,
                     config_ok=None if hall is None or not kiosk else config == hall,
+                    lexicon_trust=(
+                        st["lexicon_trust"] if isinstance(st.get("lexicon_trust"), str) else None
+                    ),
+                    rows_lost=(
+                        st["rows_lost"]
+                        if isinstance(st.get("rows_lost"), int) and st["rows_lost"] > 0
+                        else 0
+                    ),
                 )
             )
         required = stations_required(present)
@@ -165,13 +178,16 @@ class StationsArea(ServiceCore):
             )
         if not running:
             warnings.append(Phrase("warn.server_off"))
-        if backup.get("error"):
+        if backup.get("error") and backup.get("error_reason") is not None:
+            # why, as the hub sent it (data, not the system's English): in the screen's language
+            why = Phrase.from_data(backup["error_reason"])
+            folder = str(backup.get("folder"))
+            warnings.append(Phrase("warn.backup_failing_why", folder=folder, error=why))
+        elif backup.get("error"):
             warnings.append(Phrase("warn.backup_failing", folder=str(backup.get("folder"))))
         if online < required:
             warnings.append(
-                Phrase(
-                    "warn.too_few", players=present, required=required, online=online, rule=rule
-                )
+                Phrase("warn.too_few", players=present, required=required, online=online, rule=rule)
             )
         if expected is None and len({r.lexicon_sha256 for r in out if r.lexicon_sha256}) > 1:
             warnings.append(Phrase("warn.lexicons_mixed"))
@@ -197,9 +213,7 @@ class StationsArea(ServiceCore):
                 warnings.append(
                     Phrase("warn.over_budget", station=row.station_id, n=held[row.station_id])
                 )
-        return StationReport(
-            out, present, required, online, expected, running, warnings, rule
-        )
+        return StationReport(out, present, required, online, expected, running, warnings, rule)
 
     def _expected_lexicon(
         self, published: dict[str, tuple[str, Any]], raw: list[dict[str, Any]], path: Path

@@ -74,11 +74,13 @@ def _errors(func: Callable[[argparse.Namespace], int]) -> Callable[[argparse.Nam
 def _gong_test(args: argparse.Namespace) -> int:
     import asyncio
 
+    from samoobsluha.shared.i18n import cli_language, decimal, t
     from samoobsluha.station.gong import build_gong
     from samoobsluha.station.hardware import guard_outputs
 
     _logging(True)
     _, gong = _load(args)
+    lang = cli_language()
     names = SIGNAL_NAMES if args.pattern == "all" else (args.pattern,)
     guard_outputs()
     with build_gong(gong, with_button=False, with_lamp=False) as outputs:
@@ -89,8 +91,16 @@ def _gong_test(args: argparse.Namespace) -> int:
                 if i:
                     await asyncio.sleep(2.0)
                 pattern = gong.patterns[name]
-                strokes = " ".join(f"{p:g}s" for p in pattern.pulses)
-                print(f"{name}: {strokes} (gap {pattern.gap:g}s)")
+                strokes = " ".join(f"{decimal(p, lang)} s" for p in pattern.pulses)
+                print(
+                    t(
+                        "cli.gong.pattern",
+                        lang,
+                        signal=t(f"cli.signal.{name}", lang),
+                        strokes=strokes,
+                        gap=f"{decimal(pattern.gap, lang)} s",
+                    )
+                )
                 await outputs.ring(name)
 
         asyncio.run(ring_all())
@@ -151,7 +161,7 @@ def _schedule(
 
 @_errors
 def _round_status(args: argparse.Namespace) -> int:
-    from samoobsluha.shared.i18n import t
+    from samoobsluha.shared.i18n import decimal, t
 
     cfg, _, schedule = _schedule(args)
     ui = args.ui or cfg.ui_language
@@ -166,8 +176,11 @@ def _round_status(args: argparse.Namespace) -> int:
     if status.paused:
         line += f" ({t('round.paused', ui)})"
     print(line)
-    for rec in schedule.signals(status.number):
-        print(f"  {rec.signal.value:8} {rec.outcome:7} {rec.late * 1000:+8.1f} ms")
+    for rec in schedule.signals(status.number):  # in the station's language, not the log's
+        signal = t(f"cli.signal.{rec.signal.value}", ui)
+        outcome = t(f"cli.gong.outcome.{rec.outcome}", ui)
+        late = ("−" if rec.late < 0 else "+") + decimal(abs(rec.late) * 1000, ui, 1)
+        print(f"  {signal:11} {outcome:9} {late:>8} ms")
     return EXIT_OK
 
 

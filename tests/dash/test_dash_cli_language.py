@@ -139,3 +139,38 @@ def test_hub_stations_speaks_the_language(
         out, allowed={"hub", "rejected", "No", "space", "left", "on", "device"}, lang=lang
     )
     assert not leaks, f"{lang}: English {leaks} in:\n{out}"
+
+
+@pytest.mark.parametrize("lang", ["cs", "sk", "pl"])
+def test_hub_stations_says_why_backups_fail_in_the_language(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+    lang: str,
+) -> None:
+    """The real backups into a "folder" that is a file; their status carried as the
+    control socket carries it (msgpack): the reason in the operator's words, not the
+    system's English."""
+    import msgpack
+
+    from samoobsluha.hub import store
+    from samoobsluha.hub.backup import Backups, BackupSettings
+    from samoobsluha.hub.commands import serve
+    from samoobsluha.shared.storage import open_db
+
+    db = open_db(tmp_path / "hub.db", store.migrations)
+    store.ensure_identity(db)
+    db.close()
+    stick = tmp_path / "usb"
+    stick.write_text("")  # not a folder
+    auto = Backups(tmp_path / "hub.db", BackupSettings(folder=stick))
+    assert auto.run(1_800_000_000.0) is None
+    info = msgpack.unpackb(msgpack.packb({"backup": auto.status()}))
+    monkeypatch.setattr(serve, "_call", lambda op, **args: [] if op == "stations" else info)
+    monkeypatch.setenv("SAMOOBSLUHA_LANG", lang)
+    assert main(["stations"]) == 0
+    out = capsys.readouterr().out
+    why = {"cs": "už existuje", "sk": "už existuje", "pl": "już istnieje"}[lang]
+    assert out.splitlines()[0].endswith(f"{stick}: {stick}: {why}"), out
+    assert not english_on_screen(out, lang=lang), out
+    assert "exists" in str(auto.status()["error"])  # scripts (--json) still get the English

@@ -73,3 +73,22 @@ def test_the_systems_errors_are_said_in_the_operators_language() -> None:
         "/x.lex: not a Samoobsluha lexicon (bad magic)"  # a log's English, as before
     )
     assert error_text(ValueError("plain words"), "cs") == "plain words"
+
+
+def test_a_full_database_is_said_as_a_full_disk(tmp_path) -> None:  # type: ignore[no-untyped-def]
+    """SQLite's "database or disk is full" (a backup onto a full stick), a real one: the
+    catalogue's words for a full disk, not SQLite's English."""
+    import sqlite3
+
+    from samoobsluha.shared.i18n import error_text
+
+    conn = sqlite3.connect(tmp_path / "full.db")
+    conn.execute("CREATE TABLE t (x)")
+    conn.execute("PRAGMA max_page_count = 2")
+    with pytest.raises(sqlite3.OperationalError) as full:
+        for _ in range(100):
+            conn.execute("INSERT INTO t VALUES (?)", ("x" * 1000,))
+    conn.close()
+    assert "full" in str(full.value)
+    assert error_text(full.value, "cs") == "na disku už není místo"
+    assert error_text(full.value, "pl") == "brak miejsca na dysku"
