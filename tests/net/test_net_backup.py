@@ -229,7 +229,8 @@ async def test_a_running_hub_backs_up_at_start_and_after_a_publication(
         finally:
             conn.close()
         assert '"rows"' in data
-        assert hub.backups.status()["last_path"] == str(newest)
+        # the file is in place a moment before the backup thread records it as the last
+        await until(lambda: hub.backups.status()["last_path"] == str(newest), timeout=30)
     finally:
         await hub.close()
 
