@@ -29,3 +29,16 @@ def visible(text: object) -> str:
 def literal(text: object) -> Text:
     """``text`` (any object, ``str()``-ed) for a widget, shown literally, never as markup."""
     return Text(visible(text), end="")
+
+
+def styled(*parts: object) -> Text:
+    """Several texts shown literally on one widget, each a plain part or a ``(text, style)``
+    pair (an alarm word in red): the same guarantee as :func:`literal`, piece by piece."""
+    out = Text(end="")
+    for part in parts:
+        if isinstance(part, tuple):
+            text, style = part
+            out.append(visible(text), style=style)
+        else:
+            out.append(visible(part))
+    return out

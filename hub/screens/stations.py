@@ -6,7 +6,6 @@ from __future__ import annotations
 
 from typing import Any, ClassVar
 
-from rich.text import Text
 from textual import work
 from textual.app import ComposeResult
 from textual.binding import Binding, BindingType
@@ -19,7 +18,7 @@ from samoobsluha.hub.screens.base import DashScreen, clock_text, fill_table
 from samoobsluha.hub.service import StationReport, StationRow
 from samoobsluha.shared.i18n import decimal, error_text, localize, t
 from samoobsluha.shared.pin import PIN_MAX_LENGTH, PinError, check_new_pin
-from samoobsluha.shared.textsafe import literal, visible
+from samoobsluha.shared.textsafe import literal, styled
 
 # the lexicon's trust as the station reports it (shared/lextrust.py: Trust) → its words
 _TRUST = {
@@ -277,7 +276,7 @@ class StationsScreen(DashScreen):
         """Whose word each station's lexicon is (shared/lextrust.py) and the confirmed rows
         its log lost, on one line that wraps at the screen's edge (the table is cut at
         80 columns); a refused lexicon or lost rows in the alarm style."""
-        line = Text(end="")
+        line: list[object] = []
         alarm = False
         for r in rows:
             parts: list[tuple[str, bool]] = []
@@ -290,14 +289,14 @@ class StationsScreen(DashScreen):
                 continue
             if line:
                 line.append(" · ")
-            line.append(visible(r.station_id) + " ")
+            line.append(r.station_id + " ")
             for i, (text, bad) in enumerate(parts):
                 line.append("" if i == 0 else ", ")
-                line.append(visible(text), style="bold red" if bad else "")
+                line.append((text, "bold red" if bad else ""))
                 alarm = alarm or bad
         label = self.query_one("#stations-lexicons", Label)
         prefix = self.tr("dash.stations.lexicons", list="\0").split("\0")
-        label.update(Text(visible(prefix[0]), end="") + line + Text(visible(prefix[-1]), end=""))
+        label.update(styled(prefix[0], *line, prefix[-1]))
         label.display = bool(line)
         label.set_class(alarm, "alarm")
 

@@ -148,7 +148,7 @@ def test_cli_gong_test_rings_pattern(toml, capsys):
     assert cli.main(["gong", "test", "warning", "--config", toml(FAST)]) == 0
     out = capsys.readouterr().out
     assert "bell on GPIO5 (active-low) simulated (MockFactory)" in out
-    assert "warning: 0.02s 0.02s (gap 0.02s)" in out
+    assert "upozornění: 0,02 s 0,02 s (mezera 0,02 s)" in out  # the station's language
 
 
 def test_cli_gong_test_bad_pin_is_not_a_traceback(toml, capsys):

@@ -25,7 +25,7 @@ METHODS = {"update", "add_column", "add_row"}  # widget methods taking content
 def _is_safe(node: ast.expr) -> bool:
     if isinstance(node, ast.Constant) and isinstance(node.value, str):
         return "[" not in node.value
-    if isinstance(node, ast.Call) and getattr(node.func, "id", None) == "literal":
+    if isinstance(node, ast.Call) and getattr(node.func, "id", None) in ("literal", "styled"):
         return True
     if isinstance(node, ast.Starred) and isinstance(node.value, ast.GeneratorExp):
         return _is_safe(node.value.elt)
