@@ -438,15 +438,7 @@ def reason(exc: BaseException) -> str:
     if type(exc).__name__ == "gaierror":  # socket's: a host name that does not resolve
         return Phrase("err.os.unknown_host")
     if isinstance(exc, OSError) and exc.errno is not None:
-        import errno
-
-        name = errno.errorcode.get(exc.errno, "")
-        name = "EACCES" if name == "EPERM" else name
-        why = (
-            Phrase("err.os." + name)
-            if name in _OS_ERRORS
-            else Phrase("err.os.other", errno=name or exc.errno, error=exc.strerror or "")
-        )
+        why = os_reason(exc)
         if exc.filename is None:
             return why
         return Phrase("err.os.file", path=os.fsdecode(exc.filename), reason=why)
@@ -454,16 +446,16 @@ def reason(exc: BaseException) -> str:
 
 
 def os_reason(exc: OSError) -> str:
-    """Why the system refused a file whose path the message names itself: one of the
-    errors of :data:`_OS_ERRORS` as a :class:`Phrase` (``err.os.*``), else the system's
-    own text (``strerror``, English under the C locale). :func:`reason` adds the path."""
+    """Why the system refused something, without its path (for a message that names the
+    path itself; :func:`reason` adds it): one of :data:`_OS_ERRORS` as its ``err.os.*``
+    phrase, any other errno as ``err.os.other`` with the system's text."""
     import errno
 
     name = errno.errorcode.get(exc.errno or 0, "")
     name = "EACCES" if name == "EPERM" else name
     if name in _OS_ERRORS:
         return Phrase("err.os." + name)
-    return exc.strerror or str(exc)
+    return Phrase("err.os.other", errno=name or exc.errno, error=exc.strerror or "")
 
 
 def cli_language() -> str:
