@@ -47,11 +47,11 @@ def parse_at(text: str, now: float) -> float:
         if not at >= EPOCH_FROM:  # also NaN
             raise AtError(Phrase("cli.round.at_bad", at=text))
     if at <= now:
-        raise AtError(Phrase("cli.round.at_past", at=_hms(at)))
+        raise AtError(Phrase("cli.round.at_past", at=hms(at)))
     return at
 
 
-def _hms(at: float) -> str:
+def hms(at: float) -> str:
     return time.strftime("%H:%M:%S", time.localtime(at))
 
 
@@ -77,8 +77,8 @@ def render_rounds(rows: list[dict[str, Any]], lang: str, now: float) -> str:
             [
                 str(plan.number),
                 phase,
-                _hms(plan.start_at),
-                _hms(plan.end_at(now)),
+                hms(plan.start_at),
+                hms(plan.end_at(now)),
                 countdown(left),
                 revision,
             ]

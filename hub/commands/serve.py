@@ -330,10 +330,6 @@ def _said(args: argparse.Namespace, result: Any, lines: Any) -> int:
     return 0
 
 
-def _clock_text(at: float) -> str:
-    return time.strftime("%H:%M:%S", time.localtime(at))
-
-
 def _sent_line(result: dict[str, Any], lang: str) -> str:
     """Which stations took it: a hall with none online is said as a warning, not hidden."""
     sent = sorted(result.get("sent_to") or [])
@@ -345,30 +341,33 @@ def _sent_line(result: dict[str, Any], lang: str) -> str:
 def _plan_lines(result: dict[str, Any], lang: str) -> list[str]:
     """A round plan the hub sent: its start, warning and end on this machine's clock (or
     paused, cancelled), and the stations that took it."""
+    from samoobsluha.hub.commands.round_list import hms
     from samoobsluha.shared.rounds import RoundPlan
 
     plan = RoundPlan.from_dict(dict(result["plan"]))
     if plan.cancelled:
         head = t("cli.plan.cancelled", lang, n=plan.number)
     elif plan.paused_at is not None:
-        head = t("cli.plan.paused", lang, n=plan.number, at=_clock_text(plan.paused_at))
+        head = t("cli.plan.paused", lang, n=plan.number, at=hms(plan.paused_at))
     else:
         head = t(
             "cli.plan.times",
             lang,
             n=plan.number,
-            start=_clock_text(plan.start_at),
+            start=hms(plan.start_at),
             minutes=round(plan.warning_seconds / 60),
-            warning=_clock_text(plan.warning_at()),
-            end=_clock_text(plan.end_at()),
+            warning=hms(plan.warning_at()),
+            end=hms(plan.end_at()),
         )
     return [head, _sent_line(result, lang)]
 
 
 def _gong_lines(result: dict[str, Any], lang: str, signal: str = "start") -> list[str]:
+    from samoobsluha.hub.commands.round_list import hms
+
     what = t(f"cli.signal.{signal}", lang)
     return [
-        t("cli.gong.at", lang, signal=what, at=_clock_text(result["at"])),
+        t("cli.gong.at", lang, signal=what, at=hms(result["at"])),
         _sent_line(result, lang),
     ]
 
