@@ -113,14 +113,8 @@ def _standings(args: argparse.Namespace) -> int:
             last = source.scored_rounds if args.round is None else args.round
             last = min(last, source.scored_rounds)  # a pending round adds nothing
             expelled = {p for p, r in tsh.expelled_rounds(source).items() if r <= last}
-            voided = expelled if rules.expelled_results == "void" else set()
             table = compute(
-                data.players.values(),
-                data.games_until(last),
-                rules,
-                rounds=last,
-                voided=voided,
-                expelled=expelled,
+                data.players.values(), data.games_until(last), rules, rounds=last, expelled=expelled
             )
         else:
             with Tournament.open(args.db) as tour:

@@ -1118,24 +1118,13 @@ class Tournament:
         division = self.division(division)
         last = self.last_scored_round(division) if after_round is None else after_round
         data = self.data(until_round=last, division=division)
-        rules = rules or self.rules
         return compute(
             data.players.values(),
             data.games,
-            rules,
+            rules or self.rules,
             rounds=last,
-            voided=self.voided(last, rules),
             expelled={p for p, r in self.expelled().items() if r <= last},
         )
-
-    def voided(self, after_round: int, rules: RuleSet | None = None) -> set[int]:
-        """The players whose tally the standings after ``after_round`` zero: under a rule
-        set with ``expelled_results = "void"`` (PFS 1.3), every player with an active
-        expulsion from the event given in that round or before. None under ČAS and SSS,
-        whose rules keep an expelled player's games (``keep``)."""
-        if (rules or self.rules).expelled_results != "void":
-            return set()
-        return {p for p, r in self.expelled().items() if r <= after_round}
 
     def hall_standings(self, *, after_round: int | None = None) -> list[Standing]:
         """Every division's standings, one after another in the hall's order (ranks are

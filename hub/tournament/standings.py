@@ -157,16 +157,15 @@ def compute(
     rules: RuleSet,
     *,
     rounds: int | None = None,
-    voided: Collection[int] = (),
     expelled: Collection[int] = (),
 ) -> list[Standing]:
     """Standings, best first, with ``rank`` set (equal criteria share a rank).
 
-    ``rounds`` is Kol for TurČAS; by default the last round that has a game. ``voided``:
-    the players whose tally is zeroed (PFS 1.3, an expulsion): their games stay in their
-    lines and count for their opponents, their own figures are 0 and they rank last.
-    ``expelled``: the players expelled from the event by then (a voided player is one
-    too), marked ``expelled`` and counted as any other.
+    ``rounds`` is Kol for TurČAS; by default the last round that has a game.
+    ``expelled``: the players expelled from the event by then, marked ``expelled``. Under
+    a rule set with ``expelled_results = "void"`` (PFS 1.3) their tally is zeroed: their
+    games stay in their lines and count for their opponents, their own figures are 0 and
+    they rank last; under ``keep`` (ČAS, SSS) they are counted as any other.
     """
     table = {p.id: Standing(player=p) for p in players}
     last = 0
@@ -184,8 +183,8 @@ def compute(
         st.opp_points = sum(line.opp for line in st.lines)
         st.starts = sum(1 for line in st.lines if line.started is True)
         st.seconds = sum(1 for line in st.lines if line.started is False)
-        st.expelled = st.player.id in expelled or st.player.id in voided
-        if st.player.id in voided:
+        st.expelled = st.player.id in expelled
+        if st.expelled and rules.expelled_results == "void":
             st.voided = True
             st.wins = st.losses = 0.0
             st.points = st.opp_points = st.starts = st.seconds = 0
