@@ -26,7 +26,7 @@ import datetime
 import html
 import io
 import json
-from collections.abc import Mapping, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import TYPE_CHECKING, Any
 
@@ -219,12 +219,10 @@ def render(
                         if many
                         else t("print.prizes", lang)
                     )
-                    # a column nobody has a value in (no tie: nobody's share) is left out
-                    cols = [
-                        c
-                        for c in PRIZE_COLUMNS
-                        if c in ("award", "name") or any(r[c] for r in some)
-                    ]
+                    # no tie: nobody's share, and the column is left out
+                    cols = _filled(
+                        PRIZE_COLUMNS, some, optional=set(PRIZE_COLUMNS) - {"award", "name"}
+                    )
                     sections.append((heading, _table(cols, some, lang, _pt("wall"))))
                 return a4_page(head, sections, lang, "wall")
             if fmt == "json":
@@ -258,8 +256,7 @@ def render(
                 else t("print.category", lang, name=n)
             )
             rows = category_rows(v, rules, lang)
-            mine = [c for c in cols if c != "note" or any(r["note"] for r in rows)]
-            sections.append((heading, _table(mine, rows, lang, 12.0)))
+            sections.append((heading, _table(_filled(cols, rows), rows, lang, 12.0)))
         return a4_page(head, sections, lang, "standings")
     if what == "sanctions":
         given = tour.sanctions(round_no=round_no)
@@ -414,11 +411,7 @@ def standings_html(
 ) -> str:
     header = replace(header or PrintHeader(event=title), round=after_round, after=True)
     rows = standings_rows(standings, rules, lang)
-    cols = [
-        c
-        for c in standings_columns(rules)
-        if c not in ("games", "seconds") and (c != "note" or any(r["note"] for r in rows))
-    ]
+    cols = _filled([c for c in standings_columns(rules) if c not in ("games", "seconds")], rows)
     heading = t("tour.standings", lang, round=after_round)
     section = _table(cols, rows, lang, _pt("standings"))
     return a4_page(header, [(heading, section)], lang, size="standings")
@@ -980,6 +973,15 @@ def _fitted_pt(
     if not em:
         return size_pt
     return min(size_pt, (_WIDTH_PT - _PAD_PT * len(cols)) / em)
+
+
+def _filled(
+    columns: Sequence[str], rows: Sequence[Mapping[str, str]], optional: Iterable[str] = ("note",)
+) -> list[str]:
+    """``columns`` for a print, an ``optional`` one left out when no row has a value in it
+    (nobody expelled: no note column; no tie: no share column)."""
+    empty = {c for c in optional if not any(r.get(c) for r in rows)}
+    return [c for c in columns if c not in empty]
 
 
 def _table(
